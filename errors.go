@@ -1,0 +1,45 @@
+package toon
+
+import (
+	"errors"
+	"strconv"
+)
+
+// The causes of a SyntaxError. A SyntaxError's Err is one of these or wraps
+// one of them, so errors.Is(err, toon.ErrCount) tells what went wrong.
+var (
+	ErrCount        = errors.New("array length mismatch")               // rows, items, entries or values ≠ declared [N] (§14.1)
+	ErrWidth        = errors.New("row width mismatch")                  // a row's cells ≠ the header's leaf fields (§14.1)
+	ErrHeader       = errors.New("malformed array header")              // bad length, keyed marker, fields segment, content after a header (§6)
+	ErrDelimiter    = errors.New("delimiter mismatch")                  // bracket and fields segments declare different delimiters (§6)
+	ErrIndent       = errors.New("bad indentation")                     // not a multiple of the indent size, tabs, depth jumps (§12, §8)
+	ErrBlankLine    = errors.New("blank line inside array")             // a blank line within an array span (§12)
+	ErrTrailing     = errors.New("content after root value")            // lines after a complete root array or keyed root (§5)
+	ErrDuplicateKey = errors.New("duplicate key")                       // sibling keys that repeat (§14.3)
+	ErrUTF8         = errors.New("invalid UTF-8")                       // ill-formed UTF-8 in strict mode (§4)
+	ErrMissingColon = errors.New("missing colon")                       // a key without its colon (§7.4)
+	ErrEscape       = errors.New("invalid escape")                      // an escape not in §7.1, a lone surrogate, a short \u
+	ErrUnterminated = errors.New("unterminated string")                 // a quoted token without its closing quote
+	ErrQuote        = errors.New("unexpected text after quoted string") // "ab"c
+	ErrStructure    = errors.New("line out of place")                   // scalar lines, orphan lines, misplaced keyless headers (§14.2)
+	ErrLineTooLong  = errors.New("line too long")                       // a line longer than the maximum line length
+	ErrDepth        = errors.New("nesting too deep")                    // more levels than the maximum depth
+)
+
+// SyntaxError describes malformed input: where it is and what is wrong.
+// Positions are 1-based; Column counts bytes from the start of the line.
+type SyntaxError struct {
+	Line   int    // line number, 1-based
+	Column int    // byte column in the line, 1-based
+	Offset int64  // byte offset of the error from the start of the input
+	Source string // the offending line, without its line terminator (cut at 256 bytes)
+	Err    error  // the cause; errors.Is matches the sentinels above
+}
+
+// Error formats the error as "toon: line L, column C: cause".
+func (e *SyntaxError) Error() string {
+	return "toon: line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": " + e.Err.Error()
+}
+
+// Unwrap returns the cause.
+func (e *SyntaxError) Unwrap() error { return e.Err }

@@ -1,0 +1,3 @@
+module github.com/toonstream/toon
+
+go 1.23

@@ -1,0 +1,169 @@
+package toon
+
+import (
+	"errors"
+	"strconv"
+	"unsafe"
+)
+
+// Number is the text of a TOON number, kept exactly as written so that no
+// precision is lost (an integer beyond 2^53, a long decimal). Decode returns
+// Numbers instead of float64 values when the UseNumber option is set, and the
+// Encoder writes a Number in canonical form (§2) without passing it through
+// float64 where it is an integer or an exact decimal.
+type Number string
+
+// String returns the number's text.
+func (n Number) String() string { return string(n) }
+
+// Float64 returns the nearest float64 to the number.
+func (n Number) Float64() (float64, error) { return strconv.ParseFloat(string(n), 64) }
+
+// Int64 returns the number as an int64. Numbers written with a fraction or an
+// exponent are accepted when their value is a whole number in range
+// ("1.0", "1e3"); others are an error.
+func (n Number) Int64() (int64, error) {
+	if v, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return v, nil
+	}
+	return wholeNumber[int64](string(n))
+}
+
+// Uint64 returns the number as a uint64, with the same rules as Int64.
+func (n Number) Uint64() (uint64, error) {
+	if v, err := strconv.ParseUint(string(n), 10, 64); err == nil {
+		return v, nil
+	}
+	return wholeNumber[uint64](string(n))
+}
+
+// wholeNumber converts a number written with a fraction or exponent to an
+// integer type when its exact value is whole and in range.
+func wholeNumber[T int64 | uint64](s string) (T, error) {
+	mant, exp, neg, ok := splitNumber(s)
+	if !ok {
+		return 0, &strconv.NumError{Func: "ParseInt", Num: s, Err: strconv.ErrSyntax}
+	}
+	// Strip trailing zeros from the mantissa, raising the exponent.
+	for len(mant) > 1 && mant[len(mant)-1] == '0' {
+		mant = mant[:len(mant)-1]
+		exp++
+	}
+	for len(mant) > 1 && mant[0] == '0' {
+		mant = mant[1:]
+	}
+	if mant == "0" {
+		return 0, nil
+	}
+	if exp < 0 || exp > 40 {
+		return 0, &strconv.NumError{Func: "ParseInt", Num: s, Err: strconv.ErrRange}
+	}
+	var buf [64]byte
+	digits := append(buf[:0], mant...)
+	for ; exp > 0; exp-- {
+		digits = append(digits, '0')
+	}
+	if neg {
+		digits = append([]byte{'-'}, digits...)
+	}
+	var zero T
+	switch any(zero).(type) {
+	case int64:
+		v, err := strconv.ParseInt(string(digits), 10, 64)
+		return T(v), err
+	default:
+		if neg {
+			return 0, &strconv.NumError{Func: "ParseUint", Num: s, Err: strconv.ErrRange}
+		}
+		v, err := strconv.ParseUint(string(digits), 10, 64)
+		return T(v), err
+	}
+}
+
+// splitNumber splits a number in the §4 grammar into its significant digits
+// (integer and fraction parts joined) and a decimal exponent.
+func splitNumber(s string) (mant string, exp int, neg bool, ok bool) {
+	if !isNumber(unsafe.Slice(unsafe.StringData(s), len(s))) {
+		return "", 0, false, false
+	}
+	if s[0] == '-' {
+		neg = true
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	intPart := s[:i]
+	frac := ""
+	if i < len(s) && s[i] == '.' {
+		j := i + 1
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		frac = s[i+1 : j]
+		i = j
+	}
+	if i < len(s) { // exponent
+		e, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return "", 0, false, false
+		}
+		exp = e
+	}
+	return intPart + frac, exp - len(frac), neg, true
+}
+
+// isNumber reports whether b is a number in the grammar of §4:
+// /^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i without a forbidden leading zero
+// (a zero integer part may only stand alone or before a fraction or
+// exponent).
+func isNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	start := i
+	for i < len(b) && b[i]-'0' < 10 {
+		i++
+	}
+	if i == start {
+		return false
+	}
+	if b[start] == '0' && i-start > 1 {
+		return false // leading zero: "05", "-007"
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		s := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		if i == s {
+			return false
+		}
+	}
+	if i < len(b) && b[i]|0x20 == 'e' {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		s := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		if i == s {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+// parseFloat parses number text without copying it to a string.
+func parseFloat(b []byte) (float64, error) {
+	return strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)
+}
+
+func errNotNumber(k Kind) error {
+	return errors.New("toon: token is " + k.String() + ", not Number")
+}
