@@ -1,0 +1,188 @@
+package toon
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Unmarshal decodes the TOON document in data into the value v points to.
+// See Decoder.Decode for the supported targets.
+func Unmarshal(data []byte, v any, opts ...Option) error {
+	return newBytesDecoder(data, opts).Decode(v)
+}
+
+// Decode reads the whole document from the decoder's input and stores it in
+// the value v points to. Supported targets are *any, *map[string]any and
+// *[]any: objects become map[string]any (where keys repeat, which only
+// non-strict mode allows, the last one wins), arrays []any, strings string,
+// booleans bool, null nil, and numbers float64, or Number with the UseNumber
+// option.
+//
+// Decode consumes the input to its end, so trailing content and count
+// errors are reported; a Decoder holds one document.
+func (d *Decoder) Decode(v any) error {
+	var err error
+	switch p := v.(type) {
+	case *any:
+		*p, err = d.decodeAny()
+	case *map[string]any:
+		var x any
+		x, err = d.decodeAny()
+		if err == nil {
+			m, ok := x.(map[string]any)
+			if !ok {
+				return &UnmarshalTypeError{Value: describe(x), Type: "map[string]any"}
+			}
+			*p = m
+		}
+	case *[]any:
+		var x any
+		x, err = d.decodeAny()
+		if err == nil {
+			a, ok := x.([]any)
+			if !ok {
+				return &UnmarshalTypeError{Value: describe(x), Type: "[]any"}
+			}
+			*p = a
+		}
+	default:
+		return decodeReflect(d, v)
+	}
+	return err
+}
+
+// decodeAny decodes the whole document into generic values.
+func (d *Decoder) decodeAny() (any, error) {
+	t, err := d.Token()
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	v, err := d.anyValue(t)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("toon: unexpected token after the root value")
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+// anyValue builds the generic value that starts with token t.
+func (d *Decoder) anyValue(t Token) (any, error) {
+	switch t.kind {
+	case KindObjectStart:
+		m := make(map[string]any)
+		for {
+			k, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			if k.kind == KindObjectEnd {
+				return m, nil
+			}
+			name := string(k.b)
+			vt, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := d.anyValue(vt)
+			if err != nil {
+				return nil, err
+			}
+			m[name] = v
+		}
+	case KindArrayStart:
+		n := t.n
+		if n > 1024 {
+			n = 1024 // the declared length is not trusted for preallocation
+		}
+		a := make([]any, 0, n)
+		for {
+			et, err := d.Token()
+			if err != nil {
+				return nil, err
+			}
+			if et.kind == KindArrayEnd {
+				return a, nil
+			}
+			v, err := d.anyValue(et)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+	case KindString:
+		return string(t.b), nil
+	case KindNumber:
+		if d.opts.useNumber {
+			return Number(t.b), nil
+		}
+		f, err := parseFloat(t.b)
+		if err != nil {
+			// Out of float64 range: §4 lets us choose; keep the exact text.
+			return Number(t.b), nil
+		}
+		if f == 0 {
+			f = 0 // -0 decodes to 0
+		}
+		return f, nil
+	case KindBool:
+		return t.Bool(), nil
+	case KindNull:
+		return nil, nil
+	}
+	return nil, fmt.Errorf("toon: unexpected %v token", t.kind)
+}
+
+func describe(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case float64, Number:
+		return "number"
+	case bool:
+		return "bool"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// UnmarshalTypeError describes a TOON value that cannot be stored in the Go
+// value it was meant for.
+type UnmarshalTypeError struct {
+	Value  string // the TOON value: "object", "array", "string", "number 300", ...
+	Type   string // the Go type
+	Field  string // the path of the field, if inside a struct
+	Line   int    // 1-based line of the value, if known
+	Column int    // 1-based column of the value, if known
+}
+
+// Error describes the mismatch.
+func (e *UnmarshalTypeError) Error() string {
+	s := "toon: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
+	if e.Field != "" {
+		s += " (field " + e.Field + ")"
+	}
+	if e.Line > 0 {
+		s += fmt.Sprintf(" at line %d, column %d", e.Line, e.Column)
+	}
+	return s
+}
+
+// decodeReflect decodes into other Go types. Struct and typed targets are
+// not supported yet.
+var decodeReflect = func(d *Decoder, v any) error {
+	return fmt.Errorf("toon: Decode into %T is not supported", v)
+}

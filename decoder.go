@@ -1,0 +1,934 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"hash/maphash"
+	"io"
+	"strconv"
+)
+
+// A Decoder reads a TOON document from an input stream as a sequence of
+// tokens in the JSON data model. It reads one line at a time through its own
+// buffer and never holds more than the current line (plus the open scopes'
+// bookkeeping), so its memory does not grow with the size of the document.
+//
+// Tokens refer to the decoder's buffers: their bytes are valid until the next
+// call to Token (see Token.Clone).
+type Decoder struct {
+	lx   lexer
+	opts options
+
+	line  rawLine // the current line
+	stack []frame // open scopes, innermost last
+	root  rootState
+
+	// Pending tokens of the current line, in order: queue first, then the
+	// row program over cells, then inline values over cells, then tail.
+	queue   []Token
+	qi      int
+	prog    []rowOp // row program of the open tabular or keyed header
+	pi      int     // next op of prog; len(prog) when no row is pending
+	cells   []int32 // cell spans of the current row or inline array: start, end pairs
+	cellsOf []byte  // the text the cell spans index
+	cellCol int     // column of cellsOf[0] in the line
+	ci      int     // next inline value; len(cells)/2 when none pending
+	tail    []Token // tokens after inline values (ArrayEnd)
+	ti      int
+
+	seps    []int32
+	scratch []byte // unescaped strings of the current line
+	hdr     header
+	farena  []Field // fields of the current header
+	fstack  []Field // group parsing stack
+	names   []byte  // field names of the current header
+
+	blank     int // line number of the first blank line since the last content line, or 0
+	blankOff  int64
+	scalarBuf []byte // a root scalar line, kept while looking for more lines
+	scalarCol int
+	scalarNum int
+	scalarOff int64
+	err       error // sticky
+	done      bool
+}
+
+type rootState uint8
+
+const (
+	rootStart  rootState = iota // no content line yet
+	rootObject                  // the root is an object (a frame is open)
+	rootArray                   // the root is an array or keyed object (a frame is open)
+	rootScalar                  // the root is a primitive, held in scalarBuf
+	rootDone                    // the root value is complete
+)
+
+type frameKind uint8
+
+const (
+	fObject  frameKind = iota // ordinary object
+	fItem                     // object that is a list item; its first field was on the hyphen line
+	fList                     // expanded list of "- " items
+	fTabular                  // tabular rows
+	fKeyed                    // keyed entry rows
+)
+
+// frame is one open scope. depth is the depth of the scope's content lines.
+type frame struct {
+	kind  frameKind
+	depth int
+	n     int // declared length
+	count int // items, rows or entries seen
+	line  int // line number of the header, for count errors
+	off   int64
+	keys  keySet
+}
+
+// rowOp is one step of a row program: a ready-made token, or (cell >= 0)
+// the token of a cell.
+type rowOp struct {
+	tok  Token
+	cell int32
+}
+
+// NewDecoder returns a decoder that reads from r, buffering its input.
+func NewDecoder(r io.Reader, opts ...Option) *Decoder {
+	d := &Decoder{opts: makeOptions(opts)}
+	d.lx.init(r, &d.opts)
+	return d
+}
+
+// newBytesDecoder returns a decoder that reads lines straight out of data.
+func newBytesDecoder(data []byte, opts []Option) *Decoder {
+	d := &Decoder{opts: makeOptions(opts)}
+	d.lx.initBytes(data, &d.opts)
+	return d
+}
+
+// InputOffset returns the input offset of the start of the current line.
+func (d *Decoder) InputOffset() int64 { return d.line.off }
+
+// Line returns the 1-based number of the line the last token came from.
+func (d *Decoder) Line() int { return d.line.num }
+
+// Token returns the next token of the document, or io.EOF after the last
+// one. Errors in the input are *SyntaxError; errors from the reader are
+// returned as they are. Errors are sticky.
+//
+// The returned token's bytes are valid until the next call to Token.
+func (d *Decoder) Token() (Token, error) {
+	for {
+		if d.qi < len(d.queue) {
+			t := d.queue[d.qi]
+			d.qi++
+			return t, nil
+		}
+		if d.pi < len(d.prog) {
+			op := &d.prog[d.pi]
+			d.pi++
+			if op.cell < 0 {
+				return op.tok, nil
+			}
+			return d.cellToken(int(op.cell))
+		}
+		if d.ci < len(d.cells)/2 {
+			i := d.ci
+			d.ci++
+			return d.cellToken(i)
+		}
+		if d.ti < len(d.tail) {
+			t := d.tail[d.ti]
+			d.ti++
+			return t, nil
+		}
+		if d.err != nil {
+			return Token{}, d.err
+		}
+		d.queue = d.queue[:0]
+		d.qi = 0
+		d.tail = d.tail[:0]
+		d.ti = 0
+		d.err = d.step()
+	}
+}
+
+// cellToken returns the token of cell i of the current row or inline array.
+func (d *Decoder) cellToken(i int) (Token, error) {
+	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
+	t, err := d.primitive(d.cellsOf[s:e], d.cellCol+s)
+	if err != nil {
+		d.prog = d.prog[:0]
+		d.pi = 0
+		d.cells = d.cells[:0]
+		d.ci = 0
+		d.tail = d.tail[:0]
+		d.err = err
+		return Token{}, err
+	}
+	return t, nil
+}
+
+// primitive types one value token (already trimmed) per §4. col is its
+// column in the current line, for errors.
+func (d *Decoder) primitive(b []byte, col int) (Token, error) {
+	if len(b) == 0 {
+		return Token{kind: KindString, b: b}, nil
+	}
+	switch c := b[0]; {
+	case c == '"':
+		s, next, bad, err := unquote(b, &d.scratch)
+		if err != nil {
+			return Token{}, d.syntaxErr(col+bad, err)
+		}
+		if next != len(b) {
+			return Token{}, d.syntaxErr(col+next, ErrQuote)
+		}
+		return Token{kind: KindString, b: s}, nil
+	case c == '-' || c-'0' < 10:
+		if isNumber(b) {
+			return Token{kind: KindNumber, b: b}, nil
+		}
+	case c == 't':
+		if string(b) == "true" {
+			return Token{kind: KindBool, n: 1}, nil
+		}
+	case c == 'f':
+		if string(b) == "false" {
+			return Token{kind: KindBool}, nil
+		}
+	case c == 'n':
+		if string(b) == "null" {
+			return Token{kind: KindNull}, nil
+		}
+	}
+	return Token{kind: KindString, b: b}, nil
+}
+
+// syntaxErr builds a SyntaxError at byte col (0-based) of the current line.
+func (d *Decoder) syntaxErr(col int, cause error) error {
+	return d.errAtLine(&d.line, col, cause)
+}
+
+func (d *Decoder) errAtLine(ln *rawLine, col int, cause error) error {
+	src := ln.full
+	if len(src) > 256 {
+		src = src[:256]
+	}
+	if col < 0 {
+		col = 0
+	}
+	return &SyntaxError{Line: ln.num, Column: col + 1, Offset: ln.off + int64(col), Source: string(src), Err: cause}
+}
+
+// errAt builds a SyntaxError for a position that is not on the current line.
+func errAt(line int, off int64, cause error) error {
+	return &SyntaxError{Line: line, Column: 1, Offset: off, Err: cause}
+}
+
+func countErr(what string, declared, got int) error {
+	return &detailError{ErrCount, "declared " + strconv.Itoa(declared) + " " + what + ", found " + strconv.Itoa(got)}
+}
+
+// detailError is a sentinel cause with more words.
+type detailError struct {
+	cause error
+	msg   string
+}
+
+func (e *detailError) Error() string { return e.cause.Error() + ": " + e.msg }
+func (e *detailError) Unwrap() error { return e.cause }
+
+func detail(cause error, msg string) error { return &detailError{cause, msg} }
+
+func (d *Decoder) emit(t Token) { d.queue = append(d.queue, t) }
+
+// push opens a scope.
+func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
+	if len(d.stack) >= d.opts.maxDepth {
+		return nil, d.syntaxErr(0, detail(ErrDepth, "more than "+strconv.Itoa(d.opts.maxDepth)+" levels"))
+	}
+	if len(d.stack) < cap(d.stack) {
+		d.stack = d.stack[:len(d.stack)+1]
+	} else {
+		d.stack = append(d.stack, frame{})
+	}
+	f := &d.stack[len(d.stack)-1]
+	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
+	f.line, f.off = d.line.num, d.line.off
+	f.keys.reset()
+	return f, nil
+}
+
+// pop closes the innermost scope, emitting its end token and checking its
+// count.
+func (d *Decoder) pop() error {
+	f := &d.stack[len(d.stack)-1]
+	d.stack = d.stack[:len(d.stack)-1]
+	var err error
+	switch f.kind {
+	case fObject, fItem:
+		d.emit(ObjectEndToken())
+	case fList:
+		d.emit(ArrayEndToken())
+		if d.opts.strict && f.count != f.n {
+			err = errAt(f.line, f.off, countErr("items", f.n, f.count))
+		}
+	case fTabular:
+		d.emit(ArrayEndToken())
+		if d.opts.strict && f.count != f.n {
+			err = errAt(f.line, f.off, countErr("rows", f.n, f.count))
+		}
+	case fKeyed:
+		d.emit(ObjectEndToken())
+		if d.opts.strict && f.count != f.n {
+			err = errAt(f.line, f.off, countErr("entries", f.n, f.count))
+		}
+	}
+	if len(d.stack) == 0 && d.root != rootScalar {
+		d.root = rootDone
+	}
+	return err
+}
+
+// step reads the next line and turns it into pending tokens.
+func (d *Decoder) step() error {
+	if d.done {
+		return io.EOF
+	}
+	ln := &d.line
+	d.scratch = d.scratch[:0]
+	d.cells = d.cells[:0]
+	d.ci = 0
+	err := d.lx.readLine(ln)
+	if err == io.EOF {
+		return d.finish()
+	}
+	if err != nil {
+		if err == errLineTooLong {
+			return errAt(ln.num, ln.off, detail(ErrLineTooLong, "longer than "+strconv.Itoa(d.opts.maxLine)+" bytes"))
+		}
+		return err
+	}
+	if d.opts.strict && !validUTF8(ln.full) {
+		return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
+	}
+	if ln.blank {
+		if d.blank == 0 {
+			d.blank = ln.num
+			d.blankOff = ln.off
+		}
+		return nil
+	}
+	if d.opts.strict {
+		if ln.tab {
+			return d.syntaxErr(0, detail(ErrIndent, "tab in indentation"))
+		}
+		if ln.spaces%d.opts.indent != 0 {
+			return d.syntaxErr(0, detail(ErrIndent, strconv.Itoa(ln.spaces)+" spaces is not a multiple of "+strconv.Itoa(d.opts.indent)))
+		}
+	}
+	blank := d.blank
+	d.blank = 0
+
+	switch d.root {
+	case rootStart:
+		return d.rootLine()
+	case rootScalar:
+		if d.opts.strict {
+			return d.syntaxErr(0, detail(ErrStructure, "more than one line after a root primitive"))
+		}
+		return nil
+	case rootDone:
+		if d.opts.strict {
+			return d.syntaxErr(0, ErrTrailing)
+		}
+		return nil
+	}
+
+	depth := ln.depth
+	// Close the scopes this line is outside of.
+	for len(d.stack) > 0 && d.stack[len(d.stack)-1].depth > depth {
+		if err := d.pop(); err != nil {
+			return err
+		}
+	}
+	if len(d.stack) == 0 {
+		// A root array or keyed object is complete; this line trails it.
+		if d.opts.strict {
+			return d.syntaxErr(0, ErrTrailing)
+		}
+		return nil
+	}
+	if blank != 0 && d.opts.strict {
+		for i := range d.stack {
+			switch f := &d.stack[i]; f.kind {
+			case fList, fTabular, fKeyed:
+				if f.count > 0 {
+					return errAt(blank, d.blankOff, ErrBlankLine)
+				}
+			}
+		}
+	}
+	f := &d.stack[len(d.stack)-1]
+	if f.depth < depth {
+		if d.opts.strict {
+			return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
+		}
+		return nil
+	}
+	switch f.kind {
+	case fTabular:
+		return d.tabularLine(f)
+	case fKeyed:
+		return d.keyedLine(f)
+	case fList:
+		return d.listLine(f)
+	}
+	return d.fieldLine(f, ln.text, 0, depth)
+}
+
+// finish closes every open scope at the end of the input.
+func (d *Decoder) finish() error {
+	d.done = true
+	switch d.root {
+	case rootStart:
+		d.emit(ObjectStartToken())
+		d.emit(ObjectEndToken())
+		d.root = rootDone
+		return nil
+	case rootScalar:
+		d.line = rawLine{full: d.scalarBuf, text: d.scalarBuf[d.scalarCol:], num: d.scalarNum, off: d.scalarOff}
+		t, err := d.primitive(trimSpaces(d.line.text), d.scalarCol)
+		if err != nil {
+			return err
+		}
+		d.emit(t)
+		d.root = rootDone
+		return nil
+	}
+	var first error
+	for len(d.stack) > 0 {
+		if err := d.pop(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// rootLine decides the root form from the first content line (§5).
+func (d *Decoder) rootLine() error {
+	ln := &d.line
+	text := ln.text
+	if ln.depth != 0 && d.opts.strict {
+		return d.syntaxErr(0, detail(ErrIndent, "first line is indented"))
+	}
+	if string(text) == "[]" {
+		d.emit(ArrayStartToken(0, FormEmpty, 0, nil))
+		d.emit(ArrayEndToken())
+		d.root = rootDone
+		return nil
+	}
+	var sc lineScan
+	d.seps, sc = scanLine(text, 0, d.seps[:0])
+	if sc.bracket == 0 && sc.colon > 0 {
+		ok, herr := d.parseHeader(text, 0, &d.hdr)
+		if ok && herr.err == nil {
+			d.root = rootArray
+			return d.openArray(&d.hdr, 0, true)
+		}
+		if ok && d.opts.strict {
+			return d.syntaxErr(herr.at, herr.err)
+		}
+	}
+	if sc.colon < 0 && !sc.open {
+		// A single primitive, if nothing else follows.
+		d.root = rootScalar
+		d.scalarBuf = append(d.scalarBuf[:0], ln.full...)
+		d.scalarCol = len(ln.full) - len(text)
+		d.scalarNum = ln.num
+		d.scalarOff = ln.off
+		return nil
+	}
+	if sc.colon < 0 {
+		return d.syntaxErr(len(text), ErrUnterminated)
+	}
+	d.root = rootObject
+	d.emit(ObjectStartToken())
+	f, err := d.push(fObject, 0, -1)
+	if err != nil {
+		return err
+	}
+	return d.fieldLine(f, text, 0, 0)
+}
+
+// fieldLine handles a line in an object scope: a header with a key, a
+// key-value line, or an error. text is the content (after "- " for a first
+// field on a hyphen line, where col is the content's offset in the line's
+// text). depth is the depth at which the field stands.
+func (d *Decoder) fieldLine(f *frame, text []byte, col, depth int) error {
+	base := len(d.line.full) - len(d.line.text) + col
+	var sc lineScan
+	d.seps, sc = scanLine(text, 0, d.seps[:0])
+	if sc.bracket >= 0 && sc.colon > sc.bracket {
+		ok, herr := d.parseHeader(text, sc.bracket, &d.hdr)
+		if ok {
+			if herr.err == nil {
+				if !d.hdr.hasKey {
+					if d.opts.strict {
+						return d.syntaxErr(base, detail(ErrStructure, "array header without a key inside an object"))
+					}
+				} else {
+					if err := d.addKey(f, d.hdr.key, base); err != nil {
+						return err
+					}
+					d.emit(KeyToken(d.hdr.key))
+					d.hdr.restCol += col
+					return d.openArray(&d.hdr, depth, false)
+				}
+			} else if d.opts.strict {
+				return d.syntaxErr(base+herr.at, herr.err)
+			}
+			// Non-strict: read the line as a key-value line with a literal key.
+			k := trimSpaces(text[:sc.colon])
+			if err := d.addKey(f, k, base); err != nil {
+				return err
+			}
+			d.emit(KeyToken(k))
+			return d.fieldValue(text[sc.colon+1:], base+sc.colon+1, depth)
+		}
+	}
+	if sc.open {
+		return d.syntaxErr(base+len(text), ErrUnterminated)
+	}
+	if sc.colon < 0 {
+		return d.syntaxErr(base, detail(ErrMissingColon, "expected key: value"))
+	}
+	k, err := d.key(text[:sc.colon], base)
+	if err != nil {
+		return err
+	}
+	if err := d.addKey(f, k, base); err != nil {
+		return err
+	}
+	d.emit(KeyToken(k))
+	return d.fieldValue(text[sc.colon+1:], base+sc.colon+1, depth)
+}
+
+// key decodes the key token before a colon (§7.4).
+func (d *Decoder) key(raw []byte, col int) ([]byte, error) {
+	s, e := trimSpan(raw, 0, len(raw))
+	k := raw[s:e]
+	if len(k) > 0 && k[0] == '"' {
+		u, next, bad, err := unquote(k, &d.scratch)
+		if err != nil {
+			return nil, d.syntaxErr(col+s+bad, err)
+		}
+		if next != len(k) {
+			return nil, d.syntaxErr(col+s+next, ErrQuote)
+		}
+		return u, nil
+	}
+	return k, nil
+}
+
+// addKey records a key of the object f, failing on a duplicate in strict
+// mode (§14.3).
+func (d *Decoder) addKey(f *frame, k []byte, col int) error {
+	if d.opts.strict && !f.keys.add(k) {
+		return d.syntaxErr(col, detail(ErrDuplicateKey, strconv.Quote(string(k))))
+	}
+	return nil
+}
+
+// fieldValue handles what follows "key:" on a field line at depth.
+func (d *Decoder) fieldValue(raw []byte, col, depth int) error {
+	s, e := trimSpan(raw, 0, len(raw))
+	v := raw[s:e]
+	if len(v) == 0 {
+		d.emit(ObjectStartToken())
+		_, err := d.push(fObject, depth+1, -1)
+		return err
+	}
+	if string(v) == "[]" {
+		d.emit(ArrayStartToken(0, FormEmpty, 0, nil))
+		d.emit(ArrayEndToken())
+		return nil
+	}
+	t, err := d.primitive(v, col+s)
+	if err != nil {
+		return err
+	}
+	d.emit(t)
+	return nil
+}
+
+// openArray emits the start of the array or keyed object that header h
+// declares and opens its scope. depth is the depth at which the header
+// stands as a field (its content is one level deeper); root headers pass
+// -1. keyless reports a header in root or list-item position.
+func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
+	delim := Delimiter(h.delim)
+	if h.keyed {
+		d.emit(KeyedStartToken(h.n, delim, h.fields))
+		if _, err := d.push(fKeyed, depth+1, h.n); err != nil {
+			return err
+		}
+		d.buildProg(h.fields)
+		return nil
+	}
+	if h.fields != nil {
+		d.emit(ArrayStartToken(h.n, FormTabular, delim, h.fields))
+		if _, err := d.push(fTabular, depth+1, h.n); err != nil {
+			return err
+		}
+		d.buildProg(h.fields)
+		return nil
+	}
+	if len(h.rest) == 0 && h.n > 0 {
+		d.emit(ArrayStartToken(h.n, FormList, delim, nil))
+		_, err := d.push(fList, depth+1, h.n)
+		return err
+	}
+	// Inline primitive array (§9.1), possibly empty.
+	d.emit(ArrayStartToken(h.n, FormInline, delim, nil))
+	if len(d.stack) >= d.opts.maxDepth {
+		return d.syntaxErr(0, detail(ErrDepth, "more than "+strconv.Itoa(d.opts.maxDepth)+" levels"))
+	}
+	base := len(d.line.full) - len(d.line.text)
+	if len(h.rest) > 0 {
+		rest := d.line.text[h.restCol : h.restCol+len(h.rest)]
+		if err := d.splitCells(rest, h.delim, base+h.restCol); err != nil {
+			return err
+		}
+	}
+	if got := len(d.cells) / 2; d.opts.strict && got != h.n {
+		d.cells = d.cells[:0]
+		return d.syntaxErr(base+h.restCol, countErr("values", h.n, got))
+	}
+	d.ci = 0
+	d.tail = append(d.tail, ArrayEndToken())
+	if d.root == rootArray && len(d.stack) == 0 {
+		d.root = rootDone
+	}
+	return nil
+}
+
+// splitCells splits text at its unquoted delimiters into trimmed cell spans.
+func (d *Decoder) splitCells(text []byte, delim byte, col int) error {
+	var sc lineScan
+	d.seps, sc = scanLine(text, delim, d.seps[:0])
+	if sc.open {
+		return d.syntaxErr(col+len(text), ErrUnterminated)
+	}
+	d.cellsOf = text
+	d.cellCol = col
+	cells := d.cells[:0]
+	s := 0
+	for _, p := range d.seps {
+		a, b := trimSpan(text, s, int(p))
+		cells = append(cells, int32(a), int32(b))
+		s = int(p) + 1
+	}
+	a, b := trimSpan(text, s, len(text))
+	cells = append(cells, int32(a), int32(b))
+	d.cells = cells
+	return nil
+}
+
+// buildProg compiles the field list of a tabular or keyed header into the
+// row program: the tokens of one row, with cells in leaf order.
+func (d *Decoder) buildProg(fields []Field) {
+	prog := d.prog[:0]
+	prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
+	var cell int32
+	var walk func(fs []Field)
+	walk = func(fs []Field) {
+		for _, f := range fs {
+			prog = append(prog, rowOp{tok: KeyToken(f.Name), cell: -1})
+			if f.Fields == nil {
+				prog = append(prog, rowOp{cell: cell})
+				cell++
+				continue
+			}
+			prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
+			walk(f.Fields)
+			prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
+		}
+	}
+	walk(fields)
+	prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
+	d.prog = prog
+	d.pi = len(prog)
+}
+
+// tabularLine handles a line at row depth of a tabular array (§9.3).
+func (d *Decoder) tabularLine(f *frame) error {
+	text := d.line.text
+	col := len(d.line.full) - len(text)
+	delim := d.hdrDelim()
+	var sc lineScan
+	d.seps, sc = scanLine(text, delim, d.seps[:0])
+	if sc.colon >= 0 && (len(d.seps) == 0 || int(d.seps[0]) > sc.colon) {
+		// A key-value line: the rows are over, and the line has no scope.
+		if err := d.pop(); err != nil {
+			return err
+		}
+		if d.opts.strict {
+			return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
+		}
+		return nil
+	}
+	if sc.open {
+		return d.syntaxErr(col+len(text), ErrUnterminated)
+	}
+	return d.row(f, text, col, delim)
+}
+
+// row emits one tabular row or the cells of an entry row.
+func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
+	f.count++
+	if d.opts.strict && f.count > f.n {
+		what := "rows"
+		if f.kind == fKeyed {
+			what = "entries"
+		}
+		return d.syntaxErr(0, countErr(what, f.n, f.count))
+	}
+	cells := d.cells[:0]
+	if len(text) > 0 || f.kind == fTabular {
+		s := 0
+		for _, p := range d.seps {
+			a, b := trimSpan(text, s, int(p))
+			cells = append(cells, int32(a), int32(b))
+			s = int(p) + 1
+		}
+		a, b := trimSpan(text, s, len(text))
+		cells = append(cells, int32(a), int32(b))
+	}
+	d.cellsOf = text
+	d.cellCol = col
+	if got, want := len(cells)/2, d.hdr.nleaf; got != want {
+		if d.opts.strict {
+			d.cells = cells[:0]
+			return d.syntaxErr(0, detail(ErrWidth, "header has "+strconv.Itoa(want)+" fields, row has "+strconv.Itoa(got)+" cells"))
+		}
+		// Non-strict: missing cells read as empty strings, extra cells are dropped.
+		for len(cells)/2 < want {
+			cells = append(cells, int32(len(text)), int32(len(text)))
+		}
+	}
+	d.cells = cells
+	d.ci = len(cells) / 2 // cells are consumed by the program, not as inline values
+	d.pi = 0
+	return nil
+}
+
+func (d *Decoder) hdrDelim() byte { return d.hdr.delim }
+
+// keyedLine handles a line at entry depth of a keyed object (§9.5).
+func (d *Decoder) keyedLine(f *frame) error {
+	text := d.line.text
+	col := len(d.line.full) - len(text)
+	_, sc := scanLine(text, 0, d.seps[:0])
+	if sc.open {
+		return d.syntaxErr(col+len(text), ErrUnterminated)
+	}
+	if sc.colon < 0 {
+		if d.opts.strict {
+			return d.syntaxErr(0, detail(ErrStructure, "entry row without a colon"))
+		}
+		return nil
+	}
+	k, err := d.key(text[:sc.colon], col)
+	if err != nil {
+		return err
+	}
+	if err := d.addKey(f, k, col); err != nil {
+		return err
+	}
+	d.emit(KeyToken(k))
+	rcol := col + sc.colon + 1
+	rest := trimLeft(text[sc.colon+1:], &rcol)
+	delim := d.hdr.delim
+	d.seps, _ = scanLine(rest, delim, d.seps[:0])
+	return d.row(f, rest, rcol, delim)
+}
+
+func trimLeft(b []byte, col *int) []byte {
+	for len(b) > 0 && b[0] == ' ' {
+		b = b[1:]
+		*col++
+	}
+	return b
+}
+
+// listLine handles a line at item depth of an expanded list (§9.4, §10).
+func (d *Decoder) listLine(f *frame) error {
+	text := d.line.text
+	depth := d.line.depth
+	var rest []byte
+	switch {
+	case len(text) == 1 && text[0] == '-':
+		rest = nil
+	case len(text) >= 2 && text[0] == '-' && text[1] == ' ':
+		rest = text[2:]
+	default:
+		if d.opts.strict {
+			return d.syntaxErr(0, detail(ErrStructure, "expected a list item"))
+		}
+		return nil
+	}
+	f.count++
+	if d.opts.strict && f.count > f.n {
+		return d.syntaxErr(0, countErr("items", f.n, f.count))
+	}
+	col := 2
+	for len(rest) > 0 && rest[0] == ' ' {
+		rest = rest[1:]
+		col++
+	}
+	rest = trimSpaces(rest)
+	if len(rest) == 0 {
+		// Empty object item.
+		d.emit(ObjectStartToken())
+		d.emit(ObjectEndToken())
+		return nil
+	}
+	if string(rest) == "[]" {
+		d.emit(ArrayStartToken(0, FormEmpty, 0, nil))
+		d.emit(ArrayEndToken())
+		return nil
+	}
+	base := len(d.line.full) - len(text) + col
+	_, sc := scanLine(rest, 0, d.seps[:0])
+	if sc.bracket == 0 && sc.colon > 0 {
+		ok, herr := d.parseHeader(rest, 0, &d.hdr)
+		if ok && herr.err == nil {
+			if d.hdr.keyed || d.hdr.fields != nil {
+				if d.opts.strict {
+					return d.syntaxErr(base, detail(ErrStructure, "keyless tabular header in a list item"))
+				}
+				// Non-strict: an object with a literal key.
+			} else {
+				// Adjust restCol: parseHeader indexed rest, openArray indexes the line's text.
+				d.hdr.restCol += col
+				return d.openArray(&d.hdr, depth, true)
+			}
+		} else if ok && d.opts.strict {
+			return d.syntaxErr(base+herr.at, herr.err)
+		}
+	}
+	if sc.colon < 0 {
+		if sc.open {
+			return d.syntaxErr(base+len(rest), ErrUnterminated)
+		}
+		t, err := d.primitive(rest, base)
+		if err != nil {
+			return err
+		}
+		d.emit(t)
+		return nil
+	}
+	// An object whose first field is on the hyphen line.
+	d.emit(ObjectStartToken())
+	item, err := d.push(fItem, depth+1, -1)
+	if err != nil {
+		return err
+	}
+	return d.fieldLine(item, rest, col, depth+1)
+}
+
+// firstInvalidUTF8 returns the index of the first byte of b that does not
+// begin a valid UTF-8 sequence.
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		if b[i] < 0x80 {
+			i++
+			continue
+		}
+		r, n := decodeRune(b[i:])
+		if r < 0 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
+}
+
+// keySet remembers the keys of one object to find duplicates. Small sets are
+// searched linearly; larger ones through an open-addressing table, so a
+// million sibling keys cost linear time.
+type keySet struct {
+	arena []byte
+	ends  []int32
+	table []int32 // slot: index+1 into ends, 0 empty
+}
+
+var keySeed = maphash.MakeSeed()
+
+func (s *keySet) reset() {
+	s.arena = s.arena[:0]
+	s.ends = s.ends[:0]
+	s.table = s.table[:0]
+}
+
+func (s *keySet) key(i int) []byte {
+	start := int32(0)
+	if i > 0 {
+		start = s.ends[i-1]
+	}
+	return s.arena[start:s.ends[i]]
+}
+
+// add records k and reports whether it was new.
+func (s *keySet) add(k []byte) bool {
+	if len(s.table) == 0 {
+		for i := range s.ends {
+			if bytes.Equal(s.key(i), k) {
+				return false
+			}
+		}
+		s.arena = append(s.arena, k...)
+		s.ends = append(s.ends, int32(len(s.arena)))
+		if len(s.ends) > 16 {
+			s.rehash(64)
+		}
+		return true
+	}
+	mask := len(s.table) - 1
+	for i := int(maphash.Bytes(keySeed, k)) & mask; ; i = (i + 1) & mask {
+		v := s.table[i]
+		if v == 0 {
+			s.arena = append(s.arena, k...)
+			s.ends = append(s.ends, int32(len(s.arena)))
+			s.table[i] = int32(len(s.ends))
+			if 2*len(s.ends) > len(s.table) {
+				s.rehash(2 * len(s.table))
+			}
+			return true
+		}
+		if bytes.Equal(s.key(int(v-1)), k) {
+			return false
+		}
+	}
+}
+
+func (s *keySet) rehash(size int) {
+	if cap(s.table) >= size {
+		s.table = s.table[:size]
+		clear(s.table)
+	} else {
+		s.table = make([]int32, size)
+	}
+	mask := size - 1
+	for j := range s.ends {
+		for i := int(maphash.Bytes(keySeed, s.key(j))) & mask; ; i = (i + 1) & mask {
+			if s.table[i] == 0 {
+				s.table[i] = int32(j + 1)
+				break
+			}
+		}
+	}
+}
+
+var errDecoderDone = errors.New("toon: decoder is done")

@@ -1,0 +1,561 @@
+package toon
+
+import (
+	"bytes"
+	"io"
+	"unicode/utf8"
+)
+
+// This file holds the line layer of the decoder: reading lines from an
+// io.Reader through a refillable buffer, removing comment lines, measuring
+// indentation, and the lexical pieces of a line (keys, headers, cells,
+// quoted tokens). It never looks at more than one line at a time.
+//
+// Buffer invariants: the unread input is buf[pos:end]; base is the input
+// offset of buf[0]. A line returned by readLine is a view into buf and stays
+// valid until the next call to readLine, which may move or overwrite the
+// buffer's contents.
+
+const defaultBufSize = 64 << 10
+
+// lexer reads lines.
+type lexer struct {
+	r       io.Reader
+	buf     []byte
+	pos     int   // start of unread data
+	end     int   // end of valid data
+	scanned int   // buf[pos:scanned] is known to hold no LF
+	base    int64 // input offset of buf[0]
+	eof     bool  // the reader has reported io.EOF
+	maxLine int
+	indent  int
+	strict  bool
+	lineNum int
+}
+
+// rawLine is one line of input after comment removal.
+type rawLine struct {
+	full   []byte // the whole line without its terminator (view)
+	text   []byte // content after the indentation (view)
+	num    int    // 1-based line number
+	off    int64  // input offset of full[0]
+	spaces int    // width of the indentation (tabs count as one indent unit)
+	depth  int
+	blank  bool
+	tab    bool // the indentation contains a tab
+}
+
+func (l *lexer) init(r io.Reader, o *options) {
+	l.r = r
+	l.maxLine = o.maxLine
+	l.indent = o.indent
+	l.strict = o.strict
+	if l.buf == nil {
+		size := defaultBufSize
+		if size > o.maxLine+1 {
+			size = o.maxLine + 1
+		}
+		l.buf = make([]byte, size)
+	}
+}
+
+// initBytes makes the lexer read lines straight out of data, without a
+// reader and without copying.
+func (l *lexer) initBytes(data []byte, o *options) {
+	l.r = nil
+	l.buf = data
+	l.end = len(data)
+	l.eof = true
+	l.maxLine = o.maxLine
+	l.indent = o.indent
+	l.strict = o.strict
+}
+
+// readRaw returns the next line without its LF, or io.EOF. A read error
+// other than io.EOF is returned as it is, and the partial line before it is
+// not returned as a line.
+func (l *lexer) readRaw() ([]byte, int64, error) {
+	for {
+		if i := bytes.IndexByte(l.buf[l.scanned:l.end], '\n'); i >= 0 {
+			stop := l.scanned + i
+			line := l.buf[l.pos:stop]
+			off := l.base + int64(l.pos)
+			l.pos = stop + 1
+			l.scanned = l.pos
+			if len(line) > l.maxLine {
+				return nil, off, errLineTooLong
+			}
+			return line, off, nil
+		}
+		l.scanned = l.end
+		if l.end-l.pos > l.maxLine {
+			return nil, l.base + int64(l.pos), errLineTooLong
+		}
+		if l.eof {
+			if l.pos < l.end {
+				line := l.buf[l.pos:l.end]
+				off := l.base + int64(l.pos)
+				l.pos = l.end
+				l.scanned = l.end
+				return line, off, nil
+			}
+			return nil, l.base + int64(l.end), io.EOF
+		}
+		if err := l.fill(); err != nil {
+			return nil, l.base + int64(l.end), err
+		}
+	}
+}
+
+var errLineTooLong = ErrLineTooLong
+
+// fill reads more input, moving unread data to the front of the buffer and
+// growing it (up to maxLine+1 bytes) when a line does not fit.
+func (l *lexer) fill() error {
+	if l.pos > 0 {
+		n := copy(l.buf, l.buf[l.pos:l.end])
+		l.base += int64(l.pos)
+		l.scanned -= l.pos
+		l.end = n
+		l.pos = 0
+	}
+	if l.end == len(l.buf) {
+		size := 2 * len(l.buf)
+		if limit := l.maxLine + 1; size > limit {
+			size = limit
+		}
+		if size <= len(l.buf) {
+			return errLineTooLong
+		}
+		nb := make([]byte, size)
+		copy(nb, l.buf[:l.end])
+		l.buf = nb
+	}
+	for tries := 0; tries < 100; tries++ {
+		n, err := l.r.Read(l.buf[l.end:])
+		if n < 0 || n > len(l.buf)-l.end {
+			return io.ErrNoProgress
+		}
+		l.end += n
+		if err == io.EOF {
+			l.eof = true
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return nil
+		}
+	}
+	return io.ErrNoProgress
+}
+
+// readLine returns the next line that is not a comment line (§5.1).
+// Blank lines are returned with blank set.
+func (l *lexer) readLine(ln *rawLine) error {
+	for {
+		line, off, err := l.readRaw()
+		if err != nil {
+			if err == errLineTooLong {
+				l.lineNum++
+				ln.num = l.lineNum
+				ln.off = off
+				ln.full = nil
+				ln.text = nil
+			}
+			return err
+		}
+		l.lineNum++
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		i := 0
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		if i < len(line) && line[i] == '#' {
+			continue // comment line: only spaces may precede '#'
+		}
+		spaces := i
+		tab := false
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			if line[i] == '\t' {
+				tab = true
+				spaces += l.indent
+			} else {
+				spaces++
+			}
+			i++
+		}
+		ln.full = line
+		ln.text = line[i:]
+		ln.num = l.lineNum
+		ln.off = off
+		ln.spaces = spaces
+		ln.tab = tab
+		ln.blank = i == len(line)
+		ln.depth = spaces / l.indent
+		return nil
+	}
+}
+
+// validUTF8 reports whether b is well-formed UTF-8 (no surrogates).
+func validUTF8(b []byte) bool { return utf8.Valid(b) }
+
+// trimSpaces removes U+0020 on both sides (§12: no other character).
+func trimSpaces(b []byte) []byte {
+	for len(b) > 0 && b[0] == ' ' {
+		b = b[1:]
+	}
+	for len(b) > 0 && b[len(b)-1] == ' ' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// trimSpan narrows [s, e) of b to exclude surrounding spaces.
+func trimSpan(b []byte, s, e int) (int, int) {
+	for s < e && b[s] == ' ' {
+		s++
+	}
+	for e > s && b[e-1] == ' ' {
+		e--
+	}
+	return s, e
+}
+
+// unquote decodes the quoted token that starts at b[0] == '"'. It returns
+// the string's bytes (a view into b when there are no escapes, otherwise
+// appended to *scratch) and the index just past the closing quote. bad is
+// the index in b of the problem when err is not nil.
+func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
+	i := 1
+	for {
+		j := indexQuoteOrBackslash(b[i:])
+		if j < 0 {
+			return nil, len(b), 0, ErrUnterminated
+		}
+		i += j
+		if b[i] == '"' {
+			return b[1:i], i + 1, 0, nil
+		}
+		break // a backslash: decode into scratch
+	}
+	start := len(*scratch)
+	out := append(*scratch, b[1:i]...)
+	for i < len(b) {
+		c := b[i]
+		if c == '"' {
+			*scratch = out
+			return out[start:], i + 1, 0, nil
+		}
+		if c != '\\' {
+			j := indexQuoteOrBackslash(b[i:])
+			if j < 0 {
+				break
+			}
+			out = append(out, b[i:i+j]...)
+			i += j
+			continue
+		}
+		if i+1 >= len(b) {
+			break
+		}
+		switch b[i+1] {
+		case '\\':
+			out = append(out, '\\')
+		case '"':
+			out = append(out, '"')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if i+6 > len(b) {
+				return nil, 0, i, ErrEscape
+			}
+			r := rune(0)
+			for k := i + 2; k < i+6; k++ {
+				h := hexVal(b[k])
+				if h < 0 {
+					return nil, 0, i, ErrEscape
+				}
+				r = r<<4 | rune(h)
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				return nil, 0, i, ErrEscape
+			}
+			out = utf8.AppendRune(out, r)
+			i += 6
+			continue
+		default:
+			return nil, 0, i, ErrEscape
+		}
+		i += 2
+	}
+	*scratch = out
+	return nil, len(b), 0, ErrUnterminated
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+// indexQuoteOrBackslash returns the index of the first '"' or '\' in b.
+func indexQuoteOrBackslash(b []byte) int {
+	q := bytes.IndexByte(b, '"')
+	if q < 0 {
+		q = len(b)
+	}
+	s := bytes.IndexByte(b[:q], '\\')
+	if s >= 0 {
+		return s
+	}
+	if q == len(b) {
+		return -1
+	}
+	return q
+}
+
+// isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
+// [A-Za-z_][A-Za-z0-9_.]*.
+func isUnquotedKey(b []byte) bool {
+	if len(b) == 0 || keyStart[b[0]] == 0 {
+		return false
+	}
+	for _, c := range b[1:] {
+		if keyChar[c] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var keyStart, keyChar [256]byte
+
+func init() {
+	for c := 0; c < 256; c++ {
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' {
+			keyStart[c] = 1
+			keyChar[c] = 1
+		}
+		if c >= '0' && c <= '9' || c == '.' {
+			keyChar[c] = 1
+		}
+	}
+}
+
+// header is a parsed array or keyed header line (§6).
+type header struct {
+	key     []byte // unescaped key; empty for a keyless header
+	hasKey  bool
+	n       int
+	keyed   bool
+	delim   byte
+	fields  []Field // nil without a fields segment
+	nleaf   int
+	rest    []byte // content after the colon, spaces trimmed
+	restCol int    // index of rest in the line's text
+}
+
+// headerError is a malformed header: the cause and where in the text.
+type headerError struct {
+	err error
+	at  int
+}
+
+// parseHeader parses text as a header whose bracket segment starts at
+// text[bracket]. It reports isHeader false when the text before the bracket
+// is not a key, in which case the line is an ordinary key-value line (§5.2).
+// Field names are copied into d's field storage, which stays valid until the
+// next header is parsed.
+func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
+	*h = header{}
+	prefix := text[:bracket]
+	switch {
+	case len(prefix) == 0:
+	case prefix[0] == '"':
+		k, next, _, err := unquote(prefix, &d.scratch)
+		if err != nil || next != len(prefix) {
+			return false, headerError{}
+		}
+		h.key, h.hasKey = k, true
+	case isUnquotedKey(prefix):
+		h.key, h.hasKey = prefix, true
+	default:
+		return false, headerError{}
+	}
+	i := bracket + 1
+	bad := func(at int) (bool, headerError) { return true, headerError{ErrHeader, at} }
+	start := i
+	for i < len(text) && text[i]-'0' < 10 {
+		i++
+	}
+	if i == start || (text[start] == '0' && i-start > 1) || i-start > 18 {
+		return bad(start)
+	}
+	n := 0
+	for _, c := range text[start:i] {
+		n = n*10 + int(c-'0')
+	}
+	h.n = n
+	if i < len(text) && text[i] == ':' {
+		h.keyed = true
+		i++
+	}
+	h.delim = ','
+	if i < len(text) && (text[i] == '\t' || text[i] == '|') {
+		h.delim = text[i]
+		i++
+	}
+	if i >= len(text) || text[i] != ']' {
+		return bad(i)
+	}
+	i++
+	d.farena = d.farena[:0]
+	d.names = d.names[:0]
+	if i < len(text) && text[i] == '{' {
+		fs, next, herr := d.parseGroup(text, i, h.delim, 0)
+		if herr.err != nil {
+			return true, herr
+		}
+		h.fields = fs
+		i = next
+		h.nleaf = countLeaves(fs)
+	}
+	if i >= len(text) || text[i] != ':' {
+		return bad(i)
+	}
+	i++
+	j := i
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	h.rest = trimSpaces(text[j:])
+	h.restCol = j
+	if h.keyed && h.fields == nil {
+		return bad(i - 1)
+	}
+	if h.fields != nil && len(h.rest) > 0 {
+		return bad(j)
+	}
+	return true, headerError{}
+}
+
+// parseGroup parses a fields segment starting at text[i] == '{'. Entries of
+// one group are collected on d.fstack and then moved into d.farena, so that
+// each group's fields are contiguous.
+func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field, int, headerError) {
+	if level > 64 {
+		return nil, i, headerError{ErrHeader, i}
+	}
+	mark := len(d.fstack)
+	defer func() { d.fstack = d.fstack[:mark] }()
+	i++ // '{'
+	for {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i >= len(text) {
+			return nil, i, headerError{ErrHeader, i}
+		}
+		var name []byte
+		nameAt := i
+		if text[i] == '"' {
+			k, next, bad, err := unquote(text[i:], &d.scratch)
+			if err != nil {
+				return nil, i + bad, headerError{err, i + bad}
+			}
+			name = k
+			i += next
+		} else {
+			j := i
+			for j < len(text) {
+				c := text[j]
+				if c == delim || c == '{' || c == '}' || c == ':' || c == '"' {
+					break
+				}
+				if d.opts.strict && (c == ',' || c == '|' || c == '\t') {
+					return nil, j, headerError{ErrDelimiter, j}
+				}
+				j++
+			}
+			name = trimSpaces(text[i:j])
+			if len(name) == 0 {
+				return nil, i, headerError{ErrHeader, i}
+			}
+			i = j
+		}
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if d.opts.strict {
+			for _, f := range d.fstack[mark:] {
+				if bytes.Equal(f.Name, name) {
+					return nil, nameAt, headerError{ErrDuplicateKey, nameAt}
+				}
+			}
+		}
+		ns := len(d.names)
+		d.names = append(d.names, name...)
+		f := Field{Name: d.names[ns:len(d.names):len(d.names)]}
+		if i < len(text) && text[i] == '{' {
+			sub, next, herr := d.parseGroup(text, i, delim, level+1)
+			if herr.err != nil {
+				return nil, next, herr
+			}
+			f.Fields = sub
+			i = next
+		}
+		d.fstack = append(d.fstack, f)
+		if i >= len(text) {
+			return nil, i, headerError{ErrHeader, i}
+		}
+		switch text[i] {
+		case delim:
+			i++
+			continue
+		case '}':
+			s := len(d.farena)
+			d.farena = append(d.farena, d.fstack[mark:]...)
+			return d.farena[s:len(d.farena):len(d.farena)], i + 1, headerError{}
+		case ',', '|', '\t':
+			return nil, i, headerError{ErrDelimiter, i}
+		default:
+			return nil, i, headerError{ErrHeader, i}
+		}
+	}
+}
+
+func countLeaves(fs []Field) int {
+	n := 0
+	for _, f := range fs {
+		if f.Fields == nil {
+			n++
+		} else {
+			n += countLeaves(f.Fields)
+		}
+	}
+	return n
+}
+
+// decodeRune decodes the UTF-8 sequence at the start of b, returning -1 for
+// an ill-formed one.
+func decodeRune(b []byte) (rune, int) {
+	r, n := utf8.DecodeRune(b)
+	if r == utf8.RuneError && n <= 1 {
+		return -1, 1
+	}
+	return r, n
+}
