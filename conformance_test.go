@@ -1,8 +1,8 @@
 package toon
 
 import (
-	"io"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
