@@ -19,12 +19,47 @@ type lineScan struct {
 // seps the index of every unquoted occurrence of delim (none when delim is
 // 0) and returns the extended slice with the line's other facts.
 //
+// Only seps[len(seps):] up to the new length is written; capacity beyond it
+// is left untouched. When seps has too little capacity it grows as append
+// would, so a caller that reuses seps across lines stops allocating once it
+// is large enough.
+//
 // The result must not depend on which implementation runs: the assembly
 // kernels are tested against scanLineGeneric byte for byte.
 func scanLine(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
 	return scanLineImpl(line, delim, seps)
 }
 
-// scanLineImpl is chosen once at start-up (see scan_amd64.go); tests may
-// switch it to compare paths.
-var scanLineImpl = scanLineGeneric
+// scanImpl is one implementation of scanLine.
+type scanImpl struct {
+	name string
+	fn   func(line []byte, delim byte, seps []int32) ([]int32, lineScan)
+}
+
+// scanImpls lists the implementations that can run on this CPU, best first.
+// archScanImpls (scan_amd64.go, or scan_other.go where there is no assembly)
+// holds the CPU-specific ones, already filtered by CPU features at start-up.
+var scanImpls = append(append([]scanImpl(nil), archScanImpls...),
+	scanImpl{"generic", scanLineGeneric})
+
+// scanLineImpl is chosen once at start-up: the first (best) entry of
+// scanImpls. Tests and benchmarks switch it with setScanImpl.
+var scanLineImpl = scanImpls[0].fn
+
+// scanImplName is the name of the implementation in scanLineImpl.
+var scanImplName = scanImpls[0].name
+
+// setScanImpl makes scanLine use the implementation called name (see
+// scanImpls) and returns a function that restores the previous choice. It
+// panics when name cannot run on this CPU. It is meant for tests and
+// benchmarks only, and is not safe to call while scanLine may be running.
+func setScanImpl(name string) (restore func()) {
+	for _, im := range scanImpls {
+		if im.name == name {
+			prevFn, prevName := scanLineImpl, scanImplName
+			scanLineImpl, scanImplName = im.fn, im.name
+			return func() { scanLineImpl, scanImplName = prevFn, prevName }
+		}
+	}
+	panic("toon: scan implementation " + name + " is not available on this CPU")
+}
