@@ -87,7 +87,7 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 			if k.kind == KindObjectEnd {
 				return m, nil
 			}
-			name := string(k.b)
+			name := string(k.text())
 			vt, err := d.Token()
 			if err != nil {
 				return nil, err
@@ -119,15 +119,15 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 			a = append(a, v)
 		}
 	case KindString:
-		return string(t.b), nil
+		return string(t.text()), nil
 	case KindNumber:
 		if d.opts.useNumber {
-			return Number(t.b), nil
+			return Number(t.text()), nil
 		}
-		f, err := parseFloat(t.b)
+		f, err := parseFloat(t.text())
 		if err != nil {
 			// Out of float64 range: §4 lets us choose; keep the exact text.
-			return Number(t.b), nil
+			return Number(t.text()), nil
 		}
 		if f == 0 {
 			f = 0 // -0 decodes to 0

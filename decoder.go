@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"io"
 	"strconv"
+	"unsafe"
 )
 
 // A Decoder reads a TOON document from an input stream as a sequence of
@@ -105,6 +106,27 @@ func newBytesDecoder(data []byte, opts []Option) *Decoder {
 	return d
 }
 
+// Reset discards the decoder's state and makes it read a new document
+// from r with the same options, keeping its buffers.
+func (d *Decoder) Reset(r io.Reader) {
+	buf := d.lx.buf
+	if d.lx.r == nil {
+		buf = nil // the buffer was the caller's byte slice
+	}
+	d.lx = lexer{buf: buf}
+	d.lx.init(r, &d.opts)
+	d.line = rawLine{}
+	d.stack = d.stack[:0]
+	d.root = rootStart
+	d.queue, d.qi = d.queue[:0], 0
+	d.prog, d.pi = d.prog[:0], 0
+	d.cells, d.ci = d.cells[:0], 0
+	d.tail, d.ti = d.tail[:0], 0
+	d.blank = 0
+	d.err = nil
+	d.done = false
+}
+
 // InputOffset returns the input offset of the start of the current line.
 func (d *Decoder) InputOffset() int64 { return d.line.off }
 
@@ -153,9 +175,37 @@ func (d *Decoder) Token() (Token, error) {
 }
 
 // cellToken returns the token of cell i of the current row or inline array.
+// The common cases (plain strings, numbers, literals) are typed here without
+// a further call; quoted cells go through primitive.
 func (d *Decoder) cellToken(i int) (Token, error) {
 	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
-	t, err := d.primitive(d.cellsOf[s:e], d.cellCol+s)
+	b := d.cellsOf[s:e]
+	if len(b) == 0 {
+		return Token{kind: KindString, p: unsafe.Pointer(&zeroByte)}, nil
+	}
+	k := KindString
+	switch primStart[b[0]] {
+	case primDigit:
+		if isNumber(b) {
+			k = KindNumber
+		}
+	case primLetter:
+		switch string(b) {
+		case "true":
+			return Token{kind: KindBool, n: 1}, nil
+		case "false":
+			return Token{kind: KindBool}, nil
+		case "null":
+			return Token{kind: KindNull}, nil
+		}
+	case primQuote:
+		return d.quotedCell(b, d.cellCol+s)
+	}
+	return Token{kind: k, p: unsafe.Pointer(&b[0]), n: len(b)}, nil
+}
+
+func (d *Decoder) quotedCell(b []byte, col int) (Token, error) {
+	t, err := d.primitive(b, col)
 	if err != nil {
 		d.prog = d.prog[:0]
 		d.pi = 0
@@ -168,11 +218,25 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 	return t, nil
 }
 
+// primStart classifies the first byte of a value token.
+var primStart = [256]byte{
+	'"': primQuote, 't': primLetter, 'f': primLetter, 'n': primLetter, '-': primDigit,
+	'0': primDigit, '1': primDigit, '2': primDigit, '3': primDigit, '4': primDigit,
+	'5': primDigit, '6': primDigit, '7': primDigit, '8': primDigit, '9': primDigit,
+}
+
+const (
+	primPlain  = iota // a plain string
+	primDigit         // maybe a number
+	primLetter        // maybe true, false or null
+	primQuote         // a quoted string
+)
+
 // primitive types one value token (already trimmed) per §4. col is its
 // column in the current line, for errors.
 func (d *Decoder) primitive(b []byte, col int) (Token, error) {
 	if len(b) == 0 {
-		return Token{kind: KindString, b: b}, nil
+		return textToken(KindString, b), nil
 	}
 	switch c := b[0]; {
 	case c == '"':
@@ -183,10 +247,10 @@ func (d *Decoder) primitive(b []byte, col int) (Token, error) {
 		if next != len(b) {
 			return Token{}, d.syntaxErr(col+next, ErrQuote)
 		}
-		return Token{kind: KindString, b: s}, nil
+		return textToken(KindString, s), nil
 	case c == '-' || c-'0' < 10:
 		if isNumber(b) {
-			return Token{kind: KindNumber, b: b}, nil
+			return textToken(KindNumber, b), nil
 		}
 	case c == 't':
 		if string(b) == "true" {
@@ -201,7 +265,7 @@ func (d *Decoder) primitive(b []byte, col int) (Token, error) {
 			return Token{kind: KindNull}, nil
 		}
 	}
-	return Token{kind: KindString, b: b}, nil
+	return textToken(KindString, b), nil
 }
 
 // syntaxErr builds a SyntaxError at byte col (0-based) of the current line.

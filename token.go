@@ -2,6 +2,7 @@ package toon
 
 import (
 	"strconv"
+	"unsafe"
 )
 
 // Kind identifies what a Token is. Its values are mnemonic bytes, so a Kind
@@ -116,16 +117,36 @@ type Field struct {
 // Token is one element of a TOON document in the JSON data model: the start
 // or end of an object or array, an object key, or a primitive value.
 //
-// A Token is a small value. The bytes it refers to (Bytes, Fields) are views
-// into the decoder's buffers and are valid only until the next call to
-// Decoder.Token; use Clone to keep a token longer.
+// A Token is a small value (three machine words). The bytes it refers to
+// (Bytes, Fields) are views into the decoder's buffers and are valid only
+// until the next call to Decoder.Token; use Clone to keep a token longer.
 type Token struct {
-	kind   Kind
-	form   Form
-	delim  Delimiter
-	b      []byte
-	n      int
-	fields []Field
+	kind  Kind
+	form  Form
+	delim Delimiter
+	nf    int32          // number of fields, for tabular and keyed starts
+	p     unsafe.Pointer // *byte of the text, or *Field of the field list
+	n     int            // length of the text, declared length, or bool value
+}
+
+// zeroByte gives empty texts a non-nil address, so Bytes of an empty
+// string is an empty, non-nil slice.
+var zeroByte byte
+
+func textToken(k Kind, b []byte) Token {
+	if len(b) == 0 {
+		return Token{kind: k, p: unsafe.Pointer(&zeroByte)}
+	}
+	return Token{kind: k, p: unsafe.Pointer(unsafe.SliceData(b)), n: len(b)}
+}
+
+func headerToken(k Kind, n int, form Form, delim Delimiter, fields []Field) Token {
+	t := Token{kind: k, form: form, delim: delim, n: n}
+	if len(fields) > 0 {
+		t.p = unsafe.Pointer(unsafe.SliceData(fields))
+		t.nf = int32(len(fields))
+	}
+	return t
 }
 
 // ObjectStartToken returns the token that opens an ordinary (indented) object.
@@ -134,7 +155,7 @@ func ObjectStartToken() Token { return Token{kind: KindObjectStart, n: -1} }
 // KeyedStartToken returns the token that opens an object written in keyed
 // tabular form with n entries, the given delimiter and field list.
 func KeyedStartToken(n int, delim Delimiter, fields []Field) Token {
-	return Token{kind: KindObjectStart, form: FormKeyed, delim: delim, n: n, fields: fields}
+	return headerToken(KindObjectStart, n, FormKeyed, delim, fields)
 }
 
 // ObjectEndToken returns the token that closes an object.
@@ -144,21 +165,21 @@ func ObjectEndToken() Token { return Token{kind: KindObjectEnd} }
 // out in the given form. fields is the header's field list for FormTabular
 // and nil otherwise. For FormEmpty, n is 0.
 func ArrayStartToken(n int, form Form, delim Delimiter, fields []Field) Token {
-	return Token{kind: KindArrayStart, form: form, delim: delim, n: n, fields: fields}
+	return headerToken(KindArrayStart, n, form, delim, fields)
 }
 
 // ArrayEndToken returns the token that closes an array.
 func ArrayEndToken() Token { return Token{kind: KindArrayEnd} }
 
 // KeyToken returns an object key token. The token refers to b.
-func KeyToken(b []byte) Token { return Token{kind: KindKey, b: b} }
+func KeyToken(b []byte) Token { return textToken(KindKey, b) }
 
 // StringToken returns a string value token. The token refers to b.
-func StringToken(b []byte) Token { return Token{kind: KindString, b: b} }
+func StringToken(b []byte) Token { return textToken(KindString, b) }
 
 // NumberToken returns a number token whose text is b, which must follow the
 // number grammar of the specification (§4). The token refers to b.
-func NumberToken(b []byte) Token { return Token{kind: KindNumber, b: b} }
+func NumberToken(b []byte) Token { return textToken(KindNumber, b) }
 
 // BoolToken returns a boolean token.
 func BoolToken(v bool) Token {
@@ -195,7 +216,20 @@ func (t Token) Len() int {
 // Fields returns the header's field list of a tabular ArrayStart or keyed
 // ObjectStart token. The result is a view valid until the next call to
 // Decoder.Token.
-func (t Token) Fields() []Field { return t.fields }
+func (t Token) Fields() []Field {
+	if t.nf == 0 || (t.kind != KindArrayStart && t.kind != KindObjectStart) {
+		return nil
+	}
+	return unsafe.Slice((*Field)(t.p), t.nf)
+}
+
+// text returns the token's text without checking its kind.
+func (t Token) text() []byte {
+	if t.p == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(t.p), t.n)
+}
 
 // Bytes returns the text of a Key, String or Number token: the unescaped
 // string or the number exactly as written. It is a view valid until the
@@ -203,7 +237,7 @@ func (t Token) Fields() []Field { return t.fields }
 func (t Token) Bytes() []byte {
 	switch t.kind {
 	case KindKey, KindString, KindNumber:
-		return t.b
+		return t.text()
 	}
 	return nil
 }
@@ -214,7 +248,7 @@ func (t Token) Bytes() []byte {
 func (t Token) String() string {
 	switch t.kind {
 	case KindKey, KindString, KindNumber:
-		return string(t.b)
+		return string(t.text())
 	case KindBool:
 		if t.n != 0 {
 			return "true"
@@ -235,7 +269,7 @@ func (t Token) Int() (int64, error) {
 	if t.kind != KindNumber {
 		return 0, errNotNumber(t.kind)
 	}
-	return Number(t.b).Int64()
+	return Number(t.text()).Int64()
 }
 
 // Uint parses a Number token as a uint64.
@@ -243,7 +277,7 @@ func (t Token) Uint() (uint64, error) {
 	if t.kind != KindNumber {
 		return 0, errNotNumber(t.kind)
 	}
-	return Number(t.b).Uint64()
+	return Number(t.text()).Uint64()
 }
 
 // Float parses a Number token as a float64 (the nearest value).
@@ -251,17 +285,20 @@ func (t Token) Float() (float64, error) {
 	if t.kind != KindNumber {
 		return 0, errNotNumber(t.kind)
 	}
-	return parseFloat(t.b)
+	return parseFloat(t.text())
 }
 
 // Clone returns a copy of t that owns its bytes and fields, and so stays
 // valid after the next call to Decoder.Token.
 func (t Token) Clone() Token {
-	if t.b != nil {
-		t.b = append([]byte(nil), t.b...)
-	}
-	if t.fields != nil {
-		t.fields = cloneFields(t.fields)
+	switch t.kind {
+	case KindKey, KindString, KindNumber:
+		return textToken(t.kind, append([]byte(nil), t.text()...))
+	case KindArrayStart, KindObjectStart:
+		if t.nf > 0 {
+			fs := cloneFields(t.Fields())
+			t.p = unsafe.Pointer(unsafe.SliceData(fs))
+		}
 	}
 	return t
 }
