@@ -1,0 +1,405 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// tokenText renders a token stream compactly: { } [ ] for structure (arrays
+// with their form and length, e.g. [tabular:2), k:name for keys, s:text for
+// strings, n:text for numbers, and true, false, null.
+func tokenText(t *testing.T, d *Decoder) (string, error) {
+	t.Helper()
+	var sb strings.Builder
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return strings.TrimSpace(sb.String()), nil
+		}
+		if err != nil {
+			return strings.TrimSpace(sb.String()), err
+		}
+		switch tok.Kind() {
+		case KindObjectStart:
+			if tok.Form() == FormKeyed {
+				sb.WriteString("{keyed:" + strconv.Itoa(tok.Len()) + fieldText(tok.Fields()))
+			} else {
+				sb.WriteString("{")
+			}
+		case KindArrayStart:
+			sb.WriteString("[" + tok.Form().String() + ":" + strconv.Itoa(tok.Len()))
+			if tok.Delim() != 0 && tok.Delim() != Comma {
+				sb.WriteString("/" + strconv.Quote(string(rune(tok.Delim()))))
+			}
+			sb.WriteString(fieldText(tok.Fields()))
+		case KindObjectEnd:
+			sb.WriteString("}")
+		case KindArrayEnd:
+			sb.WriteString("]")
+		case KindKey:
+			sb.WriteString("k:" + tok.String())
+		case KindString:
+			sb.WriteString("s:" + tok.String())
+		case KindNumber:
+			sb.WriteString("n:" + tok.String())
+		default:
+			sb.WriteString(tok.String())
+		}
+		sb.WriteByte(' ')
+	}
+}
+
+func fieldText(fs []Field) string {
+	if fs == nil {
+		return ""
+	}
+	var parts []string
+	for _, f := range fs {
+		parts = append(parts, string(f.Name)+fieldText(f.Fields))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+func TestTokenStream(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty document", "", "{ }"},
+		{"only comments", "# a\n  # b\n", "{ }"},
+		{"key-value lines", "a: 1\nb: x y\nc: true\nd: null\ne: \"q\"", "{ k:a n:1 k:b s:x y k:c true k:d null k:e s:q }"},
+		{"key opening an object", "a:\n  b: 1\nc: 2", "{ k:a { k:b n:1 } k:c n:2 }"},
+		{"empty nested object", "a:\nb: 1", "{ k:a { } k:b n:1 }"},
+		{"inline array", "tags[3]: a,\"b,c\",3", "{ k:tags [inline:3 s:a s:b,c n:3 ] }"},
+		{"inline array pipe", "tags[2|]: a,b|c", "{ k:tags [inline:2/\"|\" s:a,b s:c ] }"},
+		{"empty array field", "a: []", "{ k:a [empty:0 ] }"},
+		{"legacy empty array", "a[0]:", "{ k:a [inline:0 ] }"},
+		{"root empty array", "[]", "[empty:0 ]"},
+		{"tabular", "u[2]{id,name}:\n  1,Ada\n  2,Bob", "{ k:u [tabular:2{id,name} { k:id n:1 k:name s:Ada } { k:id n:2 k:name s:Bob } ] }"},
+		{"nested field group", "o[1]{id,c{n,k}}:\n  1,A,B", "{ k:o [tabular:1{id,c{n,k}} { k:id n:1 k:c { k:n s:A k:k s:B } } ] }"},
+		{"keyed", "m[2:]{v}:\n  a: 1\n  \"b c\": 2", "{ k:m {keyed:2{v} k:a { k:v n:1 } k:b c { k:v n:2 } } }"},
+		{"root keyed", "[1:]{v,w}:\n  a: 1,2", "{keyed:1{v,w} k:a { k:v n:1 k:w n:2 } }"},
+		{"root tabular", "[1]{x}:\n  5", "[tabular:1{x} { k:x n:5 } ]"},
+		{"list of primitives", "l[3]:\n  - 1\n  - a\n  - \"-\"", "{ k:l [list:3 n:1 s:a s:- ] }"},
+		{"list item objects", "l[2]:\n  - a: 1\n    b: 2\n  -", "{ k:l [list:2 { k:a n:1 k:b n:2 } { } ] }"},
+		{"list item nested object first", "l[1]:\n  - a:\n      x: 1\n    b: 2", "{ k:l [list:1 { k:a { k:x n:1 } k:b n:2 } ] }"},
+		{"list item tabular first", "l[1]:\n  - t[1]{x}:\n      9\n    b: 2", "{ k:l [list:1 { k:t [tabular:1{x} { k:x n:9 } ] k:b n:2 } ] }"},
+		{"arrays of arrays", "p[3]:\n  - [2]: 1,2\n  - []\n  - [0]:", "{ k:p [list:3 [inline:2 n:1 n:2 ] [empty:0 ] [inline:0 ] ] }"},
+		{"list inside list", "[1]:\n  - [2]:\n    - a\n    - b", "[list:1 [list:2 s:a s:b ] ]"},
+		{"root primitive", "hello world  ", "s:hello world"},
+		{"root number", "-1.5e3", "n:-1.5e3"},
+		{"CRLF", "a: 1\r\nb:\r\n  c: x\r\n", "{ k:a n:1 k:b { k:c s:x } }"},
+		{"comment between rows", "t[2]{x}:\n  1\n# note\n  2", "{ k:t [tabular:2{x} { k:x n:1 } { k:x n:2 } ] }"},
+		{"row ends at key-value line", "t[1]{a,b}:\n  1,2\nx: 3,4", "{ k:t [tabular:1{a,b} { k:a n:1 k:b n:2 } ] k:x s:3,4 }"},
+		{"quoted colon in row", "t[1]{a,b}:\n  \"x:y\",2", "{ k:t [tabular:1{a,b} { k:a s:x:y k:b n:2 } ] }"},
+		{"escapes", `a: "x\n\t\"\\\u00e9\u0001"`, "{ k:a s:x\n\t\"\\é\x01 }"},
+		{"number forms", "n[6]: 05,-0,1.50,1e+2,+1,.5", "{ k:n [inline:6 s:05 n:-0 n:1.50 n:1e+2 s:+1 s:.5 ] }"},
+		{"hash inside values", "a: #x\nb: c # d", "{ k:a s:#x k:b s:c # d }"},
+		{"dotted and odd keys", "a.b: 1\nfoo-bar: 2\n\"\": 3", "{ k:a.b n:1 k:foo-bar n:2 k: n:3 }"},
+		{"spaces trimmed in cells", "t[2]: a , b ", "{ k:t [inline:2 s:a s:b ] }"},
+		{"tab delimiter", "t[2\t]{a\tb}:\n  1\tx,y", "{ k:t [tabular:2/\"\\t\"{a,b} { k:a n:1 k:b s:x,y } ] }"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := []Option{}
+			if tc.name == "tab delimiter" {
+				opts = append(opts, WithStrict(false)) // one row for a declared two
+			}
+			got, err := tokenText(t, NewDecoder(strings.NewReader(tc.in), opts...))
+			if err != nil {
+				t.Fatalf("%q: %v (after %q)", tc.in, err, got)
+			}
+			if got != tc.want {
+				t.Fatalf("%q:\n got %s\nwant %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want error
+		line int
+		col  int // 0: not checked
+	}{
+		{"inline count", "t[3]: a,b", ErrCount, 1, 0},
+		{"list count too few", "l[2]:\n  - a", ErrCount, 1, 0},
+		{"list count too many", "l[1]:\n  - a\n  - b", ErrCount, 3, 0},
+		{"row count", "t[1]{a}:\n  1\n  2", ErrCount, 3, 0},
+		{"entry count", "m[2:]{v}:\n  a: 1", ErrCount, 1, 0},
+		{"row width", "t[1]{a,b}:\n  1", ErrWidth, 2, 0},
+		{"entry width", "m[1:]{a,b}:\n  k: 1", ErrWidth, 2, 0},
+		{"bad length", "t[03]: a", ErrHeader, 1, 3},
+		{"absent length", "t[]: a", ErrHeader, 1, 0},
+		{"keyed without fields", "m[1:]:\n  a: 1", ErrHeader, 1, 0},
+		{"content after fields header", "t[1]{a}: 1", ErrHeader, 1, 0},
+		{"empty field group", "t[1]{}:\n  1", ErrHeader, 1, 0},
+		{"delimiter mismatch", "t[1|]{a,b}:\n  1|2", ErrDelimiter, 1, 0},
+		{"odd indentation", "a:\n   b: 1", ErrIndent, 2, 1},
+		{"tab indentation", "a:\n\tb: 1", ErrIndent, 2, 0},
+		{"depth jump", "a:\n    b: 1", ErrIndent, 2, 0},
+		{"orphan line", "a: 1\n  b: 2", ErrIndent, 2, 0},
+		{"blank line in list", "l[2]:\n  - a\n\n  - b", ErrBlankLine, 3, 0},
+		{"trailing after root array", "[1]: a\nb: 1", ErrTrailing, 2, 0},
+		{"duplicate key", "a: 1\na: 2", ErrDuplicateKey, 2, 0},
+		{"duplicate field", "t[1]{a,a}:\n  1,2", ErrDuplicateKey, 1, 0},
+		{"duplicate entry", "m[2:]{v}:\n  a: 1\n  a: 2", ErrDuplicateKey, 3, 0},
+		{"bad utf-8", "a: \xff", ErrUTF8, 1, 4},
+		{"surrogate utf-8", "a: \xed\xa0\x80", ErrUTF8, 1, 4},
+		{"missing colon", "a:\n  b", ErrMissingColon, 2, 3},
+		{"bad escape", `a: "\x"`, ErrEscape, 1, 0},
+		{"surrogate escape", `a: "\ud800"`, ErrEscape, 1, 0},
+		{"short unicode escape", `a: "\u12"`, ErrEscape, 1, 0},
+		{"unterminated", `a: "abc`, ErrUnterminated, 1, 0},
+		{"text after quote", `a: "x"y`, ErrQuote, 1, 0},
+		{"two root scalars", "a\nb", ErrStructure, 2, 0},
+		{"keyless header in object", "a:\n  [2]: 1,2", ErrStructure, 2, 0},
+		{"keyless tabular list item", "l[1]:\n  - [1]{a}:\n      1", ErrStructure, 2, 0},
+		{"entry without colon", "m[1:]{v}:\n  5", ErrStructure, 2, 0},
+		{"non-item line in list", "l[1]:\n  x: 1", ErrStructure, 2, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			err := Unmarshal([]byte(tc.in), &v)
+			if err == nil {
+				t.Fatalf("%q: no error, got %#v", tc.in, v)
+			}
+			var se *SyntaxError
+			if !errors.As(err, &se) {
+				t.Fatalf("%q: %T %v is not a *SyntaxError", tc.in, err, err)
+			}
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("%q: error %v does not match %v", tc.in, err, tc.want)
+			}
+			if se.Line != tc.line {
+				t.Errorf("%q: line %d, want %d (%v)", tc.in, se.Line, tc.line, err)
+			}
+			if tc.col != 0 && se.Column != tc.col {
+				t.Errorf("%q: column %d, want %d (%v)", tc.in, se.Column, tc.col, err)
+			}
+			if !strings.Contains(err.Error(), "line "+strconv.Itoa(se.Line)) {
+				t.Errorf("message %q lacks the line", err.Error())
+			}
+		})
+	}
+}
+
+func TestNonStrict(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"a: 1\na: 2", "{ k:a n:1 k:a n:2 }"},
+		{"l[3]:\n  - a\n\n  - b", "{ k:l [list:3 s:a s:b ] }"},
+		{"a:\n   b: 1", "{ k:a { k:b n:1 } }"},
+		{"a:\n\tb: 1", "{ k:a { k:b n:1 } }"},
+		{"k[]: 1,2", "{ k:k[] s:1,2 }"},
+		{"[1]: a\nb: 1", "[inline:1 s:a ]"},
+		{"a: \xff", "{ k:a s:\xff }"},
+	}
+	for _, tc := range tests {
+		got, err := tokenText(t, NewDecoder(strings.NewReader(tc.in), WithStrict(false)))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.in, err)
+		}
+		if got != tc.want {
+			t.Errorf("%q:\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+	// Decode applies last-write-wins.
+	var v map[string]any
+	if err := Unmarshal([]byte("a: 1\nb: 2\na: 3"), &v, WithStrict(false)); err != nil {
+		t.Fatal(err)
+	}
+	if v["a"] != 3.0 || v["b"] != 2.0 || len(v) != 2 {
+		t.Fatalf("got %v", v)
+	}
+}
+
+// readerDocs are documents that exercise buffer refills at every position.
+var readerDocs = []string{
+	"a: 1\nb:\n  c: [x]\n  d[2]: \"e,f\",g\nt[3]{id,name,meta{x,y}}:\n  1,Ada,1,2\n  2,\"B\\\"ob\",3,4\n  3,Cy,5,6\nl[2]:\n  - k: v\n    w: 1\n  - [1]: z\nm[2:]{v}:\n  p: 1\n  q: 2\n",
+	"[2]{a}:\n  1\r\n  2\r\n",
+	"# only a comment",
+	"scalar",
+	"l[1]:\n  - a\n\n  - b", // an error
+}
+
+func TestChunkedReaders(t *testing.T) {
+	big := genBenchTable(300).toon
+	docs := append([]string{string(big)}, readerDocs...)
+	for i, doc := range docs {
+		want, wantErr := tokenText(t, newBytesDecoder([]byte(doc), nil))
+		readers := map[string]io.Reader{
+			"reader":   strings.NewReader(doc),
+			"onebyte":  iotest.OneByteReader(strings.NewReader(doc)),
+			"half":     iotest.HalfReader(strings.NewReader(doc)),
+			"dataerr":  iotest.DataErrReader(strings.NewReader(doc)),
+			"smallbuf": strings.NewReader(doc),
+		}
+		for name, r := range readers {
+			d := NewDecoder(r)
+			if name == "smallbuf" {
+				d = NewDecoder(r, WithMaxLineLength(200))
+			}
+			got, err := tokenText(t, d)
+			if got != want || (err == nil) != (wantErr == nil) {
+				t.Errorf("doc %d via %s: tokens or error differ\n got %.200s (%v)\nwant %.200s (%v)", i, name, got, err, want, wantErr)
+			}
+		}
+	}
+}
+
+func TestReaderErrorsPassThrough(t *testing.T) {
+	boom := errors.New("boom")
+	r := io.MultiReader(strings.NewReader("a: 1\nb: 2\nc: "), iotest.ErrReader(boom))
+	d := NewDecoder(r)
+	var err error
+	for err == nil {
+		_, err = d.Token()
+	}
+	if err != boom {
+		t.Fatalf("got %v, want the reader's error unchanged", err)
+	}
+	if _, err2 := d.Token(); err2 != boom {
+		t.Fatalf("error is not sticky: %v", err2)
+	}
+}
+
+func TestTruncatedInput(t *testing.T) {
+	doc := "t[3]{a,b}:\n  1,2\n  3,4\n  5,6"
+	for n := 0; n < len(doc); n++ {
+		var v any
+		err := Unmarshal([]byte(doc[:n]), &v)
+		if err == nil && n > 0 {
+			// A prefix may be a valid document (e.g. "t" or "t[3"), but it
+			// must never be a short table.
+			if m, ok := v.(map[string]any); ok {
+				if a, ok := m["t"].([]any); ok && len(a) != 3 {
+					t.Fatalf("prefix %q decoded to a short table %v", doc[:n], v)
+				}
+			}
+		}
+	}
+}
+
+func TestLimits(t *testing.T) {
+	t.Run("line too long", func(t *testing.T) {
+		doc := "a: " + strings.Repeat("x", 5000) + "\nb: 1"
+		d := NewDecoder(strings.NewReader(doc), WithMaxLineLength(1000))
+		_, err := tokenText(t, d)
+		if !errors.Is(err, ErrLineTooLong) {
+			t.Fatalf("got %v", err)
+		}
+		if len(d.lx.buf) > 1001 {
+			t.Fatalf("buffer grew to %d bytes past the limit", len(d.lx.buf))
+		}
+	})
+	t.Run("max depth", func(t *testing.T) {
+		var sb strings.Builder
+		for i := 0; i < 50; i++ {
+			sb.WriteString(strings.Repeat("  ", i) + "k:\n")
+		}
+		_, err := tokenText(t, NewDecoder(strings.NewReader(sb.String()), WithMaxDepth(20)))
+		if !errors.Is(err, ErrDepth) {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("huge declared length", func(t *testing.T) {
+		doc := "[99999999999]{a}:\n  1\n  2\n  3"
+		allocs := testing.AllocsPerRun(3, func() {
+			var v any
+			if err := Unmarshal([]byte(doc), &v); !errors.Is(err, ErrCount) {
+				t.Fatalf("got %v", err)
+			}
+		})
+		if allocs > 100 {
+			t.Fatalf("%v allocations: the declared length was trusted", allocs)
+		}
+	})
+	t.Run("many sibling keys", func(t *testing.T) {
+		var sb strings.Builder
+		for i := 0; i < 200000; i++ {
+			sb.WriteString("k" + strconv.Itoa(i) + ": 1\n")
+		}
+		sb.WriteString("k7: 2\n")
+		_, err := tokenText(t, NewDecoder(strings.NewReader(sb.String())))
+		if !errors.Is(err, ErrDuplicateKey) {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// TestZeroAllocTokens decodes a 10,000-row table with a reused decoder and
+// requires no allocation at all once its buffers have grown.
+func TestZeroAllocTokens(t *testing.T) {
+	doc := genBenchTable(10000).toon
+	d := NewDecoder(bytes.NewReader(doc))
+	r := bytes.NewReader(doc)
+	run := func() {
+		r.Reset(doc)
+		d.Reset(r)
+		n := 0
+		for {
+			_, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+		if n != 10000*20+2 {
+			t.Fatalf("%d tokens", n)
+		}
+	}
+	run()
+	if allocs := testing.AllocsPerRun(5, run); allocs != 0 {
+		t.Fatalf("%v allocations per document of 200,002 tokens, want 0", allocs)
+	}
+}
+
+func TestTokenAccessors(t *testing.T) {
+	d := NewDecoder(strings.NewReader("a: 9007199254740993\nb: -2.5\nc: x"))
+	var toks []Token
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		toks = append(toks, tok.Clone())
+	}
+	if i, err := toks[2].Int(); err != nil || i != 9007199254740993 {
+		t.Fatalf("Int: %v %v", i, err)
+	}
+	if f, err := toks[4].Float(); err != nil || f != -2.5 {
+		t.Fatalf("Float: %v %v", f, err)
+	}
+	if _, err := toks[4].Int(); err == nil {
+		t.Fatal("Int of -2.5 succeeded")
+	}
+	if _, err := toks[6].Int(); err == nil {
+		t.Fatal("Int of a string succeeded")
+	}
+	if toks[6].String() != "x" || string(toks[5].Bytes()) != "c" {
+		t.Fatalf("cloned tokens changed: %v %v", toks[6], toks[5])
+	}
+	if n, err := Number("1.5e3").Int64(); err != nil || n != 1500 {
+		t.Fatalf("Number.Int64: %v %v", n, err)
+	}
+}
+
+func TestDecodeUseNumber(t *testing.T) {
+	var v any
+	if err := Unmarshal([]byte("n: 12345678901234567890"), &v, UseNumber()); err != nil {
+		t.Fatal(err)
+	}
+	if got := v.(map[string]any)["n"]; got != Number("12345678901234567890") {
+		t.Fatalf("got %#v", got)
+	}
+}
