@@ -1,0 +1,42 @@
+// Package toon reads and writes TOON (Token-Oriented Object Notation), the
+// JSON data model in a line-oriented, indentation-based text that spends
+// fewer LLM tokens than JSON: objects as indented `key: value` lines, and
+// uniform arrays as tables whose header declares the length and the fields
+// once (`users[2]{id,name}:` followed by one row per line).
+//
+// The package implements version 4.0 of the TOON specification, decoding
+// and encoding, strict mode included.
+//
+// # Streaming
+//
+// A Decoder reads its input one line at a time through its own buffer and
+// returns the document as a sequence of Tokens, without building a tree and
+// without allocating per token. Tokens are small values whose bytes are
+// views into the decoder's buffer, valid until the next call to Token; call
+// Token.Clone to keep one. Decode and Unmarshal build Go values from the
+// same token stream.
+//
+// # Errors
+//
+// Malformed input is reported as a *SyntaxError carrying the line, the
+// column, the byte offset and the source line, with a cause that errors.Is
+// matches against the Err* sentinels. Errors from the underlying reader or
+// writer are returned unchanged.
+//
+// # Numbers
+//
+// Number tokens keep their text exactly as written, so integers beyond 2^53
+// and long decimals lose nothing; Decode stores float64 values unless the
+// UseNumber option asks for Number text. A number that does not fit a
+// float64 is kept as Number text rather than rounded to infinity.
+//
+// # Strict mode
+//
+// By default every error listed in §14 of the specification is raised:
+// count and width mismatches, malformed headers, indentation and depth
+// errors, blank lines inside arrays, trailing content after a root array,
+// duplicate keys, ill-formed UTF-8, misplaced lines. WithStrict(false)
+// applies the lenient rules instead; there, a tab in indentation counts as
+// one indentation level, and duplicate keys reach the token stream in
+// document order (Decode keeps the last).
+package toon
