@@ -1,0 +1,473 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestAppendStrQuoting(t *testing.T) {
+	tests := []struct {
+		in    string
+		delim Delimiter
+		want  string
+	}{
+		{"hello", Comma, `hello`},
+		{"Ada_99", Comma, `Ada_99`},
+		{"", Comma, `""`},
+		{" ", Comma, `" "`},
+		{" a", Comma, `" a"`},
+		{"a ", Comma, `"a "`},
+		{"a b", Comma, `a b`},
+		{"\ta", Tab, `"\ta"`},
+		{"true", Comma, `"true"`},
+		{"false", Comma, `"false"`},
+		{"null", Comma, `"null"`},
+		{"True", Comma, `True`},
+		{"nullx", Comma, `nullx`},
+		{"42", Comma, `"42"`},
+		{"-3.14", Comma, `"-3.14"`},
+		{"1e-6", Comma, `"1e-6"`},
+		{"1E+6", Comma, `"1E+6"`},
+		{"05", Comma, `"05"`},
+		{"+1", Comma, `"+1"`},
+		{"+", Comma, `+`},
+		{"1.", Comma, `1.`},
+		{".5", Comma, `.5`},
+		{"1e", Comma, `1e`},
+		{"1.5.2", Comma, `1.5.2`},
+		{"12abc", Comma, `12abc`},
+		{"0x10", Comma, `0x10`},
+		{"a:b", Comma, `"a:b"`},
+		{`say "hi"`, Comma, `"say \"hi\""`},
+		{`C:\path`, Comma, `"C:\\path"`},
+		{"[5]", Comma, `"[5]"`},
+		{"a]", Comma, `"a]"`},
+		{"{k}", Comma, `"{k}"`},
+		{"a}", Comma, `"a}"`},
+		{"line1\nline2", Comma, `"line1\nline2"`},
+		{"cr\rx", Comma, `"cr\rx"`},
+		{"a\x04b", Comma, `"a\u0004b"`},
+		{"x\x1fy", Comma, `"x\u001fy"`},
+		{"\x00", Comma, `"\u0000"`},
+		{"a\x7fb", Comma, "a\x7fb"}, // DEL is not a control of §7.1
+		{"a,b", Comma, `"a,b"`},
+		{"a,b", Pipe, `a,b`},
+		{"a,b", Tab, `a,b`},
+		{"a|b", Pipe, `"a|b"`},
+		{"a|b", Comma, `a|b`},
+		{"a\tb", Tab, `"a\tb"`},
+		{"a\tb", Comma, `"a\tb"`},
+		{"-", Comma, `"-"`},
+		{"- item", Comma, `"- item"`},
+		{"-x", Comma, `"-x"`},
+		{"a-b", Comma, `a-b`},
+		{"#", Comma, `"#"`},
+		{"#hello", Comma, `"#hello"`},
+		{"a#", Comma, `a#`},
+		{"café", Comma, `café`},
+		{"你好", Comma, `你好`},
+		{"🚀", Comma, `🚀`},
+		{"hello 👋 world", Comma, `hello 👋 world`},
+		{"bad\xffbyte", Comma, "bad\uFFFDbyte"},
+		{"bad\xff:", Comma, "\"bad\uFFFD:\""},
+		{"\xed\xa0\x80", Comma, "\uFFFD"}, // an encoded surrogate is not UTF-8
+		{"a long string with no special bytes at all, but a comma", Pipe, `a long string with no special bytes at all, but a comma`},
+	}
+	for _, tt := range tests {
+		got := string(appendStr(nil, tt.in, quoteMask(tt.delim)))
+		if got != tt.want {
+			t.Errorf("appendStr(%q, %q) = %s, want %s", tt.in, tt.delim, got, tt.want)
+		}
+	}
+}
+
+func TestNumericLikeMatchesPattern(t *testing.T) {
+	// The §7.2 pattern, checked by a straightforward reference.
+	ref := func(s string) bool {
+		i := 0
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		digits := func() int {
+			j := i
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			return i - j
+		}
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			if digits() == 0 {
+				return false
+			}
+		}
+		if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+			i++
+			if i < len(s) && (s[i] == '+' || s[i] == '-') {
+				i++
+			}
+			if digits() == 0 {
+				return false
+			}
+		}
+		return i == len(s)
+	}
+	alphabet := "0123456789+-.eEx"
+	r := rand.New(rand.NewSource(1))
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, 1+r.Intn(7))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		s := string(b)
+		if s[len(s)-1] == ' ' {
+			continue
+		}
+		if got, want := numericLike(s), ref(s); got != want {
+			t.Fatalf("numericLike(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestAppendKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"id", `id`},
+		{"_x", `_x`},
+		{"user.name", `user.name`},
+		{"a1_b.c", `a1_b.c`},
+		{"__proto__", `__proto__`},
+		{"", `""`},
+		{"1a", `"1a"`},
+		{"123", `"123"`},
+		{".a", `".a"`},
+		{"my-key", `"my-key"`},
+		{"full name", `"full name"`},
+		{"order:id", `"order:id"`},
+		{"[index]", `"[index]"`},
+		{"{key}", `"{key}"`},
+		{"a,b", `"a,b"`},
+		{"a|b", `"a|b"`},
+		{"-lead", `"-lead"`},
+		{" a ", `" a "`},
+		{"line\nbreak", `"line\nbreak"`},
+		{"tab\there", `"tab\there"`},
+		{`he said "hi"`, `"he said \"hi\""`},
+		{"a\x04b", `"a\u0004b"`},
+		{"x\x1fy", `"x\u001fy"`},
+		{"café", `"café"`},
+		{"bad\xff", "\"bad\uFFFD\""},
+	}
+	for _, tt := range tests {
+		if got := string(appendKey(nil, tt.in)); got != tt.want {
+			t.Errorf("appendKey(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	tests := []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"},
+		{math.Copysign(0, -1), "0"},
+		{1, "1"},
+		{-7, "-7"},
+		{3.14, "3.14"},
+		{1.5, "1.5"},
+		{0.1, "0.1"},
+		{1.0 / 3, "0.3333333333333333"},
+		{1e6, "1000000"},
+		{1e-6, "0.000001"},
+		{1.5e-6, "0.0000015"},
+		{9.99e-7, "9.99e-7"},
+		{1e-7, "1e-7"},
+		{1e20, "100000000000000000000"},
+		{123456789012345680000, "123456789012345680000"},
+		{1e21, "1e+21"},
+		{-1e21, "-1e+21"},
+		{1.5e300, "1.5e+300"},
+		{5e-324, "5e-324"},
+		{math.MaxFloat64, "1.7976931348623157e+308"},
+		{9007199254740991, "9007199254740991"},
+		{9007199254740993, "9007199254740992"},
+		{math.NaN(), "null"},
+		{math.Inf(1), "null"},
+		{math.Inf(-1), "null"},
+	}
+	for _, tt := range tests {
+		if got := string(appendFloat(nil, tt.f, 64)); got != tt.want {
+			t.Errorf("appendFloat(%v) = %s, want %s", tt.f, got, tt.want)
+		}
+	}
+	if got := string(appendFloat(nil, float64(float32(0.1)), 32)); got != "0.1" {
+		t.Errorf("float32 0.1 = %s", got)
+	}
+	if got := string(appendFloat(nil, float64(float32(1e-7)), 32)); got != "1e-7" {
+		t.Errorf("float32 1e-7 = %s", got)
+	}
+}
+
+// TestAppendFloatRoundTrip checks, over random bit patterns and random
+// short decimals, that the output is a §4 number, reads back as the same
+// float64, is plain decimal exactly inside the canonical range, and has no
+// trailing fractional zeros, leading zeros or padded exponents.
+func TestAppendFloatRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	check := func(f float64) {
+		s := appendFloat(nil, f, 64)
+		if !isNumber(s) {
+			t.Fatalf("appendFloat(%v) = %q is not a number", f, s)
+		}
+		back, err := strconv.ParseFloat(string(s), 64)
+		if err != nil || back != f && !(f == 0 && back == 0) {
+			t.Fatalf("appendFloat(%v) = %q reads back as %v", f, s, back)
+		}
+		a := math.Abs(f)
+		plain := !bytes.ContainsAny(s, "eE")
+		if inRange := f == 0 || a >= 1e-6 && a < 1e21; plain != inRange {
+			t.Fatalf("appendFloat(%v) = %q: plain=%v in range=%v", f, s, plain, inRange)
+		}
+		if i := bytes.IndexByte(s, '.'); i >= 0 && plain && s[len(s)-1] == '0' {
+			t.Fatalf("appendFloat(%v) = %q has trailing zeros", f, s)
+		}
+		if i := bytes.IndexByte(s, 'e'); i >= 0 && (s[i+1] != '+' && s[i+1] != '-' || s[i+2] == '0') {
+			t.Fatalf("appendFloat(%v) = %q: exponent not signed or padded", f, s)
+		}
+		// Shortest: the same significant digits as strconv's shortest form.
+		if got, want := sigDigits(string(s)), sigDigits(strconv.FormatFloat(f, 'e', -1, 64)); got != want {
+			t.Fatalf("appendFloat(%v) = %q: digits %s, shortest are %s", f, s, got, want)
+		}
+	}
+	for n := 0; n < 200000; n++ {
+		f := math.Float64frombits(r.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		check(f)
+	}
+	for n := 0; n < 200000; n++ {
+		f := float64(r.Int63n(1e9)) / math.Pow10(r.Intn(12))
+		if r.Intn(2) == 0 {
+			f = -f
+		}
+		check(f)
+	}
+}
+
+// sigDigits returns the significant digits of number text.
+func sigDigits(s string) string {
+	s = strings.TrimPrefix(s, "-")
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Trim(strings.ReplaceAll(s, ".", ""), "0")
+}
+
+func TestAppendNumber(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0", "0"},
+		{"-0", "0"},
+		{"0.0", "0"},
+		{"-0.000", "0"},
+		{"0e10", "0"},
+		{"-0e-10", "0"},
+		{"42", "42"},
+		{"-7", "-7"},
+		{"1.5000", "1.5"},
+		{"1.0", "1"},
+		{"-1E+03", "-1000"},
+		{"1e6", "1000000"},
+		{"1e-6", "0.000001"},
+		{"0.000001", "0.000001"},
+		{"1.5e-6", "0.0000015"},
+		{"1e-7", "1e-7"},
+		{"0.0000001", "1e-7"},
+		{"12.5e-8", "1.25e-7"},
+		{"100000000000000000000", "100000000000000000000"},
+		{"1e20", "100000000000000000000"},
+		{"999999999999999999999", "999999999999999999999"},
+		{"1e21", "1e+21"},
+		{"1000000000000000000000", "1e+21"},
+		{"12345678901234567890123", "1.2345678901234567890123e+22"},
+		{"9007199254740993", "9007199254740993"},
+		{"18446744073709551616", "18446744073709551616"},
+		{"3.14159265358979323846264338327950288", "3.14159265358979323846264338327950288"},
+		{"0.30000000000000004", "0.30000000000000004"},
+		{"123.456e1", "1234.56"},
+		{"123.456e-2", "1.23456"},
+		{"123.456e3", "123456"},
+		{"123.456E5", "12345600"},
+		{"0.00123", "0.00123"},
+		{"-0.5", "-0.5"},
+		{"1e+100", "1e+100"},
+		{"1E-100", "1e-100"},
+		{"2.50e-400", "2.5e-400"},
+		{"1e999999999999999", "1e+999999999999999"},
+	}
+	for _, tt := range tests {
+		got, ok := appendNumber([]byte("x"), []byte(tt.in))
+		if !ok || string(got) != "x"+tt.want {
+			t.Errorf("appendNumber(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "-", "05", "-05", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "1_000", " 1", "1e9999999999999999"} {
+		got, ok := appendNumber([]byte("x"), []byte(bad))
+		if ok || string(got) != "x" {
+			t.Errorf("appendNumber(%q) = %q, %v; want failure", bad, got, ok)
+		}
+	}
+}
+
+// TestAppendNumberExact checks against math/big that canonicalisation keeps
+// the exact value, over random digit strings and exponents.
+func TestAppendNumberExact(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.Intn(10))
+		}
+		return string(b)
+	}
+	for n := 0; n < 50000; n++ {
+		s := digits(1 + r.Intn(30))
+		if len(s) > 1 && s[0] == '0' {
+			s = "1" + s[1:]
+		}
+		if r.Intn(2) == 0 {
+			s += "." + digits(1+r.Intn(20))
+		}
+		if r.Intn(2) == 0 {
+			s += "e" + strconv.Itoa(r.Intn(60)-30)
+		}
+		if r.Intn(2) == 0 {
+			s = "-" + s
+		}
+		out, ok := appendNumber(nil, []byte(s))
+		if !ok || !isNumber(out) {
+			t.Fatalf("appendNumber(%q) = %q, %v", s, out, ok)
+		}
+		a, _ := new(big.Rat).SetString(s)
+		b, _ := new(big.Rat).SetString(string(out))
+		if a.Cmp(b) != 0 {
+			t.Fatalf("appendNumber(%q) = %q changes the value", s, out)
+		}
+		// Idempotent, and plain exactly within the canonical range.
+		again, _ := appendNumber(nil, out)
+		if string(again) != string(out) {
+			t.Fatalf("appendNumber not idempotent: %q -> %q -> %q", s, out, again)
+		}
+		abs := new(big.Rat).Abs(a)
+		inRange := abs.Sign() == 0 || abs.Cmp(big.NewRat(1, 1000000)) >= 0 && abs.Cmp(new(big.Rat).SetFloat64(1e21)) < 0
+		if plain := !bytes.ContainsRune(out, 'e'); plain != inRange {
+			t.Fatalf("appendNumber(%q) = %q: plain=%v in range=%v", s, out, plain, inRange)
+		}
+	}
+}
+
+// failWriter fails after accepting limit bytes; short makes it report a
+// short write without an error instead.
+type failWriter struct {
+	limit  int
+	short  bool
+	buf    bytes.Buffer
+	writes int
+}
+
+var errBoom = errors.New("boom")
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	w.writes++
+	room := w.limit - w.buf.Len()
+	if len(p) <= room {
+		return w.buf.Write(p)
+	}
+	w.buf.Write(p[:room])
+	if w.short {
+		return room, nil
+	}
+	return room, errBoom
+}
+
+func bigValue(rows int) []any {
+	a := make([]any, rows)
+	for i := range a {
+		a[i] = map[string]any{"id": i, "name": "row " + strconv.Itoa(i), "ok": i%2 == 0}
+	}
+	return a
+}
+
+func TestStickyWriteError(t *testing.T) {
+	for _, short := range []bool{false, true} {
+		w := &failWriter{limit: 100000, short: short}
+		enc := NewEncoder(w)
+		err := enc.Encode(map[string]any{"rows": bigValue(20000)})
+		want := errBoom
+		if short {
+			want = io.ErrShortWrite
+		}
+		if !errors.Is(err, want) {
+			t.Fatalf("short=%v: Encode error = %v, want %v", short, err, want)
+		}
+		writes := w.writes
+		for _, e2 := range []error{enc.Flush(), enc.Close(), enc.WriteToken(NullToken()), enc.BeginTable("t", 1, "a"), enc.WriteRow(Int(1)), enc.EndTable(), enc.Encode(1)} {
+			if !errors.Is(e2, want) {
+				t.Fatalf("short=%v: later call returned %v, want the sticky %v", short, e2, want)
+			}
+		}
+		if w.writes != writes {
+			t.Fatalf("writes after the error: %d", w.writes-writes)
+		}
+	}
+}
+
+// chunkWriter records the size of every write.
+type chunkWriter struct {
+	sizes []int
+	buf   bytes.Buffer
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.buf.Write(p)
+}
+
+func TestFlushInChunks(t *testing.T) {
+	v := map[string]any{"rows": bigValue(50000)}
+	want, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &chunkWriter{}
+	if err := NewEncoder(w).Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(w.buf.Bytes(), want) {
+		t.Fatal("Encode and Marshal differ")
+	}
+	if len(w.sizes) < len(want)/(2*flushSize) {
+		t.Fatalf("%d bytes in %d writes", len(want), len(w.sizes))
+	}
+	for _, n := range w.sizes {
+		if n > flushSize+1024 {
+			t.Fatalf("a write of %d bytes: output is not flushed in chunks", n)
+		}
+	}
+}
+
+func TestNilWriter(t *testing.T) {
+	if err := NewEncoder(nil).Encode(map[string]any{"a": 1}); err == nil {
+		t.Fatal("no error for a nil io.Writer")
+	}
+}
