@@ -1,0 +1,352 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestTableValues(t *testing.T) {
+	for _, n := range []int{1, -1} {
+		var buf bytes.Buffer
+		enc := NewEncoder(&buf)
+		must(t, enc.BeginTable("", n, "s", "b", "i", "u", "f", "f32", "t", "z", "num", "q"))
+		must(t, enc.WriteRow(String("a,b"), Bytes([]byte("x|y")), Int(math.MinInt64), Uint(math.MaxUint64), Float(-0.0),
+			Float32(0.1), Bool(true), Null(), NumberValue("1.50e1"), Value{}))
+		must(t, enc.EndTable())
+		want := "[1]{s,b,i,u,f,f32,t,z,num,q}:\n  \"a,b\",x|y,-9223372036854775808,18446744073709551615,0,0.1,true,null,15,null"
+		if buf.String() != want {
+			t.Fatalf("n=%d:\n got: %q\nwant: %q", n, buf.String(), want)
+		}
+	}
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf, WithDelimiter(Pipe), WithIndent(4))
+	must(t, enc.BeginTable("my table", 3, "a b", "c"))
+	must(t, enc.WriteRow(String("a,b"), String("x|y")))
+	must(t, enc.WriteRow(Float(math.NaN()), Float(1e21)))
+	must(t, enc.WriteRow(String(""), String("-1")))
+	must(t, enc.EndTable())
+	must(t, enc.Close())
+	want := "\"my table\"[3|]{\"a b\"|c}:\n    a,b|\"x|y\"\n    null|1e+21\n    \"\"|\"-1\""
+	if buf.String() != want {
+		t.Fatalf("pipe:\n got: %q\nwant: %q", buf.String(), want)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTableNesting writes tables at the root, in an implicit root object,
+// in objects opened with WriteToken and as the first field of list items.
+func TestTableNesting(t *testing.T) {
+	k := func(s string) Token { return KeyToken([]byte(s)) }
+	for _, n := range []int{2, -1} {
+		n2 := n
+		if n2 > 0 {
+			n2 = 1
+		}
+		var buf bytes.Buffer
+		enc := NewEncoder(&buf)
+		must(t, enc.BeginTable("users", n, "id", "name"))
+		must(t, enc.WriteRow(Int(1), String("Ada")))
+		must(t, enc.WriteRow(Int(2), String("Bob")))
+		must(t, enc.EndTable())
+		must(t, enc.WriteToken(k("meta")))
+		must(t, enc.WriteToken(ObjectStartToken()))
+		must(t, enc.BeginTable("tags", n2, "t"))
+		must(t, enc.WriteRow(String("x")))
+		must(t, enc.EndTable())
+		must(t, enc.WriteToken(k("items")))
+		must(t, enc.WriteToken(ArrayStartToken(2, FormList, 0, nil)))
+		must(t, enc.WriteToken(ObjectStartToken()))
+		must(t, enc.BeginTable("rows", n2, "a", "b"))
+		must(t, enc.WriteRow(Int(1), Bool(false)))
+		must(t, enc.EndTable())
+		must(t, enc.WriteToken(k("status")))
+		must(t, enc.WriteToken(StringToken([]byte("ok"))))
+		must(t, enc.WriteToken(ObjectEndToken()))
+		must(t, enc.WriteToken(ObjectStartToken()))
+		must(t, enc.WriteToken(k("first")))
+		must(t, enc.WriteToken(NumberToken([]byte("1"))))
+		must(t, enc.BeginTable("second", 0, "a"))
+		must(t, enc.EndTable())
+		must(t, enc.WriteToken(ObjectEndToken()))
+		must(t, enc.WriteToken(ArrayEndToken()))
+		must(t, enc.WriteToken(ObjectEndToken()))
+		must(t, enc.BeginTable("last", n2, "v"))
+		must(t, enc.WriteRow(Int(9)))
+		must(t, enc.EndTable())
+		must(t, enc.Close())
+		want := `users[2]{id,name}:
+  1,Ada
+  2,Bob
+meta:
+  tags[1]{t}:
+    x
+  items[2]:
+    - rows[1]{a,b}:
+        1,false
+      status: ok
+    - first: 1
+      second[0]{a}:
+last[1]{v}:
+  9`
+		if buf.String() != want {
+			t.Fatalf("n=%d:\n got: %q\nwant: %q", n, buf.String(), want)
+		}
+	}
+	// An explicit root object, closed by a token.
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	must(t, enc.WriteToken(ObjectStartToken()))
+	must(t, enc.BeginTable("", 1, "a")) // the empty key is a field here
+	must(t, enc.WriteRow(Int(1)))
+	must(t, enc.EndTable())
+	must(t, enc.WriteToken(ObjectEndToken()))
+	if err := enc.BeginTable("x", 1, "a"); !errors.Is(err, errDocDone) {
+		t.Fatalf("BeginTable after the document: %v", err)
+	}
+	if want := "\"\"[1]{a}:\n  1"; buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
+}
+
+func TestTableErrors(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	if err := enc.WriteRow(Int(1)); err == nil {
+		t.Fatal("WriteRow without a table")
+	}
+	if err := enc.EndTable(); err == nil {
+		t.Fatal("EndTable without a table")
+	}
+	if err := enc.BeginTable("t", 1); err == nil {
+		t.Fatal("no fields")
+	}
+	if err := enc.BeginTable("t", 1, "a", "b", "a"); err == nil || !strings.Contains(err.Error(), "repeated field") {
+		t.Fatalf("repeated field: %v", err)
+	}
+	must(t, enc.BeginTable("orders", 2, "a", "b"))
+	if err := enc.BeginTable("u", 1, "a"); err == nil {
+		t.Fatal("nested BeginTable")
+	}
+	if err := enc.WriteToken(NullToken()); err == nil {
+		t.Fatal("WriteToken inside a table")
+	}
+	err := enc.WriteRow(Int(1))
+	var te *TableError
+	if !errors.As(err, &te) || !errors.Is(err, ErrWidth) || te.Table != "orders" || !strings.Contains(err.Error(), `table "orders"`) {
+		t.Fatalf("width error: %v", err)
+	}
+	if err := enc.WriteRow(Int(1), NumberValue("1.")); err == nil || !strings.Contains(err.Error(), "invalid number") {
+		t.Fatalf("bad number: %v", err)
+	}
+	must(t, enc.WriteRow(Int(1), Int(2))) // errors above were not sticky
+	must(t, enc.WriteRow(Int(3), Int(4)))
+	if err := enc.WriteRow(Int(5), Int(6)); !errors.Is(err, ErrCount) || !strings.Contains(err.Error(), `"orders"`) {
+		t.Fatalf("too many rows: %v", err)
+	}
+	must(t, enc.EndTable())
+	must(t, enc.Close())
+	if want := "orders[2]{a,b}:\n  1,2\n  3,4"; buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
+
+	// Too few rows: a sticky error naming the table, and the header with
+	// the wrong count never reaches the writer.
+	buf.Reset()
+	enc = NewEncoder(&buf)
+	must(t, enc.BeginTable("", 3, "a"))
+	must(t, enc.WriteRow(Int(1)))
+	err = enc.EndTable()
+	if !errors.Is(err, ErrCount) || !strings.Contains(err.Error(), "root table") || !strings.Contains(err.Error(), "want 3 rows, got 1") {
+		t.Fatalf("too few rows: %v", err)
+	}
+	if err2 := enc.Close(); err2 != err {
+		t.Fatalf("Close: %v", err2)
+	}
+	if buf.Len() != 0 {
+		t.Fatalf("output after a count error: %q", buf.String())
+	}
+
+	// BeginTable where no field can begin.
+	for _, toks := range [][]Token{
+		{ObjectStartToken(), KeyToken([]byte("k"))},
+		{ArrayStartToken(1, FormList, 0, nil)},
+		{NullToken()},
+	} {
+		enc := NewEncoder(io.Discard)
+		for _, tk := range toks {
+			must(t, enc.WriteToken(tk))
+		}
+		if err := enc.BeginTable("t", 1, "a"); err == nil {
+			t.Fatalf("BeginTable after %v succeeded", toks)
+		}
+	}
+	// Encode after a table has begun.
+	enc = NewEncoder(io.Discard)
+	must(t, enc.BeginTable("t", -1, "a"))
+	if err := enc.Encode(1); err == nil {
+		t.Fatal("Encode inside a table")
+	}
+	if err := enc.Close(); err == nil || !strings.Contains(err.Error(), "still open") {
+		t.Fatalf("Close with an open table: %v", err)
+	}
+}
+
+// tableRows generates n deterministic rows of mixed values.
+func tableRows(r *rand.Rand, n int) [][]Value {
+	rows := make([][]Value, n)
+	words := []string{"alpha", "beta, gamma", "x|y", "", "true", "-3", "a\tb", "quote\"d", "ünï", "#tag"}
+	for i := range rows {
+		rows[i] = []Value{Int(int64(i)), String(words[r.Intn(len(words))]), Float(float64(r.Intn(100000)) / 100), Bool(r.Intn(2) == 0), Null()}
+	}
+	return rows
+}
+
+func rowsAsValue(rows [][]Value) []any {
+	var a []any
+	for _, r := range rows {
+		o := Object{}
+		for j, c := range r {
+			o = append(o, Member{Key: "c" + strconv.Itoa(j), Value: c})
+		}
+		a = append(a, o)
+	}
+	return a
+}
+
+// TestTableMatchesMarshal streams tables of known and unknown length, the
+// latter in memory and spilled to a file, and compares them with Marshal
+// of the same rows as generic values.
+func TestTableMatchesMarshal(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for _, size := range []int{0, 1, 7, 5000} {
+		rows := tableRows(r, size)
+		fields := []string{"c0", "c1", "c2", "c3", "c4"}
+		for _, d := range []Delimiter{Comma, Tab, Pipe} {
+			want, err := Marshal(Object{{"t", rowsAsValue(rows)}, {"after", 1}}, WithDelimiter(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if size == 0 { // Marshal writes an empty array as "t: []"
+				want = bytes.Replace(want, []byte("t: []"), []byte("t[0"+strings.TrimSuffix(string(d), ",")+"]{"+strings.Join(fields, string(d))+"}:"), 1)
+			}
+			for _, mode := range []struct {
+				n      int
+				budget int64
+			}{{size, 64 << 20}, {-1, 64 << 20}, {-1, 1000}, {-1, 0}} {
+				dir := t.TempDir()
+				w := &chunkWriter{}
+				enc := NewEncoder(w, WithDelimiter(d), WithTableBudget(mode.budget), WithTempDir(dir))
+				must(t, enc.BeginTable("t", mode.n, fields...))
+				for _, row := range rows {
+					must(t, enc.WriteRow(row...))
+					if ents, _ := os.ReadDir(dir); len(ents) != 0 && !tempNamesLinger {
+						t.Fatalf("temporary file visible while the table is open: %v", ents[0].Name())
+					}
+				}
+				must(t, enc.EndTable())
+				must(t, enc.WriteToken(KeyToken([]byte("after"))))
+				must(t, enc.WriteToken(NumberToken([]byte("1"))))
+				must(t, enc.Close())
+				if !bytes.Equal(w.buf.Bytes(), want) {
+					t.Fatalf("size %d, delim %q, n %d, budget %d: table output differs from Marshal\n got: %.300q\nwant: %.300q",
+						size, d, mode.n, mode.budget, w.buf.Bytes(), want)
+				}
+				if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+					t.Fatalf("temporary file left behind: %s", ents[0].Name())
+				}
+			}
+		}
+	}
+}
+
+// tempNamesLinger is set where an open file's name cannot be removed, so
+// the temporary file stays visible until the table ends.
+var tempNamesLinger = os.PathSeparator == '\\'
+
+// TestTableSpillCleanup checks that the temporary file goes away when the
+// table ends in an error, on Close and on Reset.
+func TestTableSpillCleanup(t *testing.T) {
+	row := []Value{String(strings.Repeat("x", 100))}
+	for _, end := range []string{"close", "reset", "write error", "count"} {
+		dir := t.TempDir()
+		w := &failWriter{limit: 1 << 30}
+		if end == "write error" {
+			w.limit = 10
+		}
+		enc := NewEncoder(w, WithTableBudget(1000), WithTempDir(dir))
+		must(t, enc.BeginTable("t", -1, "v"))
+		for i := 0; i < 2000; i++ {
+			must(t, enc.WriteRow(row...))
+		}
+		if enc.tbl.file == nil {
+			t.Fatal("the table did not spill")
+		}
+		switch end {
+		case "close":
+			if err := enc.Close(); err == nil {
+				t.Fatal("Close with an open table succeeded")
+			}
+		case "reset":
+			enc.Reset(io.Discard)
+		case "write error":
+			if err := enc.EndTable(); !errors.Is(err, errBoom) {
+				t.Fatalf("EndTable: %v", err)
+			}
+		case "count":
+			enc.tbl.n = 5 // as if declared: EndTable must fail and clean up
+			if err := enc.EndTable(); !errors.Is(err, ErrCount) {
+				t.Fatalf("EndTable: %v", err)
+			}
+		}
+		if enc.tbl.file != nil || enc.tbl.rb != nil {
+			t.Fatalf("%s: table resources kept", end)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Fatalf("%s: temporary file left behind", end)
+		}
+	}
+	// A temporary directory that does not exist is a sticky error.
+	enc := NewEncoder(io.Discard, WithTableBudget(10), WithTempDir(t.TempDir()+"/missing"))
+	must(t, enc.BeginTable("t", -1, "v"))
+	if err := enc.WriteRow(row...); err == nil {
+		t.Fatal("spill to a missing directory succeeded")
+	}
+	if err := enc.EndTable(); err == nil {
+		t.Fatal("EndTable after a spill error succeeded")
+	}
+}
+
+// TestWriteRowAllocs enforces zero allocations per row, for tables of known
+// and unknown length.
+func TestWriteRowAllocs(t *testing.T) {
+	name := []byte("Grace Hopper")
+	for _, n := range []int{1 << 30, -1} {
+		enc := NewEncoder(io.Discard)
+		must(t, enc.BeginTable("t", n, "id", "name", "email", "ok", "price", "qty", "country", "ts", "score"))
+		i := int64(0)
+		allocs := testing.AllocsPerRun(20000, func() {
+			i++
+			err := enc.WriteRow(Int(i), Bytes(name), String("grace@example.com"), Bool(i%2 == 0), Float(float64(i)/100),
+				Uint(uint64(i%7)), String("US, East"), String("2024-01-02T03:04:05Z"), Float(0.125))
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Fatalf("n=%d: %v allocations per row", n, allocs)
+		}
+	}
+}
