@@ -76,7 +76,7 @@ func (d *Decoder) decodeAny() (any, error) {
 
 // anyValue builds the generic value that starts with token t.
 func (d *Decoder) anyValue(t Token) (any, error) {
-	switch t.kind {
+	switch t.kind() {
 	case KindObjectStart:
 		m := make(map[string]any)
 		for {
@@ -84,7 +84,7 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if k.kind == KindObjectEnd {
+			if k.kind() == KindObjectEnd {
 				return m, nil
 			}
 			name := string(k.text())
@@ -109,7 +109,7 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			if et.kind == KindArrayEnd {
+			if et.kind() == KindArrayEnd {
 				return a, nil
 			}
 			v, err := d.anyValue(et)
@@ -138,7 +138,7 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 	case KindNull:
 		return nil, nil
 	}
-	return nil, fmt.Errorf("toon: unexpected %v token", t.kind)
+	return nil, fmt.Errorf("toon: unexpected %v token", t.kind())
 }
 
 func describe(v any) string {

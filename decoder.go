@@ -139,6 +139,17 @@ func (d *Decoder) Line() int { return d.line.num }
 //
 // The returned token's bytes are valid until the next call to Token.
 func (d *Decoder) Token() (Token, error) {
+	// The fast path is small enough to be inlined into the caller's loop.
+	if i := d.qi; i < len(d.queue) {
+		d.qi = i + 1
+		return d.queue[i], nil
+	}
+	return d.nextToken()
+}
+
+// nextToken is Token's slow path: the lazy token sources, and reading the
+// next line when everything pending is out.
+func (d *Decoder) nextToken() (Token, error) {
 	for {
 		if d.qi < len(d.queue) {
 			t := d.queue[d.qi]
@@ -181,7 +192,7 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
 	b := d.cellsOf[s:e]
 	if len(b) == 0 {
-		return Token{kind: KindString, p: unsafe.Pointer(&zeroByte)}, nil
+		return Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}, nil
 	}
 	k := KindString
 	switch primStart[b[0]] {
@@ -192,25 +203,24 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 	case primLetter:
 		switch string(b) {
 		case "true":
-			return Token{kind: KindBool, n: 1}, nil
+			return Token{h: uint64(KindBool), n: 1}, nil
 		case "false":
-			return Token{kind: KindBool}, nil
+			return Token{h: uint64(KindBool)}, nil
 		case "null":
-			return Token{kind: KindNull}, nil
+			return Token{h: uint64(KindNull)}, nil
 		}
 	case primQuote:
 		return d.quotedCell(b, d.cellCol+s)
 	}
-	return Token{kind: k, p: unsafe.Pointer(&b[0]), n: len(b)}, nil
+	return Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}, nil
 }
 
 func (d *Decoder) quotedCell(b []byte, col int) (Token, error) {
 	t, err := d.primitive(b, col)
 	if err != nil {
-		d.prog = d.prog[:0]
-		d.pi = 0
-		d.cells = d.cells[:0]
-		d.ci = 0
+		// Nothing more of this line may come out.
+		d.pi = len(d.prog)
+		d.ci = len(d.cells) / 2
 		d.tail = d.tail[:0]
 		d.err = err
 		return Token{}, err
@@ -254,15 +264,15 @@ func (d *Decoder) primitive(b []byte, col int) (Token, error) {
 		}
 	case c == 't':
 		if string(b) == "true" {
-			return Token{kind: KindBool, n: 1}, nil
+			return Token{h: uint64(KindBool), n: 1}, nil
 		}
 	case c == 'f':
 		if string(b) == "false" {
-			return Token{kind: KindBool}, nil
+			return Token{h: uint64(KindBool)}, nil
 		}
 	case c == 'n':
 		if string(b) == "null" {
-			return Token{kind: KindNull}, nil
+			return Token{h: uint64(KindNull)}, nil
 		}
 	}
 	return textToken(KindString, b), nil
@@ -748,7 +758,8 @@ func (d *Decoder) tabularLine(f *frame) error {
 	return d.row(f, text, col, delim)
 }
 
-// row emits one tabular row or the cells of an entry row.
+// row emits one tabular row or the cells of an entry row. d.seps holds the
+// positions of text's unquoted delimiters.
 func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 	f.count++
 	if d.opts.strict && f.count > f.n {
@@ -758,34 +769,102 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		}
 		return d.syntaxErr(0, countErr(what, f.n, f.count))
 	}
-	cells := d.cells[:0]
-	if len(text) > 0 || f.kind == fTabular {
-		s := 0
-		for _, p := range d.seps {
-			a, b := trimSpan(text, s, int(p))
-			cells = append(cells, int32(a), int32(b))
-			s = int(p) + 1
-		}
-		a, b := trimSpan(text, s, len(text))
-		cells = append(cells, int32(a), int32(b))
+	ncell := len(d.seps) + 1
+	if len(text) == 0 && f.kind == fKeyed {
+		ncell = 0 // a bare "key:" entry has no cells
 	}
+	if want := d.hdr.nleaf; ncell != want && d.opts.strict {
+		return d.syntaxErr(0, detail(ErrWidth, "header has "+strconv.Itoa(want)+" fields, row has "+strconv.Itoa(ncell)+" cells"))
+	}
+	// Non-strict rows of the wrong width read missing cells as empty
+	// strings and drop extra ones.
 	d.cellsOf = text
 	d.cellCol = col
-	if got, want := len(cells)/2, d.hdr.nleaf; got != want {
-		if d.opts.strict {
-			d.cells = cells[:0]
-			return d.syntaxErr(0, detail(ErrWidth, "header has "+strconv.Itoa(want)+" fields, row has "+strconv.Itoa(got)+" cells"))
+	if len(d.prog) > maxQueuedRow {
+		// A very wide row: its tokens are made one at a time as they are
+		// asked for, so the queue does not grow with the row.
+		cells := d.cells[:0]
+		for c := 0; c < d.hdr.nleaf; c++ {
+			s, e := cellSpan(text, d.seps, c)
+			cells = append(cells, int32(s), int32(e))
 		}
-		// Non-strict: missing cells read as empty strings, extra cells are dropped.
-		for len(cells)/2 < want {
-			cells = append(cells, int32(len(text)), int32(len(text)))
-		}
+		d.cells = cells
+		d.ci = len(cells) / 2 // consumed by the program, not as inline values
+		d.pi = 0
+		return nil
 	}
-	d.cells = cells
-	d.ci = len(cells) / 2 // cells are consumed by the program, not as inline values
-	d.pi = 0
+	// The usual row: type every cell now and queue the row's tokens, which
+	// keeps Token itself down to a copy.
+	q := d.queue
+	for i := range d.prog {
+		op := &d.prog[i]
+		if op.cell < 0 {
+			q = append(q, op.tok)
+			continue
+		}
+		s, e := cellSpan(text, d.seps, int(op.cell))
+		if s == e {
+			q = append(q, Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)})
+			continue
+		}
+		b := text[s:e]
+		k := KindString
+		switch primStart[b[0]] {
+		case primDigit:
+			if isNumber(b) {
+				k = KindNumber
+			}
+		case primLetter:
+			switch string(b) {
+			case "true":
+				q = append(q, Token{h: uint64(KindBool), n: 1})
+				continue
+			case "false":
+				q = append(q, Token{h: uint64(KindBool)})
+				continue
+			case "null":
+				q = append(q, Token{h: uint64(KindNull)})
+				continue
+			}
+		case primQuote:
+			t, err := d.primitive(b, col+s)
+			if err != nil {
+				d.queue = q
+				return err
+			}
+			q = append(q, t)
+			continue
+		}
+		q = append(q, Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)})
+	}
+	d.queue = q
 	return nil
 }
+
+// cellSpan returns the bounds of cell c of text, spaces trimmed, given the
+// positions of its separators. A cell past the last one is empty.
+func cellSpan(text []byte, seps []int32, c int) (int, int) {
+	s, e := 0, len(text)
+	if c > 0 {
+		if c > len(seps) {
+			return len(text), len(text)
+		}
+		s = int(seps[c-1]) + 1
+	}
+	if c < len(seps) {
+		e = int(seps[c])
+	}
+	for s < e && text[s] == ' ' {
+		s++
+	}
+	for e > s && text[e-1] == ' ' {
+		e--
+	}
+	return s, e
+}
+
+// maxQueuedRow is the widest row program whose tokens are queued at once.
+const maxQueuedRow = 4096
 
 func (d *Decoder) hdrDelim() byte { return d.hdr.delim }
 

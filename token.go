@@ -121,13 +121,13 @@ type Field struct {
 // (Bytes, Fields) are views into the decoder's buffers and are valid only
 // until the next call to Decoder.Token; use Clone to keep a token longer.
 type Token struct {
-	kind  Kind
-	form  Form
-	delim Delimiter
-	nf    int32          // number of fields, for tabular and keyed starts
-	p     unsafe.Pointer // *byte of the text, or *Field of the field list
-	n     int            // length of the text, declared length, or bool value
+	h uint64         // kind | form<<8 | delimiter<<16 | number of fields<<32
+	p unsafe.Pointer // *byte of the text, or *Field of the field list
+	n int            // length of the text, declared length, or bool value
 }
+
+func (t Token) kind() Kind { return Kind(t.h) }
+func (t Token) nf() int    { return int(t.h >> 32) }
 
 // zeroByte gives empty texts a non-nil address, so Bytes of an empty
 // string is an empty, non-nil slice.
@@ -135,22 +135,22 @@ var zeroByte byte
 
 func textToken(k Kind, b []byte) Token {
 	if len(b) == 0 {
-		return Token{kind: k, p: unsafe.Pointer(&zeroByte)}
+		return Token{h: uint64(k), p: unsafe.Pointer(&zeroByte)}
 	}
-	return Token{kind: k, p: unsafe.Pointer(unsafe.SliceData(b)), n: len(b)}
+	return Token{h: uint64(k), p: unsafe.Pointer(unsafe.SliceData(b)), n: len(b)}
 }
 
 func headerToken(k Kind, n int, form Form, delim Delimiter, fields []Field) Token {
-	t := Token{kind: k, form: form, delim: delim, n: n}
+	t := Token{h: uint64(k) | uint64(form)<<8 | uint64(delim)<<16, n: n}
 	if len(fields) > 0 {
 		t.p = unsafe.Pointer(unsafe.SliceData(fields))
-		t.nf = int32(len(fields))
+		t.h |= uint64(len(fields)) << 32
 	}
 	return t
 }
 
 // ObjectStartToken returns the token that opens an ordinary (indented) object.
-func ObjectStartToken() Token { return Token{kind: KindObjectStart, n: -1} }
+func ObjectStartToken() Token { return Token{h: uint64(KindObjectStart), n: -1} }
 
 // KeyedStartToken returns the token that opens an object written in keyed
 // tabular form with n entries, the given delimiter and field list.
@@ -159,7 +159,7 @@ func KeyedStartToken(n int, delim Delimiter, fields []Field) Token {
 }
 
 // ObjectEndToken returns the token that closes an object.
-func ObjectEndToken() Token { return Token{kind: KindObjectEnd} }
+func ObjectEndToken() Token { return Token{h: uint64(KindObjectEnd)} }
 
 // ArrayStartToken returns the token that opens an array of n elements laid
 // out in the given form. fields is the header's field list for FormTabular
@@ -169,7 +169,7 @@ func ArrayStartToken(n int, form Form, delim Delimiter, fields []Field) Token {
 }
 
 // ArrayEndToken returns the token that closes an array.
-func ArrayEndToken() Token { return Token{kind: KindArrayEnd} }
+func ArrayEndToken() Token { return Token{h: uint64(KindArrayEnd)} }
 
 // KeyToken returns an object key token. The token refers to b.
 func KeyToken(b []byte) Token { return textToken(KindKey, b) }
@@ -184,29 +184,29 @@ func NumberToken(b []byte) Token { return textToken(KindNumber, b) }
 // BoolToken returns a boolean token.
 func BoolToken(v bool) Token {
 	if v {
-		return Token{kind: KindBool, n: 1}
+		return Token{h: uint64(KindBool), n: 1}
 	}
-	return Token{kind: KindBool}
+	return Token{h: uint64(KindBool)}
 }
 
 // NullToken returns the null token.
-func NullToken() Token { return Token{kind: KindNull} }
+func NullToken() Token { return Token{h: uint64(KindNull)} }
 
 // Kind reports what the token is.
-func (t Token) Kind() Kind { return t.kind }
+func (t Token) Kind() Kind { return Kind(t.h) }
 
 // Form reports the layout of an ArrayStart or ObjectStart token.
-func (t Token) Form() Form { return t.form }
+func (t Token) Form() Form { return Form(t.h >> 8) }
 
 // Delim reports the active delimiter declared by an array or keyed header.
 // It is 0 for tokens that did not come from a header.
-func (t Token) Delim() Delimiter { return t.delim }
+func (t Token) Delim() Delimiter { return Delimiter(t.h >> 16) }
 
 // Len reports the declared length of an ArrayStart token, or the declared
 // entry count of a keyed ObjectStart token; it is -1 for an ordinary
 // object and 0 for other tokens.
 func (t Token) Len() int {
-	switch t.kind {
+	switch t.kind() {
 	case KindArrayStart, KindObjectStart:
 		return t.n
 	}
@@ -217,10 +217,10 @@ func (t Token) Len() int {
 // ObjectStart token. The result is a view valid until the next call to
 // Decoder.Token.
 func (t Token) Fields() []Field {
-	if t.nf == 0 || (t.kind != KindArrayStart && t.kind != KindObjectStart) {
+	if t.nf() == 0 || (t.kind() != KindArrayStart && t.kind() != KindObjectStart) {
 		return nil
 	}
-	return unsafe.Slice((*Field)(t.p), t.nf)
+	return unsafe.Slice((*Field)(t.p), t.nf())
 }
 
 // text returns the token's text without checking its kind.
@@ -235,7 +235,7 @@ func (t Token) text() []byte {
 // string or the number exactly as written. It is a view valid until the
 // next call to Decoder.Token. Other kinds return nil.
 func (t Token) Bytes() []byte {
-	switch t.kind {
+	switch t.kind() {
 	case KindKey, KindString, KindNumber:
 		return t.text()
 	}
@@ -246,7 +246,7 @@ func (t Token) Bytes() []byte {
 // "true"/"false" for a Bool and "null" for a Null. For other kinds it
 // returns the kind's name in angle brackets.
 func (t Token) String() string {
-	switch t.kind {
+	switch t.kind() {
 	case KindKey, KindString, KindNumber:
 		return string(t.text())
 	case KindBool:
@@ -257,33 +257,33 @@ func (t Token) String() string {
 	case KindNull:
 		return "null"
 	}
-	return "<" + t.kind.String() + ">"
+	return "<" + t.kind().String() + ">"
 }
 
 // Bool returns the value of a Bool token (false for every other kind).
-func (t Token) Bool() bool { return t.kind == KindBool && t.n != 0 }
+func (t Token) Bool() bool { return t.kind() == KindBool && t.n != 0 }
 
 // Int parses a Number token as an int64. It fails for other kinds, for
 // numbers with a fraction, and for numbers out of range.
 func (t Token) Int() (int64, error) {
-	if t.kind != KindNumber {
-		return 0, errNotNumber(t.kind)
+	if t.kind() != KindNumber {
+		return 0, errNotNumber(t.kind())
 	}
 	return Number(t.text()).Int64()
 }
 
 // Uint parses a Number token as a uint64.
 func (t Token) Uint() (uint64, error) {
-	if t.kind != KindNumber {
-		return 0, errNotNumber(t.kind)
+	if t.kind() != KindNumber {
+		return 0, errNotNumber(t.kind())
 	}
 	return Number(t.text()).Uint64()
 }
 
 // Float parses a Number token as a float64 (the nearest value).
 func (t Token) Float() (float64, error) {
-	if t.kind != KindNumber {
-		return 0, errNotNumber(t.kind)
+	if t.kind() != KindNumber {
+		return 0, errNotNumber(t.kind())
 	}
 	return parseFloat(t.text())
 }
@@ -291,11 +291,11 @@ func (t Token) Float() (float64, error) {
 // Clone returns a copy of t that owns its bytes and fields, and so stays
 // valid after the next call to Decoder.Token.
 func (t Token) Clone() Token {
-	switch t.kind {
+	switch t.kind() {
 	case KindKey, KindString, KindNumber:
-		return textToken(t.kind, append([]byte(nil), t.text()...))
+		return textToken(t.kind(), append([]byte(nil), t.text()...))
 	case KindArrayStart, KindObjectStart:
-		if t.nf > 0 {
+		if t.nf() > 0 {
 			fs := cloneFields(t.Fields())
 			t.p = unsafe.Pointer(unsafe.SliceData(fs))
 		}
