@@ -24,8 +24,9 @@ type Decoder struct {
 	stack []frame // open scopes, innermost last
 	root  rootState
 
-	// Pending tokens of the current line, in order: queue first, then the
-	// row program over cells, then inline values over cells, then tail.
+	// Pending tokens: the queue, then (for very wide rows and long inline
+	// arrays, which are produced a chunk at a time) the row program over
+	// cells, or the inline values over cells followed by an ArrayEnd.
 	queue   []Token
 	qi      int
 	prog    []rowOp // row program of the open tabular or keyed header
@@ -34,8 +35,8 @@ type Decoder struct {
 	cellsOf []byte  // the text the cell spans index
 	cellCol int     // column of cellsOf[0] in the line
 	ci      int     // next inline value; len(cells)/2 when none pending
-	tail    []Token // tokens after inline values (ArrayEnd)
-	ti      int
+	// inlineEnd asks for an ArrayEnd after the pending inline values.
+	inlineEnd bool
 
 	seps    []int32
 	scratch []byte // unescaped strings of the current line
@@ -121,7 +122,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.queue, d.qi = d.queue[:0], 0
 	d.prog, d.pi = d.prog[:0], 0
 	d.cells, d.ci = d.cells[:0], 0
-	d.tail, d.ti = d.tail[:0], 0
+	d.inlineEnd = false
 	d.blank = 0
 	d.err = nil
 	d.done = false
@@ -139,50 +140,76 @@ func (d *Decoder) Line() int { return d.line.num }
 //
 // The returned token's bytes are valid until the next call to Token.
 func (d *Decoder) Token() (Token, error) {
-	// The fast path is small enough to be inlined into the caller's loop.
-	if i := d.qi; i < len(d.queue) {
-		d.qi = i + 1
-		return d.queue[i], nil
+	// Small enough to be inlined into the caller's loop: every token goes
+	// through the queue, which refill tops up a line (or a chunk) at a time.
+	if d.qi >= len(d.queue) {
+		if err := d.refill(); err != nil {
+			return Token{}, err
+		}
 	}
-	return d.nextToken()
+	t := d.queue[d.qi]
+	d.qi++
+	return t, nil
 }
 
-// nextToken is Token's slow path: the lazy token sources, and reading the
-// next line when everything pending is out.
-func (d *Decoder) nextToken() (Token, error) {
-	for {
-		if d.qi < len(d.queue) {
-			t := d.queue[d.qi]
-			d.qi++
-			return t, nil
-		}
-		if d.pi < len(d.prog) {
-			op := &d.prog[d.pi]
-			d.pi++
-			if op.cell < 0 {
-				return op.tok, nil
+// lazyChunk is how many tokens of a very wide row or a long inline array
+// are queued at once.
+const lazyChunk = 256
+
+// refill empties the queue and fills it with the next tokens: the next
+// chunk of a wide row or long inline array, or the tokens of the next line.
+// It returns an error only when no token is left before it.
+func (d *Decoder) refill() error {
+	d.queue = d.queue[:0]
+	d.qi = 0
+	for len(d.queue) == 0 {
+		switch {
+		case d.pi < len(d.prog):
+			end := min(d.pi+lazyChunk, len(d.prog))
+			for ; d.pi < end; d.pi++ {
+				op := &d.prog[d.pi]
+				if op.cell < 0 {
+					d.queue = append(d.queue, op.tok)
+					continue
+				}
+				t, err := d.cellToken(int(op.cell))
+				if err != nil {
+					d.stopLazy(err)
+					break
+				}
+				d.queue = append(d.queue, t)
 			}
-			return d.cellToken(int(op.cell))
+		case d.ci < len(d.cells)/2:
+			n := len(d.cells) / 2
+			end := min(d.ci+lazyChunk, n)
+			for ; d.ci < end; d.ci++ {
+				t, err := d.cellToken(d.ci)
+				if err != nil {
+					d.stopLazy(err)
+					break
+				}
+				d.queue = append(d.queue, t)
+			}
+			if d.ci == n && d.inlineEnd {
+				d.inlineEnd = false
+				d.queue = append(d.queue, ArrayEndToken())
+			}
+		default:
+			if d.err != nil {
+				return d.err
+			}
+			d.err = d.step()
 		}
-		if d.ci < len(d.cells)/2 {
-			i := d.ci
-			d.ci++
-			return d.cellToken(i)
-		}
-		if d.ti < len(d.tail) {
-			t := d.tail[d.ti]
-			d.ti++
-			return t, nil
-		}
-		if d.err != nil {
-			return Token{}, d.err
-		}
-		d.queue = d.queue[:0]
-		d.qi = 0
-		d.tail = d.tail[:0]
-		d.ti = 0
-		d.err = d.step()
 	}
+	return nil
+}
+
+// stopLazy ends the lazy token sources of the current line with an error.
+func (d *Decoder) stopLazy(err error) {
+	d.pi = len(d.prog)
+	d.ci = len(d.cells) / 2
+	d.inlineEnd = false
+	d.err = err
 }
 
 // cellToken returns the token of cell i of the current row or inline array.
@@ -216,16 +243,7 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 }
 
 func (d *Decoder) quotedCell(b []byte, col int) (Token, error) {
-	t, err := d.primitive(b, col)
-	if err != nil {
-		// Nothing more of this line may come out.
-		d.pi = len(d.prog)
-		d.ci = len(d.cells) / 2
-		d.tail = d.tail[:0]
-		d.err = err
-		return Token{}, err
-	}
-	return t, nil
+	return d.primitive(b, col)
 }
 
 // primStart classifies the first byte of a value token.
@@ -680,7 +698,11 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		return d.syntaxErr(base+h.restCol, countErr("values", h.n, got))
 	}
 	d.ci = 0
-	d.tail = append(d.tail, ArrayEndToken())
+	if len(d.cells) == 0 {
+		d.emit(ArrayEndToken())
+	} else {
+		d.inlineEnd = true
+	}
 	if d.root == rootArray && len(d.stack) == 0 {
 		d.root = rootDone
 	}
