@@ -30,6 +30,8 @@ type Decoder struct {
 	queue   []Token
 	qi      int
 	prog    []rowOp // row program of the open tabular or keyed header
+	rowTmpl []Token // the program's tokens, cells left blank
+	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
 	pi      int     // next op of prog; len(prog) when no row is pending
 	cells   []int32 // cell spans of the current row or inline array: start, end pairs
 	cellsOf []byte  // the text the cell spans index
@@ -755,6 +757,15 @@ func (d *Decoder) buildProg(fields []Field) {
 	prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
 	d.prog = prog
 	d.pi = len(prog)
+	// The same program as a template of tokens with a slot per cell.
+	d.rowTmpl = d.rowTmpl[:0]
+	d.cellAt = d.cellAt[:0]
+	for i, op := range prog {
+		d.rowTmpl = append(d.rowTmpl, op.tok)
+		if op.cell >= 0 {
+			d.cellAt = append(d.cellAt, int32(i))
+		}
+	}
 }
 
 // tabularLine handles a line at row depth of a tabular array (§9.3).
@@ -815,18 +826,16 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		d.pi = 0
 		return nil
 	}
-	// The usual row: type every cell now and queue the row's tokens, which
-	// keeps Token itself down to a copy.
-	q := d.queue
-	for i := range d.prog {
-		op := &d.prog[i]
-		if op.cell < 0 {
-			q = append(q, op.tok)
-			continue
-		}
-		s, e := cellSpan(text, d.seps, int(op.cell))
+	// The usual row: copy the row's template (its keys and braces) into the
+	// queue, then type every cell into its slot, which keeps Token itself
+	// down to a copy.
+	base := len(d.queue)
+	q := append(d.queue, d.rowTmpl...)
+	row := q[base:]
+	for c, at := range d.cellAt {
+		s, e := cellSpan(text, d.seps, c)
 		if s == e {
-			q = append(q, Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)})
+			row[at] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
 			continue
 		}
 		b := text[s:e]
@@ -839,25 +848,25 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		case primLetter:
 			switch string(b) {
 			case "true":
-				q = append(q, Token{h: uint64(KindBool), n: 1})
+				row[at] = Token{h: uint64(KindBool), n: 1}
 				continue
 			case "false":
-				q = append(q, Token{h: uint64(KindBool)})
+				row[at] = Token{h: uint64(KindBool)}
 				continue
 			case "null":
-				q = append(q, Token{h: uint64(KindNull)})
+				row[at] = Token{h: uint64(KindNull)}
 				continue
 			}
 		case primQuote:
 			t, err := d.primitive(b, col+s)
 			if err != nil {
-				d.queue = q
+				d.queue = q[:base]
 				return err
 			}
-			q = append(q, t)
+			row[at] = t
 			continue
 		}
-		q = append(q, Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)})
+		row[at] = Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}
 	}
 	d.queue = q
 	return nil
