@@ -2,9 +2,98 @@
 
 package toon
 
-// archScanImpls will hold the AVX2 and AVX-512 kernels; until they land the
-// generic implementation runs everywhere.
-var archScanImpls []scanImpl
+import (
+	"slices"
 
-// scanRawKernels lists the kernels without their short-line shortcuts.
-var scanRawKernels []scanImpl
+	"github.com/klauspost/cpuid/v2"
+)
+
+// CPU features, resolved once at start-up. Each kernel in scan_amd64.s lists
+// what it requires; these are exactly those lists.
+var (
+	// useAVX2Scan: scanAVX2 can run.
+	useAVX2Scan = cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.CLMUL)
+)
+
+// scanState is the state the kernels carry from one block to the next and
+// from one call to the next. Its layout is known to scan_amd64.s (ST_*
+// offsets): do not reorder or resize its fields.
+type scanState struct {
+	pos     int    // offset of the next block to scan
+	inq     uint64 // ^0 when the next block starts inside a quoted region, else 0
+	esc     uint64 // 1 when the next block's first byte is escaped by an odd backslash run
+	colon   int    // first unquoted ':' so far, or -1
+	bracket int    // first unquoted '[' so far, or -1
+	quote   uint64 // nonzero once a '"' has been seen
+}
+
+// scanAVX2 scans line[st.pos:] a 64-byte block at a time, storing separator
+// positions into out and returning how many it stored. It stops early, with
+// st.pos at the first block not scanned, when a block's delimiters might not
+// fit in out. It requires len(line) >= 64. See scan_amd64.s.
+//
+//go:noescape
+func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
+
+// scanShortGeneric is the line length below which the dispatching wrappers
+// hand a line to scanLineGeneric: for such short lines the call into the
+// kernel and the padding copy cost more than they save (measured with
+// BenchmarkScanLine).
+const scanShortGeneric = 0
+
+// scanLineAsm runs a kernel over line, growing seps between calls when it
+// runs out of room. Lines shorter than a block are copied into a
+// zero-padded block on the stack: zero bytes match nothing, as delim 0 means
+// no delimiter.
+func scanLineAsm(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+	if delim == '"' {
+		// The kernels treat an opening quote as quoted; the contract counts
+		// it as an unquoted delimiter. No TOON delimiter is '"'.
+		return scanLineGeneric(line, delim, seps)
+	}
+	st := scanState{colon: -1, bracket: -1}
+	var pad [64]byte
+	src := line
+	if len(line) < 64 {
+		copy(pad[:], line)
+		src = pad[:]
+	}
+	for {
+		n := scanAVX2(src, delim, &st, seps[len(seps):cap(seps)])
+		seps = seps[:len(seps)+n]
+		if st.pos >= len(src) {
+			break
+		}
+		seps = slices.Grow(seps, 64)
+	}
+	return seps, lineScan{colon: st.colon, bracket: st.bracket, quote: st.quote != 0, open: st.inq != 0}
+}
+
+// scanLineAVX2 is scanLine on the AVX2 kernel.
+func scanLineAVX2(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+	if len(line) < scanShortGeneric {
+		return scanLineGeneric(line, delim, seps)
+	}
+	return scanLineAsm(line, delim, seps)
+}
+
+// archScanImpls lists the kernels this CPU can run, best first.
+var archScanImpls = func() []scanImpl {
+	var l []scanImpl
+	if useAVX2Scan {
+		l = append(l, scanImpl{"avx2", scanLineAVX2})
+	}
+	return l
+}()
+
+// scanRawKernels lists the kernels without the short-line shortcut to
+// scanLineGeneric, so the tests exercise them on every length.
+var scanRawKernels = func() []scanImpl {
+	var l []scanImpl
+	if useAVX2Scan {
+		l = append(l, scanImpl{"avx2-raw", func(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+			return scanLineAsm(line, delim, seps)
+		}})
+	}
+	return l
+}()

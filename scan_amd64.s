@@ -1,0 +1,252 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Kernels behind scanLine on amd64. scan_generic.go is their specification:
+// for every input they must give exactly what scanLineGeneric gives (the
+// tests in scan_test.go check this). scanLineBlockModel in scan_test.go is
+// the same block algorithm written in Go.
+//
+// Each 64-byte block becomes bitmasks (bit i = byte i of the block): Q '"',
+// B '\', D delim, C ':', K '['. Escaped bytes are found from the parity of
+// backslash runs (simdjson's find_escaped), carrying an odd run into the
+// next block. A quote not escaped always toggles the quoted region, so the
+// regions are the inclusive prefix-xor of those quotes (a carry-less
+// multiply by all ones), xor the region carried in from the last block. A
+// backslash only escapes inside a region, so an escaped quote that stands
+// outside every region is real and opens one: a short loop fixes those up
+// (they do not occur in TOON that an encoder wrote). Then D, C and K are
+// masked by the complement of the regions; the set bits of D are stored as
+// int32 positions, and the first set bits of C and K are kept.
+//
+// Register use, shared by both kernels and by the macros below:
+//   SI line base       DX line length       BX offset of the current block
+//   DI out base        R15 out length       AX separators written so far
+//   R8 *scanState      R9 inq (0 or ^0)     R10 esc (0 or 1)
+//   CX tail shift (AVX2 only)               R11-R14 scratch
+//   X6 CLMUL operand   X14 all-ones qword   X15 spill of D
+
+// scanState field offsets (see scan_amd64.go).
+#define ST_POS 0
+#define ST_INQ 8
+#define ST_ESC 16
+#define ST_COLON 24
+#define ST_BRACKET 32
+#define ST_QUOTE 40
+
+// SCAN_LOAD_STATE reads the arguments and the carried state.
+#define SCAN_LOAD_STATE \
+	MOVQ line_base+0(FP), SI;  \
+	MOVQ line_len+8(FP), DX;   \
+	MOVQ st+32(FP), R8;        \
+	MOVQ out_base+40(FP), DI;  \
+	MOVQ out_len+48(FP), R15;  \
+	XORQ AX, AX;               \
+	MOVQ ST_POS(R8), BX;       \
+	MOVQ ST_INQ(R8), R9;       \
+	MOVQ ST_ESC(R8), R10;      \
+	MOVQ $-1, R11;             \
+	VMOVQ R11, X14
+
+// SCAN_ROOM leaves the kernel (to let the Go side grow out) when the raw
+// delimiter mask in R13 has more bits than out has room left. It runs before
+// the block changes any state, so the block is simply scanned again.
+#define SCAN_ROOM \
+	POPCNTQ R13, R11; \
+	MOVQ    R15, R12; \
+	SUBQ    AX, R12;  \
+	CMPQ    R11, R12; \
+	JGT     done
+
+// SCAN_QUOTES takes Q in R11, B in R12 and the raw D in R13. It leaves the
+// unquoted bytes' mask in R13, D in R11, and updates inq, esc and the quote
+// flag. A block with no '"' or '\' and no escape carried in is settled
+// without the arithmetic: all of it is unquoted, or, inside a region, none
+// of it is and the block is done (jump to next_block).
+#define SCAN_QUOTES \
+	MOVQ  R11, R14;                       \
+	ORQ   R12, R14;                       \
+	ORQ   R10, R14;                       \
+	JNZ   quotes_slow;                    \
+	TESTQ R9, R9;                         \
+	JNZ   next_block;                     \
+	MOVQ  R13, R11;                       \
+	MOVQ  $-1, R13;                       \
+	JMP   quotes_done;                    \
+quotes_slow:                              \
+	ORQ   R11, ST_QUOTE(R8);              \
+	VMOVQ R13, X15;                       \
+	ANDNQ R12, R10, R12;                  \ // B &^= esc
+	LEAQ  (R10)(R12*2), R13;              \ // follows = B<<1 | esc
+	MOVQ  $-0x5555555555555556, R14;      \ // odd bits
+	ANDQ  R12, R14;                       \
+	ANDNQ R14, R13, R14;                  \ // oddStarts = B & odd &^ follows
+	XORL  R10, R10;                       \
+	ADDQ  R12, R14;                       \ // oddStarts + B
+	ADCQ  $0, R10;                        \ // esc = carry out
+	SHLQ  $1, R14;                        \
+	MOVQ  $0x5555555555555555, R12;       \
+	XORQ  R14, R12;                       \
+	ANDQ  R13, R12;                       \ // R12 = escaped bytes
+	ANDNQ R11, R12, R13;                  \ // R13 = unescaped quotes
+	ANDQ  R11, R12;                       \ // R12 = escaped quotes
+	VMOVQ R13, X6;                        \
+	VPCLMULQDQ $0, X14, X6, X6;           \ // prefix-xor
+	VMOVQ X6, R13;                        \
+	XORQ  R9, R13;                        \ // R13 = inside a region
+	ANDNQ R12, R13, R11;                  \ // escaped quotes outside regions
+	JZ    quotes_fixed;                   \
+quotes_fix:                               \
+	BLSIQ   R11, R14;                     \
+	NEGQ    R14;                          \
+	XORQ    R14, R13;                     \ // a region opens there
+	BLSMSKQ R11, R14;                     \
+	ANDNQ   R12, R14, R12;                \ // drop escaped quotes up to it
+	ANDNQ   R12, R13, R11;                \
+	JNZ     quotes_fix;                   \
+quotes_fixed:                             \
+	MOVQ  R13, R9;                        \
+	SARQ  $63, R9;                        \ // inq for the next block
+	NOTQ  R13;                            \
+	VMOVQ X15, R11;                       \
+quotes_done:
+
+// SCAN_EMIT stores BX+i for every set bit i of D&R13 at out[AX], AX++.
+#define SCAN_EMIT \
+	ANDQ   R13, R11;         \
+	JZ     emit_done;        \
+emit_loop:                   \
+	TZCNTQ R11, R14;         \
+	ADDQ   BX, R14;          \
+	MOVL   R14, (DI)(AX*4);  \
+	INCQ   AX;               \
+	BLSRQ  R11, R11;         \
+	JNZ    emit_loop;        \
+emit_done:
+
+// SCAN_FIRST records BX+tzcnt(R12&R13) in the state field at off if the
+// field is still -1 and the mask is not empty.
+#define SCAN_FIRST(off, skip) \
+	ANDQ   R13, R12;       \
+	JZ     skip;           \
+	TZCNTQ R12, R12;       \
+	ADDQ   BX, R12;        \
+	MOVQ   R12, off(R8)
+
+// SCAN_STORE_STATE writes the carried state back and returns AX.
+#define SCAN_STORE_STATE \
+	CMPQ    BX, DX;            \
+	CMOVQGT DX, BX;            \
+	MOVQ    BX, ST_POS(R8);    \
+	MOVQ    R9, ST_INQ(R8);    \
+	MOVQ    R10, ST_ESC(R8);   \
+	MOVQ    AX, ret+64(FP);    \
+	VZEROUPPER;                \
+	RET
+
+// AVX2_MASK sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to the
+// byte broadcast in cmp, shifted right by CX.
+#define AVX2_MASK(cmp, dst) \
+	VPCMPEQB  Y0, cmp, Y2; \
+	VPCMPEQB  Y1, cmp, Y3; \
+	VPMOVMSKB Y2, dst;     \
+	VPMOVMSKB Y3, R14;     \
+	SHLQ      $32, R14;    \
+	ORQ       R14, dst;    \
+	SHRXQ     CX, dst, dst
+
+// func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
+//
+// Requires AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ. Requires len(line) >= 64:
+// the last partial block is read as the 64 bytes ending at the end of the
+// line, whose masks are shifted right past the bytes already scanned, so
+// nothing outside line is read. The Go side copies shorter lines into a
+// padded block. Scans from st.pos to the end of line, or until a block's
+// delimiters might not fit in out; writes only out[0:ret].
+TEXT ·scanAVX2(SB), NOSPLIT, $0-72
+	SCAN_LOAD_STATE
+	MOVL         $0x22, R11
+	VMOVQ        R11, X8
+	VPBROADCASTB X8, Y8        // '"'
+	MOVL         $0x5c, R11
+	VMOVQ        R11, X9
+	VPBROADCASTB X9, Y9        // '\'
+	MOVBQZX      delim+24(FP), R11
+	VMOVQ        R11, X10
+	VPBROADCASTB X10, Y10      // delim
+	MOVL         $0x3a, R11
+	VMOVQ        R11, X11
+	VPBROADCASTB X11, Y11      // ':'
+	MOVL         $0x5b, R11
+	VMOVQ        R11, X12
+	VPBROADCASTB X12, Y12      // '['
+	VPXOR        Y13, Y13, Y13
+	VPCMPEQB     Y13, Y10, Y13 // all ones if delim == 0
+	VPCMPEQB     Y4, Y4, Y4
+	VPXOR        Y4, Y13, Y13  // Y13: all ones if delim != 0
+
+loop:
+	MOVQ DX, R11
+	SUBQ BX, R11
+	JLE  done
+	XORL CX, CX
+	LEAQ (SI)(BX*1), R12
+	CMPQ R11, $64
+	JGE  load
+	MOVL $64, CX               // last partial block: the 64 bytes ending at
+	SUBQ R11, CX               // the end, shifted right by 64-remaining
+	LEAQ -64(SI)(DX*1), R12
+
+load:
+	VMOVDQU   (R12), Y0
+	VMOVDQU   32(R12), Y1
+	VPCMPEQB  Y0, Y10, Y2
+	VPCMPEQB  Y1, Y10, Y3
+	VPAND     Y13, Y2, Y2
+	VPAND     Y13, Y3, Y3
+	VPMOVMSKB Y2, R13
+	VPMOVMSKB Y3, R11
+	SHLQ      $32, R11
+	ORQ       R11, R13
+	SHRXQ     CX, R13, R13     // R13 = D
+	SCAN_ROOM
+	AVX2_MASK(Y8, R11)         // R11 = Q
+	AVX2_MASK(Y9, R12)         // R12 = B
+	SCAN_QUOTES
+	SCAN_EMIT
+
+	// ':' and '[' together first: usually neither is there.
+	VPCMPEQB  Y0, Y11, Y2
+	VPCMPEQB  Y0, Y12, Y4
+	VPOR      Y4, Y2, Y2
+	VPCMPEQB  Y1, Y11, Y3
+	VPCMPEQB  Y1, Y12, Y5
+	VPOR      Y5, Y3, Y3
+	VPMOVMSKB Y2, R12
+	VPMOVMSKB Y3, R14
+	SHLQ      $32, R14
+	ORQ       R14, R12
+	SHRXQ     CX, R12, R12
+	TESTQ     R13, R12
+	JNZ       first
+
+next_block:
+	ADDQ $64, BX
+	JMP  loop
+
+first:
+	CMPQ ST_COLON(R8), $0
+	JGE  first_bracket
+	AVX2_MASK(Y11, R12)
+	SCAN_FIRST(ST_COLON, first_bracket)
+
+first_bracket:
+	CMPQ ST_BRACKET(R8), $0
+	JGE  next_block
+	AVX2_MASK(Y12, R12)
+	SCAN_FIRST(ST_BRACKET, next_block)
+	JMP  next_block
+
+done:
+	SCAN_STORE_STATE
+
