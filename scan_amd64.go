@@ -13,6 +13,8 @@ import (
 var (
 	// useAVX2Scan: scanAVX2 can run.
 	useAVX2Scan = cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.CLMUL)
+	// useAVX512Scan: scanAVX512 can run.
+	useAVX512Scan = useAVX2Scan && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW)
 )
 
 // scanState is the state the kernels carry from one block to the next and
@@ -35,6 +37,12 @@ type scanState struct {
 //go:noescape
 func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
 
+// scanAVX512 is scanAVX2 for AVX-512 (BW) CPUs; it accepts lines of any
+// length, reading the last partial block with a masked load.
+//
+//go:noescape
+func scanAVX512(line []byte, delim byte, st *scanState, out []int32) int
+
 // scanShortGeneric is the line length below which the dispatching wrappers
 // hand a line to scanLineGeneric: for such short lines the call into the
 // kernel and the padding copy cost more than they save (measured with
@@ -42,10 +50,10 @@ func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
 const scanShortGeneric = 0
 
 // scanLineAsm runs a kernel over line, growing seps between calls when it
-// runs out of room. Lines shorter than a block are copied into a
-// zero-padded block on the stack: zero bytes match nothing, as delim 0 means
-// no delimiter.
-func scanLineAsm(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+// runs out of room. avx512 selects scanAVX512, else scanAVX2 (with lines
+// shorter than a block copied into a zero-padded block on the stack: zero
+// bytes match nothing, as delim 0 means no delimiter).
+func scanLineAsm(line []byte, delim byte, seps []int32, avx512 bool) ([]int32, lineScan) {
 	if delim == '"' {
 		// The kernels treat an opening quote as quoted; the contract counts
 		// it as an unquoted delimiter. No TOON delimiter is '"'.
@@ -54,12 +62,17 @@ func scanLineAsm(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
 	st := scanState{colon: -1, bracket: -1}
 	var pad [64]byte
 	src := line
-	if len(line) < 64 {
+	if len(line) < 64 && !avx512 {
 		copy(pad[:], line)
 		src = pad[:]
 	}
 	for {
-		n := scanAVX2(src, delim, &st, seps[len(seps):cap(seps)])
+		var n int
+		if avx512 {
+			n = scanAVX512(src, delim, &st, seps[len(seps):cap(seps)])
+		} else {
+			n = scanAVX2(src, delim, &st, seps[len(seps):cap(seps)])
+		}
 		seps = seps[:len(seps)+n]
 		if st.pos >= len(src) {
 			break
@@ -74,12 +87,23 @@ func scanLineAVX2(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
 	if len(line) < scanShortGeneric {
 		return scanLineGeneric(line, delim, seps)
 	}
-	return scanLineAsm(line, delim, seps)
+	return scanLineAsm(line, delim, seps, false)
+}
+
+// scanLineAVX512 is scanLine on the AVX-512 kernel.
+func scanLineAVX512(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+	if len(line) < scanShortGeneric {
+		return scanLineGeneric(line, delim, seps)
+	}
+	return scanLineAsm(line, delim, seps, true)
 }
 
 // archScanImpls lists the kernels this CPU can run, best first.
 var archScanImpls = func() []scanImpl {
 	var l []scanImpl
+	if useAVX512Scan {
+		l = append(l, scanImpl{"avx512", scanLineAVX512})
+	}
 	if useAVX2Scan {
 		l = append(l, scanImpl{"avx2", scanLineAVX2})
 	}
@@ -90,9 +114,14 @@ var archScanImpls = func() []scanImpl {
 // scanLineGeneric, so the tests exercise them on every length.
 var scanRawKernels = func() []scanImpl {
 	var l []scanImpl
+	if useAVX512Scan {
+		l = append(l, scanImpl{"avx512-raw", func(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+			return scanLineAsm(line, delim, seps, true)
+		}})
+	}
 	if useAVX2Scan {
 		l = append(l, scanImpl{"avx2-raw", func(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
-			return scanLineAsm(line, delim, seps)
+			return scanLineAsm(line, delim, seps, false)
 		}})
 	}
 	return l

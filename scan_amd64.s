@@ -250,3 +250,76 @@ first_bracket:
 done:
 	SCAN_STORE_STATE
 
+// func scanAVX512(line []byte, delim byte, st *scanState, out []int32) int
+//
+// Requires AVX512F, AVX512BW, BMI1, BMI2, POPCNT and PCLMULQDQ. Any length:
+// the last partial block is read with a zero-masked load, which neither
+// reads nor faults on the bytes past the end of line. Otherwise as scanAVX2.
+TEXT ·scanAVX512(SB), NOSPLIT, $0-72
+	SCAN_LOAD_STATE
+	MOVL         $0x22, R11
+	VPBROADCASTB R11, Z8       // '"'
+	MOVL         $0x5c, R11
+	VPBROADCASTB R11, Z9       // '\'
+	MOVBQZX      delim+24(FP), R11
+	VPBROADCASTB R11, Z10      // delim
+	NEGQ         R11
+	SBBQ         R11, R11
+	KMOVQ        R11, K7       // all ones if delim != 0
+	MOVL         $0x3a, R11
+	VPBROADCASTB R11, Z11      // ':'
+	MOVL         $0x5b, R11
+	VPBROADCASTB R11, Z12      // '['
+
+loop:
+	MOVQ      DX, R11
+	SUBQ      BX, R11
+	JLE       done
+	CMPQ      R11, $64
+	JGE       whole
+	MOVQ      $-1, R12
+	BZHIQ     R11, R12, R12
+	KMOVQ     R12, K1
+	VMOVDQU8.Z (SI)(BX*1), K1, Z0
+	JMP       loaded
+
+whole:
+	VMOVDQU64 (SI)(BX*1), Z0
+
+loaded:
+	VPCMPEQB Z0, Z10, K7, K2
+	KMOVQ    K2, R13           // R13 = D
+	SCAN_ROOM
+	VPCMPEQB Z0, Z8, K2
+	KMOVQ    K2, R11           // R11 = Q
+	VPCMPEQB Z0, Z9, K2
+	KMOVQ    K2, R12           // R12 = B
+	SCAN_QUOTES
+	SCAN_EMIT
+
+	VPCMPEQB Z0, Z11, K2       // K2 = C
+	VPCMPEQB Z0, Z12, K3       // K3 = K
+	KORQ     K2, K3, K4
+	KMOVQ    K4, R12
+	TESTQ    R13, R12
+	JNZ      first
+
+next_block:
+	ADDQ $64, BX
+	JMP  loop
+
+first:
+	CMPQ  ST_COLON(R8), $0
+	JGE   first_bracket
+	KMOVQ K2, R12
+	SCAN_FIRST(ST_COLON, first_bracket)
+
+first_bracket:
+	CMPQ  ST_BRACKET(R8), $0
+	JGE   next_block
+	KMOVQ K3, R12
+	SCAN_FIRST(ST_BRACKET, next_block)
+	JMP   next_block
+
+done:
+	SCAN_STORE_STATE
