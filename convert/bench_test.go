@@ -1,0 +1,64 @@
+package convert
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"testing"
+)
+
+// benchRows returns a JSON document {"users":[...]} of n uniform rows, the
+// shape the command-line benchmark (bench/cli.sh) measures.
+func benchRows(n int) []byte {
+	cities := []string{"Berlin", "Paris", "London", "Madrid", "Rome", "Vienna", "Prague", "Warsaw", "Lisbon", "Dublin"}
+	b := []byte(`{"users":[`)
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"id":`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `,"name":"User `...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `","email":"user`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `@example.com","age":`...)
+		b = strconv.AppendInt(b, int64(18+i*7%60), 10)
+		b = append(b, `,"active":`...)
+		b = strconv.AppendBool(b, i%3 != 0)
+		b = append(b, `,"score":`...)
+		b = strconv.AppendInt(b, int64(i*13%100), 10)
+		b = append(b, '.')
+		b = strconv.AppendInt(b, int64(i*7%9+1), 10)
+		b = append(b, `,"city":"`...)
+		b = append(b, cities[i%10]...)
+		b = append(b, `"}`...)
+	}
+	return append(b, "]}"...)
+}
+
+func BenchmarkFromJSON(b *testing.B) {
+	in := benchRows(20000)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := FromJSON(io.Discard, bytes.NewReader(in)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkToJSON(b *testing.B) {
+	var t bytes.Buffer
+	if err := FromJSON(&t, bytes.NewReader(benchRows(20000))); err != nil {
+		b.Fatal(err)
+	}
+	in := t.Bytes()
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := ToJSON(io.Discard, bytes.NewReader(in)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

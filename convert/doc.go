@@ -1,0 +1,18 @@
+// Package convert converts between JSON and TOON as streams, in memory that
+// does not grow with the size of the document.
+//
+// ToJSON pipes the tokens of a toon.Decoder straight into a JSON writer
+// (github.com/go-json-experiment/json/jsontext): key order and the exact
+// text of every number are kept.
+//
+// FromJSON must know each array's length and form, and each tabular
+// header's field list, before it writes the header, so it reads its input
+// twice. The first pass records, per array and per object in document
+// order, what the encoder needs (a compact side stream that spills to a
+// temporary file when it grows past a few megabytes); the second pass
+// re-reads the JSON and drives toon.Encoder.WriteToken. A seekable input
+// (an *os.File on a regular file) is read twice in place; anything else is
+// first copied to a temporary file. The output is byte for byte what
+// toon.Marshal writes for a toon.Object built from the same JSON with its
+// key order.
+package convert

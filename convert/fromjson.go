@@ -1,0 +1,397 @@
+package convert
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toonstream/toon"
+)
+
+// FromJSON reads one JSON value from r and writes it to w as a TOON
+// document (without a trailing newline, §12). The output is byte for byte
+// toon.Marshal of the same value as a toon.Object tree that keeps the
+// JSON's key order; numbers keep their exact value (they are rewritten in
+// canonical form, §2, from their digits, never through float64).
+//
+// r is read twice (see the package documentation). If r is an io.Seeker
+// whose Seek works (a regular file), FromJSON reads it from its current
+// offset and seeks back for the second pass; otherwise it first copies r to
+// a temporary file. The options that apply are WithIndent, WithDelimiter,
+// WithTempDir, WithMaxHeaderSize and WithMaxDepth.
+//
+// Malformed JSON, including a repeated key in an object, is reported as a
+// *JSONError, before anything is written to w. Errors from r and w are
+// returned as they are.
+func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
+	c := makeConfig(opts)
+	src, err := seekable(r, c.tempDir)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+
+	p := &planner{c: &c, slots: newSpill(c.tempDir, c.memBudget), tables: newSpill(c.tempDir, c.memBudget)}
+	defer p.slots.close()
+	defer p.tables.close()
+	if err := p.run(src.reader()); err != nil {
+		return src.jsonError(err)
+	}
+	p.arena = nil
+	slots, err := p.slots.reader()
+	if err != nil {
+		return err
+	}
+	tables, err := p.tables.reader()
+	if err != nil {
+		return err
+	}
+	if err := src.rewind(); err != nil {
+		return err
+	}
+	e := &emitter{
+		c: &c,
+		dec: jsontext.NewDecoder(src.reader(),
+			// The first pass has rejected repeated keys; rows are checked
+			// field by field anyway.
+			jsontext.AllowDuplicateNames(true)),
+		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1)),
+		slots:  byteReader(slots),
+		tables: byteReader(tables),
+	}
+	if err := e.run(); err != nil {
+		var se *jsontext.SyntacticError
+		if errors.As(err, &se) {
+			return errChanged(err)
+		}
+		return err
+	}
+	return nil
+}
+
+// errChanged explains an inconsistency between the two passes.
+func errChanged(err error) error {
+	return errors.New("convert: the input changed between the two passes (" + err.Error() + ")")
+}
+
+func byteReader(r io.Reader) io.ByteReader {
+	if br, ok := r.(io.ByteReader); ok {
+		return br
+	}
+	return bufio.NewReader(r)
+}
+
+// source is FromJSON's input, readable twice.
+type source struct {
+	r     io.Reader // the caller's reader, when it seeks
+	s     io.Seeker
+	start int64
+	f     *os.File // the spooled copy otherwise
+	br    *bufio.Reader
+}
+
+func seekable(r io.Reader, dir string) (*source, error) {
+	if s, ok := r.(io.Seeker); ok {
+		if off, err := s.Seek(0, io.SeekCurrent); err == nil {
+			return &source{r: r, s: s, start: off}, nil
+		}
+	}
+	f, err := tempFile(dir, "toon-input-*")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := io.Copy(f, r); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &source{r: f, s: f, f: f}, nil
+}
+
+// reader returns the input, buffered: jsontext reads in large blocks anyway,
+// so this only spares it small reads from slow readers.
+func (s *source) reader() io.Reader { return s.r }
+
+func (s *source) rewind() error {
+	_, err := s.s.Seek(s.start, io.SeekStart)
+	return err
+}
+
+func (s *source) close() {
+	if s.f != nil {
+		s.f.Close()
+	}
+}
+
+// emitter runs the second pass: it re-reads the JSON and writes TOON tokens
+// as the plan says.
+type emitter struct {
+	c      *config
+	dec    *jsontext.Decoder
+	enc    *toon.Encoder
+	slots  io.ByteReader
+	tables io.ByteReader
+	stack  []p2frame
+	scr    []byte
+	tree   table // the current table's header
+	row    rowBuf
+}
+
+type p2kind uint8
+
+const (
+	p2Object p2kind = iota
+	p2Array
+	p2Tabular
+	p2Keyed
+)
+
+type p2frame struct {
+	kind    p2kind
+	wantKey bool
+}
+
+var errPlan = errors.New("convert: internal error: plan out of step with the input")
+
+func (e *emitter) readSlot(n int) ([]byte, error) {
+	var b [slotArray]byte
+	for i := 0; i < n; i++ {
+		c, err := e.slots.ReadByte()
+		if err != nil {
+			return nil, errPlan
+		}
+		b[i] = c
+	}
+	return b[:n], nil
+}
+
+func (e *emitter) run() error {
+	for {
+		k := e.dec.PeekKind()
+		if k == 0 {
+			_, err := e.dec.ReadToken()
+			if err == io.EOF && len(e.stack) == 0 {
+				return e.enc.Close()
+			}
+			if err == nil || err == io.EOF {
+				return errChanged(io.ErrUnexpectedEOF)
+			}
+			return err
+		}
+		var top *p2frame
+		if len(e.stack) > 0 {
+			top = &e.stack[len(e.stack)-1]
+		}
+		if top != nil {
+			switch top.kind {
+			case p2Tabular:
+				if err := e.tabularStep(k); err != nil {
+					return err
+				}
+				continue
+			case p2Keyed:
+				if err := e.keyedStep(k); err != nil {
+					return err
+				}
+				continue
+			case p2Object:
+				if top.wantKey && k != '}' {
+					v, err := e.dec.ReadValue()
+					if err != nil {
+						return err
+					}
+					key, err := unquoteInto(&e.scr, v)
+					if err != nil {
+						return err
+					}
+					top.wantKey = false
+					if err := e.enc.WriteToken(toon.KeyToken(key)); err != nil {
+						return err
+					}
+					continue
+				}
+				top.wantKey = true
+			}
+		}
+		if err := e.value(k, top); err != nil {
+			return err
+		}
+	}
+}
+
+// value writes the next value, or the end of the current container.
+func (e *emitter) value(k jsontext.Kind, top *p2frame) error {
+	switch k {
+	case '{':
+		if _, err := e.dec.ReadToken(); err != nil {
+			return err
+		}
+		if len(e.stack) >= e.c.maxDepth {
+			return errPlan
+		}
+		if top == nil || top.kind != p2Array { // not an array element: it has a slot
+			s, err := e.readSlot(slotObject)
+			if err != nil {
+				return err
+			}
+			if s[0] == 1 {
+				n, err := e.readTable()
+				if err != nil {
+					return err
+				}
+				e.stack = append(e.stack, p2frame{kind: p2Keyed, wantKey: true})
+				return e.enc.WriteToken(toon.KeyedStartToken(n, 0, e.tree.fields))
+			}
+		}
+		e.stack = append(e.stack, p2frame{kind: p2Object, wantKey: true})
+		return e.enc.WriteToken(toon.ObjectStartToken())
+	case '[':
+		if _, err := e.dec.ReadToken(); err != nil {
+			return err
+		}
+		s, err := e.readSlot(slotArray)
+		if err != nil {
+			return err
+		}
+		form := toon.Form(s[0])
+		n := int(binary.LittleEndian.Uint64(s[1:]))
+		if form == toon.FormTabular {
+			tn, err := e.readTable()
+			if err != nil {
+				return err
+			}
+			if tn != n {
+				return errPlan
+			}
+			e.stack = append(e.stack, p2frame{kind: p2Tabular})
+			return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, e.tree.fields))
+		}
+		e.stack = append(e.stack, p2frame{kind: p2Array})
+		return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, nil))
+	case '}', ']':
+		if _, err := e.dec.ReadToken(); err != nil {
+			return err
+		}
+		if len(e.stack) == 0 {
+			return errPlan
+		}
+		e.stack = e.stack[:len(e.stack)-1]
+		if k == '}' {
+			return e.enc.WriteToken(toon.ObjectEndToken())
+		}
+		return e.enc.WriteToken(toon.ArrayEndToken())
+	}
+	v, err := e.dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	t, err := e.primToken(v, &e.scr)
+	if err != nil {
+		return err
+	}
+	return e.enc.WriteToken(t)
+}
+
+// primToken returns the token of the JSON primitive v; string text may be
+// unescaped into *scr.
+func (e *emitter) primToken(v jsontext.Value, scr *[]byte) (toon.Token, error) {
+	switch v[0] {
+	case '"':
+		s, err := unquoteInto(scr, v)
+		return toon.StringToken(s), err
+	case 't':
+		return toon.BoolToken(true), nil
+	case 'f':
+		return toon.BoolToken(false), nil
+	case 'n':
+		return toon.NullToken(), nil
+	}
+	return toon.NumberToken(v), nil
+}
+
+// readTable reads the next table record: the entry count and the header.
+func (e *emitter) readTable() (int, error) {
+	n, err := binary.ReadUvarint(e.tables)
+	if err != nil {
+		return 0, errPlan
+	}
+	size, err := binary.ReadUvarint(e.tables)
+	if err != nil || size > uint64(e.c.maxHeader)+16 {
+		return 0, errPlan
+	}
+	buf := e.tree.raw[:0]
+	for i := uint64(0); i < size; i++ {
+		c, err := e.tables.ReadByte()
+		if err != nil {
+			return 0, errPlan
+		}
+		buf = append(buf, c)
+	}
+	if err := e.tree.parse(buf); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// tabularStep handles the next token inside a tabular array: a row object
+// or the end of the array.
+func (e *emitter) tabularStep(k jsontext.Kind) error {
+	switch k {
+	case ']':
+		return e.value(k, nil)
+	case '{':
+		if _, err := e.dec.ReadToken(); err != nil {
+			return err
+		}
+		return e.rowObject()
+	}
+	return errChanged(errors.New("a tabular row is not an object"))
+}
+
+// keyedStep handles the next token inside a keyed object: an entry key and
+// its object, or the end of the object.
+func (e *emitter) keyedStep(k jsontext.Kind) error {
+	switch k {
+	case '}':
+		return e.value(k, nil)
+	case '"':
+		v, err := e.dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		key, err := unquoteInto(&e.scr, v)
+		if err != nil {
+			return err
+		}
+		if err := e.enc.WriteToken(toon.KeyToken(key)); err != nil {
+			return err
+		}
+		if e.dec.PeekKind() != '{' {
+			return errChanged(errors.New("a keyed entry is not an object"))
+		}
+		if _, err := e.dec.ReadToken(); err != nil {
+			return err
+		}
+		if _, err := e.readSlot(slotObject); err != nil { // entry values are object values
+			return err
+		}
+		return e.rowObject()
+	}
+	return errChanged(errors.New("unexpected token in a keyed object"))
+}
+
+// rowObject reads one row object, whose '{' has been read, into the row
+// buffer, then writes it in the header's field order.
+func (e *emitter) rowObject() error {
+	e.row.reset(&e.tree)
+	if err := e.readGroup(0); err != nil {
+		return err
+	}
+	return e.writeRow()
+}

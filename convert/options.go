@@ -1,0 +1,102 @@
+package convert
+
+import "github.com/toonstream/toon"
+
+// Option configures ToJSON and FromJSON. Options that do not apply to the
+// direction of a call are ignored.
+type Option func(*config)
+
+type config struct {
+	indent     int            // TOON indentation: written by FromJSON, expected by ToJSON
+	delim      toon.Delimiter // FromJSON: the document delimiter
+	strict     bool           // ToJSON: the decoder's strict mode
+	jsonIndent int            // ToJSON: spaces per level of JSON output; 0 is compact
+	tempDir    string         // FromJSON: where spooled input and spilled plans go
+	maxHeader  int            // FromJSON: bytes of field names one tabular header may hold
+	maxDepth   int            // both: deepest nesting accepted
+	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
+}
+
+func makeConfig(opts []Option) config {
+	c := config{
+		indent:    2,
+		delim:     toon.Comma,
+		strict:    true,
+		maxHeader: 8 << 20,
+		maxDepth:  10000,
+		memBudget: 1 << 20,
+	}
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	return c
+}
+
+// WithIndent sets the number of spaces per TOON indentation level (default
+// 2): the indentation FromJSON writes and the one ToJSON expects.
+func WithIndent(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			n = 1
+		}
+		c.indent = n
+	}
+}
+
+// WithDelimiter sets the document delimiter FromJSON writes (default
+// toon.Comma; toon.Tab and toon.Pipe are the alternatives).
+func WithDelimiter(d toon.Delimiter) Option { return func(c *config) { c.delim = d } }
+
+// WithStrict turns the TOON decoder's strict checks (§14) on, the default,
+// or off for ToJSON. Without them a document may repeat a key in an object;
+// ToJSON then writes every occurrence, in document order, so that a JSON
+// reader that keeps the last value (as most do) sees the decoded meaning
+// (last write wins, §14.3).
+func WithStrict(strict bool) Option { return func(c *config) { c.strict = strict } }
+
+// WithJSONIndent makes ToJSON write indented JSON with n spaces per level.
+// The default, 0, writes compact JSON.
+func WithJSONIndent(n int) Option {
+	return func(c *config) {
+		if n < 0 {
+			n = 0
+		}
+		c.jsonIndent = n
+	}
+}
+
+// WithTempDir sets the directory for FromJSON's temporary files (default
+// os.TempDir()). The files are unlinked as soon as they are created, so
+// nothing is left behind even if the process is killed.
+func WithTempDir(dir string) Option { return func(c *config) { c.tempDir = dir } }
+
+// WithMaxHeaderSize sets how many bytes of field names FromJSON accepts in
+// one tabular or keyed header (default 8 MiB). A document whose table
+// needs a longer header is rejected with an error rather than held in
+// memory.
+func WithMaxHeaderSize(n int) Option {
+	return func(c *config) {
+		if n < 64 {
+			n = 64
+		}
+		c.maxHeader = n
+	}
+}
+
+// WithMaxDepth sets the deepest nesting accepted in either direction
+// (default 10,000).
+func WithMaxDepth(n int) Option {
+	return func(c *config) {
+		if n < 1 {
+			n = 1
+		}
+		c.maxDepth = n
+	}
+}
+
+// withMemBudget sets how many bytes of FromJSON's plan stay in memory
+// before they spill to a temporary file; tests lower it to exercise the
+// spill path.
+func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }

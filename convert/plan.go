@@ -1,0 +1,437 @@
+package convert
+
+import (
+	"encoding/binary"
+	"errors"
+	"hash/maphash"
+	"io"
+	"math/bits"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toonstream/toon"
+)
+
+// The first pass of FromJSON reads the JSON document and writes its plan:
+// what the encoder must know about each container before it writes it.
+//
+// The slot stream holds, in the order the containers start (pre-order):
+//
+//   - for every array, 9 bytes: its toon.Form and its length (uint64, little
+//     endian);
+//   - for every object that is not an array element (the root and object
+//     values of keys), 1 byte: 1 if it takes the keyed tabular form (§9.5),
+//     else 0. Array elements never take the keyed form (§10), so they have
+//     no slot.
+//
+// A container's form is known only at its end, so its slot is reserved at
+// its start and patched at its end.
+//
+// The table stream holds one record per tabular array and keyed object, in
+// the order they start: the entry count (uvarint) and the field tree. No
+// table lies inside another one that is written as a table (rows hold
+// primitives and objects only), so a table's record, written at its end,
+// can first cut off the records of the candidates inside it, and the
+// records of the tables that are written come out in the order they start.
+//
+// Form selection follows toon.Marshal (§9, §10):
+//
+//   - an empty array is FormEmpty; an array of primitives is FormInline;
+//   - an array of objects that is not itself an array element is
+//     FormTabular when every element is a non-empty object, all have the
+//     same set of keys, and every column is primitive or nested-uniform
+//     (§9.3); otherwise FormList;
+//   - an object that is not an array element takes the keyed form when it
+//     has at least two entries and its values pass the same test (§9.5).
+//
+// "Same set of keys, every column primitive or nested-uniform" is decided
+// by a shape hash of each value: a primitive has a fixed hash; an array or
+// an empty object has none (it disqualifies); a non-empty object's hash
+// combines, independently of key order, the hashes of its keys with the
+// shapes of their values. The key hash is seeded at random for each call,
+// so inputs cannot be built to collide. The second pass matches every row
+// against its header exactly and fails rather than write a wrong table.
+//
+// The header's field tree is the first element's key structure. It is
+// recorded, while the first element of a candidate is read, into an arena
+// that holds the serialized structure of the value being read ('o', a
+// 4-byte key count, then per key its length, bytes and value; 'p' for a
+// primitive; 'a' for an array), so the trees of candidates nested in
+// candidates are sub-ranges of one recording. The arena is cut back as soon
+// as no open candidate needs it, and it never holds more than the
+// WithMaxHeaderSize limit.
+
+const (
+	slotArray  = 9
+	slotObject = 1
+)
+
+type position uint8
+
+const (
+	posRoot  position = iota // the document's root
+	posField                 // the value of an object key
+	posItem                  // an array element
+)
+
+// shape of a finished value, reported to its parent.
+type shape struct {
+	prim bool   // a primitive
+	obj  bool   // an object
+	ok   bool   // a primitive or a non-empty object whose values are all ok
+	h    uint64 // the shape hash when ok
+}
+
+type p1frame struct {
+	array bool
+	pos   position
+	n     int   // elements or entries so far
+	slot  int64 // offset of the slot, or -1
+
+	// Shape of this object.
+	sum     uint64 // sum of the members' hashes
+	allOK   bool   // every member so far is ok
+	keyHash uint64 // hash of the key whose value is being read
+	wantKey bool   // an object expecting a key (or its end)
+
+	// Form.
+	allPrim bool   // array: every element so far is a primitive
+	cand    bool   // still a candidate for the tabular or keyed form
+	first   uint64 // shape hash of the first element or entry value
+	tmark   int64  // size of the table stream at the start
+
+	// Recording of the first element's structure.
+	rec      bool // this candidate records its first element
+	recOpen  bool // ... and that element is still being read
+	recOver  bool // the recording did not fit in the arena
+	recStart int  // the first element's structure: arena[recStart:recEnd]
+	recEnd   int
+	arenaAt  int // object being recorded: offset of its key count, else -1
+}
+
+type planner struct {
+	c      *config
+	dec    *jsontext.Decoder
+	slots  *spill
+	tables *spill
+	seed   maphash.Seed
+	stack  []p1frame
+	arena  []byte
+	recN   int  // open candidates whose first element is being recorded
+	over   bool // the arena overflowed while recN > 0
+	scr    []byte
+	tmp    [16]byte
+}
+
+// Shape hash constants.
+const (
+	hashPrim uint64 = 0x9e3779b97f4a7c15
+	hashObj  uint64 = 0xc2b2ae3d27d4eb4f
+)
+
+func mix(x uint64) uint64 { // the splitmix64 finalizer
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// errHeaderTooLarge is wrapped by the error for a table whose header would
+// exceed WithMaxHeaderSize.
+var errHeaderTooLarge = errors.New("tabular header too large")
+
+// plan runs the first pass over r.
+func (p *planner) run(r io.Reader) error {
+	p.dec = jsontext.NewDecoder(r)
+	p.seed = maphash.MakeSeed()
+	done := false
+	for {
+		k := p.dec.PeekKind()
+		if k == 0 || done {
+			// End of input, an error, or something after the root value.
+			_, err := p.dec.ReadToken()
+			if err == io.EOF {
+				if !done {
+					return io.ErrUnexpectedEOF
+				}
+				return nil
+			}
+			if err == nil {
+				return errors.New("convert: more than one JSON value in the input")
+			}
+			return err
+		}
+		var top *p1frame
+		if len(p.stack) > 0 {
+			top = &p.stack[len(p.stack)-1]
+		}
+		if top != nil && !top.array && top.wantKey {
+			if k == '}' {
+				if _, err := p.dec.ReadToken(); err != nil {
+					return err
+				}
+				if err := p.endObject(); err != nil {
+					return err
+				}
+				done = len(p.stack) == 0
+				continue
+			}
+			v, err := p.dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			key, err := p.unquote(v)
+			if err != nil {
+				return err
+			}
+			top.keyHash = maphash.Bytes(p.seed, key)
+			top.wantKey = false
+			if top.arenaAt >= 0 {
+				p.record(binary.AppendUvarint(p.tmp[:0], uint64(len(key)))...)
+				p.record(key...)
+			}
+			continue
+		}
+		switch k {
+		case ']':
+			if _, err := p.dec.ReadToken(); err != nil {
+				return err
+			}
+			if err := p.endArray(); err != nil {
+				return err
+			}
+		case '{', '[':
+			if _, err := p.dec.ReadToken(); err != nil {
+				return err
+			}
+			if err := p.begin(top, k == '['); err != nil {
+				return err
+			}
+		default: // a primitive
+			if _, err := p.dec.ReadValue(); err != nil {
+				return err
+			}
+			p.startValue(top, false)
+			p.record('p')
+			if err := p.endValue(shape{prim: true, ok: true, h: hashPrim}); err != nil {
+				return err
+			}
+		}
+		done = len(p.stack) == 0
+	}
+}
+
+// startValue is called when a value starts in the container top (nil at the
+// root). A candidate starts recording when its first element is an object.
+func (p *planner) startValue(top *p1frame, isObj bool) {
+	if top == nil || top.n > 0 || !top.cand || !isObj {
+		return
+	}
+	top.rec, top.recOpen = true, true
+	top.recStart = len(p.arena)
+	p.recN++
+}
+
+// record appends structure to the arena while some candidate records.
+func (p *planner) record(b ...byte) {
+	if p.recN == 0 || p.over {
+		return
+	}
+	if len(p.arena)+len(b) > p.c.maxHeader+16 {
+		p.over = true
+		return
+	}
+	p.arena = append(p.arena, b...)
+}
+
+func (p *planner) begin(top *p1frame, array bool) error {
+	if len(p.stack) >= p.c.maxDepth {
+		return errors.New("convert: JSON nested deeper than " + strconv.Itoa(p.c.maxDepth) + " levels")
+	}
+	pos := posRoot
+	if top != nil {
+		pos = posField
+		if top.array {
+			pos = posItem
+		}
+	}
+	p.startValue(top, !array)
+	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, wantKey: !array, arenaAt: -1}
+	f.tmark = p.tables.size()
+	switch {
+	case array:
+		f.slot = p.slots.size()
+		if err := p.slots.write(make([]byte, slotArray)...); err != nil {
+			return err
+		}
+		f.cand = pos != posItem // §9.4: no tabular form for a list item
+		p.record('a')
+	default:
+		if pos != posItem {
+			f.slot = p.slots.size()
+			if err := p.slots.write(0); err != nil {
+				return err
+			}
+			f.cand = true
+		}
+		if p.recN > 0 && !p.over {
+			p.record('o', 0, 0, 0, 0)
+			if !p.over {
+				f.arenaAt = len(p.arena) - 4
+			}
+		}
+	}
+	p.stack = append(p.stack, f)
+	return nil
+}
+
+// endValue hands a finished value's shape to its container.
+func (p *planner) endValue(s shape) error {
+	if len(p.stack) == 0 {
+		return nil
+	}
+	f := &p.stack[len(p.stack)-1]
+	f.n++
+	if f.recOpen { // the first element is complete
+		f.recOpen = false
+		f.recEnd = len(p.arena)
+		f.recOver = p.over
+		p.recN--
+		if p.recN == 0 && (f.recOver || !f.cand || !s.obj || !s.ok) {
+			// Nobody needs this recording: drop it now.
+			p.dropRecording(f)
+		}
+	}
+	if f.array {
+		if !s.prim {
+			f.allPrim = false
+		}
+	} else {
+		if s.ok {
+			f.sum += mix(f.keyHash ^ bits.RotateLeft64(s.h, 29)*0xff51afd7ed558ccd)
+		} else {
+			f.allOK = false
+		}
+		f.wantKey = true
+	}
+	if f.cand {
+		switch {
+		case !s.obj || !s.ok:
+			f.cand = false
+		case f.n == 1:
+			f.first = s.h
+		case s.h != f.first:
+			f.cand = false
+		}
+	}
+	return nil
+}
+
+func (p *planner) dropRecording(f *p1frame) {
+	p.arena = p.arena[:f.recStart]
+	f.rec = false
+	if p.recN == 0 {
+		p.over = false
+	}
+}
+
+// finish pops the top frame, cutting back the arena if nobody else needs it.
+func (p *planner) pop() p1frame {
+	f := p.stack[len(p.stack)-1]
+	p.stack = p.stack[:len(p.stack)-1]
+	if f.rec && p.recN == 0 {
+		p.arena = p.arena[:f.recStart]
+		p.over = false
+	}
+	return f
+}
+
+// writeTable writes the table record of f, cutting off the records of the
+// candidates inside it.
+func (p *planner) writeTable(f *p1frame) error {
+	if f.recOver || !f.rec {
+		return errors.New("convert: " + errHeaderTooLarge.Error() + ": its field names exceed " + strconv.Itoa(p.c.maxHeader) + " bytes (see WithMaxHeaderSize)")
+	}
+	if err := p.tables.truncate(f.tmark); err != nil {
+		return err
+	}
+	if err := p.tables.write(binary.AppendUvarint(p.tmp[:0], uint64(f.n))...); err != nil {
+		return err
+	}
+	tree := p.arena[f.recStart:f.recEnd]
+	if err := p.tables.write(binary.AppendUvarint(p.tmp[:0], uint64(len(tree)))...); err != nil {
+		return err
+	}
+	return p.tables.write(tree...)
+}
+
+func (p *planner) endArray() error {
+	f := p.pop()
+	form := toon.FormList
+	switch {
+	case f.n == 0:
+		form = toon.FormEmpty
+	case f.allPrim:
+		form = toon.FormInline
+	case f.cand:
+		form = toon.FormTabular
+		if err := p.writeTable(&f); err != nil {
+			return err
+		}
+	}
+	var b [slotArray]byte
+	b[0] = byte(form)
+	binary.LittleEndian.PutUint64(b[1:], uint64(f.n))
+	if err := p.slots.patch(f.slot, b[:]); err != nil {
+		return err
+	}
+	return p.endValue(shape{})
+}
+
+func (p *planner) endObject() error {
+	top := &p.stack[len(p.stack)-1]
+	if top.arenaAt >= 0 && !p.over {
+		binary.LittleEndian.PutUint32(p.arena[top.arenaAt:], uint32(top.n))
+	}
+	f := p.pop()
+	if f.slot >= 0 && f.cand && f.n >= 2 {
+		if err := p.writeTable(&f); err != nil {
+			return err
+		}
+		if err := p.slots.patch(f.slot, []byte{1}); err != nil {
+			return err
+		}
+	}
+	s := shape{obj: true, ok: f.allOK && f.n > 0}
+	if s.ok {
+		s.h = mix(f.sum ^ hashObj + uint64(f.n)*0x9e3779b97f4a7c15)
+	}
+	return p.endValue(s)
+}
+
+// unquote returns the text of a JSON string value: a view of v when it has
+// no escapes, else its unescaped copy in p.scr.
+func (p *planner) unquote(v jsontext.Value) ([]byte, error) {
+	return unquoteInto(&p.scr, v)
+}
+
+func unquoteInto(scr *[]byte, v jsontext.Value) ([]byte, error) {
+	b := []byte(v)
+	if len(b) >= 2 && indexBackslash(b) < 0 {
+		return b[1 : len(b)-1], nil
+	}
+	var err error
+	*scr, err = jsontext.AppendUnquote((*scr)[:0], b)
+	return *scr, err
+}
+
+func indexBackslash(b []byte) int {
+	for i, c := range b {
+		if c == '\\' {
+			return i
+		}
+	}
+	return -1
+}
