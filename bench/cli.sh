@@ -1,0 +1,72 @@
+#!/bin/sh
+# bench/cli.sh — throughput and memory of the toon command on a large table.
+#
+# Usage: bench/cli.sh [ROWS]     (default 5000000, about 870 MB of JSON)
+#
+# Generates a JSON document {"users":[...ROWS uniform rows...]} with awk,
+# then measures with /usr/bin/time -v:
+#   encode: toon rows.json -o rows.toon      (JSON -> TOON, two passes)
+#   decode: toon rows.toon -o back.json      (TOON -> JSON, streaming)
+# and checks that back.json is byte-identical to rows.json (the generator
+# writes compact JSON with canonical numbers, so the round trip is exact).
+# Targets (issue 6): encode >= 250 MB/s of JSON with max RSS < 64 MB;
+# decode >= 500 MB/s of TOON with max RSS < 32 MB.
+#
+# Generated data lives in bench/out/ (git-ignored) and is deleted at the
+# end unless KEEP=1 is set.
+set -eu
+ROWS=${1:-5000000}
+cd "$(dirname "$0")/.."
+OUT=bench/out
+mkdir -p "$OUT"
+TIME=/usr/bin/time
+[ -x "$TIME" ] || { echo "bench/cli.sh: $TIME (GNU time) is required" >&2; exit 2; }
+
+go build -o "$OUT/toon" ./cmd/toon
+
+echo "generating $ROWS rows..."
+awk -v n="$ROWS" 'BEGIN {
+  split("Berlin Paris London Madrid Rome Vienna Prague Warsaw Lisbon Dublin", city, " ")
+  split("free pro team enterprise", plan, " ")
+  printf "{\"users\":["
+  for (i = 1; i <= n; i++) {
+    if (i > 1) printf ","
+    printf "{\"id\":%d,\"name\":\"User %d\",\"email\":\"user%d@example.com\",\"age\":%d,\"active\":%s,\"score\":%d.%d,\"city\":\"%s\",\"joined\":\"20%02d-%02d-%02d\",\"plan\":\"%s\"}",
+      i, i, i, 18 + (i * 7) % 60, (i % 3 ? "true" : "false"), (i * 13) % 100, (i * 7) % 9 + 1,
+      city[(i % 10) + 1], 10 + i % 15, 1 + i % 12, 1 + i % 28, plan[(i % 4) + 1]
+  }
+  printf "]}\n"
+}' > "$OUT/rows.json"
+
+# measure NAME INPUT OUTPUT: runs the command and prints one result line.
+measure() {
+  name=$1 in=$2 out=$3
+  sync
+  "$TIME" -v "$OUT/toon" "$in" -o "$out" 2> "$OUT/$name.time"
+  size=$(wc -c < "$in")
+  awk -v name="$name" -v size="$size" -F': ' '
+    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
+    /User time/ { user = $2 }
+    /System time/ { sys = $2 }
+    /Maximum resident set size/ { rss = $2 }
+    END {
+      cpu = user + sys
+      printf "%-7s %8.1f MB in %6.2f s wall (%6.1f MB/s), %6.2f s CPU (%6.1f MB/s per CPU second), max RSS %6.1f MB\n",
+        name, size / 1e6, wall, size / 1e6 / wall, cpu, size / 1e6 / cpu, rss / 1024
+    }' "$OUT/$name.time"
+}
+
+measure encode "$OUT/rows.json" "$OUT/rows.toon"
+measure decode "$OUT/rows.toon" "$OUT/back.json"
+if cmp -s "$OUT/rows.json" "$OUT/back.json"; then
+  echo "round trip: identical"
+else
+  echo "round trip: DIFFERENT" >&2
+  exit 1
+fi
+head -c 300 "$OUT/rows.toon"; echo
+ls -l "$OUT"/rows.json "$OUT"/rows.toon
+echo "targets: encode >= 250 MB/s, RSS < 64 MB; decode >= 500 MB/s, RSS < 32 MB"
+if [ "${KEEP:-0}" != 1 ]; then
+  rm -f "$OUT/rows.json" "$OUT/rows.toon" "$OUT/back.json"
+fi
