@@ -3,6 +3,7 @@ package toon
 import (
 	"errors"
 	"io"
+	"math"
 	"os"
 	"strconv"
 
@@ -229,14 +230,27 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 	start := len(b)
 	b = append(b, '\n')
-	b = appendIndent(b, t.indent)
+	b = append(b, spaces[:min(t.indent, len(spaces))]...)
+	if t.indent > len(spaces) {
+		b = appendIndent(b, t.indent-len(spaces))
+	}
 	for i := range cells {
+		c := &cells[i]
 		if i > 0 {
 			b = append(b, t.delim)
 		}
-		var ok bool
-		if b, ok = appendValue(b, &cells[i], t.mask); !ok {
-			return b[:start], invalidNumber(cells[i].s)
+		switch c.kind {
+		case vString:
+			b = appendStr(b, c.s, t.mask)
+		case vInt:
+			b = strconv.AppendInt(b, int64(c.u), 10)
+		case vFloat:
+			b = appendFloat(b, math.Float64frombits(c.u), 64)
+		default:
+			var ok bool
+			if b, ok = appendValue(b, c, t.mask); !ok {
+				return b[:start], invalidNumber(c.s)
+			}
 		}
 	}
 	return b, nil

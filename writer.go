@@ -42,6 +42,7 @@ const (
 	clsPipe                     // '|'
 	clsHigh                     // a byte ≥ 0x80 (UTF-8 is checked only then)
 	clsKeyBad                   // not in [A-Za-z0-9_.]: the key must be quoted (§7.3)
+	clsFirst                    // at position 0, calls for a closer look: - # space digit + t f n
 )
 
 var charClass = func() (t [256]uint8) {
@@ -64,6 +65,9 @@ var charClass = func() (t [256]uint8) {
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.') {
 			k |= clsKeyBad
 		}
+		if c == '-' || c == '#' || c == ' ' || c >= '0' && c <= '9' || c == '+' || c == 't' || c == 'f' || c == 'n' {
+			k |= clsFirst
+		}
 		t[c] = k
 	}
 	return t
@@ -84,28 +88,78 @@ func quoteMask(delim Delimiter) uint8 {
 
 // classify ORs the classes of every byte of s.
 func classify(s string) uint8 {
+	p := unsafe.Pointer(unsafe.StringData(s))
+	n := uintptr(len(s))
 	var a, b uint8
-	i := 0
-	for ; i+4 <= len(s); i += 4 {
-		a |= charClass[s[i]] | charClass[s[i+1]]
-		b |= charClass[s[i+2]] | charClass[s[i+3]]
+	i := uintptr(0)
+	for ; i+8 <= n; i += 8 {
+		x := *(*uint64)(unsafe.Add(p, i))
+		a |= charClass[uint8(x)] | charClass[uint8(x>>8)] | charClass[uint8(x>>16)] | charClass[uint8(x>>24)]
+		b |= charClass[uint8(x>>32)] | charClass[uint8(x>>40)] | charClass[uint8(x>>48)] | charClass[uint8(x>>56)]
 	}
-	for ; i < len(s); i++ {
-		a |= charClass[s[i]]
+	for ; i < n; i++ {
+		a |= charClass[*(*uint8)(unsafe.Add(p, i))]
 	}
 	return a | b
+}
+
+// SWAR constants: a byte value repeated in every byte of a word.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// plainWords reports, for a string of at least 8 bytes, that no byte of s
+// can force quotes or needs a closer look: none is a control, non-ASCII,
+// '"', ',', ':', '[', '\\', ']', '{', '|' or '}'. It reads 8 bytes
+// at a time (the last word overlapping the one before) and may report false
+// for strings that need no quotes; it never reports true for one that does,
+// whatever the delimiter.
+func plainWords(s string) bool {
+	p := unsafe.Pointer(unsafe.StringData(s))
+	n := uintptr(len(s))
+	var bad uint64
+	for i := uintptr(0); ; i += 8 {
+		if i+8 > n {
+			i = n - 8
+		}
+		x := *(*uint64)(unsafe.Add(p, i)) // unaligned loads are fine on the platforms Go supports
+		y := x | 0x20*lo8                 // folds [ \ ] onto { | }
+		q := y ^ '"'*lo8
+		c := y ^ ','*lo8
+		o := y ^ ':'*lo8
+		bad |= x | // non-ASCII
+			(x-0x20*lo8)&^x | // controls
+			(y+0x05*lo8)&^(y+0x02*lo8) | // { | } and, folded, [ \ ]
+			(q-lo8)&^q | (c-lo8)&^c | (o-lo8)&^o
+		if i+8 >= n {
+			break
+		}
+	}
+	return bad&hi8 == 0
 }
 
 // appendStr appends the string value s, quoted and escaped if §7.2 requires
 // it. mask is quoteMask of the relevant delimiter. Ill-formed UTF-8 is
 // replaced by U+FFFD, so the output is always UTF-8.
 func appendStr(b []byte, s string, mask uint8) []byte {
-	if len(s) == 0 {
+	n := len(s)
+	if n == 0 {
 		return append(b, '"', '"')
+	}
+	var plain bool
+	if n >= 8 {
+		plain = plainWords(s)
+	} else {
+		plain = classify(s)&(mask|clsHigh) == 0
+	}
+	if plain && s[n-1] != ' ' && (charClass[s[0]]&clsFirst == 0 || !quoteByShape(s)) {
+		return append(b, s...) // the common case: nothing to quote
 	}
 	cls := classify(s)
 	if cls&clsHigh != 0 && !utf8.ValidString(s) {
-		return appendStr(b, strings.ToValidUTF8(s, "\uFFFD"), mask)
+		s = strings.ToValidUTF8(s, "\uFFFD")
+		cls = classify(s)
 	}
 	if cls&mask != 0 || quoteByShape(s) {
 		return appendQuoted(b, s, cls)
@@ -252,8 +306,10 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 		return append(b, "null"...)
 	}
 	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
-		if a < 1<<53 && f == math.Trunc(f) {
-			return strconv.AppendInt(b, int64(f), 10)
+		if bits == 64 && a < 1e15 {
+			if m, k, ok := shortDecimal(a); ok {
+				return appendDecimal(b, f < 0, m, k)
+			}
 		}
 		return strconv.AppendFloat(b, f, 'f', -1, bits)
 	}
@@ -264,6 +320,114 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 	if b[n-4] == 'e' && b[n-2] == '0' {
 		b[n-2] = b[n-1]
 		b = b[:n-1]
+	}
+	return b
+}
+
+// pow10 holds the powers of ten that are exact in a float64.
+var pow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// shortDecimal finds, for 1e-6 ≤ a < 1e15, the decimal m·10^-k with the
+// fewest fraction digits k that reads back as a, provided m < 1e15. That is
+// the shortest round-trip form, so the result equals strconv's 'f', -1 text
+// (checked by TestAppendFloatMatchesStrconv); ok is false when no such
+// decimal exists and the caller must fall back to strconv.
+//
+// Why it is exact: let K be the largest scale with p = fl(a·10^K) < 1e15. If
+// a decimal m·10^-k (k ≤ K, m < 1e15) reads back as a, then a is the double
+// nearest to it, so |m·10^(K-k) - a·10^K| ≤ ½ulp(a)·10^K ≤ 2^50·2^-53, and
+// rounding the product adds at most ½ulp(p) ≤ 2^-3 more: m·10^(K-k) is the
+// integer nearest to p. Stripping its trailing zeros gives the m with the
+// fewest fraction digits. No two decimals with k fraction digits can both
+// read back as a, and for k ≤ 22 the division m/10^k is correctly rounded,
+// so float64(m)/10^k == a tests exactly whether m·10^-k reads back as a.
+func shortDecimal(a float64) (m uint64, k int, ok bool) {
+	// floor(log10(a)) is d or d+1, where d = floor(e2·log10(2)) from the
+	// binary exponent e2; so K is 14-d or 13-d. 1e-6 ≤ a < 1e15 keeps K in
+	// [0, 21].
+	e2 := int(math.Float64bits(a)>>52&0x7ff) - 1023
+	k = 14 - (e2*78913)>>18 // 78913/2^18 ≈ log10(2); >> rounds down
+	if uint(k) >= uint(len(pow10)) {
+		return 0, 0, false
+	}
+	p := a * pow10[k]
+	if p >= 1e15 {
+		k--
+		if k < 0 {
+			return 0, 0, false
+		}
+		p = a * pow10[k]
+		if p >= 1e15 {
+			return 0, 0, false
+		}
+	}
+	n := int64(p + 0.5)
+	if k >= 8 && n%100000000 == 0 {
+		n /= 100000000
+		k -= 8
+	}
+	if k >= 4 && n%10000 == 0 {
+		n /= 10000
+		k -= 4
+	}
+	if k >= 2 && n%100 == 0 {
+		n /= 100
+		k -= 2
+	}
+	if k >= 1 && n%10 == 0 {
+		n /= 10
+		k--
+	}
+	for k >= 1 && n%10 == 0 { // left over after the steps above
+		n /= 10
+		k--
+	}
+	if float64(n)/pow10[k] != a {
+		return 0, 0, false
+	}
+	return uint64(n), k, true
+}
+
+// digitPairs holds "00" to "99".
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
+
+// pow10u holds the powers of ten that fit a uint64.
+var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// appendDecimal appends ±m·10^-k in plain decimal notation, for m < 10^19,
+// k ≤ len(zeros) and m not a multiple of 10 when k > 0.
+func appendDecimal(b []byte, neg bool, m uint64, k int) []byte {
+	if neg {
+		b = append(b, '-')
+	}
+	if k == 0 {
+		return strconv.AppendUint(b, m, 10)
+	}
+	ip, fp := uint64(0), m // m < 10^19 ≤ 10^k when k is past the table
+	if k < len(pow10u) {
+		ip = m / pow10u[k]
+		fp = m - ip*pow10u[k]
+	}
+	b = strconv.AppendUint(b, ip, 10)
+	b = append(b, '.')
+	b = append(b, zeros[:k]...)
+	// The fraction's digits, right-aligned over the zeros.
+	i := len(b)
+	for fp >= 100 {
+		q := fp / 100
+		r := fp - q*100
+		i -= 2
+		b[i], b[i+1] = digitPairs[2*r], digitPairs[2*r+1]
+		fp = q
+	}
+	if fp >= 10 {
+		b[i-2], b[i-1] = digitPairs[2*fp], digitPairs[2*fp+1]
+	} else {
+		b[i-1] = byte('0' + fp)
 	}
 	return b
 }

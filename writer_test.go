@@ -471,3 +471,44 @@ func TestNilWriter(t *testing.T) {
 		t.Fatal("no error for a nil io.Writer")
 	}
 }
+
+// TestAppendFloatMatchesStrconv checks the short-decimal fast path: inside
+// the canonical range the output must be exactly strconv's shortest 'f'
+// text, for short decimals (the fast path), random doubles (mostly the
+// fallback) and the values around them.
+func TestAppendFloatMatchesStrconv(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	check := func(f float64) {
+		a := math.Abs(f)
+		if !(a >= 1e-6 && a < 1e21) {
+			return
+		}
+		got := appendFloat(nil, f, 64)
+		want := strconv.AppendFloat(nil, f, 'f', -1, 64)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("appendFloat(%v) = %s, strconv gives %s", f, got, want)
+		}
+	}
+	for n := 0; n < 1000000; n++ {
+		var f float64
+		switch n % 4 {
+		case 0: // a decimal with up to 15 significant digits
+			f = float64(r.Int63n(int64(math.Pow10(1+r.Intn(15))))) / math.Pow10(r.Intn(22))
+		case 1:
+			f = math.Float64frombits(r.Uint64())
+		case 2: // neighbours of short decimals
+			f = math.Nextafter(float64(r.Intn(1e6))/math.Pow10(r.Intn(8)), math.Inf(1-2*r.Intn(2)))
+		case 3:
+			f = r.Float64() * math.Pow10(r.Intn(36)-15)
+		}
+		if r.Intn(2) == 0 {
+			f = -f
+		}
+		check(f)
+	}
+	for _, f := range []float64{1e-6, 1e15 - 1, 1e15, 999999999999999.9, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.005, 2.675, 123.45, 0.000123, 5e-6, 9.999999999999999e14} {
+		check(f)
+		check(math.Nextafter(f, 0))
+		check(math.Nextafter(f, 2*f))
+	}
+}
