@@ -59,13 +59,19 @@ func scanLineAsm(line []byte, delim byte, seps []int32, avx512 bool) ([]int32, l
 		// it as an unquoted delimiter. No TOON delimiter is '"'.
 		return scanLineGeneric(line, delim, seps)
 	}
-	st := scanState{colon: -1, bracket: -1}
-	var pad [64]byte
-	src := line
 	if len(line) < 64 && !avx512 {
+		var pad [64]byte
 		copy(pad[:], line)
-		src = pad[:]
+		return scanBlocks(pad[:], delim, seps, false)
 	}
+	return scanBlocks(line, delim, seps, avx512)
+}
+
+// scanBlocks is scanLineAsm after the choice of input: src is the line, or
+// for scanAVX2 a line shorter than a block padded to one. It is kept apart
+// so that the common path does not zero a padding block it does not use.
+func scanBlocks(src []byte, delim byte, seps []int32, avx512 bool) ([]int32, lineScan) {
+	st := scanState{colon: -1, bracket: -1}
 	for {
 		var n int
 		if avx512 {
