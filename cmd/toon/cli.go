@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
 	"strings"
 
 	"github.com/toonstream/toon"
@@ -294,7 +293,7 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 	}
 	defer func() {
 		if err != nil {
-			abort()
+			abort() // standard output keeps what was converted before the error
 			return
 		}
 		err = commit()
@@ -341,10 +340,9 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 
 // input is the opened input.
 type input struct {
-	f     *os.File // the file, or a spooled copy of standard input (encode)
-	r     io.Reader
-	size  int64 // -1 if unknown
-	spool bool
+	f    *os.File // the file, or a spooled copy of standard input (encode)
+	r    io.Reader
+	size int64 // -1 if unknown
 }
 
 func (in *input) reader() io.Reader {
@@ -411,7 +409,7 @@ func spoolInput(r io.Reader) (*input, error) {
 		f.Close()
 		return nil, err
 	}
-	return &input{f: f, size: n, spool: true}, nil
+	return &input{f: f, size: n}, nil
 }
 
 // openOutput returns the output writer, and functions to call on success
@@ -466,5 +464,3 @@ func isTerminal(w any) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
