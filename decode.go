@@ -13,11 +13,50 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 }
 
 // Decode reads the whole document from the decoder's input and stores it in
-// the value v points to. Supported targets are *any, *map[string]any and
-// *[]any: objects become map[string]any (where keys repeat, which only
-// non-strict mode allows, the last one wins), arrays []any, strings string,
-// booleans bool, null nil, and numbers float64, or Number with the UseNumber
-// option.
+// the value v points to, which may be of any type. Into *any,
+// *map[string]any and *[]any, objects become map[string]any (where keys
+// repeat, which only non-strict mode allows, the last one wins), arrays
+// []any, strings string, booleans bool, null nil, and numbers float64, or
+// Number with the UseNumber option.
+//
+// Other targets are decoded by type, as encoding/json does:
+//
+//   - A struct takes an object's keys as fields, named by the field's
+//     `toon:"name"` tag, else its `json:"name"` tag, else the field name;
+//     a tag of "-" skips the field, unexported fields are ignored, and the
+//     fields of embedded structs are promoted. Keys match names exactly:
+//     matching is case-sensitive, unlike encoding/json. Keys that match no
+//     field are skipped, or rejected with an *UnknownFieldError under the
+//     DisallowUnknownFields option. Fields the object lacks keep their
+//     values.
+//   - A slice takes an array, reusing its backing array, each element
+//     decoded into a zeroed element; an array of Go array type fills it,
+//     dropping extra elements and zeroing missing ones. The rows of a
+//     tabular array are decoded into structs without looking keys up.
+//   - A map takes an object; its keys may be strings, integers (which must
+//     fit the key type) or encoding.TextUnmarshalers.
+//   - Pointers are allocated as needed; null sets pointers, interfaces,
+//     maps and slices to nil and leaves other values unchanged.
+//   - Integers and floats take numbers that fit: a number with a fraction
+//     into an integer, a number beyond the type's range, or one that a
+//     float type would round to infinity or zero is a mismatch, never a
+//     silently changed value. Integers may be written 1.0 or 1e3.
+//   - time.Time takes an RFC 3339 string, []byte a base64 string,
+//     Number and json.Number the exact text of a number, *big.Int and
+//     *big.Float a number (or a string holding one) at full precision,
+//     Object an object in key order (nested objects as Objects).
+//   - A type implementing Unmarshaler, json.Unmarshaler or
+//     encoding.TextUnmarshaler (in that order of precedence, methods on
+//     the pointer included) decodes itself; see Unmarshaler.
+//
+// A value that does not fit its target is skipped, and Decode goes on to
+// the end; it then returns an *UnmarshalTypeError for the first such value,
+// with its line and column, the Go type and the path of the field. Syntax
+// errors stop decoding at once.
+//
+// Strings decoded into typed targets are packed into shared blocks of a
+// few KiB, saving an allocation per string; with the InternStrings option,
+// repeated short strings are shared.
 //
 // Decode consumes the input to its end, so trailing content and count
 // errors are reported; a Decoder holds one document.
@@ -167,6 +206,7 @@ type UnmarshalTypeError struct {
 	Field  string // the path of the field, if inside a struct
 	Line   int    // 1-based line of the value, if known
 	Column int    // 1-based column of the value, if known
+	Err    error  // the cause, if any: a parse error of a time, an error from a hook
 }
 
 // Error describes the mismatch.
@@ -178,11 +218,14 @@ func (e *UnmarshalTypeError) Error() string {
 	if e.Line > 0 {
 		s += fmt.Sprintf(" at line %d, column %d", e.Line, e.Column)
 	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
 	return s
 }
 
-// decodeReflect decodes into other Go types. Struct and typed targets are
-// not supported yet.
-var decodeReflect = func(d *Decoder, v any) error {
-	return fmt.Errorf("toon: Decode into %T is not supported", v)
-}
+// Unwrap returns the cause, if any.
+func (e *UnmarshalTypeError) Unwrap() error { return e.Err }
+
+// decodeReflect decodes into every other Go type; unmarshal.go sets it.
+var decodeReflect func(d *Decoder, v any) error

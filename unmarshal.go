@@ -1,0 +1,1339 @@
+package toon
+
+// This file decodes TOON into Go values of any type: the typed half of
+// Decode and Unmarshal. Each type gets a decoding plan once (decPlans); a
+// plan writes through unsafe pointers at offsets computed from reflection
+// ahead of time, so decoding a struct costs no reflection per field, and
+// tabular rows decoded into structs cost no key lookups either (rowPlan).
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"reflect"
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// Unmarshaler is implemented by types that decode themselves from TOON.
+// UnmarshalTOON receives the value in generic form: objects as
+// map[string]any, arrays as []any, numbers as Number (their exact text),
+// strings, booleans and nil. It must copy anything it keeps that it does
+// not own; the generic values are its own.
+//
+// Unmarshal gives Unmarshaler precedence over json.Unmarshaler, and both
+// over encoding.TextUnmarshaler; a method with a pointer receiver counts.
+type Unmarshaler interface {
+	UnmarshalTOON(v any) error
+}
+
+// InvalidUnmarshalError describes an invalid target passed to Unmarshal or
+// Decode: not a pointer, or a nil pointer.
+type InvalidUnmarshalError struct {
+	Type reflect.Type
+}
+
+// Error implements error.
+func (e *InvalidUnmarshalError) Error() string {
+	if e.Type == nil {
+		return "toon: Unmarshal(nil)"
+	}
+	if e.Type.Kind() != reflect.Pointer {
+		return "toon: Unmarshal(non-pointer " + e.Type.String() + ")"
+	}
+	return "toon: Unmarshal(nil " + e.Type.String() + ")"
+}
+
+func init() { decodeReflect = unmarshalReflect }
+
+// unmarshalReflect is Decode for every target other than *any,
+// *map[string]any and *[]any.
+func unmarshalReflect(d *Decoder, v any) error {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	pl := decPlanOf(rv.Type().Elem())
+	s := decState{d: d, cell: -1, pack: true}
+	t, err := d.Token()
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return err
+	}
+	if err := pl.fn(&s, pl, t, rv.UnsafePointer()); err != nil {
+		return err
+	}
+	if _, err := d.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("toon: unexpected token after the root value")
+		}
+		return err
+	}
+	if s.err != nil {
+		return s.err
+	}
+	return nil
+}
+
+// decState is the state of one Decode call, or of one RowDecoder.
+type decState struct {
+	d      *Decoder
+	err    error             // the first mismatch; decoding goes on past it
+	intern map[string]string // InternStrings: strings seen so far
+	cell   int               // leaf index of the current tabular cell, or -1
+	delim  byte              // delimiter of the current table
+	pack   bool              // pack short strings into shared blocks
+	block  []byte            // the current block of packed strings
+}
+
+// decFunc decodes the value that starts with token t into the Go value at
+// p, of the plan's type. It returns only errors that stop decoding (syntax
+// and reader errors); mismatches are recorded with mismatch, their value
+// skipped, and decoding goes on.
+type decFunc func(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error
+
+// decPlan is how values of one Go type are decoded.
+type decPlan struct {
+	typ  reflect.Type
+	fn   decFunc
+	size uintptr
+	elem *decPlan // pointers, slices, arrays, maps
+	key  *decPlan // maps with TextUnmarshaler keys; nil otherwise
+
+	fields []decField     // structs
+	byName map[string]int // structs with many fields
+	hook   hook           // the hook of hookDec
+	zeroed reflect.Value  // arrays: the zero element
+}
+
+// decField is one field of a struct plan.
+type decField struct {
+	structField
+	plan *decPlan
+}
+
+var decPlans planCache[decPlan]
+
+func decPlanOf(t reflect.Type) *decPlan { return decPlans.get(t, buildDecPlan) }
+
+func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
+	pl.typ = t
+	pl.size = t.Size()
+	switch t {
+	case timeType:
+		pl.fn = decTime
+		return
+	case bigIntType:
+		pl.fn = decBigInt
+		return
+	case bigFloatType:
+		pl.fn = decBigFloat
+		return
+	case numberType, jsonNumberType:
+		pl.fn = decNumber
+		return
+	case objectType:
+		pl.fn = decObject
+		return
+	}
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
+		if h := unmarshalHook(t); h != hookNone {
+			pl.hook = h
+			pl.fn = decHook
+			return
+		}
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		pl.fn = decBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		pl.fn = decInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		pl.fn = decUint
+	case reflect.Float32, reflect.Float64:
+		pl.fn = decFloat
+	case reflect.String:
+		pl.fn = decString
+	case reflect.Pointer:
+		pl.elem = b.get(t.Elem())
+		pl.fn = decPtr
+	case reflect.Interface:
+		pl.fn = decIface
+	case reflect.Slice:
+		pl.elem = b.get(t.Elem())
+		pl.fn = decSlice
+		if t.Elem().Kind() == reflect.Uint8 && pl.elem.hook == hookNone {
+			pl.fn = decBytes
+		}
+	case reflect.Array:
+		pl.elem = b.get(t.Elem())
+		pl.zeroed = reflect.Zero(t.Elem())
+		pl.fn = decArray
+	case reflect.Map:
+		kt := t.Key()
+		switch {
+		case kt.Kind() == reflect.String:
+		case reflect.PointerTo(kt).Implements(textUnmarshType):
+			pl.key = b.get(kt)
+		case isIntKind(kt.Kind()):
+		default:
+			pl.fn = decUnsupported
+			return
+		}
+		pl.elem = b.get(t.Elem())
+		pl.fn = decMap
+	case reflect.Struct:
+		fs := typeFields(t)
+		pl.fields = make([]decField, len(fs))
+		for i := range fs {
+			pl.fields[i] = decField{structField: fs[i], plan: b.get(fs[i].typ)}
+		}
+		if len(fs) > 8 {
+			pl.byName = make(map[string]int, len(fs))
+			for i := range fs {
+				pl.byName[fs[i].name] = i
+			}
+		}
+		pl.fn = decStruct
+	default:
+		pl.fn = decUnsupported
+	}
+}
+
+func isIntKind(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
+// ---- positions and mismatches ----
+
+// pos returns the 1-based line and column of token t, which must be the
+// last token read. Texts that lie in the current line are located exactly;
+// the cells of a tabular row through the row's delimiters; other tokens at
+// the start of their line's content.
+func (s *decState) pos(t Token) (line, col int) {
+	d := s.d
+	full := d.line.full
+	line = d.line.num
+	switch t.kind() {
+	case KindString, KindNumber, KindKey:
+		if len(full) > 0 && t.p != nil {
+			base := uintptr(unsafe.Pointer(unsafe.SliceData(full)))
+			if q := uintptr(t.p); q >= base && q < base+uintptr(len(full)) {
+				i := int(q - base)
+				if i > 0 && full[i-1] == '"' && t.kind() != KindNumber {
+					i-- // the opening quote of a quoted string
+				}
+				return line, i + 1
+			}
+		}
+	}
+	start := len(full) - len(d.line.text)
+	if s.cell >= 0 {
+		if c := cellStart(d.line.text, s.cell, s.delim); c >= 0 {
+			return line, start + c + 1
+		}
+	}
+	return line, start + 1
+}
+
+// cellStart returns the offset in text of cell i of a row split at delim,
+// after leading spaces, or -1 if the row has fewer cells.
+func cellStart(text []byte, i int, delim byte) int {
+	at := 0
+	quoted := false
+	for j := 0; j < len(text) && i > 0; j++ {
+		c := text[j]
+		if quoted {
+			if c == '\\' {
+				j++
+			} else if c == '"' {
+				quoted = false
+			}
+			continue
+		}
+		if c == '"' {
+			quoted = true
+		} else if c == delim {
+			i--
+			at = j + 1
+		}
+	}
+	if i > 0 {
+		return -1
+	}
+	for at < len(text) && text[at] == ' ' {
+		at++
+	}
+	return at
+}
+
+// describeToken names the TOON value of t for an UnmarshalTypeError.
+func describeToken(t Token) string {
+	switch t.kind() {
+	case KindObjectStart:
+		return "object"
+	case KindArrayStart:
+		return "array"
+	case KindString:
+		return "string " + strconv.Quote(string(t.text()))
+	case KindNumber:
+		return "number " + string(t.text())
+	case KindBool:
+		if t.Bool() {
+			return "bool true"
+		}
+		return "bool false"
+	case KindNull:
+		return "null"
+	}
+	return t.kind().String()
+}
+
+// mismatch records an UnmarshalTypeError for the value that starts with t
+// (the last token read) and skips the rest of the value. cause, if not
+// nil, is the error behind it.
+func (s *decState) mismatch(t Token, typ reflect.Type, cause error) error {
+	if s.err == nil {
+		line, col := s.pos(t)
+		s.err = &UnmarshalTypeError{Value: describeToken(t), Type: typ.String(), Line: line, Column: col, Err: cause}
+	}
+	return s.skip(t)
+}
+
+// mismatchAt records an UnmarshalTypeError at a position taken before the
+// value was read.
+func (s *decState) mismatchAt(what string, typ reflect.Type, cause error, line, col int) {
+	if s.err == nil {
+		s.err = &UnmarshalTypeError{Value: what, Type: typ.String(), Line: line, Column: col, Err: cause}
+	}
+}
+
+// inField prefixes the field path of a mismatch recorded while decoding the
+// field name; had is whether a mismatch was recorded before.
+func (s *decState) inField(had bool, name string) {
+	if had || s.err == nil {
+		return
+	}
+	if e, ok := s.err.(*UnmarshalTypeError); ok {
+		if e.Field == "" {
+			e.Field = name
+		} else {
+			e.Field = name + "." + e.Field
+		}
+	}
+}
+
+// skip consumes the rest of the value that starts with t.
+func (s *decState) skip(t Token) error {
+	switch t.kind() {
+	case KindObjectStart, KindArrayStart:
+	default:
+		return nil
+	}
+	depth := 1
+	for depth > 0 {
+		t, err := s.d.Token()
+		if err != nil {
+			return unexpectedEOF(err)
+		}
+		switch t.kind() {
+		case KindObjectStart, KindArrayStart:
+			depth++
+		case KindObjectEnd, KindArrayEnd:
+			depth--
+		}
+	}
+	return nil
+}
+
+func unexpectedEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// next reads the next token inside a value, where the end of the input is
+// unexpected.
+func (s *decState) next() (Token, error) {
+	t, err := s.d.Token()
+	if err != nil {
+		return t, unexpectedEOF(err)
+	}
+	return t, nil
+}
+
+// str returns the text b as a string the caller keeps, interned with the
+// InternStrings option.
+func (s *decState) str(b []byte) string {
+	if !s.d.opts.intern || len(b) > maxInternLen {
+		return s.newString(b)
+	}
+	if v, ok := s.intern[string(b)]; ok {
+		return v
+	}
+	v := s.newString(b)
+	if s.intern == nil {
+		s.intern = make(map[string]string)
+	}
+	if len(s.intern) < maxInterned {
+		s.intern[v] = v
+	}
+	return v
+}
+
+// newString copies b into a new string. When decoding a whole document,
+// short strings are packed into shared blocks of packBlock bytes, which
+// saves an allocation per string: the document's strings are all kept by
+// the result anyway. (A block lives as long as any string in it.)
+func (s *decState) newString(b []byte) string {
+	if !s.pack || len(b) > maxPacked || len(b) == 0 {
+		return string(b)
+	}
+	if cap(s.block)-len(s.block) < len(b) {
+		s.block = make([]byte, 0, packBlock)
+	}
+	at := len(s.block)
+	s.block = append(s.block, b...)
+	return unsafe.String(&s.block[at], len(b))
+}
+
+// Strings of up to maxPacked bytes are packed into blocks of packBlock.
+const (
+	maxPacked = 128
+	packBlock = 8 << 10
+)
+
+// Interning keeps strings of at most maxInternLen bytes, and at most
+// maxInterned of them per Decode call or RowDecoder, so that a column of
+// distinct values cannot grow the table without bound.
+const (
+	maxInternLen = 64
+	maxInterned  = 4096
+)
+
+// ---- primitives ----
+
+func decUnsupported(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	return s.mismatch(t, pl.typ, errors.New("toon: Unmarshal of type "+pl.typ.String()+" is not supported"))
+}
+
+func decBool(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindBool:
+		*(*bool)(p) = t.Bool()
+		return nil
+	case KindNull:
+		return nil
+	}
+	return s.mismatch(t, pl.typ, nil)
+}
+
+// parseInt parses number text as an int64: plain integers quickly, others
+// (fraction, exponent, 19 digits and more) by Number.Int64's rules, which
+// accept whole values such as 1.0 and 1e3. ok is false if the number is
+// not a whole number in range.
+func parseInt(b []byte) (int64, bool) {
+	i := 0
+	if len(b) > 0 && b[0] == '-' {
+		i = 1
+	}
+	if n := len(b) - i; n > 0 && n <= 18 {
+		var v int64
+		for _, c := range b[i:] {
+			c -= '0'
+			if c > 9 {
+				v = -1
+				break
+			}
+			v = v*10 + int64(c)
+		}
+		if v >= 0 {
+			if i == 1 {
+				v = -v
+			}
+			return v, true
+		}
+	}
+	v, err := Number(unsafe.String(unsafe.SliceData(b), len(b))).Int64()
+	return v, err == nil
+}
+
+func parseUint(b []byte) (uint64, bool) {
+	if n := len(b); n > 0 && n <= 19 {
+		var v uint64
+		ok := true
+		for _, c := range b {
+			c -= '0'
+			if c > 9 {
+				ok = false
+				break
+			}
+			v = v*10 + uint64(c)
+		}
+		if ok {
+			return v, true
+		}
+	}
+	v, err := Number(unsafe.String(unsafe.SliceData(b), len(b))).Uint64()
+	return v, err == nil
+}
+
+func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindNumber:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	v, ok := parseInt(t.text())
+	if !ok {
+		return s.mismatch(t, pl.typ, nil)
+	}
+	switch pl.size {
+	case 8:
+		*(*int64)(p) = v
+	case 4:
+		if v != int64(int32(v)) {
+			return s.mismatch(t, pl.typ, nil)
+		}
+		*(*int32)(p) = int32(v)
+	case 2:
+		if v != int64(int16(v)) {
+			return s.mismatch(t, pl.typ, nil)
+		}
+		*(*int16)(p) = int16(v)
+	default:
+		if v != int64(int8(v)) {
+			return s.mismatch(t, pl.typ, nil)
+		}
+		*(*int8)(p) = int8(v)
+	}
+	return nil
+}
+
+func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindNumber:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	v, ok := parseUint(t.text())
+	if !ok {
+		return s.mismatch(t, pl.typ, nil)
+	}
+	switch pl.size {
+	case 8:
+		*(*uint64)(p) = v
+	case 4:
+		if v > math.MaxUint32 {
+			return s.mismatch(t, pl.typ, nil)
+		}
+		*(*uint32)(p) = uint32(v)
+	case 2:
+		if v > math.MaxUint16 {
+			return s.mismatch(t, pl.typ, nil)
+		}
+		*(*uint16)(p) = uint16(v)
+	default:
+		if v > math.MaxUint8 {
+			return s.mismatch(t, pl.typ, nil)
+		}
+		*(*uint8)(p) = uint8(v)
+	}
+	return nil
+}
+
+// decFloat stores the nearest float; a number beyond the type's range is a
+// mismatch, not an infinity, and so is one so small that it would become
+// zero.
+func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindNumber:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	b := t.text()
+	bits := 64
+	if pl.size == 4 {
+		bits = 32
+	}
+	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), bits)
+	if err != nil {
+		return s.mismatch(t, pl.typ, err)
+	}
+	if f == 0 {
+		f = 0 // -0 decodes to 0 (§4)
+	}
+	if bits == 32 {
+		*(*float32)(p) = float32(f)
+	} else {
+		*(*float64)(p) = f
+	}
+	return nil
+}
+
+func decString(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindString:
+		*(*string)(p) = s.str(t.text())
+		return nil
+	case KindNull:
+		return nil
+	}
+	return s.mismatch(t, pl.typ, nil)
+}
+
+// decNumber decodes Number and json.Number: the exact text of a number.
+func decNumber(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindNumber:
+		*(*string)(p) = string(t.text())
+		return nil
+	case KindNull:
+		return nil
+	}
+	return s.mismatch(t, pl.typ, nil)
+}
+
+// decTime decodes an RFC 3339 string, with or without fractional seconds.
+func decTime(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindString:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	b := t.text()
+	tm, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(b), len(b)))
+	if err != nil {
+		// The error refers to its input: parse a copy for the report.
+		_, err = time.Parse(time.RFC3339Nano, string(b))
+		return s.mismatch(t, pl.typ, err)
+	}
+	*(*time.Time)(p) = tm
+	return nil
+}
+
+// decBigInt decodes an integer of any size, from a number or from a string
+// holding one (the lossless form some encoders use).
+func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindNumber, KindString:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	z := (*big.Int)(p)
+	txt := string(t.text())
+	if _, ok := z.SetString(txt, 10); ok {
+		return nil
+	}
+	if _, exp, _, ok := splitNumber(txt); ok && exp <= 10000 {
+		if r, ok := new(big.Rat).SetString(txt); ok && r.IsInt() {
+			z.Set(r.Num())
+			return nil
+		}
+	}
+	return s.mismatch(t, pl.typ, nil)
+}
+
+// decBigFloat decodes a number, or a string holding one, with at least
+// enough precision for all its digits.
+func decBigFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindNumber, KindString:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	if !isNumber(t.text()) {
+		return s.mismatch(t, pl.typ, nil)
+	}
+	f := (*big.Float)(p)
+	if f.Prec() == 0 {
+		f.SetPrec(max(64, uint(len(t.text()))*4))
+	}
+	if _, ok := f.SetString(string(t.text())); !ok {
+		return s.mismatch(t, pl.typ, nil)
+	}
+	return nil
+}
+
+// decBytes decodes a base64 string (as encoding/json writes []byte), or an
+// array of numbers.
+func decBytes(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	if t.kind() != KindString {
+		return decSlice(s, pl, t, p)
+	}
+	src := t.text()
+	dst := make([]byte, base64.StdEncoding.DecodedLen(len(src)))
+	n, err := base64.StdEncoding.Decode(dst, src)
+	if err != nil {
+		return s.mismatch(t, pl.typ, err)
+	}
+	reflect.NewAt(pl.typ, p).Elem().SetBytes(dst[:n])
+	return nil
+}
+
+// ---- hooks ----
+
+func decHook(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	line, col := s.pos(t)
+	what := describeToken(t)
+	target := reflect.NewAt(pl.typ, p).Interface()
+	var err error
+	switch pl.hook {
+	case hookText:
+		switch t.kind() {
+		case KindString:
+			err = target.(encoding.TextUnmarshaler).UnmarshalText(t.text())
+		case KindNull:
+			return nil
+		default:
+			return s.mismatch(t, pl.typ, nil)
+		}
+	case hookTOON:
+		v, ferr := s.generic(t, false, true)
+		if ferr != nil {
+			return ferr
+		}
+		err = target.(Unmarshaler).UnmarshalTOON(v)
+	case hookJSON:
+		v, ferr := s.generic(t, true, true)
+		if ferr != nil {
+			return ferr
+		}
+		js, jerr := appendJSON(nil, v)
+		if jerr != nil {
+			err = jerr
+		} else {
+			err = target.(json.Unmarshaler).UnmarshalJSON(js)
+		}
+	}
+	if err != nil {
+		s.mismatchAt(what, pl.typ, err, line, col)
+	}
+	return nil
+}
+
+// generic builds the generic value that starts with t: objects as
+// map[string]any, or Object when ordered; numbers as Number with exact,
+// else as Decode stores them.
+func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
+	switch t.kind() {
+	case KindObjectStart:
+		var m map[string]any
+		var o Object
+		if ordered {
+			o = Object{}
+		} else {
+			m = map[string]any{}
+		}
+		for {
+			k, err := s.next()
+			if err != nil {
+				return nil, err
+			}
+			if k.kind() == KindObjectEnd {
+				if ordered {
+					return o, nil
+				}
+				return m, nil
+			}
+			name := string(k.text())
+			vt, err := s.next()
+			if err != nil {
+				return nil, err
+			}
+			v, err := s.generic(vt, ordered, exact)
+			if err != nil {
+				return nil, err
+			}
+			if ordered {
+				o = setMember(o, name, v)
+			} else {
+				m[name] = v
+			}
+		}
+	case KindArrayStart:
+		a := make([]any, 0, min(max(t.n, 0), 1024))
+		for {
+			et, err := s.next()
+			if err != nil {
+				return nil, err
+			}
+			if et.kind() == KindArrayEnd {
+				return a, nil
+			}
+			v, err := s.generic(et, ordered, exact)
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+	case KindString:
+		return s.str(t.text()), nil
+	case KindNumber:
+		if exact || s.d.opts.useNumber {
+			return Number(t.text()), nil
+		}
+		f, err := parseFloat(t.text())
+		if err != nil {
+			return Number(t.text()), nil // beyond float64: keep the text (§4)
+		}
+		if f == 0 {
+			f = 0
+		}
+		return f, nil
+	case KindBool:
+		return t.Bool(), nil
+	case KindNull:
+		return nil, nil
+	}
+	return nil, errors.New("toon: unexpected " + t.kind().String() + " token")
+}
+
+// setMember sets key k of o, replacing an earlier member of that key (only
+// non-strict decoding lets keys repeat; the last one wins).
+func setMember(o Object, k string, v any) Object {
+	for i := range o {
+		if o[i].Key == k {
+			o[i].Value = v
+			return o
+		}
+	}
+	return append(o, Member{Key: k, Value: v})
+}
+
+// appendJSON appends the JSON text of a generic value.
+func appendJSON(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case string:
+		q, err := json.Marshal(x)
+		return append(b, q...), err
+	case Number:
+		return append(b, x...), nil
+	case float64:
+		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSON(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
+	case Object:
+		b = append(b, '{')
+		for i, m := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSON(b, m.Key); err != nil {
+				return b, err
+			}
+			b = append(b, ':')
+			if b, err = appendJSON(b, m.Value); err != nil {
+				return b, err
+			}
+		}
+		return append(b, '}'), nil
+	}
+	return b, errors.New("toon: cannot convert a " + reflect.TypeOf(v).String() + " to JSON")
+}
+
+// ---- containers ----
+
+func decPtr(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	if t.kind() == KindNull {
+		*(*unsafe.Pointer)(p) = nil
+		return nil
+	}
+	q := *(*unsafe.Pointer)(p)
+	if q == nil {
+		q = reflect.New(pl.elem.typ).UnsafePointer()
+		*(*unsafe.Pointer)(p) = q
+	}
+	return pl.elem.fn(s, pl.elem, t, q)
+}
+
+func decIface(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	v := reflect.NewAt(pl.typ, p).Elem()
+	if t.kind() == KindNull {
+		v.SetZero()
+		return nil
+	}
+	if v.NumMethod() == 0 {
+		g, err := s.generic(t, false, false)
+		if err != nil {
+			return err
+		}
+		*(*any)(p) = g
+		return nil
+	}
+	// A non-empty interface: decode into the pointer it holds, if any.
+	if !v.IsNil() {
+		if e := v.Elem(); e.Kind() == reflect.Pointer && !e.IsNil() {
+			ep := decPlanOf(e.Type().Elem())
+			return ep.fn(s, ep, t, e.UnsafePointer())
+		}
+	}
+	return s.mismatch(t, pl.typ, nil)
+}
+
+// sliceHeader is the memory layout of a slice.
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+// decSlice decodes an array into a slice, reusing its backing array. Each
+// element is decoded into a zeroed element. The elements of a tabular
+// array decoded into structs go through a row plan.
+func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindArrayStart:
+	case KindNull:
+		*(*sliceHeader)(p) = sliceHeader{}
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	h := (*sliceHeader)(p)
+	ep := pl.elem
+	var rp *rowPlan
+	if t.Form() == FormTabular && isStructPlan(ep) {
+		rp = s.rowPlan(ep, t)
+	}
+	declared := t.n
+	dirty := h.cap // elements below dirty may hold old values
+	if h.data == nil {
+		dirty = 0
+	}
+	if want := min(declared, s.d.rowsLeft()); want > h.cap {
+		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, want))
+		dirty = 0
+	}
+	n := 0
+	for {
+		et, err := s.next()
+		if err != nil {
+			return err
+		}
+		if et.kind() == KindArrayEnd {
+			break
+		}
+		if n == h.cap {
+			growSlice(pl, p, n, declared)
+			dirty = n
+		}
+		e := unsafe.Add(h.data, uintptr(n)*ep.size)
+		if n < dirty {
+			reflect.NewAt(ep.typ, e).Elem().SetZero()
+		}
+		n++
+		h.len = n
+		if rp != nil {
+			err = s.decodeRow(rp, et, e)
+		} else {
+			err = ep.fn(s, ep, et, e)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if h.data == nil {
+		// An empty array is an empty slice, not a nil one.
+		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
+	}
+	h.len = n
+	return nil
+}
+
+func isStructPlan(pl *decPlan) bool {
+	return pl.typ.Kind() == reflect.Struct && pl.hook == hookNone && pl.typ != timeType &&
+		pl.typ != bigIntType && pl.typ != bigFloatType
+}
+
+// growSlice gives the slice at p room for more than n elements: twice the
+// capacity, but no more than the declared length when that is larger than
+// n.
+func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
+	c := max(2*n, 8)
+	if declared > n && declared < c {
+		c = declared
+	}
+	old := reflect.NewAt(pl.typ, p).Elem()
+	ns := reflect.MakeSlice(pl.typ, n, c)
+	reflect.Copy(ns, old)
+	old.Set(ns)
+}
+
+// rowsLeft bounds the number of array elements the rest of the input can
+// hold, so that a declared length can size a slice without trusting it:
+// when the whole input is in memory, every element takes at least two
+// bytes (a character and a line feed, or a delimiter); otherwise 1024.
+func (d *Decoder) rowsLeft() int {
+	if d.lx.r == nil {
+		return (d.lx.end-d.lx.pos)/2 + 1
+	}
+	return 1024
+}
+
+// decArray decodes into a Go array: extra elements are dropped, missing
+// ones are zero.
+func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindArrayStart:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	ep := pl.elem
+	n := pl.typ.Len()
+	i := 0
+	for ; ; i++ {
+		et, err := s.next()
+		if err != nil {
+			return err
+		}
+		if et.kind() == KindArrayEnd {
+			break
+		}
+		if i >= n {
+			if err := s.skip(et); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := ep.fn(s, ep, et, unsafe.Add(p, uintptr(i)*ep.size)); err != nil {
+			return err
+		}
+	}
+	if i < n {
+		a := reflect.NewAt(pl.typ, p).Elem()
+		for ; i < n; i++ {
+			a.Index(i).Set(pl.zeroed)
+		}
+	}
+	return nil
+}
+
+// decMap decodes an object into a map, adding to the entries it has.
+// Keys are strings, integers (which must fit) or TextUnmarshalers.
+func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindObjectStart:
+	case KindNull:
+		*(*unsafe.Pointer)(p) = nil
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	m := reflect.NewAt(pl.typ, p).Elem()
+	if m.IsNil() {
+		m.Set(reflect.MakeMap(pl.typ))
+	}
+	kt := pl.typ.Key()
+	ep := pl.elem
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		if k.kind() == KindObjectEnd {
+			return nil
+		}
+		kb := k.text()
+		kv := reflect.New(kt).Elem()
+		bad := false
+		switch {
+		case pl.key != nil:
+			err := kv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText(kb)
+			if err != nil {
+				line, col := s.pos(k)
+				s.mismatchAt("key "+strconv.Quote(string(kb)), kt, err, line, col)
+				bad = true
+			}
+		case kt.Kind() == reflect.String:
+			kv.SetString(string(kb))
+		default:
+			if !setIntKey(kv, kb) {
+				line, col := s.pos(k)
+				s.mismatchAt("key "+strconv.Quote(string(kb)), kt, nil, line, col)
+				bad = true
+			}
+		}
+		vt, err := s.next()
+		if err != nil {
+			return err
+		}
+		if bad {
+			if err := s.skip(vt); err != nil {
+				return err
+			}
+			continue
+		}
+		ev := reflect.New(ep.typ)
+		had := s.err != nil
+		if err := ep.fn(s, ep, vt, ev.UnsafePointer()); err != nil {
+			return err
+		}
+		s.inField(had, kv.String())
+		m.SetMapIndex(kv, ev.Elem())
+	}
+}
+
+// setIntKey parses an integer map key that must fit kv's type.
+func setIntKey(kv reflect.Value, b []byte) bool {
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	switch kv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(s, 10, kv.Type().Bits())
+		if err != nil {
+			return false
+		}
+		kv.SetInt(n)
+	default:
+		n, err := strconv.ParseUint(s, 10, kv.Type().Bits())
+		if err != nil {
+			return false
+		}
+		kv.SetUint(n)
+	}
+	return true
+}
+
+// decObject decodes an object into an Object, keeping the key order at
+// every level (nested objects become Objects too).
+func decObject(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindObjectStart:
+	case KindNull:
+		*(*Object)(p) = nil
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	v, err := s.generic(t, true, s.d.opts.useNumber)
+	if err != nil {
+		return err
+	}
+	*(*Object)(p) = v.(Object)
+	return nil
+}
+
+// lookup returns the index of the field whose name is the key k
+// (case-sensitively), or -1. hint is the index where the key is expected.
+func (pl *decPlan) lookup(k []byte, hint int) int {
+	if hint < len(pl.fields) && pl.fields[hint].name == string(k) {
+		return hint
+	}
+	if pl.byName != nil {
+		if i, ok := pl.byName[string(k)]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range pl.fields {
+		if pl.fields[i].name == string(k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// decStruct decodes an object into a struct, field by field; keys match
+// field names exactly (case-sensitively). Fields the object lacks keep
+// their values.
+func decStruct(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	switch t.kind() {
+	case KindObjectStart:
+	case KindNull:
+		return nil
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	hint := 0
+	for {
+		k, err := s.next()
+		if err != nil {
+			return err
+		}
+		if k.kind() == KindObjectEnd {
+			return nil
+		}
+		i := pl.lookup(k.text(), hint)
+		if i < 0 {
+			if s.d.opts.disallowUnknown {
+				s.unknownField(k, pl.typ)
+			}
+			vt, err := s.next()
+			if err != nil {
+				return err
+			}
+			if err := s.skip(vt); err != nil {
+				return err
+			}
+			continue
+		}
+		f := &pl.fields[i]
+		hint = i + 1
+		vt, err := s.next()
+		if err != nil {
+			return err
+		}
+		had := s.err != nil
+		if err := f.plan.fn(s, f.plan, vt, fieldPtr(pl.typ, p, &f.structField, true)); err != nil {
+			return err
+		}
+		s.inField(had, f.name)
+	}
+}
+
+// UnknownFieldError reports a key that matches no field of the struct it
+// was decoded into, with the DisallowUnknownFields option.
+type UnknownFieldError struct {
+	Key    string // the key
+	Type   string // the struct type
+	Line   int    // 1-based line of the key
+	Column int    // 1-based column of the key
+}
+
+// Error implements error.
+func (e *UnknownFieldError) Error() string {
+	return "toon: unknown field " + strconv.Quote(e.Key) + " in " + e.Type +
+		" at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
+}
+
+func (s *decState) unknownField(k Token, typ reflect.Type) {
+	if s.err == nil {
+		line, col := s.pos(k)
+		s.err = &UnknownFieldError{Key: string(k.text()), Type: typ.String(), Line: line, Column: col}
+	}
+}
+
+// ---- tabular rows ----
+
+// rowPlan maps the fields of one tabular header to the fields of a struct:
+// the tokens of every row follow the header, so the keys of a row are
+// known before it is read and need no lookup.
+type rowPlan struct {
+	pl    *decPlan
+	steps []rowStep
+}
+
+// rowStep is one field of the header: the struct field it fills (nil for a
+// key the struct lacks), and the index of its first leaf cell.
+type rowStep struct {
+	f     *decField
+	leaf  int
+	leaf1 bool // a leaf field (one cell), not a nested group
+}
+
+// rowPlan compiles the header of the tabular ArrayStart t for rows decoded
+// into structs of plan pl. Unknown fields, with DisallowUnknownFields, are
+// reported once, at the header.
+func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
+	fs := t.Fields()
+	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs))}
+	leaf := 0
+	for i := range fs {
+		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}
+		if j := pl.lookup(fs[i].Name, i); j >= 0 {
+			st.f = &pl.fields[j]
+		} else if s.d.opts.disallowUnknown && s.err == nil {
+			line, col := s.pos(t)
+			s.err = &UnknownFieldError{Key: string(fs[i].Name), Type: pl.typ.String(), Line: line, Column: col}
+		}
+		rp.steps[i] = st
+		leaf += countLeaves(fs[i : i+1])
+	}
+	s.delim = byte(t.Delim())
+	return rp
+}
+
+// decodeRow decodes one row object into the struct at p.
+func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
+	if t.kind() != KindObjectStart {
+		return rp.pl.fn(s, rp.pl, t, p)
+	}
+	pl := rp.pl
+	for i := range rp.steps {
+		st := &rp.steps[i]
+		k, err := s.d.Token()
+		if err != nil {
+			return unexpectedEOF(err)
+		}
+		if k.kind() != KindKey {
+			return errors.New("toon: unexpected " + k.kind().String() + " token in a tabular row")
+		}
+		vt, err := s.d.Token()
+		if err != nil {
+			return unexpectedEOF(err)
+		}
+		f := st.f
+		if f == nil {
+			if err := s.skip(vt); err != nil {
+				return err
+			}
+			continue
+		}
+		had := s.err != nil
+		if st.leaf1 {
+			s.cell = st.leaf
+		}
+		var fp unsafe.Pointer
+		if f.direct {
+			fp = unsafe.Add(p, f.off)
+		} else {
+			fp = fieldPtr(pl.typ, p, &f.structField, true)
+		}
+		err = f.plan.fn(s, f.plan, vt, fp)
+		s.cell = -1
+		if err != nil {
+			return err
+		}
+		s.inField(had, f.name)
+	}
+	t, err := s.d.Token()
+	if err != nil {
+		return unexpectedEOF(err)
+	}
+	if t.kind() != KindObjectEnd {
+		return errors.New("toon: unexpected " + t.kind().String() + " token at the end of a tabular row")
+	}
+	return nil
+}

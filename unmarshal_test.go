@@ -1,0 +1,498 @@
+package toon
+
+import (
+	"encoding/json"
+	"errors"
+	"math/big"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+type uAddr struct {
+	City    string `toon:"city"`
+	Country string `json:"country"`
+}
+
+type uBase struct {
+	ID      int    `toon:"id"`
+	Created string `toon:"created"`
+}
+
+type UPtrBase struct {
+	Note string `toon:"note"`
+}
+
+type uUser struct {
+	uBase
+	*UPtrBase
+	Name     string            `toon:"name"`
+	Email    string            `json:"email,omitempty"`
+	Skip     string            `toon:"-"`
+	Dash     string            `toon:"-,"`
+	Plain    int               // no tag: the field name
+	JSONOnly bool              `json:"json_only"`
+	Both     int               `toon:"both_toon" json:"both_json"`
+	Addr     uAddr             `toon:"addr"`
+	AddrP    *uAddr            `toon:"addr_p"`
+	Tags     []string          `toon:"tags"`
+	Grid     [][]int           `toon:"grid"`
+	Scores   map[string]int    `toon:"scores"`
+	ByID     map[int]string    `toon:"by_id"`
+	Any      any               `toon:"any"`
+	Arr      [3]int            `toon:"arr"`
+	Ptr      *int              `toon:"ptr"`
+	When     time.Time         `toon:"when"`
+	Raw      []byte            `toon:"raw"`
+	JN       json.Number       `toon:"jn"`
+	N        Number            `toon:"n"`
+	Big      *big.Int          `toon:"big"`
+	BigF     *big.Float        `toon:"bigf"`
+	F32      float32           `toon:"f32"`
+	U8       uint8             `toon:"u8"`
+	I16      int16             `toon:"i16"`
+	Ord      Object            `toon:"ord"`
+	Rows     []uAddr           `toon:"rows"`
+	Keyed    map[string]uAddr  `toon:"keyed"`
+	unexport int               //nolint:unused // ignored by Unmarshal
+	Named    map[uKey]float64  `toon:"named"`
+	Nested   map[string][]uint `toon:"nested"`
+}
+
+// uKey is a map key decoded through encoding.TextUnmarshaler.
+type uKey struct{ a, b string }
+
+func (k *uKey) UnmarshalText(b []byte) error {
+	x, y, ok := strings.Cut(string(b), "/")
+	if !ok {
+		return errors.New("no slash")
+	}
+	k.a, k.b = x, y
+	return nil
+}
+
+func (k uKey) MarshalText() ([]byte, error) { return []byte(k.a + "/" + k.b), nil }
+
+const uDoc = `id: 7
+created: yesterday
+note: embedded through a pointer
+name: Ada
+email: ada@example.com
+Skip: ignored
+"-": dash
+Plain: 3
+json_only: true
+both_toon: 5
+both_json: 6
+addr:
+  city: London
+  country: UK
+addr_p:
+  city: Paris
+tags[3]: a,"b,c",""
+grid[2]:
+  - [2]: 1,2
+  - [0]:
+scores:
+  x: 1
+  y: -2
+by_id:
+  "1": one
+  "-20": minus twenty
+any:
+  k[2]: 1,true
+arr[4]: 1,2,3,4
+ptr: 42
+when: "2024-05-06T07:08:09.123456789+02:00"
+raw: aGVsbG8=
+jn: 1.50
+n: -0.0e5
+big: 123456789012345678901234567890
+bigf: 3.14159265358979323846264338327950288
+f32: 1.5
+u8: 255
+i16: -32768
+ord:
+  z: 1
+  a:
+    y: 2
+    b: 3
+rows[2]{city,country}:
+  Oslo,NO
+  Rome,IT
+keyed[2:]{city,country}:
+  home: Bergen,NO
+  work: Milan,IT
+unknown:
+  deep[1]: 1
+named:
+  a/b: 1.25
+nested:
+  q[2]: 1,2
+`
+
+func TestUnmarshalStruct(t *testing.T) {
+	var u uUser
+	if err := Unmarshal([]byte(uDoc), &u); err != nil {
+		t.Fatal(err)
+	}
+	ptr := 42
+	bigI, _ := new(big.Int).SetString("123456789012345678901234567890", 10)
+	when, _ := time.Parse(time.RFC3339Nano, "2024-05-06T07:08:09.123456789+02:00")
+	want := uUser{
+		uBase:    uBase{ID: 7, Created: "yesterday"},
+		UPtrBase: &UPtrBase{Note: "embedded through a pointer"},
+		Name:     "Ada", Email: "ada@example.com", Dash: "dash", Plain: 3, JSONOnly: true, Both: 5,
+		Addr:   uAddr{"London", "UK"},
+		AddrP:  &uAddr{City: "Paris"},
+		Tags:   []string{"a", "b,c", ""},
+		Grid:   [][]int{{1, 2}, {}},
+		Scores: map[string]int{"x": 1, "y": -2},
+		ByID:   map[int]string{1: "one", -20: "minus twenty"},
+		Any:    map[string]any{"k": []any{1.0, true}},
+		Arr:    [3]int{1, 2, 3},
+		Ptr:    &ptr,
+		When:   when,
+		Raw:    []byte("hello"),
+		JN:     "1.50",
+		N:      "-0.0e5",
+		Big:    bigI,
+		F32:    1.5, U8: 255, I16: -32768,
+		Ord:    Object{{"z", 1.0}, {"a", Object{{"y", 2.0}, {"b", 3.0}}}},
+		Rows:   []uAddr{{"Oslo", "NO"}, {"Rome", "IT"}},
+		Keyed:  map[string]uAddr{"home": {"Bergen", "NO"}, "work": {"Milan", "IT"}},
+		Named:  map[uKey]float64{{"a", "b"}: 1.25},
+		Nested: map[string][]uint{"q": {1, 2}},
+	}
+	if u.BigF == nil || u.BigF.Text('g', 36) != "3.14159265358979323846264338327950288" {
+		t.Errorf("bigf = %v", u.BigF)
+	}
+	u.BigF = nil
+	if !u.When.Equal(want.When) {
+		t.Errorf("when = %v, want %v", u.When, want.When)
+	}
+	u.When = want.When
+	if !reflect.DeepEqual(u, want) {
+		t.Errorf("got  %+v\nwant %+v", u, want)
+	}
+}
+
+func TestUnmarshalEmbeddedConflicts(t *testing.T) {
+	type A struct{ X, Y int }
+	type B struct {
+		X int
+		Y int `toon:"Y"`
+	}
+	type C struct {
+		A
+		B
+		X int `toon:"X"` // shallowest wins
+	}
+	var c C
+	if err := Unmarshal([]byte("X: 1\nY: 2"), &c); err != nil {
+		t.Fatal(err)
+	}
+	// X is C.X; Y is B.Y (tagged beats untagged at equal depth).
+	if c.X != 1 || c.B.Y != 2 || c.A.Y != 0 || c.A.X != 0 || c.B.X != 0 {
+		t.Errorf("got %+v", c)
+	}
+	type D struct {
+		A
+		B2 A `toon:"b2"`
+	}
+	type E struct {
+		A
+		D // D.A.X is deeper than E.A.X
+	}
+	var e E
+	if err := Unmarshal([]byte("X: 5"), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.A.X != 5 || e.D.A.X != 0 {
+		t.Errorf("got %+v", e)
+	}
+}
+
+func TestUnmarshalCaseSensitive(t *testing.T) {
+	var v struct {
+		Name string `toon:"name"`
+		Age  int
+	}
+	if err := Unmarshal([]byte("Name: x\nname: y\nage: 3\nAge: 4"), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Name != "y" || v.Age != 4 {
+		t.Errorf("got %+v", v)
+	}
+}
+
+func TestUnmarshalUnknownFields(t *testing.T) {
+	type T struct {
+		A int `toon:"a"`
+	}
+	var v T
+	if err := Unmarshal([]byte("a: 1\nb: 2"), &v); err != nil || v.A != 1 {
+		t.Fatalf("got %+v, %v", v, err)
+	}
+	err := Unmarshal([]byte("a: 1\n  \nb:\n  c: 2"), &v, DisallowUnknownFields())
+	var ue *UnknownFieldError
+	if !errors.As(err, &ue) || ue.Key != "b" || ue.Line != 3 || ue.Column != 1 {
+		t.Fatalf("got %v", err)
+	}
+	var rows []T
+	err = Unmarshal([]byte("[1]{a,zz}:\n  1,2"), &rows, DisallowUnknownFields())
+	if !errors.As(err, &ue) || ue.Key != "zz" || ue.Line != 1 {
+		t.Fatalf("got %v", err)
+	}
+	if len(rows) != 1 || rows[0].A != 1 {
+		t.Errorf("rows = %+v", rows)
+	}
+}
+
+// TestUnmarshalErrors checks each kind of mismatch: what, where and the
+// Go type, and that decoding goes on past it.
+func TestUnmarshalErrors(t *testing.T) {
+	type Row struct {
+		ID   int8      `toon:"id"`
+		Name string    `toon:"name"`
+		OK   bool      `toon:"ok"`
+		At   time.Time `toon:"at"`
+		U    uint16    `toon:"u"`
+		F    float32   `toon:"f"`
+	}
+	type Doc struct {
+		Title string `toon:"title"`
+		Rows  []Row  `toon:"rows"`
+		Inner struct {
+			N int `toon:"n"`
+		} `toon:"inner"`
+	}
+	cases := []struct {
+		name, in       string
+		value, typ     string
+		field          string
+		line, col      int
+		cause          bool
+		wantAfterTitle string
+	}{
+		{"overflow", "title: t\nrows[1]{id,name,ok,at,u,f}:\n  300,a,true,\"2024-01-01T00:00:00Z\",1,1", "number 300", "int8", "rows.id", 3, 3, false, "t"},
+		{"negative unsigned", "rows[1]{id,name,ok,at,u,f}:\n  1,a,true,\"2024-01-01T00:00:00Z\",-1,1", "number -1", "uint16", "rows.u", 2, 35, false, ""},
+		{"uint overflow", "rows[1]{id,name,ok,at,u,f}:\n  1,a,true,\"2024-01-01T00:00:00Z\",65536,1", "number 65536", "uint16", "rows.u", 2, 35, false, ""},
+		{"fraction", "rows[1]{id,name,ok,at,u,f}:\n  1.5,a,true,\"2024-01-01T00:00:00Z\",1,1", "number 1.5", "int8", "rows.id", 2, 3, false, ""},
+		{"float32 range", "rows[1]{id,name,ok,at,u,f}:\n  1,a,true,\"2024-01-01T00:00:00Z\",1,1e39", "number 1e39", "float32", "rows.f", 2, 37, true, ""},
+		{"string for int", "rows[1]{id,name,ok,at,u,f}:\n  x1,a,true,\"2024-01-01T00:00:00Z\",1,1", `string "x1"`, "int8", "rows.id", 2, 3, false, ""},
+		{"bool for string", "rows[1]{id,name,ok,at,u,f}:\n  1,true,true,\"2024-01-01T00:00:00Z\",1,1", "bool true", "string", "rows.name", 2, 5, false, ""},
+		{"number for bool", "rows[1]{id,name,ok,at,u,f}:\n  1,a, 7 ,\"2024-01-01T00:00:00Z\",1,1", "number 7", "bool", "rows.ok", 2, 8, false, ""},
+		{"null cell is fine, bad quoted cell", "rows[1]{id,name,ok,at,u,f}:\n  null,\"q\",null,\"yesterday\",1,1", `string "yesterday"`, "time.Time", "rows.at", 2, 17, true, ""},
+		{"bad time in field", "title: x\ninner:\n  n: \"9\"", `string "9"`, "int", "inner.n", 3, 6, false, "x"},
+		{"object for string", "title:\n  a: 1\ninner:\n  n: 1", "object", "string", "title", 1, 1, false, ""},
+		{"array for struct", "inner[1]: 1", "array", "struct { N int \"toon:\\\"n\\\"\" }", "inner", 1, 1, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var d Doc
+			err := Unmarshal([]byte(c.in), &d)
+			var ute *UnmarshalTypeError
+			if !errors.As(err, &ute) {
+				t.Fatalf("got %v, want an UnmarshalTypeError", err)
+			}
+			if ute.Value != c.value || ute.Type != c.typ || ute.Field != c.field || ute.Line != c.line || ute.Column != c.col {
+				t.Errorf("got {%q %q %q line %d col %d}, want {%q %q %q line %d col %d}", ute.Value, ute.Type, ute.Field, ute.Line, ute.Column,
+					c.value, c.typ, c.field, c.line, c.col)
+			}
+			if (ute.Err != nil) != c.cause {
+				t.Errorf("cause = %v", ute.Err)
+			}
+			if d.Title != c.wantAfterTitle {
+				t.Errorf("title = %q", d.Title)
+			}
+			if !strings.Contains(err.Error(), "line "+strconv.Itoa(c.line)+", column "+strconv.Itoa(c.col)) {
+				t.Errorf("message %q lacks the position", err)
+			}
+		})
+	}
+}
+
+func TestUnmarshalGoesOnPastMismatch(t *testing.T) {
+	type Row struct {
+		A int    `toon:"a"`
+		B string `toon:"b"`
+	}
+	var rows []Row
+	err := Unmarshal([]byte("[3]{a,b}:\n  1,x\n  y,z\n  3,w"), &rows)
+	var ute *UnmarshalTypeError
+	if !errors.As(err, &ute) || ute.Line != 3 {
+		t.Fatalf("got %v", err)
+	}
+	want := []Row{{1, "x"}, {0, "z"}, {3, "w"}}
+	if !reflect.DeepEqual(rows, want) {
+		t.Errorf("got %+v", rows)
+	}
+}
+
+func TestUnmarshalNumbersFit(t *testing.T) {
+	fits := func(in string, p any) error { return Unmarshal([]byte(in), p) }
+	var i8 int8
+	var i64 int64
+	var u64 uint64
+	var f64 float64
+	for _, c := range []struct {
+		in string
+		p  any
+		ok bool
+	}{
+		{"127", &i8, true}, {"128", &i8, false}, {"-128", &i8, true}, {"-129", &i8, false},
+		{"9223372036854775807", &i64, true}, {"9223372036854775808", &i64, false},
+		{"-9223372036854775808", &i64, true}, {"1e3", &i64, true}, {"1.0", &i64, true}, {"1.25e1", &i64, false},
+		{"18446744073709551615", &u64, true}, {"18446744073709551616", &u64, false}, {"-0", &u64, true},
+		{"1e308", &f64, true}, {"1e309", &f64, false}, {"-1e309", &f64, false},
+	} {
+		err := fits(c.in, c.p)
+		if (err == nil) != c.ok {
+			t.Errorf("%s into %T: %v", c.in, c.p, err)
+		}
+	}
+	if i64 != 1 || u64 != 0 {
+		t.Errorf("i64=%d u64=%d", i64, u64)
+	}
+}
+
+func TestUnmarshalNullAndReuse(t *testing.T) {
+	type T struct {
+		A int            `toon:"a"`
+		P *int           `toon:"p"`
+		S []int          `toon:"s"`
+		M map[string]int `toon:"m"`
+		I any            `toon:"i"`
+	}
+	one := 1
+	v := T{A: 5, P: &one, S: []int{1}, M: map[string]int{"a": 1}, I: 3}
+	if err := Unmarshal([]byte("a: null\np: null\ns: null\nm: null\ni: null"), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.A != 5 || v.P != nil || v.S != nil || v.M != nil || v.I != nil {
+		t.Errorf("got %+v", v)
+	}
+	// A slice's backing array is reused and its elements start from zero.
+	type R struct{ A, B int }
+	rows := make([]R, 1, 4)
+	rows[0] = R{9, 9}
+	back := &rows[:4][3]
+	*back = R{7, 7}
+	if err := Unmarshal([]byte("[4]:\n  - A: 1\n  - B: 2\n  - A: 3\n  - B: 4"), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(rows, []R{{1, 0}, {0, 2}, {3, 0}, {0, 4}}) || &rows[3] != back {
+		t.Errorf("got %+v", rows)
+	}
+	var empty []int
+	if err := Unmarshal([]byte("[]"), &empty); err != nil || empty == nil || len(empty) != 0 {
+		t.Errorf("got %#v, %v", empty, err)
+	}
+}
+
+// hooked implements all three unmarshal hooks; Unmarshaler must win.
+type hooked struct{ via string }
+
+func (h *hooked) UnmarshalTOON(v any) error {
+	if s, ok := v.(string); ok && s == "fail" {
+		return errors.New("refused")
+	}
+	h.via = "toon:" + describe(v)
+	return nil
+}
+func (h *hooked) UnmarshalJSON(b []byte) error { h.via = "json:" + string(b); return nil }
+func (h *hooked) UnmarshalText(b []byte) error { h.via = "text:" + string(b); return nil }
+
+type jsonHooked struct{ via string }
+
+func (h *jsonHooked) UnmarshalJSON(b []byte) error { h.via = "json:" + string(b); return nil }
+func (h *jsonHooked) UnmarshalText(b []byte) error { h.via = "text:" + string(b); return nil }
+
+type textHooked struct{ via string }
+
+func (h *textHooked) UnmarshalText(b []byte) error {
+	if string(b) == "bad" {
+		return errors.New("bad text")
+	}
+	h.via = "text:" + string(b)
+	return nil
+}
+
+func TestUnmarshalHooks(t *testing.T) {
+	var v struct {
+		H  hooked      `toon:"h"`
+		J  jsonHooked  `toon:"j"`
+		T  textHooked  `toon:"t"`
+		TP *textHooked `toon:"tp"`
+		N  Number      `toon:"n"`
+	}
+	in := "h:\n  a[2]: 1,x\nj:\n  b: 1.50\n  a[1]: \"q\\\"\"\nt: hello\ntp: there\nn: 2"
+	if err := Unmarshal([]byte(in), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.H.via != "toon:object" || v.J.via != `json:{"b":1.50,"a":["q\""]}` || v.T.via != "text:hello" || v.TP.via != "text:there" {
+		t.Errorf("got %+v %+v %+v %+v", v.H, v.J, v.T, v.TP)
+	}
+	err := Unmarshal([]byte("t: x\nh: fail"), &v)
+	var ute *UnmarshalTypeError
+	if !errors.As(err, &ute) || ute.Line != 2 || ute.Column != 4 || ute.Err == nil || ute.Err.Error() != "refused" {
+		t.Fatalf("got %#v", err)
+	}
+	err = Unmarshal([]byte("t: bad"), &v)
+	if !errors.As(err, &ute) || ute.Line != 1 || ute.Column != 4 || ute.Field != "t" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestUnmarshalIntern(t *testing.T) {
+	type R struct {
+		C string `toon:"c"`
+	}
+	in := []byte("[3]{c}:\n  DK\n  DK\n  UK")
+	var rows []R
+	if err := Unmarshal(in, &rows, InternStrings()); err != nil {
+		t.Fatal(err)
+	}
+	if unsafe.StringData(rows[0].C) != unsafe.StringData(rows[1].C) || rows[2].C != "UK" {
+		t.Error("repeated strings are not shared")
+	}
+	// The strings do not refer to the input.
+	copy(in, strings.Repeat("x", len(in)))
+	if rows[0].C != "DK" {
+		t.Errorf("string changed with the input: %q", rows[0].C)
+	}
+}
+
+func TestUnmarshalInvalidTarget(t *testing.T) {
+	var ie *InvalidUnmarshalError
+	var x int
+	for _, target := range []any{nil, x, (*int)(nil)} {
+		if err := Unmarshal([]byte("1"), target); !errors.As(err, &ie) {
+			t.Errorf("%T: got %v", target, err)
+		}
+	}
+	var ch chan int
+	var ute *UnmarshalTypeError
+	if err := Unmarshal([]byte("1"), &ch); !errors.As(err, &ute) {
+		t.Errorf("chan: got %v", err)
+	}
+}
+
+// FuzzUnmarshalStruct checks that no input makes typed decoding panic.
+func FuzzUnmarshalStruct(f *testing.F) {
+	f.Add([]byte(uDoc))
+	f.Add([]byte("[2]{id,name}:\n  1,a\n  2,b"))
+	f.Add([]byte("rows[1]{city,country}:\n  \"x\",1"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var u uUser
+		_ = Unmarshal(data, &u)
+		var rows []uAddr
+		_ = Unmarshal(data, &rows)
+		var m map[int]uint8
+		_ = Unmarshal(data, &m)
+	})
+}
