@@ -1,0 +1,702 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Hostile input: each case must end in a clear error or a correct result,
+// in linear time and bounded memory, and never crash. Large inputs are
+// synthesized by readers a line at a time, so the tests themselves stay
+// small in memory.
+
+// genReader synthesizes input: line(i, buf) appends line i (with its line
+// terminator) to buf, for i from 0 until it returns buf unchanged or lines
+// lines have been made. It counts the bytes handed out.
+type genReader struct {
+	line    func(i int, buf []byte) []byte
+	lines   int
+	i       int
+	pending []byte
+	buf     []byte
+	read    int64
+}
+
+func (g *genReader) Read(p []byte) (int, error) {
+	for len(g.pending) == 0 {
+		if g.i >= g.lines {
+			return 0, io.EOF
+		}
+		g.buf = g.line(g.i, g.buf[:0])
+		g.i++
+		if len(g.buf) == 0 {
+			g.lines = g.i
+		}
+		g.pending = g.buf
+	}
+	n := copy(p, g.pending)
+	g.pending = g.pending[n:]
+	g.read += int64(n)
+	return n, nil
+}
+
+// within runs f and fails the test if it takes longer than limit, which is
+// set far above the time a linear algorithm needs on a slow, loaded
+// machine and far below what a quadratic one would need.
+func within(t *testing.T, limit time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		t.Logf("took %v", time.Since(start).Round(time.Millisecond))
+	case <-time.After(limit):
+		t.Fatalf("still running after %v: not linear time", limit)
+	}
+}
+
+// drain reads every token, returning the count and the first error other
+// than io.EOF.
+func drain(d *Decoder) (int, error) {
+	n := 0
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+// wantSyntax fails unless err is a *SyntaxError matching cause at line.
+func wantSyntax(t *testing.T, err error, cause error, line int) *SyntaxError {
+	t.Helper()
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("got %T %v, want a *SyntaxError", err, err)
+	}
+	if !errors.Is(err, cause) {
+		t.Fatalf("got %v, want %v", err, cause)
+	}
+	if line > 0 && se.Line != line {
+		t.Fatalf("error on line %d, want %d: %v", se.Line, line, err)
+	}
+	return se
+}
+
+// TestHostileDeepNesting feeds a document whose objects nest 1,000,000
+// levels deep. Each level adds indentation, so the document is quadratic
+// in size (about 10^12 bytes); the reader synthesizes it line by line, and
+// the decoder must stop at its maximum depth having read only the lines up
+// to there.
+func TestHostileDeepNesting(t *testing.T) {
+	const levels = 1_000_000
+	for _, tc := range []struct {
+		name     string
+		opts     []Option
+		maxDepth int
+		indent   int
+	}{
+		{"default max depth", []Option{WithIndent(1)}, 10000, 1},
+		{"max depth 500, indent 2", []Option{WithMaxDepth(500)}, 500, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &genReader{lines: levels, line: func(i int, b []byte) []byte {
+				for j := 0; j < i*tc.indent; j++ {
+					b = append(b, ' ')
+				}
+				return append(b, "k:\n"...)
+			}}
+			var err error
+			var n int
+			within(t, 20*time.Second, func() { n, err = drain(NewDecoder(g, tc.opts...)) })
+			se := wantSyntax(t, err, ErrDepth, 0)
+			if se.Line < tc.maxDepth-1 || se.Line > tc.maxDepth+1 {
+				t.Fatalf("error on line %d, want about %d: %v", se.Line, tc.maxDepth, err)
+			}
+			if n > 2*tc.maxDepth+2 {
+				t.Fatalf("%d tokens before the error", n)
+			}
+			// The lines up to the error, plus at most one buffer of read-ahead.
+			sum := int64(0)
+			for i := 0; i <= se.Line; i++ {
+				sum += int64(i*tc.indent + 3)
+			}
+			if g.read > sum+defaultBufSize+int64(se.Line*tc.indent) {
+				t.Fatalf("read %d bytes; the lines to the error hold %d", g.read, sum)
+			}
+			// Decode recurses once per level; it must fail the same way.
+			g.i, g.read, g.pending = 0, 0, nil
+			var v any
+			within(t, 20*time.Second, func() { err = NewDecoder(g, tc.opts...).Decode(&v) })
+			wantSyntax(t, err, ErrDepth, se.Line)
+		})
+	}
+	// Nested field groups need no indentation: 1,000,000 of them fit on
+	// one 2 MB header line.
+	t.Run("field groups", func(t *testing.T) {
+		doc := "t[1]{" + strings.Repeat("a{", levels) + "b" + strings.Repeat("}", levels+1) + ":\n  1"
+		var err error
+		within(t, 10*time.Second, func() { _, err = drain(NewDecoder(strings.NewReader(doc))) })
+		wantSyntax(t, err, ErrHeader, 1)
+	})
+	// A list of lists: "- [1]:" items one level deeper each.
+	t.Run("lists", func(t *testing.T) {
+		g := &genReader{lines: levels, line: func(i int, b []byte) []byte {
+			if i == 0 {
+				return append(b, "[1]:\n"...)
+			}
+			for j := 0; j < i; j++ {
+				b = append(b, ' ')
+			}
+			return append(b, "- [1]:\n"...)
+		}}
+		var err error
+		within(t, 20*time.Second, func() { _, err = drain(NewDecoder(g, WithIndent(1), WithMaxDepth(3000))) })
+		wantSyntax(t, err, ErrDepth, 0)
+	})
+}
+
+// TestHostileLongLine feeds a single line of 1 GiB. The decoder's buffer
+// must stop growing at the maximum line length, the error must come once
+// that much has been read, and memory must stay near the limit.
+func TestHostileLongLine(t *testing.T) {
+	const gib = 1 << 30
+	for _, tc := range []struct {
+		name    string
+		maxLine int
+		opts    []Option
+	}{
+		{"1 MiB limit", 1 << 20, []Option{WithMaxLineLength(1 << 20)}},
+		{"default 64 MiB limit", 64 << 20, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			chunk := bytes.Repeat([]byte("x"), 1<<20)
+			g := &genReader{lines: 1 + gib/len(chunk), line: func(i int, b []byte) []byte {
+				if i == 0 {
+					return append(b, "a: "...)
+				}
+				return append(b, chunk...)
+			}}
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			d := NewDecoder(g, tc.opts...)
+			var err error
+			within(t, 20*time.Second, func() { _, err = drain(d) })
+			runtime.ReadMemStats(&after)
+			wantSyntax(t, err, ErrLineTooLong, 1)
+			if len(d.lx.buf) > tc.maxLine+1 {
+				t.Fatalf("buffer grew to %d bytes, limit %d", len(d.lx.buf), tc.maxLine)
+			}
+			if g.read > int64(tc.maxLine)+int64(len(chunk))+defaultBufSize {
+				t.Fatalf("read %d bytes of the line before giving up (limit %d)", g.read, tc.maxLine)
+			}
+			// The buffer doubles up to the limit. (Doubling lands on the
+			// limit itself and then grows by one byte to limit+1, so three
+			// times the limit is allocated in all.)
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(3*tc.maxLine+8<<20) {
+				t.Fatalf("allocated %d bytes for a limit of %d", alloc, tc.maxLine)
+			}
+		})
+	}
+}
+
+// TestHostileDeclaredLength declares [99999999999] elements and gives
+// three. Strict mode must report the count without trusting the length for
+// memory; non-strict mode must return the three.
+func TestHostileDeclaredLength(t *testing.T) {
+	docs := []struct {
+		name, doc string
+	}{
+		{"tabular", "t[99999999999]{a}:\n  1\n  2\n  3"},
+		{"root tabular", "[99999999999]{a}:\n  1\n  2\n  3"},
+		{"list", "l[99999999999]:\n  - 1\n  - 2\n  - 3"},
+		{"inline", "i[99999999999]: 1,2,3"},
+		{"keyed", "m[99999999999:]{v}:\n  a: 1\n  b: 2\n  c: 3"},
+	}
+	for _, tc := range docs {
+		t.Run(tc.name, func(t *testing.T) {
+			var v any
+			allocs := testing.AllocsPerRun(3, func() {
+				err := Unmarshal([]byte(tc.doc), &v)
+				wantSyntax(t, err, ErrCount, 1)
+			})
+			if allocs > 100 {
+				t.Fatalf("%v allocations: the declared length was trusted", allocs)
+			}
+			if err := Unmarshal([]byte(tc.doc), &v, WithStrict(false)); err != nil {
+				t.Fatalf("non-strict: %v", err)
+			}
+			var n int
+			switch x := v.(type) {
+			case []any:
+				n = len(x)
+			case map[string]any:
+				n = len(x)
+				if len(x) == 1 {
+					for _, e := range x {
+						switch y := e.(type) {
+						case []any:
+							n = len(y)
+						case map[string]any:
+							n = len(y)
+						}
+					}
+				}
+			}
+			if n != 3 {
+				t.Fatalf("non-strict: got %#v, want three elements", v)
+			}
+		})
+	}
+	// A length too long for any integer is a malformed header, not an
+	// overflow.
+	var v any
+	err := Unmarshal([]byte("t[99999999999999999999999999]{a}:\n  1"), &v)
+	wantSyntax(t, err, ErrHeader, 1)
+}
+
+// TestHostileEscapes decodes strings of a million characters that are
+// mostly escapes, in every position a quoted string can stand.
+func TestHostileEscapes(t *testing.T) {
+	const n = 1_000_000
+	for _, tc := range []struct {
+		name    string
+		unit    string // repeated inside the quotes
+		decoded string // what one unit decodes to
+	}{
+		{"backslashes and quotes", `\\\"`, `\"`},
+		{"unicode escapes", `\u00e9\"`, "é\""},
+		{"plain text then one escape", strings.Repeat("x", 999) + `\n`, strings.Repeat("x", 999) + "\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reps := n / len(tc.unit)
+			body := strings.Repeat(tc.unit, reps)
+			want := strings.Repeat(tc.decoded, reps)
+			for _, doc := range []struct {
+				form, text string
+				get        func(any) any
+			}{
+				{"value", `k: "` + body + `"`, func(v any) any { return v.(map[string]any)["k"] }},
+				{"key", `"` + body + `": 1`, func(v any) any {
+					for k := range v.(map[string]any) {
+						return k
+					}
+					return nil
+				}},
+				{"cell", "t[1]{a,b}:\n  1,\"" + body + `"`, func(v any) any {
+					return v.(map[string]any)["t"].([]any)[0].(map[string]any)["b"]
+				}},
+				{"inline", `i[2]: "` + body + `",2`, func(v any) any { return v.(map[string]any)["i"].([]any)[0] }},
+				{"root", `"` + body + `"`, func(v any) any { return v }},
+			} {
+				var v any
+				var err error
+				within(t, 10*time.Second, func() { err = NewDecoder(strings.NewReader(doc.text)).Decode(&v) })
+				if err != nil {
+					t.Fatalf("%s: %v", doc.form, err)
+				}
+				if got, ok := doc.get(v).(string); !ok || got != want {
+					t.Fatalf("%s: decoded string differs (%d bytes, want %d)", doc.form, len(got), len(want))
+				}
+			}
+			// Without its closing quote the string is unterminated.
+			var v any
+			var err error
+			within(t, 10*time.Second, func() { err = Unmarshal([]byte(`k: "`+body), &v) })
+			wantSyntax(t, err, ErrUnterminated, 1)
+		})
+	}
+}
+
+// TestHostileUTF8 checks ill-formed UTF-8 in every part of a line: strict
+// mode reports the first bad byte's line and column; non-strict mode keeps
+// the bytes as they are.
+func TestHostileUTF8(t *testing.T) {
+	bad := []string{"\xff", "\xc3", "\xe2\x82", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc0\xaf", "\x80"}
+	for _, b := range bad {
+		for _, tc := range []struct {
+			doc  string
+			line int
+			col  int
+			get  func(any) any // where the bytes are in non-strict mode
+			want string
+		}{
+			{"a: x" + b + "y", 1, 5, func(v any) any { return v.(map[string]any)["a"] }, "x" + b + "y"},
+			{"a: \"" + b + "\"", 1, 5, func(v any) any { return v.(map[string]any)["a"] }, b},
+			{"a: 1\nk" + b + ": 2", 2, 2, func(v any) any { return v.(map[string]any)["k"+b] }, ""},
+			{"t[1]{a,b}:\n  1,z" + b, 2, 6, func(v any) any { return v.(map[string]any)["t"].([]any)[0].(map[string]any)["b"] }, "z" + b},
+			{"t[1]{a,b" + b + "}:\n  1,2", 1, 9, func(v any) any { return v.(map[string]any)["t"].([]any)[0].(map[string]any)["b"+b] }, ""},
+			{"i[2]: " + b + ",x", 1, 7, func(v any) any { return v.(map[string]any)["i"].([]any)[0] }, b},
+			{"a: 1\nb: " + b, 2, 4, func(v any) any { return v.(map[string]any)["b"] }, b},
+		} {
+			var v any
+			err := Unmarshal([]byte(tc.doc), &v)
+			se := wantSyntax(t, err, ErrUTF8, tc.line)
+			if se.Column != tc.col {
+				t.Errorf("%q: column %d, want %d", tc.doc, se.Column, tc.col)
+			}
+			err = Unmarshal([]byte(tc.doc), &v, WithStrict(false))
+			if err != nil {
+				t.Fatalf("%q non-strict: %v", tc.doc, err)
+			}
+			got := tc.get(v)
+			if tc.want != "" && got != tc.want {
+				t.Fatalf("%q non-strict: got %q, want %q", tc.doc, got, tc.want)
+			}
+			if tc.want == "" && got == nil {
+				t.Fatalf("%q non-strict: the key with the bad bytes is missing from %#v", tc.doc, v)
+			}
+		}
+	}
+	// A multi-byte character cut by the end of the input.
+	var v any
+	wantSyntax(t, Unmarshal([]byte("a: caf\xc3"), &v), ErrUTF8, 1)
+	// Valid UTF-8 of every length stays valid through a reader that splits
+	// the characters.
+	doc := "k: é€🚀\nt[1]{é,🚀}:\n  €,\"🚀\""
+	want, err := tokenText(t, NewDecoder(strings.NewReader(doc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := tokenText(t, NewDecoder(&chunkReader{data: []byte(doc), pattern: []byte{0}}))
+	if err != nil || got != want {
+		t.Fatalf("one byte at a time: %s (%v), want %s", got, err, want)
+	}
+}
+
+// TestHostileTruncated cuts documents at every byte, through a whole and a
+// chunked reader: decoding must end with a value or a *SyntaxError, and
+// the cuts inside a row, a quoted string or an escape give their errors.
+func TestHostileTruncated(t *testing.T) {
+	docs := []string{
+		"t[2]{a,b}:\n  1,\"x\\\"y\"\n  2,\"\\u00e9\"",
+		"k: \"a\\\\b\\tc\\u20ac\"\nl[2]:\n  - \"q\\\"\"\n  - m[2:]{v}:\n      a: \"é\"\n      b: 2",
+		"[2|]{a|b{c|d}}:\n  1|x|\"y\"\n  2|\"\\n\"|z",
+	}
+	for _, doc := range docs {
+		for n := 0; n <= len(doc); n++ {
+			prefix := []byte(doc[:n])
+			for _, r := range []io.Reader{bytes.NewReader(prefix), &chunkReader{data: prefix, pattern: []byte{byte(n)}}} {
+				d := NewDecoder(r)
+				_, err := drain(d)
+				if err != nil {
+					checkSyntaxError(t, prefix, err)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		doc   string
+		cause error
+		line  int
+	}{
+		{"t[2]{a,b}:\n  1,2\n  3", ErrWidth, 3},                  // mid-row
+		{"t[2]{a,b}:\n  1,2\n  3,", nil, 0},                      // complete: the last cell is empty
+		{"t[2]{a,b}:\n  1,2\n  3,\"x", ErrUnterminated, 3},       // mid-quote
+		{"t[2]{a,b}:\n  1,2\n  3,\"x\\", ErrUnterminated, 3},     // mid-escape
+		{"k: \"\\u00", ErrUnterminated, 1},                       // mid-\u escape
+		{"k: \"\\", ErrUnterminated, 1},                          // a lone backslash
+		{"t[2]{a,b", nil, 0},                                     // mid-header: a root string
+		{"l[2]:\n  - a\n  - \"", ErrUnterminated, 3},             // mid-quote in a list
+		{"m[2:]{v}:\n  a: 1\n  \"b", ErrUnterminated, 3},         // mid-quote in an entry key
+		{"k[3]: 1,2,\"", ErrUnterminated, 1},                     // mid-quote in an inline array
+		{"\"k", ErrUnterminated, 1},                              // root
+		{"t[2]{a,b}:\n  1,2\n  \"é\xe2\x82", ErrUnterminated, 3}, // cut inside a character and a quote
+	} {
+		var v any
+		err := Unmarshal([]byte(tc.doc), &v)
+		if tc.cause == nil {
+			if err != nil {
+				t.Errorf("%q: %v", tc.doc, err)
+			}
+			continue
+		}
+		if err == nil {
+			t.Errorf("%q: no error, got %#v", tc.doc, v)
+			continue
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line < 1 {
+			t.Errorf("%q: %T %v is not a *SyntaxError with a line", tc.doc, err, err)
+			continue
+		}
+		if !errors.Is(err, tc.cause) && !(tc.cause == ErrUnterminated && errors.Is(err, ErrUTF8)) {
+			t.Errorf("%q: got %v, want %v", tc.doc, err, tc.cause)
+		}
+		if se.Line != tc.line {
+			t.Errorf("%q: line %d, want %d (%v)", tc.doc, se.Line, tc.line, err)
+		}
+	}
+}
+
+// TestHostileSiblingKeys decodes an object of 1,000,000 keys, then the
+// same with a repeated key at the end, a keyed table of 1,000,000 entries
+// and a table header of 100,000 fields; all in linear time.
+func TestHostileSiblingKeys(t *testing.T) {
+	const n = 1_000_000
+	keys := func(dup bool) *genReader {
+		return &genReader{lines: n + 1, line: func(i int, b []byte) []byte {
+			if i == n {
+				if !dup {
+					return b
+				}
+				return append(b, "k12345: 2\n"...)
+			}
+			b = append(b, 'k')
+			b = strconv.AppendInt(b, int64(i), 10)
+			return append(b, ": 1\n"...)
+		}}
+	}
+	t.Run("distinct", func(t *testing.T) {
+		var count int
+		var err error
+		within(t, 15*time.Second, func() { count, err = drain(NewDecoder(keys(false))) })
+		if err != nil || count != 2*n+2 {
+			t.Fatalf("%d tokens, %v", count, err)
+		}
+	})
+	t.Run("repeated", func(t *testing.T) {
+		var err error
+		within(t, 15*time.Second, func() { _, err = drain(NewDecoder(keys(true))) })
+		wantSyntax(t, err, ErrDuplicateKey, n+1)
+	})
+	t.Run("keyed entries", func(t *testing.T) {
+		g := &genReader{lines: n + 2, line: func(i int, b []byte) []byte {
+			switch i {
+			case 0:
+				return append(b, "m[1000001:]{v}:\n"...)
+			case n + 1:
+				return append(b, " e7: 1\n"...)
+			}
+			b = append(b, " e"...)
+			b = strconv.AppendInt(b, int64(i), 10)
+			return append(b, ": 1\n"...)
+		}}
+		var err error
+		within(t, 15*time.Second, func() { _, err = drain(NewDecoder(g, WithIndent(1))) })
+		wantSyntax(t, err, ErrDuplicateKey, n+2)
+	})
+}
+
+// TestHostileWideHeader decodes, in non-strict mode, a table header of
+// 100,000 fields and one row of 100,000 cells in linear time.
+func TestHostileWideHeader(t *testing.T) {
+	doc := wideTable(100_000)
+	var count int
+	var err error
+	within(t, 10*time.Second, func() { count, err = drain(NewDecoder(strings.NewReader(doc), WithStrict(false))) })
+	if err != nil || count != 2*100_000+7 {
+		t.Fatalf("%d tokens, %v", count, err)
+	}
+}
+
+// wideTable returns a table of one row with n fields f0, f1, ... and cells
+// 0, 1, ....
+func wideTable(n int) string {
+	var hdr, row strings.Builder
+	hdr.WriteString("t[1]{")
+	row.WriteString("}:\n  ")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			hdr.WriteByte(',')
+			row.WriteByte(',')
+		}
+		hdr.WriteString("f" + strconv.Itoa(i))
+		row.WriteString(strconv.Itoa(i))
+	}
+	return hdr.String() + row.String()
+}
+
+// TestHostileLineEndings checks that CRLF and mixed line endings give the
+// tokens LF gives, including through a reader that splits CR from LF, and
+// that a lone CR is not a line break.
+func TestHostileLineEndings(t *testing.T) {
+	docs := append([]string{string(genBenchTable(50).toon)}, readerDocs...)
+	docs = append(docs,
+		"a:\n  b: 1\n\n  c: \"x\"\nl[2]:\n  - 1\n  - k: v\n    w[2]: a,b\n",
+		"# c\n[2]{a}:\n  1\n  # c\n  2",
+	)
+	for i, doc := range docs {
+		doc = strings.ReplaceAll(doc, "\r\n", "\n")
+		want, wantErr := tokenText(t, NewDecoder(strings.NewReader(doc)))
+		crlf := strings.ReplaceAll(doc, "\n", "\r\n")
+		var sb strings.Builder
+		for j, c := range []byte(doc) {
+			if c == '\n' && j%2 == 0 {
+				sb.WriteByte('\r')
+			}
+			sb.WriteByte(c)
+		}
+		for name, in := range map[string]string{"CRLF": crlf, "mixed": sb.String(), "CRLF at the end": doc + "\r\n"} {
+			for _, r := range []io.Reader{strings.NewReader(in), &chunkReader{data: []byte(in), pattern: []byte{0, 1, 2}}} {
+				got, err := tokenText(t, NewDecoder(r))
+				if got != want || (err == nil) != (wantErr == nil) {
+					t.Fatalf("doc %d %s: got %.200s (%v)\nwant %.200s (%v)", i, name, got, err, want, wantErr)
+				}
+				if err != nil {
+					var a, b *SyntaxError
+					if !errors.As(err, &a) || !errors.As(wantErr, &b) || a.Line != b.Line || a.Err.Error() != b.Err.Error() {
+						t.Fatalf("doc %d %s: error %v, want %v", i, name, err, wantErr)
+					}
+				}
+			}
+		}
+	}
+	// A lone CR is part of the line, a CR in a quoted string is an escape.
+	var v map[string]any
+	if err := Unmarshal([]byte("a: 1\rb: 2\r\nc: \"x\\r\"\r\n"), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v["a"] != "1\rb: 2" || v["c"] != "x\r" || len(v) != 2 {
+		t.Fatalf("got %#v", v)
+	}
+	// CRLF blank lines inside an array are blank lines.
+	var x any
+	wantSyntax(t, Unmarshal([]byte("l[2]:\r\n  - a\r\n\r\n  - b\r\n"), &x), ErrBlankLine, 3)
+}
+
+// hostileWriter accepts limit bytes, then fails: with err, or, if err is
+// nil, by writing short.
+type hostileWriter struct {
+	limit  int
+	err    error
+	buf    bytes.Buffer
+	writes int // calls after the failure
+	failed bool
+}
+
+func (w *hostileWriter) Write(p []byte) (int, error) {
+	if w.failed {
+		w.writes++
+	}
+	room := w.limit - w.buf.Len()
+	if len(p) <= room {
+		w.buf.Write(p)
+		return len(p), nil
+	}
+	w.failed = true
+	if room < 0 {
+		room = 0
+	}
+	w.buf.Write(p[:room])
+	return room, w.err
+}
+
+// TestHostileWriter fails the writer at many points of a document written
+// by each path of the encoder (Encode, WriteRow with known and unknown
+// row counts, WriteToken): the writer's error (or io.ErrShortWrite) must
+// come back, stay sticky, stop all further writes, and what was written
+// must be a prefix of the document.
+func TestHostileWriter(t *testing.T) {
+	boom := errors.New("disk full")
+	rows := make([][]Value, 30000)
+	for i := range rows {
+		rows[i] = []Value{Int(int64(i)), String("name " + strconv.Itoa(i)), Float(float64(i) / 4), Bool(i%3 == 0)}
+	}
+	generic := make([]any, len(rows))
+	for i, r := range rows {
+		generic[i] = Object{{"id", i}, {"name", r[1].s}, {"x", float64(i) / 4}, {"ok", i%3 == 0}}
+	}
+	want, err := Marshal(Object{{"t", generic}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var toks []Token
+	d := NewDecoder(bytes.NewReader(want))
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		toks = append(toks, tok.Clone())
+	}
+	paths := map[string]func(e *Encoder) error{
+		"Encode": func(e *Encoder) error { return e.Encode(Object{{"t", generic}}) },
+		"WriteRow": func(e *Encoder) error {
+			if err := e.BeginTable("t", len(rows), "id", "name", "x", "ok"); err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if err := e.WriteRow(r...); err != nil {
+					return err
+				}
+			}
+			if err := e.EndTable(); err != nil {
+				return err
+			}
+			return e.Close()
+		},
+		"WriteRow unknown count": func(e *Encoder) error {
+			if err := e.BeginTable("t", -1, "id", "name", "x", "ok"); err != nil {
+				return err
+			}
+			for _, r := range rows {
+				if err := e.WriteRow(r...); err != nil {
+					return err
+				}
+			}
+			if err := e.EndTable(); err != nil {
+				return err
+			}
+			return e.Close()
+		},
+		"WriteToken": func(e *Encoder) error {
+			for _, tok := range toks {
+				if err := e.WriteToken(tok); err != nil {
+					return err
+				}
+			}
+			return e.Close()
+		},
+	}
+	for name, write := range paths {
+		var ok hostileWriter
+		ok.limit = len(want) + 1
+		if err := write(NewEncoder(&ok, WithTempDir(t.TempDir()))); err != nil || !bytes.Equal(ok.buf.Bytes(), want) {
+			t.Fatalf("%s: writes a different document (%v)", name, err)
+		}
+		for _, limit := range []int{0, 1, 4095, 65536, len(want) / 2, len(want) - 1} {
+			for _, werr := range []error{boom, nil} {
+				w := &hostileWriter{limit: limit, err: werr}
+				e := NewEncoder(w, WithTempDir(t.TempDir()))
+				err := write(e)
+				wantErr := werr
+				if werr == nil {
+					wantErr = io.ErrShortWrite
+				}
+				if !errors.Is(err, wantErr) {
+					t.Fatalf("%s, writer failing after %d bytes: got %v, want %v", name, limit, err, wantErr)
+				}
+				for _, again := range []error{e.Flush(), e.WriteToken(NullToken()), e.WriteRow(Int(1)), e.EndTable(), e.Close()} {
+					if !errors.Is(again, wantErr) {
+						t.Fatalf("%s, writer failing after %d bytes: a later call returned %v", name, limit, again)
+					}
+				}
+				if w.writes != 0 {
+					t.Fatalf("%s: %d writes after the failure", name, w.writes)
+				}
+				if !bytes.HasPrefix(want, w.buf.Bytes()) {
+					t.Fatalf("%s, writer failing after %d bytes: the output is not a prefix of the document", name, limit)
+				}
+			}
+		}
+	}
+}
