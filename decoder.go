@@ -832,8 +832,22 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 	base := len(d.queue)
 	q := append(d.queue, d.rowTmpl...)
 	row := q[base:]
+	seps := d.seps
+	next := 0 // start of the next cell
 	for c, at := range d.cellAt {
-		s, e := cellSpan(text, d.seps, c)
+		s, e := next, len(text)
+		if c < len(seps) {
+			e = int(seps[c])
+			next = e + 1
+		} else {
+			next = len(text) // cells past the last are empty (non-strict)
+		}
+		for s < e && text[s] == ' ' {
+			s++
+		}
+		for e > s && text[e-1] == ' ' {
+			e--
+		}
 		if s == e {
 			row[at] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
 			continue
@@ -842,7 +856,12 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		k := KindString
 		switch primStart[b[0]] {
 		case primDigit:
-			if isNumber(b) {
+			// Plain integers without a leading zero are the common case.
+			i := 0
+			for i < len(b) && b[i]-'0' < 10 {
+				i++
+			}
+			if i == len(b) && (b[0] != '0' || len(b) == 1) || isNumber(b) {
 				k = KindNumber
 			}
 		case primLetter:
