@@ -670,7 +670,8 @@ func TestToJSONDuplicates(t *testing.T) {
 	if err := ToJSON(&out, strings.NewReader(in), WithStrict(false)); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"a":1,"b":2,"a":3}` + "\n"; out.String() != want {
+	// Last write wins (§14.3); the key keeps its first position.
+	if want := `{"a":3,"b":2}` + "\n"; out.String() != want {
 		t.Fatalf("non-strict: got %q want %q", out.String(), want)
 	}
 }

@@ -51,9 +51,10 @@ func WithDelimiter(d toon.Delimiter) Option { return func(c *config) { c.delim =
 
 // WithStrict turns the TOON decoder's strict checks (§14) on, the default,
 // or off for ToJSON. Without them a document may repeat a key in an object;
-// ToJSON then writes every occurrence, in document order, so that a JSON
-// reader that keeps the last value (as most do) sees the decoded meaning
-// (last write wins, §14.3).
+// its meaning is last write wins (§14.3), which ToJSON applies: the key is
+// written once, at its first position, with its last value. Because that
+// cannot be known before an object ends, non-strict ToJSON holds the
+// document in memory; strict ToJSON streams in constant memory.
 func WithStrict(strict bool) Option { return func(c *config) { c.strict = strict } }
 
 // WithJSONIndent makes ToJSON write indented JSON with n spaces per level.

@@ -23,15 +23,17 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
 	jopts := []jsontext.Options{
-		// In non-strict mode the decoder passes repeated keys through (last
-		// write wins is their meaning), and strings as they are.
-		jsontext.AllowDuplicateNames(!c.strict),
+		// In non-strict mode strings pass through as they are; repeated keys
+		// are resolved before writing (see lenientToJSON).
 		jsontext.AllowInvalidUTF8(!c.strict),
 	}
 	if c.jsonIndent > 0 {
 		jopts = append(jopts, jsontext.WithIndent(strings.Repeat(" ", c.jsonIndent)))
 	}
 	enc := jsontext.NewEncoder(w, jopts...)
+	if !c.strict {
+		return lenientToJSON(enc, dec)
+	}
 	for {
 		t, err := dec.Token()
 		if err != nil {
@@ -84,3 +86,133 @@ func writeErr(err error) error {
 }
 
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// lenientToJSON converts a document decoded in non-strict mode, where keys
+// may repeat. The specification gives repeated keys last-write-wins
+// meaning (§14.3), which cannot be decided before an object ends, so this
+// path builds the document in memory, keeps each key once (at its first
+// position, with its last value) and then writes it. Strict mode, which
+// rejects repeated keys, streams in constant memory instead.
+func lenientToJSON(enc *jsontext.Encoder, dec *toon.Decoder) error {
+	t, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			return nil
+		}
+		return err
+	}
+	v, err := lenientValue(dec, t)
+	if err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("convert: unexpected token after the root value")
+		}
+		return err
+	}
+	if err := writeLenient(enc, v); err != nil {
+		return writeErr(err)
+	}
+	return nil
+}
+
+// lenientNumber is number text kept exactly.
+type lenientNumber string
+
+func lenientValue(dec *toon.Decoder, t toon.Token) (any, error) {
+	switch t.Kind() {
+	case toon.KindObjectStart:
+		var obj toon.Object
+		var index map[string]int
+		for {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			if k.Kind() == toon.KindObjectEnd {
+				return obj, nil
+			}
+			name := k.String()
+			vt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := lenientValue(dec, vt)
+			if err != nil {
+				return nil, err
+			}
+			if index == nil {
+				index = make(map[string]int)
+			}
+			if i, ok := index[name]; ok {
+				obj[i].Value = v // last write wins, first position stays
+				continue
+			}
+			index[name] = len(obj)
+			obj = append(obj, toon.Member{Key: name, Value: v})
+		}
+	case toon.KindArrayStart:
+		arr := []any{}
+		for {
+			et, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			if et.Kind() == toon.KindArrayEnd {
+				return arr, nil
+			}
+			v, err := lenientValue(dec, et)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+	case toon.KindString:
+		return t.String(), nil
+	case toon.KindNumber:
+		return lenientNumber(t.String()), nil
+	case toon.KindBool:
+		return t.Bool(), nil
+	case toon.KindNull:
+		return nil, nil
+	}
+	return nil, errors.New("convert: unexpected token " + t.Kind().String())
+}
+
+func writeLenient(enc *jsontext.Encoder, v any) error {
+	switch x := v.(type) {
+	case toon.Object:
+		if err := enc.WriteToken(jsontext.ObjectStart); err != nil {
+			return err
+		}
+		for _, m := range x {
+			if err := enc.WriteToken(jsontext.String(m.Key)); err != nil {
+				return err
+			}
+			if err := writeLenient(enc, m.Value); err != nil {
+				return err
+			}
+		}
+		return enc.WriteToken(jsontext.ObjectEnd)
+	case []any:
+		if err := enc.WriteToken(jsontext.ArrayStart); err != nil {
+			return err
+		}
+		for _, e := range x {
+			if err := writeLenient(enc, e); err != nil {
+				return err
+			}
+		}
+		return enc.WriteToken(jsontext.ArrayEnd)
+	case string:
+		return enc.WriteToken(jsontext.String(x))
+	case lenientNumber:
+		return enc.WriteValue(jsontext.Value(x))
+	case bool:
+		return enc.WriteToken(jsontext.Bool(x))
+	case nil:
+		return enc.WriteToken(jsontext.Null)
+	}
+	return errors.New("convert: unexpected value")
+}

@@ -227,7 +227,7 @@ func TestJSONIndentAndNoStrict(t *testing.T) {
 		t.Fatalf("strict: %+v", r)
 	}
 	r = runToon(t, dir, nil, "--no-strict", "loose.toon")
-	if want := `{"items":[1,2],"k":1,"k":2}` + "\n"; r.code != 0 || r.stdout != want {
+	if want := `{"items":[1,2],"k":2}` + "\n"; r.code != 0 || r.stdout != want {
 		t.Fatalf("--no-strict: %+v", r)
 	}
 }
