@@ -238,8 +238,10 @@ func (e *Encoder) line(depth int) {
 //
 // Values nest freely. Floats are written in canonical form (§2) with NaN
 // and the infinities as null (§3); strings that are not valid UTF-8 have
-// their bad bytes replaced by U+FFFD. Any other type is an
-// UnsupportedTypeError. Encode must be the first write of the document.
+// their bad bytes replaced by U+FFFD. A root value of any other type is
+// encoded by type, as Marshal describes; inside the generic containers
+// above, other types are an UnsupportedTypeError. Encode must be the first
+// write of the document.
 func (e *Encoder) Encode(v any) error {
 	if e.err != nil {
 		return e.err
@@ -690,8 +692,12 @@ func (e *Encoder) encodeRoot(v any) error {
 		}
 		return e.writeFields(&ov, 0, false)
 	}
-	return unsupported(v)
+	return encodeOther(e, v)
 }
+
+// encodeOther encodes a root value of a type kindOf does not know: Go
+// structs, typed slices and maps, pointers, hooks (marshal.go sets it).
+var encodeOther = func(e *Encoder, v any) error { return unsupported(v) }
 
 // enter and leave track the nesting depth of Encode.
 func (e *Encoder) enter() error {

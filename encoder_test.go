@@ -127,8 +127,9 @@ func TestMarshalErrors(t *testing.T) {
 		want string
 	}{
 		{"chan", make(chan int), nil, "unsupported type chan int"},
-		{"struct", struct{}{}, nil, "unsupported type struct {}"},
-		{"[]string", []string{"a"}, nil, "unsupported type []string"},
+		{"func", func() {}, nil, "unsupported type func()"},
+		{"chan in a struct", struct{ C chan int }{}, nil, "unsupported type chan int"},
+		{"[]func", []func(){nil}, nil, "unsupported type func()"},
 		{"nested unsupported", Object{{"a", []any{1, Object{{"f", func() {}}}}}}, nil, "unsupported type func()"},
 		{"unsupported in tabular column", []any{Object{{"a", 1}}, Object{{"a", struct{}{}}}}, nil, "unsupported type"},
 		{"duplicate key", Object{{"a", 1}, {"a", 2}}, nil, `duplicate key "a"`},

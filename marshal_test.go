@@ -1,0 +1,446 @@
+package toon
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/big"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Types for the shape tests. They use json tags only (toon falls back to
+// them), so that encoding/json can serve as an independent oracle of the
+// generic equivalent of each value.
+
+type mPoint struct {
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+type mRow struct {
+	ID     int     `json:"id"`
+	Name   string  `json:"name"`
+	Active bool    `json:"active"`
+	Score  float64 `json:"score"`
+}
+
+type mNested struct {
+	ID    int    `json:"id"`
+	At    mPoint `json:"at"`
+	Label string `json:"label"`
+}
+
+type mBase struct {
+	Kind string `json:"kind"`
+	Ver  int    `json:"ver"`
+}
+
+type MExported struct {
+	Extra string `json:"extra"`
+}
+
+type mEmbedded struct {
+	mBase
+	*MExported
+	Name string `json:"name"`
+}
+
+type mOmit struct {
+	A int            `json:"a,omitempty"`
+	B string         `json:"b,omitempty"`
+	C []int          `json:"c,omitempty"`
+	D map[string]int `json:"d,omitempty"`
+	E *int           `json:"e,omitempty"`
+	F bool           `json:"f"`
+}
+
+type mPtrs struct {
+	P  *int    `json:"p"`
+	S  *string `json:"s"`
+	PP **int   `json:"pp"`
+	R  *mRow   `json:"r"`
+}
+
+type mTree struct {
+	Name string   `json:"name"`
+	Kids []*mTree `json:"kids"`
+}
+
+type mAll struct {
+	Title   string            `json:"title"`
+	Rows    []mRow            `json:"rows"`
+	Nested  []mNested         `json:"nested"`
+	Grid    [][]int           `json:"grid"`
+	Words   []string          `json:"words"`
+	Fixed   [2]mPoint         `json:"fixed"`
+	ByName  map[string]mRow   `json:"by_name"`
+	ByID    map[int]string    `json:"by_id"`
+	Mixed   []any             `json:"mixed"`
+	Any     any               `json:"any"`
+	When    time.Time         `json:"when"`
+	Raw     []byte            `json:"raw"`
+	Big     *big.Int          `json:"big"`
+	JN      json.Number       `json:"jn"`
+	F32     float32           `json:"f32"`
+	U8      uint8             `json:"u8"`
+	Omit    mOmit             `json:"omit"`
+	Ptrs    mPtrs             `json:"ptrs"`
+	Tree    *mTree            `json:"tree"`
+	Emb     mEmbedded         `json:"emb"`
+	Lists   map[string][]int  `json:"lists"`
+	Deep    [][]mRow          `json:"deep"`
+	Objs    []map[string]any  `json:"objs"`
+	Quoted  map[string]string `json:"quoted"`
+	Nothing struct{}          `json:"nothing"`
+}
+
+func mSample() mAll {
+	one, two := 1, 2
+	pone := &one
+	s := "str"
+	when := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.FixedZone("", 2*3600))
+	bigI, _ := new(big.Int).SetString("-123456789012345678901234567890", 10)
+	return mAll{
+		Title:  "all the shapes",
+		Rows:   []mRow{{1, "Ada", true, 1.5}, {2, "Bob, Jr", false, -2}, {3, "", true, 1e21}},
+		Nested: []mNested{{1, mPoint{1, 2}, "a"}, {2, mPoint{3, 4}, "b: c"}},
+		Grid:   [][]int{{1, 2}, {}, nil, {3}},
+		Words:  []string{"a", "b c", "true", "-1", ""},
+		Fixed:  [2]mPoint{{1, 1}, {2, 2}},
+		ByName: map[string]mRow{"zed": {9, "Z", false, 0.5}, "amy": {8, "A", true, 0}},
+		ByID:   map[int]string{10: "ten", -1: "minus one", 2: "two"},
+		Mixed:  []any{1, "x", mPoint{5, 6}, []int{1}, nil, map[string]any{"k": mRow{ID: 1}}},
+		Any:    []mPoint{{7, 8}},
+		When:   when,
+		Raw:    []byte("hello, world"),
+		Big:    bigI,
+		JN:     "1.5",
+		F32:    0.1,
+		U8:     200,
+		Omit:   mOmit{F: true, E: &two},
+		Ptrs:   mPtrs{P: pone, S: &s, PP: &pone, R: &mRow{ID: 4}},
+		Tree:   &mTree{Name: "root", Kids: []*mTree{{Name: "a"}, {Name: "b", Kids: []*mTree{{Name: "c"}}}}},
+		Emb:    mEmbedded{mBase: mBase{"k", 2}, MExported: &MExported{"x"}, Name: "n"},
+		Lists:  map[string][]int{"b": {1}, "a": {}},
+		Deep:   [][]mRow{{{ID: 1}}, {}},
+		Objs:   []map[string]any{{"a": 1, "b": "x"}, {"b": "y", "a": 2}},
+		Quoted: map[string]string{"has space": "v", "a:b": "[x]", "": "empty"},
+	}
+}
+
+// jsonEquivalent returns the generic value equivalent to v, computed by
+// encoding/json and parsed with key order kept: an oracle independent of
+// the typed encoder.
+func jsonEquivalent(t *testing.T, v any) any {
+	t.Helper()
+	js, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := parseJSON(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// shapeValues are values of many shapes, each in a field and at the root.
+func shapeValues() map[string]any {
+	a := mSample()
+	return map[string]any{
+		"all":           a,
+		"all-ptr":       &a,
+		"rows":          a.Rows,
+		"rows-empty":    []mRow{},
+		"rows-nil":      []mRow(nil),
+		"nested":        a.Nested,
+		"grid":          a.Grid,
+		"fixed":         a.Fixed,
+		"by-name":       a.ByName,
+		"by-name-one":   map[string]mRow{"a": {ID: 1}},
+		"mixed":         a.Mixed,
+		"tree":          a.Tree,
+		"embedded":      a.Emb,
+		"omit-all":      mOmit{},
+		"omit-some":     a.Omit,
+		"ptrs":          a.Ptrs,
+		"ptrs-nil":      mPtrs{},
+		"deep":          a.Deep,
+		"objs":          a.Objs,
+		"pair":          struct{ A, B mPoint }{mPoint{1, 2}, mPoint{3, 4}},
+		"pair-mixed":    struct{ A, B any }{mPoint{1, 2}, map[string]int{"x": 3, "y": 4}},
+		"pair-ptr":      struct{ A, B *mPoint }{&mPoint{1, 2}, &mPoint{3, 4}},
+		"pair-diff":     struct{ A, B any }{mPoint{1, 2}, mRow{}},
+		"list-of-pairs": []struct{ A, B mPoint }{{}, {}},
+		"rows-in-items": [][]mRow{{{ID: 1}, {ID: 2}}},
+		"items-first-table": []struct {
+			R []mRow `json:"r"`
+			N int    `json:"n"`
+		}{{R: []mRow{{ID: 1}}, N: 1}},
+		"string":         "hello",
+		"int":            42,
+		"float32":        float32(1.1),
+		"nan":            math.NaN(),
+		"time":           a.When,
+		"bytes":          a.Raw,
+		"big":            a.Big,
+		"empty":          struct{}{},
+		"slice-of-empty": []struct{}{{}, {}},
+		"ptr-to-slice":   &a.Rows,
+		"map-int-keys":   map[int8]mPoint{-1: {1, 1}, 3: {2, 2}},
+		"map-text-keys":  map[mKey]int{{"b", "a"}: 1, {"a", "z"}: 2},
+	}
+}
+
+// mKey is a map key encoded through encoding.TextMarshaler.
+type mKey struct{ a, b string }
+
+func (k mKey) MarshalText() ([]byte, error) { return []byte(k.a + "/" + k.b), nil }
+
+// TestMarshalMatchesGeneric checks that Marshal of typed values writes
+// exactly what Marshal writes for the equivalent generic values, at the
+// root and as the field of an object, with each delimiter.
+func TestMarshalMatchesGeneric(t *testing.T) {
+	for name, v := range shapeValues() {
+		var g any // encoding/json refuses NaN; TOON writes null (§3)
+		if name != "nan" {
+			g = jsonEquivalent(t, v)
+		}
+		for _, opt := range []Option{nil, WithDelimiter(Pipe), WithDelimiter(Tab)} {
+			got, err := Marshal(v, opt)
+			if name == "mixed" {
+				// A generic container at the root goes to the generic
+				// encoder, which does not take typed values.
+				var ute *UnsupportedTypeError
+				if !errors.As(err, &ute) {
+					t.Errorf("%s: got %v", name, err)
+				}
+			} else {
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+					continue
+				}
+				want, err := Marshal(g, opt)
+				if err != nil {
+					t.Fatalf("%s: generic: %v", name, err)
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: typed and generic differ:\n--- typed\n%s\n--- generic\n%s", name, got, want)
+				}
+			}
+			// As a field, and as a list item.
+			wrapped := struct {
+				V any `json:"v"`
+				L any `json:"l"`
+			}{v, []any{v, 1}}
+			got, err = Marshal(wrapped, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := Marshal(Object{{"v", g}, {"l", []any{g, Number("1")}}}, opt)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s in a field: typed and generic differ:\n--- typed\n%s\n--- generic\n%s", name, got, want)
+			}
+		}
+	}
+}
+
+// TestMarshalRowsByHand checks the tabular output of a slice of structs
+// against generic values written out by hand.
+func TestMarshalRowsByHand(t *testing.T) {
+	rows := []mNested{{1, mPoint{1, 2}, "a"}, {2, mPoint{3, 4}, "b,c"}}
+	generic := []any{
+		Object{{"id", 1}, {"at", Object{{"x", 1}, {"y", 2}}}, {"label", "a"}},
+		Object{{"id", 2}, {"at", Object{{"x", 3}, {"y", 4}}}, {"label", "b,c"}},
+	}
+	got, err := Marshal(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Marshal(generic)
+	const text = "[2]{id,at{x,y},label}:\n  1,1,2,a\n  2,3,4,\"b,c\""
+	if string(got) != text || string(want) != text {
+		t.Errorf("got\n%s\ngeneric\n%s", got, want)
+	}
+}
+
+// TestMarshalRoundTrip decodes what Marshal writes back into the same type.
+func TestMarshalRoundTrip(t *testing.T) {
+	a := mSample()
+	a.Mixed, a.Any, a.Objs = nil, nil, nil // interfaces decode as generic values
+	a.Tree.Kids[0].Kids = []*mTree{}       // as the decoder makes an empty array
+	a.Rows[2].Score = 1e21
+	check := func(name string, v, into any) {
+		t.Helper()
+		out, err := Marshal(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := Unmarshal(out, into); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		got := reflect.ValueOf(into).Elem().Interface()
+		if !reflect.DeepEqual(normTimes(got), normTimes(v)) {
+			t.Errorf("%s: round trip differs in %v:\n%s\ngot  %+v\nwant %+v", name, diffFields(normTimes(got), normTimes(v)), out, got, v)
+		}
+	}
+	var b mAll
+	check("all", a, &b)
+	var rows []mRow
+	check("rows", a.Rows, &rows)
+	var nested []mNested
+	check("nested", a.Nested, &nested)
+	var grid [][]int
+	check("grid", [][]int{{1, 2}, {}, {3}}, &grid)
+	var byName map[string]mRow
+	check("keyed", a.ByName, &byName)
+	var emb mEmbedded
+	check("embedded", a.Emb, &emb)
+	var om mOmit
+	check("omitempty", a.Omit, &om)
+	var tree mTree
+	check("tree", *a.Tree, &tree)
+	var deep [][]mRow
+	check("deep", [][]mRow{{{ID: 1}}, {{ID: 2, Name: "x"}}}, &deep)
+	var bf struct {
+		F *big.Float `toon:"f"`
+	}
+	bf.F, _ = new(big.Float).SetPrec(200).SetString("3.14159265358979323846264338327950288419716939937510582097494")
+	out, err := Marshal(bf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), "f: 3.14159265358979323846264338327950288419716939937510582097494") {
+		t.Errorf("big.Float written as %s", out)
+	}
+}
+
+// normTimes makes times comparable with DeepEqual (locations differ).
+func normTimes(v any) any {
+	if a, ok := v.(mAll); ok {
+		a.When = a.When.UTC()
+		return a
+	}
+	return v
+}
+
+type tHook struct{ n int }
+
+func (h tHook) MarshalTOON() (any, error) {
+	if h.n < 0 {
+		return nil, errors.New("negative")
+	}
+	return Object{{"n", h.n}, {"via", "toon"}}, nil
+}
+func (h tHook) MarshalJSON() ([]byte, error) { return []byte(`"json"`), nil }
+func (h tHook) MarshalText() ([]byte, error) { return []byte("text"), nil }
+
+type jHook struct{}
+
+func (jHook) MarshalJSON() ([]byte, error) { return []byte(`{"z":1,"a":[1.50,"x"]}`), nil }
+func (jHook) MarshalText() ([]byte, error) { return []byte("text"), nil }
+
+type xHook struct{ s string }
+
+func (x *xHook) MarshalText() ([]byte, error) {
+	if x.s == "" {
+		return nil, errors.New("empty")
+	}
+	return []byte(x.s), nil
+}
+
+func TestMarshalHooks(t *testing.T) {
+	v := struct {
+		T    tHook   `toon:"t"`
+		J    jHook   `toon:"j"`
+		X    xHook   `toon:"x"`
+		Rows []tHook `toon:"rows"`
+	}{tHook{1}, jHook{}, xHook{"12"}, []tHook{{1}, {2}}}
+	out, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "t:\n  n: 1\n  via: toon\nj:\n  z: 1\n  a[2]: 1.5,x\nx: \"12\"\nrows[2]{n,via}:\n  1,toon\n  2,toon"
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	_, err = Marshal([]tHook{{-1}})
+	var me *MarshalerError
+	if !errors.As(err, &me) || me.Err.Error() != "negative" {
+		t.Errorf("got %v", err)
+	}
+	_, err = Marshal(struct{ X xHook }{})
+	if !errors.As(err, &me) || !strings.Contains(err.Error(), "MarshalText") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestMarshalTypedErrors(t *testing.T) {
+	var ute *UnsupportedTypeError
+	if _, err := Marshal(struct{ C chan int }{}); !errors.As(err, &ute) {
+		t.Errorf("chan: %v", err)
+	}
+	if _, err := Marshal(map[[2]int]int{{1, 2}: 3}); !errors.As(err, &ute) {
+		t.Errorf("array keys: %v", err)
+	}
+	if _, err := Marshal(struct{ N json.Number }{"1x"}); err == nil {
+		t.Error("bad json.Number: no error")
+	}
+	// A cycle stops at the depth limit instead of overflowing the stack.
+	tr := &mTree{Name: "loop"}
+	tr.Kids = []*mTree{tr}
+	if _, err := Marshal(tr, WithMaxDepth(50)); err == nil || !strings.Contains(err.Error(), "deeper") {
+		t.Errorf("cycle: %v", err)
+	}
+}
+
+// TestEncodeTypedStreams checks that Encode of a large slice of structs
+// reaches the writer in chunks, not as one buffer at the end.
+func TestEncodeTypedStreams(t *testing.T) {
+	rows := make([]mRow, 20000)
+	for i := range rows {
+		rows[i] = mRow{ID: i, Name: "name", Score: float64(i) / 4}
+	}
+	var w sizeWriter
+	if err := NewEncoder(&w).Encode(rows); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Marshal(rows)
+	if !bytes.Equal(w.buf.Bytes(), want) {
+		t.Fatal("Encode and Marshal differ")
+	}
+	if w.writes < 4 || w.largest > 128<<10 {
+		t.Errorf("%d writes, largest %d bytes, of %d", w.writes, w.largest, len(want))
+	}
+}
+
+type sizeWriter struct {
+	buf     bytes.Buffer
+	writes  int
+	largest int
+}
+
+func (w *sizeWriter) Write(p []byte) (int, error) {
+	w.writes++
+	w.largest = max(w.largest, len(p))
+	return w.buf.Write(p)
+}
+
+// diffFields names the fields of two structs that differ (for messages).
+func diffFields(a, b any) []string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	if va.Kind() != reflect.Struct || va.Type() != vb.Type() {
+		return nil
+	}
+	var out []string
+	for i := 0; i < va.NumField(); i++ {
+		if !reflect.DeepEqual(va.Field(i).Interface(), vb.Field(i).Interface()) {
+			out = append(out, va.Type().Field(i).Name)
+		}
+	}
+	return out
+}
