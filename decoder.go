@@ -5,6 +5,7 @@ import (
 	"errors"
 	"hash/maphash"
 	"io"
+	"slices"
 	"strconv"
 	"unsafe"
 )
@@ -31,6 +32,7 @@ type Decoder struct {
 	qi      int
 	prog    []rowOp // row program of the open tabular or keyed header
 	rowTmpl []Token // the program's tokens, cells left blank
+	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
 	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
 	pi      int     // next op of prog; len(prog) when no row is pending
 	cells   []int32 // cell spans of the current row or inline array: start, end pairs
@@ -758,6 +760,12 @@ func (d *Decoder) buildProg(fields []Field) {
 	d.prog = prog
 	d.pi = len(prog)
 	// The same program as a template of tokens with a slot per cell.
+	d.flat = true
+	for _, f := range fields {
+		if f.Fields != nil {
+			d.flat = false
+		}
+	}
 	d.rowTmpl = d.rowTmpl[:0]
 	d.cellAt = d.cellAt[:0]
 	for i, op := range prog {
@@ -830,7 +838,22 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 	// queue, then type every cell into its slot, which keeps Token itself
 	// down to a copy.
 	base := len(d.queue)
-	q := append(d.queue, d.rowTmpl...)
+	var q []Token
+	if d.flat {
+		// Flat fields: the row is ObjectStart, (key, cell)..., ObjectEnd,
+		// written straight into place.
+		n := len(d.cellAt)
+		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
+		row := q[base:]
+		row[0] = d.rowTmpl[0]
+		row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
+		keys := d.rowTmpl[1 : 2*n+1]
+		for c := 0; c < n; c++ {
+			row[1+2*c] = keys[2*c]
+		}
+	} else {
+		q = append(d.queue, d.rowTmpl...)
+	}
 	row := q[base:]
 	seps := d.seps
 	next := 0 // start of the next cell
