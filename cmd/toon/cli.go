@@ -40,8 +40,8 @@ Flags:
       --indent N         spaces per TOON indentation level (default 2): written
                          when encoding, expected when decoding
       --no-strict        decode leniently: no count, width, indentation or
-                         duplicate-key checks (repeated keys are written to the
-                         JSON in order; readers keep the last)
+                         duplicate-key checks; a repeated key keeps its last
+                         value (this mode holds the document in memory)
       --json-indent N    indent decoded JSON by N spaces (default 0: compact)
       --stats            print byte and token counts of the JSON (compact) and
                          the TOON to standard error
