@@ -87,6 +87,7 @@ type frame struct {
 	count int // items, rows or entries seen
 	line  int // line number of the header, for count errors
 	off   int64
+	src   []byte // the header line (cut at 256 bytes), for count errors
 	keys  keySet
 }
 
@@ -316,6 +317,12 @@ func (d *Decoder) errAtLine(ln *rawLine, col int, cause error) error {
 	return &SyntaxError{Line: ln.num, Column: col + 1, Offset: ln.off + int64(col), Source: string(src), Err: cause}
 }
 
+// countErr reports that the scope's declared length does not match what
+// was found, at its header line.
+func (f *frame) countErr(what string) error {
+	return &SyntaxError{Line: f.line, Column: 1, Offset: f.off, Source: string(f.src), Err: countErr(what, f.n, f.count)}
+}
+
 // errAt builds a SyntaxError for a position that is not on the current line.
 func errAt(line int, off int64, cause error) error {
 	return &SyntaxError{Line: line, Column: 1, Offset: off, Err: cause}
@@ -351,6 +358,7 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	f := &d.stack[len(d.stack)-1]
 	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
 	f.line, f.off = d.line.num, d.line.off
+	f.src = append(f.src[:0], d.line.full[:min(len(d.line.full), 256)]...)
 	f.keys.reset()
 	return f, nil
 }
@@ -367,17 +375,17 @@ func (d *Decoder) pop() error {
 	case fList:
 		d.emit(ArrayEndToken())
 		if d.opts.strict && f.count != f.n {
-			err = errAt(f.line, f.off, countErr("items", f.n, f.count))
+			err = f.countErr("items")
 		}
 	case fTabular:
 		d.emit(ArrayEndToken())
 		if d.opts.strict && f.count != f.n {
-			err = errAt(f.line, f.off, countErr("rows", f.n, f.count))
+			err = f.countErr("rows")
 		}
 	case fKeyed:
 		d.emit(ObjectEndToken())
 		if d.opts.strict && f.count != f.n {
-			err = errAt(f.line, f.off, countErr("entries", f.n, f.count))
+			err = f.countErr("entries")
 		}
 	}
 	if len(d.stack) == 0 && d.root != rootScalar {

@@ -184,6 +184,9 @@ func TestSyntaxErrors(t *testing.T) {
 			if tc.col != 0 && se.Column != tc.col {
 				t.Errorf("%q: column %d, want %d (%v)", tc.in, se.Column, tc.col, err)
 			}
+			if se.Source == "" && tc.want != ErrBlankLine && tc.want != ErrLineTooLong {
+				t.Errorf("%q: no source line in %#v", tc.in, se)
+			}
 			if !strings.Contains(err.Error(), "line "+strconv.Itoa(se.Line)) {
 				t.Errorf("message %q lacks the line", err.Error())
 			}
