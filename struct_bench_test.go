@@ -3,7 +3,9 @@ package toon
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -127,7 +129,7 @@ func benchGeneric(rows []benchRow) []any {
 // exactly the text of the same records as generic values, and that the
 // text decodes back to the records.
 func TestMarshalRowsMatchesGeneric(t *testing.T) {
-	n := 500000
+	n := 100000
 	if testing.Short() {
 		n = 5000
 	}
@@ -184,6 +186,65 @@ func BenchmarkMarshalRows(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
 			if _, err := json.Marshal(sb.rows); err != nil {
+				b.Fatal(err)
+			}
+		}
+		reportRows(b, len(sb.rows))
+	})
+}
+
+// BenchmarkRowsStream measures RowDecoder over the 500,000-row table read
+// from an io.Reader into one reused struct, and WriteRows of the records
+// to io.Discard: constant memory on both sides.
+func BenchmarkRowsStream(b *testing.B) {
+	sb := genStructBench(b, 500000)
+	b.Run("RowDecoder", func(b *testing.B) {
+		b.SetBytes(int64(len(sb.toon)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			rd := NewRowDecoder[benchRow](NewDecoder(bytes.NewReader(sb.toon)))
+			var v benchRow
+			n := 0
+			for {
+				err := rd.Next(&v)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if n != len(sb.rows) {
+				b.Fatalf("%d rows", n)
+			}
+		}
+		reportRows(b, len(sb.rows))
+	})
+	b.Run("RowDecoder-intern", func(b *testing.B) {
+		b.SetBytes(int64(len(sb.toon)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			rd := NewRowDecoder[benchRow](NewDecoder(bytes.NewReader(sb.toon), InternStrings()))
+			var v benchRow
+			for {
+				err := rd.Next(&v)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		reportRows(b, len(sb.rows))
+	})
+	b.Run("WriteRows", func(b *testing.B) {
+		b.SetBytes(int64(len(sb.toon)))
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			e := NewEncoder(io.Discard)
+			if err := WriteRows(e, "", len(sb.rows), slices.Values(sb.rows)); err != nil {
 				b.Fatal(err)
 			}
 		}

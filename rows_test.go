@@ -1,0 +1,317 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"iter"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"time"
+)
+
+type rRow struct {
+	ID    int     `toon:"id"`
+	Name  string  `toon:"name"`
+	OK    bool    `toon:"ok"`
+	Score float64 `toon:"score"`
+}
+
+func TestRowsRootTable(t *testing.T) {
+	in := "[3]{id,name,ok,score}:\n  1,a,true,0.5\n  2,\"b,c\",false,-1\n  3,\"\",true,1e3"
+	var got []rRow
+	for r, err := range Rows[rRow](NewDecoder(iotest.OneByteReader(strings.NewReader(in)))) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	want := []rRow{{1, "a", true, 0.5}, {2, "b,c", false, -1}, {3, "", true, 1000}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v", got)
+	}
+}
+
+// TestRowsFieldTables reads two tables that are fields of the root object,
+// positioning the decoder with Token, and the field after them.
+func TestRowsFieldTables(t *testing.T) {
+	in := "first[2]{id,name}:\n  1,a\n  2,b\nsecond[2]:\n  - id: 3\n    extra: x\n  - name: d\nafter: 9"
+	d := NewDecoder(strings.NewReader(in))
+	expect := func(k Kind, text string) {
+		t.Helper()
+		tok, err := d.Token()
+		if err != nil || tok.Kind() != k || text != "" && tok.String() != text {
+			t.Fatalf("got %v %q, %v; want %v %q", tok.Kind(), tok.String(), err, k, text)
+		}
+	}
+	expect(KindObjectStart, "")
+	expect(KindKey, "first")
+	var first []rRow
+	for r, err := range Rows[rRow](d) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = append(first, r)
+	}
+	expect(KindKey, "second")
+	rd := NewRowDecoder[*rRow](d)
+	var second []*rRow
+	for {
+		var r *rRow
+		err := rd.Next(&r)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		second = append(second, r)
+	}
+	if err := rd.Next(new(*rRow)); err != io.EOF {
+		t.Errorf("Next after the end: %v", err)
+	}
+	expect(KindKey, "after")
+	expect(KindNumber, "9")
+	expect(KindObjectEnd, "")
+	if !reflect.DeepEqual(first, []rRow{{ID: 1, Name: "a"}, {ID: 2, Name: "b"}}) ||
+		len(second) != 2 || *second[0] != (rRow{ID: 3}) || *second[1] != (rRow{Name: "d"}) {
+		t.Errorf("got %+v %+v", first, second)
+	}
+}
+
+func TestRowsErrors(t *testing.T) {
+	// A mismatch is reported with its row, and the rows go on.
+	in := "[3]{id,name}:\n  1,a\n  x,b\n  3,c"
+	var ids []int
+	var errs []error
+	for r, err := range Rows[rRow](NewDecoder(strings.NewReader(in))) {
+		ids = append(ids, r.ID)
+		errs = append(errs, err)
+	}
+	var ute *UnmarshalTypeError
+	if !slices.Equal(ids, []int{1, 0, 3}) || errs[0] != nil || !errors.As(errs[1], &ute) || ute.Line != 3 || ute.Column != 3 || errs[2] != nil {
+		t.Errorf("ids %v errs %v", ids, errs)
+	}
+	// A syntax error stops the rows.
+	in = "[3]{id,name}:\n  1,a\n  2,\"b\n  3,c"
+	n := 0
+	var last error
+	for _, err := range Rows[rRow](NewDecoder(strings.NewReader(in))) {
+		n++
+		last = err
+	}
+	var se *SyntaxError
+	if n != 2 || !errors.As(last, &se) || se.Line != 3 {
+		t.Errorf("%d rows, last error %v", n, last)
+	}
+	// Not at an array.
+	rd := NewRowDecoder[rRow](NewDecoder(strings.NewReader("a: 1")))
+	var r rRow
+	if err := rd.Next(&r); !errors.As(err, &ute) || ute.Value != "object" {
+		t.Errorf("got %v", err)
+	}
+	if err := rd.Next(&r); !errors.As(err, &ute) {
+		t.Errorf("not sticky: %v", err)
+	}
+	// Unknown fields are reported with the first row.
+	rd = NewRowDecoder[rRow](NewDecoder(strings.NewReader("[1]{id,zz}:\n  1,2"), DisallowUnknownFields()))
+	var ufe *UnknownFieldError
+	if err := rd.Next(&r); !errors.As(err, &ufe) || ufe.Key != "zz" || r.ID != 1 {
+		t.Errorf("got %v, %+v", err, r)
+	}
+	if err := rd.Next(&r); err != io.EOF {
+		t.Errorf("got %v", err)
+	}
+	// A table with fewer rows than declared, at the end of the input and
+	// before another field: the count error comes at the end of the rows.
+	for _, in := range []string{"rows[2]{id}:\n  1", "rows[2]{id}:\n  1\nnext: 2"} {
+		d := NewDecoder(strings.NewReader(in))
+		d.Token()
+		d.Token()
+		rd = NewRowDecoder[rRow](d)
+		if err := rd.Next(&r); err != nil {
+			t.Fatal(err)
+		}
+		if err := rd.Next(&r); !errors.Is(err, ErrCount) {
+			t.Errorf("%q: got %v", in, err)
+		}
+	}
+}
+
+// zRow has only fields whose decoding allocates nothing, and a
+// low-cardinality string, interned.
+type zRow struct {
+	ID      int64   `toon:"id"`
+	Qty     uint16  `toon:"qty"`
+	Active  bool    `toon:"active"`
+	Price   float64 `toon:"price"`
+	Ratio   float32 `toon:"ratio"`
+	Country string  `toon:"country"`
+	Nested  struct {
+		X int8 `toon:"x"`
+	} `toon:"nested"`
+}
+
+func zTable(rows int) []byte {
+	var b bytes.Buffer
+	b.WriteString("[" + strconv.Itoa(rows) + "]{id,qty,active,price,ratio,country,nested{x}}:\n")
+	countries := []string{"DK", "UK", "US", "NL"}
+	for i := 0; i < rows; i++ {
+		b.WriteString("  " + strconv.Itoa(i) + "," + strconv.Itoa(i%500) + "," + strconv.FormatBool(i%3 == 0) + "," +
+			strconv.FormatFloat(float64(i)/8, 'f', -1, 64) + ",0.25," + countries[i%4] + "," + strconv.Itoa(i%100) + "\n")
+	}
+	return b.Bytes()
+}
+
+// TestRowDecoderZeroAlloc enforces zero allocations per row decoded into a
+// reused struct, from a reader and from memory.
+func TestRowDecoderZeroAlloc(t *testing.T) {
+	data := zTable(30000)
+	for _, name := range []string{"reader", "bytes"} {
+		var d *Decoder
+		if name == "reader" {
+			d = NewDecoder(bytes.NewReader(data), InternStrings())
+		} else {
+			d = newBytesDecoder(data, []Option{InternStrings()})
+		}
+		rd := NewRowDecoder[zRow](d)
+		var v zRow
+		var err error
+		for i := 0; i < 10; i++ { // warm up: plans, buffers, the intern table
+			if err = rd.Next(&v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allocs := testing.AllocsPerRun(20000, func() {
+			if err = rd.Next(&v); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations per row", name, allocs)
+		}
+		if v.Country == "" || v.Ratio != 0.25 {
+			t.Errorf("%s: last row %+v", name, v)
+		}
+	}
+}
+
+func TestWriteRowsMatchesMarshal(t *testing.T) {
+	rows := []rRow{{1, "a", true, 0.5}, {2, "b,c", false, -1}, {3, "", true, 1e21}}
+	want, _ := Marshal(rows)
+	for _, n := range []int{3, -1} {
+		var b bytes.Buffer
+		e := NewEncoder(&b)
+		if err := WriteRows(e, "", n, slices.Values(rows)); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(want) {
+			t.Errorf("n=%d: got\n%s\nwant\n%s", n, b.String(), want)
+		}
+	}
+	// As fields of an object, from pointers, with primitive-like types.
+	type tRow struct {
+		At  time.Time `toon:"at"`
+		P   *int      `toon:"p"`
+		N   Number    `toon:"n"`
+		Raw []byte    `toon:"raw"`
+		U   uint8     `toon:"u"`
+	}
+	one := 1
+	trs := []*tRow{{At: time.Date(2024, 1, 2, 3, 4, 5, 6, time.UTC), P: &one, N: "1.50", Raw: []byte("x"), U: 7}, {N: "0"}}
+	var b bytes.Buffer
+	e := NewEncoder(&b)
+	if err := WriteRows(e, "a", 2, slices.Values(trs)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRows(e, "b", -1, slices.Values(rows[:1])); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want, _ = Marshal(struct {
+		A []*tRow `toon:"a"`
+		B []rRow  `toon:"b"`
+	}{trs, rows[:1]})
+	if b.String() != string(want) {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+func TestWriteRowsErrors(t *testing.T) {
+	e := NewEncoder(io.Discard)
+	if err := WriteRows(e, "", -1, slices.Values([]int{1})); err == nil {
+		t.Error("WriteRows of ints: no error")
+	}
+	if err := WriteRows(e, "", -1, slices.Values([]mNested{{}})); err == nil {
+		t.Error("WriteRows of a nested struct: no error")
+	}
+	if err := WriteRows(e, "", -1, slices.Values([]*rRow{nil})); err == nil {
+		t.Error("WriteRows of a nil row: no error")
+	}
+	e = NewEncoder(io.Discard)
+	if err := WriteRows(e, "", 1, slices.Values([]rRow{{}, {}})); err == nil {
+		t.Error("more rows than declared: no error")
+	}
+}
+
+// TestRowsRoundTrip streams rows out with WriteRows and back with Rows.
+func TestRowsRoundTrip(t *testing.T) {
+	var seq iter.Seq[rRow] = func(yield func(rRow) bool) {
+		for i := 0; i < 5000; i++ {
+			if !yield(rRow{i, "n" + strconv.Itoa(i%7), i%2 == 0, float64(i) / 3}) {
+				return
+			}
+		}
+	}
+	var b bytes.Buffer
+	e := NewEncoder(&b, WithDelimiter(Pipe))
+	if err := WriteRows(e, "rows", -1, seq); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDecoder(&b)
+	d.Token()
+	d.Token()
+	i := 0
+	for r, err := range Rows[rRow](d) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (rRow{i, "n" + strconv.Itoa(i%7), i%2 == 0, float64(i) / 3}); r != want {
+			t.Fatalf("row %d: got %+v, want %+v", i, r, want)
+		}
+		i++
+	}
+	if i != 5000 {
+		t.Errorf("%d rows", i)
+	}
+}
+
+// TestWriteRowsAllocs checks that WriteRows allocates nothing per row: a
+// table of 20,000 rows costs as many allocations as one of 10.
+func TestWriteRowsAllocs(t *testing.T) {
+	rows := make([]rRow, 20000)
+	for i := range rows {
+		rows[i] = rRow{i, "name", i%2 == 0, float64(i) / 4}
+	}
+	cost := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			e := NewEncoder(io.Discard)
+			if err := WriteRows(e, "", n, slices.Values(rows[:n])); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	small, large := cost(10), cost(len(rows))
+	if large > small {
+		t.Errorf("10 rows: %v allocations; %d rows: %v", small, len(rows), large)
+	}
+}
