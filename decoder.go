@@ -42,12 +42,13 @@ type Decoder struct {
 	// inlineEnd asks for an ArrayEnd after the pending inline values.
 	inlineEnd bool
 
-	seps    []int32
-	scratch []byte // unescaped strings of the current line
-	hdr     header
-	farena  []Field // fields of the current header
-	fstack  []Field // group parsing stack
-	names   []byte  // field names of the current header
+	seps      []int32
+	scratch   []byte // unescaped strings of the current line
+	hdr       header
+	farena    []Field  // fields of the current header
+	fstack    []Field  // group parsing stack
+	groupKeys []keySet // field names of the groups being parsed, by level (strict)
+	names     []byte   // field names of the current header
 
 	blank     int // line number of the first blank line since the last content line, or 0
 	blankOff  int64
@@ -408,6 +409,9 @@ func (d *Decoder) step() error {
 		return d.finish()
 	}
 	if err != nil {
+		if err == errCommentUTF8 {
+			return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
+		}
 		if err == errLineTooLong {
 			return errAt(ln.num, ln.off, detail(ErrLineTooLong, "longer than "+strconv.Itoa(d.opts.maxLine)+" bytes"))
 		}

@@ -700,3 +700,54 @@ func TestHostileWriter(t *testing.T) {
 		}
 	}
 }
+
+// A quoted string of a million characters whose escapes are separated by
+// plain text (and no quote): decoding must stay linear in its length.
+func TestHostileEscapesBetweenText(t *testing.T) {
+	body := strings.Repeat(`ab\\`, 250_000)
+	var v any
+	var err error
+	within(t, 2*time.Second, func() { err = Unmarshal([]byte(`k: "`+body+`"`), &v) })
+	if err != nil || v.(map[string]any)["k"] != strings.Repeat(`ab\`, 250_000) {
+		t.Fatalf("%v", err)
+	}
+}
+
+// A strict table header of 100,000 fields whose last field repeats an
+// earlier one: the duplicate check must stay linear in the field count.
+func TestHostileWideHeaderStrict(t *testing.T) {
+	doc := wideTable(100_000)
+	var count int
+	var err error
+	within(t, 5*time.Second, func() { count, err = drain(NewDecoder(strings.NewReader(doc))) })
+	if err != nil || count != 2*100_000+7 {
+		t.Fatalf("%d tokens, %v", count, err)
+	}
+	dup := strings.Replace(doc, "}:", ",f7}:", 1) + ",1"
+	within(t, 5*time.Second, func() { _, err = drain(NewDecoder(strings.NewReader(dup))) })
+	wantSyntax(t, err, ErrDuplicateKey, 1)
+}
+
+// A line longer than the default 64 MiB limit: the buffer grows to the
+// limit and no further, allocating at most about twice the limit in all.
+func TestHostileLongLineAllocs(t *testing.T) {
+	const limit = 64 << 20
+	chunk := bytes.Repeat([]byte("x"), 1<<20)
+	g := &genReader{lines: 1 + 1024, line: func(i int, b []byte) []byte {
+		if i == 0 {
+			return append(b, "a: "...)
+		}
+		return append(b, chunk...)
+	}}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := drain(NewDecoder(g))
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, ErrLineTooLong) {
+		t.Fatal(err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2*limit+8<<20 {
+		t.Fatalf("allocated %d bytes for a limit of %d", alloc, limit)
+	}
+}

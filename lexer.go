@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"unicode/utf8"
 )
@@ -109,6 +110,10 @@ func (l *lexer) readRaw() ([]byte, int64, error) {
 
 var errLineTooLong = ErrLineTooLong
 
+// errCommentUTF8 reports ill-formed UTF-8 in a comment line; the line is
+// left in the rawLine for the error's position.
+var errCommentUTF8 = errors.New("comment line is not UTF-8")
+
 // fill reads more input, moving unread data to the front of the buffer and
 // growing it (up to maxLine+1 bytes) when a line does not fit.
 func (l *lexer) fill() error {
@@ -121,8 +126,8 @@ func (l *lexer) fill() error {
 	}
 	if l.end == len(l.buf) {
 		size := 2 * len(l.buf)
-		if limit := l.maxLine + 1; size > limit {
-			size = limit
+		if limit := l.maxLine + 1; size >= l.maxLine {
+			size = limit // go to the limit at once rather than by one byte
 		}
 		if size <= len(l.buf) {
 			return errLineTooLong
@@ -175,7 +180,13 @@ func (l *lexer) readLine(ln *rawLine) error {
 			i++
 		}
 		if i < len(line) && line[i] == '#' {
-			continue // comment line: only spaces may precede '#'
+			// A comment line (only spaces may precede '#') is dropped, but
+			// in strict mode its bytes must still be UTF-8 (§4).
+			if l.strict && !utf8.Valid(line) {
+				ln.full, ln.text, ln.num, ln.off = line, line[i:], l.lineNum, off
+				return errCommentUTF8
+			}
+			continue
 		}
 		spaces := i
 		tab := false
@@ -228,39 +239,25 @@ func trimSpan(b []byte, s, e int) (int, int) {
 // unquote decodes the quoted token that starts at b[0] == '"'. It returns
 // the string's bytes (a view into b when there are no escapes, otherwise
 // appended to *scratch) and the index just past the closing quote. bad is
-// the index in b of the problem when err is not nil.
+// the index in b of the problem when err is not nil. Its time is linear in
+// the token's length however many escapes it holds.
 func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
-	i := 1
-	for {
-		j := indexQuoteOrBackslash(b[i:])
-		if j < 0 {
-			return nil, len(b), 0, ErrUnterminated
-		}
-		i += j
-		if b[i] == '"' {
-			return b[1:i], i + 1, 0, nil
-		}
-		break // a backslash: decode into scratch
+	q := bytes.IndexByte(b[1:], '"') + 1 // the next '"' at or after i
+	if q == 0 {
+		return nil, len(b), 0, ErrUnterminated
+	}
+	e := bytes.IndexByte(b[1:q], '\\')
+	if e < 0 {
+		return b[1:q], q + 1, 0, nil // no escapes: a view
 	}
 	start := len(*scratch)
-	out := append(*scratch, b[1:i]...)
-	for i < len(b) {
-		c := b[i]
-		if c == '"' {
-			*scratch = out
-			return out[start:], i + 1, 0, nil
-		}
-		if c != '\\' {
-			j := indexQuoteOrBackslash(b[i:])
-			if j < 0 {
-				break
-			}
-			out = append(out, b[i:i+j]...)
-			i += j
-			continue
-		}
+	out := append(*scratch, b[1:1+e]...)
+	i := 1 + e
+	for {
+		// b[i] is a backslash inside the string.
 		if i+1 >= len(b) {
-			break
+			*scratch = out
+			return nil, len(b), 0, ErrUnterminated
 		}
 		switch b[i+1] {
 		case '\\':
@@ -289,15 +286,29 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 				return nil, 0, i, ErrEscape
 			}
 			out = utf8.AppendRune(out, r)
-			i += 6
-			continue
+			i += 4
 		default:
 			return nil, 0, i, ErrEscape
 		}
 		i += 2
+		if q < i {
+			// The escape covered the quote found before: find the next.
+			j := bytes.IndexByte(b[i:], '"')
+			if j < 0 {
+				*scratch = out
+				return nil, len(b), 0, ErrUnterminated
+			}
+			q = i + j
+		}
+		j := bytes.IndexByte(b[i:q], '\\')
+		if j < 0 {
+			out = append(out, b[i:q]...)
+			*scratch = out
+			return out[start:], q + 1, 0, nil
+		}
+		out = append(out, b[i:i+j]...)
+		i += j
 	}
-	*scratch = out
-	return nil, len(b), 0, ErrUnterminated
 }
 
 func hexVal(c byte) int {
@@ -501,10 +512,14 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 			i++
 		}
 		if d.opts.strict {
-			for _, f := range d.fstack[mark:] {
-				if bytes.Equal(f.Name, name) {
-					return nil, nameAt, headerError{ErrDuplicateKey, nameAt}
-				}
+			for len(d.groupKeys) <= level {
+				d.groupKeys = append(d.groupKeys, keySet{})
+			}
+			if len(d.fstack) == mark {
+				d.groupKeys[level].reset()
+			}
+			if !d.groupKeys[level].add(name) {
+				return nil, nameAt, headerError{ErrDuplicateKey, nameAt}
 			}
 		}
 		ns := len(d.names)
