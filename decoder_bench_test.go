@@ -149,3 +149,134 @@ func BenchmarkDecodeTable(b *testing.B) {
 		reportRows(b, bt.rows)
 	})
 }
+
+// BenchmarkLexTable measures the line layer alone over the 500,000-row
+// table: every line read, checked as UTF-8, split at its unquoted
+// delimiters and its cells trimmed (a row event with its cells), without
+// typing cells or making tokens. It is the part of the work the SIMD
+// scanner speeds up.
+func BenchmarkLexTable(b *testing.B) {
+	bt := genBenchTable(500000)
+	b.SetBytes(int64(len(bt.toon)))
+	b.ReportAllocs()
+	o := defaultOptions()
+	var l lexer
+	var ln rawLine
+	var seps []int32
+	cpu := startCPU()
+	for i := 0; i < b.N; i++ {
+		l = lexer{buf: l.buf}
+		l.init(bytes.NewReader(bt.toon), &o)
+		rows, cells := 0, 0
+		for {
+			err := l.readLine(&ln)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !validUTF8(ln.full) {
+				b.Fatal("invalid UTF-8")
+			}
+			seps, _ = scanLine(ln.text, ',', seps[:0])
+			for c := 0; c <= len(seps); c++ {
+				if s, e := cellSpan(ln.text, seps, c); e >= s {
+					cells++
+				}
+			}
+			rows++
+		}
+		if rows != bt.rows+1 || cells != (bt.rows+1)*9 {
+			b.Fatalf("%d rows, %d cells", rows, cells)
+		}
+	}
+	cpu.report(b, bt.rows)
+	reportRows(b, bt.rows)
+}
+
+// genShapeDoc builds the other shapes the Token loop is measured on, so a
+// gain on the 9-column table cannot hide a loss elsewhere.
+func genShapeDoc(shape string) []byte {
+	rng := rand.New(rand.NewSource(7))
+	var sb bytes.Buffer
+	switch shape {
+	case "wide50":
+		const rows, cols = 50000, 50
+		sb.WriteString("[" + strconv.Itoa(rows) + "]{")
+		for c := 0; c < cols; c++ {
+			if c > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString("c" + strconv.Itoa(c))
+		}
+		sb.WriteString("}:")
+		for r := 0; r < rows; r++ {
+			sb.WriteString("\n  ")
+			for c := 0; c < cols; c++ {
+				if c > 0 {
+					sb.WriteByte(',')
+				}
+				switch c % 3 {
+				case 0:
+					sb.WriteString(strconv.Itoa(rng.Intn(1000000)))
+				case 1:
+					sb.WriteString("v" + strconv.Itoa(rng.Intn(1000)))
+				default:
+					sb.WriteString(strconv.FormatFloat(rng.Float64()*100, 'f', 2, 64))
+				}
+			}
+		}
+	case "quoted":
+		const rows = 50000
+		sb.WriteString("[" + strconv.Itoa(rows) + "]{id,title,body}:")
+		words := []string{"alpha", "beta, gamma", "delta: epsilon", `say \"hi\"`, "tab\\there", "zeta"}
+		for r := 0; r < rows; r++ {
+			sb.WriteString("\n  " + strconv.Itoa(r) + `,"`)
+			for w := 0; w < 4; w++ {
+				sb.WriteString(words[rng.Intn(len(words))] + " ")
+			}
+			sb.WriteString(`","`)
+			for w := 0; w < 40; w++ {
+				sb.WriteString(words[rng.Intn(len(words))] + " ")
+			}
+			sb.WriteString(`"`)
+		}
+	case "nested":
+		// Objects inside lists inside objects, a few levels deep.
+		sb.WriteString("services[2000]:")
+		for i := 0; i < 2000; i++ {
+			sb.WriteString("\n  - name: svc" + strconv.Itoa(i))
+			sb.WriteString("\n    config:\n      replicas: " + strconv.Itoa(rng.Intn(9)+1))
+			sb.WriteString("\n      limits:\n        cpu: 2.5\n        memory: 4Gi")
+			sb.WriteString("\n      env[3]:\n        - key: MODE\n          value: prod\n        - key: REGION\n          value: eu\n        - key: DEBUG\n          value: false")
+			sb.WriteString("\n    ports[2]: 80,443")
+		}
+	}
+	return sb.Bytes()
+}
+
+// BenchmarkDecodeShapes runs the Token loop over a 50-column table, a table
+// of long quoted strings with escapes, and a nested non-tabular document.
+func BenchmarkDecodeShapes(b *testing.B) {
+	for _, shape := range []string{"wide50", "quoted", "nested"} {
+		doc := genShapeDoc(shape)
+		b.Run(shape, func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			d := NewDecoder(bytes.NewReader(doc))
+			for i := 0; i < b.N; i++ {
+				d.Reset(bytes.NewReader(doc))
+				for {
+					_, err := d.Token()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
