@@ -571,6 +571,12 @@ func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		return s.mismatch(t, pl.typ, nil)
 	}
 	b := t.text()
+	if pl.size == 8 {
+		if f, ok := fastFloat(b); ok {
+			*(*float64)(p) = f
+			return nil
+		}
+	}
 	bits := 64
 	if pl.size == 4 {
 		bits = 32
@@ -588,6 +594,51 @@ func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		*(*float64)(p) = f
 	}
 	return nil
+}
+
+// exactPow10 are the powers of ten that a float64 holds exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat parses the common decimals, without exponent and with at most
+// 15 digits, as the exact quotient of two exactly represented numbers,
+// which IEEE division rounds correctly (Clinger's fast path): the result
+// is the one strconv.ParseFloat gives. ok is false for other texts.
+func fastFloat(b []byte) (float64, bool) {
+	i := 0
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		i = 1
+	}
+	var m uint64
+	digits, frac := 0, -1
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '.' && frac < 0 {
+			frac = 0
+			continue
+		}
+		c -= '0'
+		if c > 9 {
+			return 0, false
+		}
+		m = m*10 + uint64(c)
+		digits++
+		if frac >= 0 {
+			frac++
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	f := float64(m)
+	if frac > 0 {
+		f /= exactPow10[frac]
+	}
+	if neg && f != 0 { // -0 decodes to 0 (§4)
+		f = -f
+	}
+	return f, true
 }
 
 func decString(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
@@ -1291,18 +1342,27 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 		return rp.pl.fn(s, rp.pl, t, p)
 	}
 	pl := rp.pl
+	d := s.d
 	for i := range rp.steps {
 		st := &rp.steps[i]
-		k, err := s.d.Token()
-		if err != nil {
-			return unexpectedEOF(err)
+		var k, vt Token
+		if q := d.queue; d.qi+1 < len(q) {
+			// Token's fast path, inlined: the row's tokens are queued.
+			k, vt = q[d.qi], q[d.qi+1]
+			d.qi += 2
+		} else {
+			var err error
+			if k, err = d.Token(); err != nil {
+				return unexpectedEOF(err)
+			}
+			if k.kind() == KindKey {
+				if vt, err = d.Token(); err != nil {
+					return unexpectedEOF(err)
+				}
+			}
 		}
 		if k.kind() != KindKey {
 			return errors.New("toon: unexpected " + k.kind().String() + " token in a tabular row")
-		}
-		vt, err := s.d.Token()
-		if err != nil {
-			return unexpectedEOF(err)
 		}
 		f := st.f
 		if f == nil {
@@ -1321,7 +1381,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 		} else {
 			fp = fieldPtr(pl.typ, p, &f.structField, true)
 		}
-		err = f.plan.fn(s, f.plan, vt, fp)
+		err := f.plan.fn(s, f.plan, vt, fp)
 		s.cell = -1
 		if err != nil {
 			return err
