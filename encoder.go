@@ -261,9 +261,39 @@ func (e *Encoder) Encode(v any) error {
 
 var marshalPool = sync.Pool{New: func() any { return new(Encoder) }}
 
-// Marshal returns the TOON document for v; see Encoder.Encode for the
-// values it accepts. The options that apply are WithIndent, WithDelimiter
-// and WithMaxDepth.
+// Marshal returns the TOON document for v. The options that apply are
+// WithIndent, WithDelimiter and WithMaxDepth.
+//
+// Generic values are written as Encoder.Encode describes. Values of other
+// types are written as their generic equivalents, byte for byte, so their
+// forms follow from the data (§9, §10): a slice of structs with primitive
+// fields is a tabular array, a struct field holding a struct is a nested
+// field group when uniform, a map of uniform structs is a keyed table, and
+// everything else the matching list or object form. The equivalents, as
+// encoding/json maps types:
+//
+//   - A struct is an Object of its fields in field order, named by the
+//     field's `toon:"name"` tag, else its `json:"name"` tag, else the field
+//     name; "-" skips a field, unexported fields are left out, the fields
+//     of embedded structs are promoted (inlined), and the options
+//     omitempty (false, 0, "", nil, empty slices, maps and arrays) and
+//     omitzero leave fields out.
+//   - A map is an Object in sorted key order; keys are strings, integers
+//     or encoding.TextMarshalers. A slice or array is []any; nil slices,
+//     maps, pointers and interfaces are null.
+//   - time.Time is its RFC 3339 text with nanoseconds, []byte base64 text
+//     (as encoding/json), *big.Int and *big.Float their exact numbers, and
+//     Number and json.Number their numbers.
+//   - A type implementing Marshaler, json.Marshaler (whose JSON is read
+//     with its key order and exact numbers) or encoding.TextMarshaler (a
+//     string), in that order of precedence, is what its method returns.
+//     Methods with pointer receivers count.
+//
+// Channels, functions and complex numbers are an UnsupportedTypeError; so
+// is a value of such a type inside the generic containers map[string]any,
+// []any and Object when one of them is the root (wrap it in a struct, or
+// put the typed value at the root). Cycles are reported once the nesting
+// exceeds the maximum depth.
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	e := marshalPool.Get().(*Encoder)
 	e.Reset(nil)
