@@ -289,11 +289,12 @@ var marshalPool = sync.Pool{New: func() any { return new(Encoder) }}
 //     string), in that order of precedence, is what its method returns.
 //     Methods with pointer receivers count.
 //
-// Channels, functions and complex numbers are an UnsupportedTypeError; so
-// is a value of such a type inside the generic containers map[string]any,
-// []any and Object when one of them is the root (wrap it in a struct, or
-// put the typed value at the root). Cycles are reported once the nesting
-// exceeds the maximum depth.
+// Channels, functions and complex numbers are an UnsupportedTypeError. A
+// root of generic type (map[string]any, []any, Object) is written by the
+// generic encoder, which takes generic values only: a struct, say, inside
+// such a root is an UnsupportedTypeError too, while inside a typed root
+// (a struct field of type any, a []any field) it is written as above.
+// Cycles are reported once the nesting exceeds the maximum depth.
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	e := marshalPool.Get().(*Encoder)
 	e.Reset(nil)
