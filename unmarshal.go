@@ -142,6 +142,9 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 	case objectType:
 		pl.fn = decObject
 		return
+	case valueType:
+		pl.fn = decValue
+		return
 	}
 	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface {
 		if h := unmarshalHook(t); h != hookNone {
@@ -662,6 +665,24 @@ func decNumber(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		return nil
 	}
 	return s.mismatch(t, pl.typ, nil)
+}
+
+// decValue decodes a primitive into a Value: numbers keep their text.
+func decValue(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+	v := (*Value)(p)
+	switch t.kind() {
+	case KindString:
+		*v = String(s.str(t.text()))
+	case KindNumber:
+		*v = NumberValue(Number(t.text()))
+	case KindBool:
+		*v = Bool(t.Bool())
+	case KindNull:
+		*v = Null()
+	default:
+		return s.mismatch(t, pl.typ, nil)
+	}
+	return nil
 }
 
 // decTime decodes an RFC 3339 string, with or without fractional seconds.

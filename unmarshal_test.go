@@ -526,3 +526,18 @@ func TestFastFloat(t *testing.T) {
 		}
 	}
 }
+
+func TestUnmarshalValue(t *testing.T) {
+	var v []Value
+	if err := Unmarshal([]byte("[4]: x,1.50,true,null"), &v); err != nil {
+		t.Fatal(err)
+	}
+	want := []Value{String("x"), NumberValue("1.50"), Bool(true), Null()}
+	if !reflect.DeepEqual(v, want) {
+		t.Errorf("got %+v", v)
+	}
+	out, err := Marshal(v)
+	if err != nil || string(out) != "[4]: x,1.5,true,null" {
+		t.Errorf("got %q, %v", out, err)
+	}
+}
