@@ -261,6 +261,10 @@ func (e *Encoder) Encode(v any) error {
 
 var marshalPool = sync.Pool{New: func() any { return new(Encoder) }}
 
+// handOver is the size from which Marshal returns its buffer instead of a
+// copy, when the buffer is nearly full.
+const handOver = 1 << 20
+
 // Marshal returns the TOON document for v. The options that apply are
 // WithIndent, WithDelimiter and WithMaxDepth.
 //
@@ -304,7 +308,14 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 	var out []byte
 	err := e.encodeRoot(v)
 	if err == nil {
-		out = append(make([]byte, 0, len(e.b)), e.b...)
+		if len(e.b) >= handOver && cap(e.b)-len(e.b) <= len(e.b)/8 {
+			// A large document that fills its buffer (a table sized in
+			// advance): hand the buffer over rather than copy it.
+			out = e.b
+			e.b = e.b[:0:0]
+		} else {
+			out = append(make([]byte, 0, len(e.b)), e.b...)
+		}
 	}
 	e.Reset(nil)
 	marshalPool.Put(e)

@@ -130,6 +130,7 @@ type encField struct {
 type encLeaf struct {
 	off  uintptr
 	plan *encPlan
+	kind encKind // plan.kind, at hand
 }
 
 var encPlans planCache[encPlan]
@@ -235,11 +236,11 @@ func (pl *encPlan) staticShape() {
 	for i := range pl.fields {
 		f := &pl.fields[i]
 		if f.plan.shape == shapePrim {
-			pl.leaves = append(pl.leaves, encLeaf{off: f.off, plan: f.plan})
+			pl.leaves = append(pl.leaves, encLeaf{off: f.off, plan: f.plan, kind: f.plan.kind})
 			continue
 		}
 		for _, l := range f.plan.leaves {
-			pl.leaves = append(pl.leaves, encLeaf{off: f.off + l.off, plan: l.plan})
+			pl.leaves = append(pl.leaves, encLeaf{off: f.off + l.off, plan: l.plan, kind: l.kind})
 		}
 		pl.depth = max(pl.depth, f.plan.depth+1)
 	}
@@ -293,7 +294,7 @@ func cellsInOrder(a, b *encPlan, off uintptr, out []encLeaf) []encLeaf {
 	for i := range a.fields {
 		g := b.field(a.fields[i].name)
 		if g.plan.shape == shapePrim {
-			out = append(out, encLeaf{off: off + g.off, plan: g.plan})
+			out = append(out, encLeaf{off: off + g.off, plan: g.plan, kind: g.plan.kind})
 			continue
 		}
 		out = cellsInOrder(a.fields[i].plan, g.plan, off+g.off, out)
@@ -653,11 +654,15 @@ func appendCells(b []byte, leaves []encLeaf, p unsafe.Pointer, delim Delimiter, 
 			b = append(b, byte(delim))
 		}
 		q := unsafe.Add(p, l.off)
-		switch l.plan.kind {
+		switch l.kind {
 		case ekString:
 			b = appendStr(b, *(*string)(q), mask)
 		case ekInt:
-			b = appendInt(b, loadInt(q, l.plan.size))
+			if l.plan.size == 8 {
+				b = strconv.AppendInt(b, *(*int64)(q), 10)
+			} else {
+				b = appendInt(b, loadInt(q, l.plan.size))
+			}
 		case ekFloat64:
 			b = appendFloat(b, *(*float64)(q), 64)
 		case ekBool:
