@@ -505,3 +505,37 @@ func FuzzMarshalTyped(f *testing.F) {
 		}
 	})
 }
+
+// TestPlansConcurrent builds the plans of recursive types from many
+// goroutines at once (run with -race).
+func TestPlansConcurrent(t *testing.T) {
+	type cNode struct {
+		Name string   `toon:"name"`
+		Kids []*cNode `toon:"kids"`
+		Up   *cNode   `toon:"up,omitempty"`
+	}
+	type cDoc struct {
+		Rows  []mRow            `toon:"rows"`
+		Nodes map[string]*cNode `toon:"nodes"`
+	}
+	doc := cDoc{Rows: []mRow{{ID: 1}}, Nodes: map[string]*cNode{"a": {Name: "a", Kids: []*cNode{{Name: "b"}}}}}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			out, err := Marshal(doc)
+			if err == nil {
+				var back cDoc
+				err = Unmarshal(out, &back)
+				if err == nil && (back.Nodes["a"].Kids[0].Name != "b" || back.Rows[0].ID != 1) {
+					err = errors.New("round trip differs")
+				}
+			}
+			done <- err
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
