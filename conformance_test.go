@@ -3,10 +3,8 @@ package toon
 import (
 	"encoding/json"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -69,40 +67,6 @@ func readFixtures(t *testing.T, dir string) map[string]fixtureFile {
 	return out
 }
 
-// jsonModelEqual compares decoded values under the JSON-model equality of
-// §2: numbers by value, objects by key set.
-func jsonModelEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !jsonModelEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !jsonModelEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case float64:
-		y, ok := b.(float64)
-		return ok && (x == y || math.IsNaN(x) && math.IsNaN(y))
-	}
-	return reflect.DeepEqual(a, b)
-}
-
 func TestDecodeConformance(t *testing.T) {
 	dir := specFixtureDir(t, "decode")
 	passed, total := 0, 0
@@ -146,7 +110,7 @@ func TestDecodeConformance(t *testing.T) {
 					if err := json.Unmarshal(tc.Expected, &want); err != nil {
 						t.Fatal(err)
 					}
-					if !jsonModelEqual(got, want) {
+					if !modelEqual(got, want) { // JSON-model equality, fuzz_test.go
 						t.Fatalf("%s: input %q:\n got %#v\nwant %#v", mode, input, got, want)
 					}
 				}
