@@ -359,7 +359,10 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	f := &d.stack[len(d.stack)-1]
 	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
 	f.line, f.off = d.line.num, d.line.off
-	f.src = append(f.src[:0], d.line.full[:min(len(d.line.full), 256)]...)
+	if kind != fObject && kind != fItem {
+		// Arrays keep their header line for count errors.
+		f.src = append(f.src[:0], d.line.full[:min(len(d.line.full), 256)]...)
+	}
 	f.keys.reset()
 	return f, nil
 }
