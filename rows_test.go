@@ -170,6 +170,9 @@ func zTable(rows int) []byte {
 // TestRowDecoderZeroAlloc enforces zero allocations per row decoded into a
 // reused struct, from a reader and from memory.
 func TestRowDecoderZeroAlloc(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	data := zTable(30000)
 	for _, name := range []string{"reader", "bytes"} {
 		var d *Decoder
@@ -298,6 +301,9 @@ func TestRowsRoundTrip(t *testing.T) {
 // TestWriteRowsAllocs checks that WriteRows allocates nothing per row: a
 // table of 20,000 rows costs as many allocations as one of 10.
 func TestWriteRowsAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	rows := make([]rRow, 20000)
 	for i := range rows {
 		rows[i] = rRow{i, "name", i%2 == 0, float64(i) / 4}
