@@ -117,6 +117,38 @@ type decPlan struct {
 type decField struct {
 	structField
 	plan *decPlan
+	fast uint8 // fastNone, or the kind decodeRow decodes inline
+}
+
+// The field kinds that decodeRow decodes without a call: basic types with
+// no hook, at a direct offset.
+const (
+	fastNone uint8 = iota
+	fastString
+	fastInt64
+	fastFloat64
+	fastBool
+)
+
+// fastKind returns the fast kind of a field of type t, or fastNone.
+func fastKind(f *structField, pl *decPlan) uint8 {
+	t := f.typ
+	if !f.direct || pl.hook != hookNone || fixedType(t) {
+		return fastNone
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return fastString
+	case reflect.Int, reflect.Int64:
+		if t.Size() == 8 {
+			return fastInt64
+		}
+	case reflect.Float64:
+		return fastFloat64
+	case reflect.Bool:
+		return fastBool
+	}
+	return fastNone
 }
 
 var decPlans planCache[decPlan]
@@ -196,7 +228,8 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 		fs := typeFields(t)
 		pl.fields = make([]decField, len(fs))
 		for i := range fs {
-			pl.fields[i] = decField{structField: fs[i], plan: b.get(fs[i].typ)}
+			fp := b.get(fs[i].typ)
+			pl.fields[i] = decField{structField: fs[i], plan: fp, fast: fastKind(&fs[i], fp)}
 		}
 		if len(fs) > 8 {
 			pl.byName = make(map[string]int, len(fs))
@@ -1392,15 +1425,43 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 			}
 			continue
 		}
-		had := s.err != nil
-		if st.leaf1 {
-			s.cell = st.leaf
-		}
 		var fp unsafe.Pointer
 		if f.direct {
 			fp = unsafe.Add(p, f.off)
+			// The common cells, decoded inline; anything unusual (null,
+			// a mismatch, a float outside the fast path) takes the call.
+			switch f.fast {
+			case fastString:
+				if vt.kind() == KindString {
+					*(*string)(fp) = s.str(vt.text())
+					continue
+				}
+			case fastInt64:
+				if vt.kind() == KindNumber {
+					if v, ok := parseInt(vt.text()); ok {
+						*(*int64)(fp) = v
+						continue
+					}
+				}
+			case fastFloat64:
+				if vt.kind() == KindNumber {
+					if v, ok := fastFloat(vt.text()); ok {
+						*(*float64)(fp) = v
+						continue
+					}
+				}
+			case fastBool:
+				if vt.kind() == KindBool {
+					*(*bool)(fp) = vt.n != 0
+					continue
+				}
+			}
 		} else {
 			fp = fieldPtr(pl.typ, p, &f.structField, true)
+		}
+		had := s.err != nil
+		if st.leaf1 {
+			s.cell = st.leaf
 		}
 		err := f.plan.fn(s, f.plan, vt, fp)
 		s.cell = -1
