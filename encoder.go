@@ -239,9 +239,8 @@ func (e *Encoder) line(depth int) {
 // Values nest freely. Floats are written in canonical form (§2) with NaN
 // and the infinities as null (§3); strings that are not valid UTF-8 have
 // their bad bytes replaced by U+FFFD. A root value of any other type is
-// encoded by type, as Marshal describes; inside the generic containers
-// above, other types are an UnsupportedTypeError. Encode must be the first
-// write of the document.
+// encoded by type, as Marshal describes, and so are such values inside the
+// generic containers above. Encode must be the first write of the document.
 func (e *Encoder) Encode(v any) error {
 	if e.err != nil {
 		return e.err
@@ -293,12 +292,11 @@ const handOver = 1 << 20
 //     string), in that order of precedence, is what its method returns.
 //     Methods with pointer receivers count.
 //
-// Channels, functions and complex numbers are an UnsupportedTypeError. A
-// root of generic type (map[string]any, []any, Object) is written by the
-// generic encoder, which takes generic values only: a struct, say, inside
-// such a root is an UnsupportedTypeError too, while inside a typed root
-// (a struct field of type any, a []any field) it is written as above.
-// Cycles are reported once the nesting exceeds the maximum depth.
+// Channels, functions and complex numbers are an UnsupportedTypeError.
+// Values of these types may also stand inside generic containers
+// (map[string]any{"users": []User{...}}): the document is then written as
+// the generic equivalent of the whole. Cycles are reported once the
+// nesting exceeds the maximum depth.
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	e := marshalPool.Get().(*Encoder)
 	e.Reset(nil)
@@ -708,6 +706,15 @@ const (
 )
 
 func (e *Encoder) encodeRoot(v any) error {
+	if k := kindOf(v); (k == kObj || k == kArr) && hasForeign(v, 0) {
+		// Go values of other types (structs, typed slices and maps) inside
+		// generic containers: write the generic equivalent of the whole.
+		g, err := e.genericOf(v, 0)
+		if err != nil {
+			return err
+		}
+		v = g
+	}
 	switch kindOf(v) {
 	case kPrim:
 		e.line(0)
@@ -735,6 +742,38 @@ func (e *Encoder) encodeRoot(v any) error {
 		return e.writeFields(&ov, 0, false)
 	}
 	return encodeOther(e, v)
+}
+
+// hasForeign reports whether a generic container holds, at any depth, a
+// value of a type kindOf does not know. Past the maximum depth it stops and
+// leaves the depth error to the encoder.
+func hasForeign(v any, depth int) bool {
+	if depth > 10000 {
+		return false
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, m := range x {
+			if hasForeign(m, depth+1) {
+				return true
+			}
+		}
+	case Object:
+		for i := range x {
+			if hasForeign(x[i].Value, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, m := range x {
+			if hasForeign(m, depth+1) {
+				return true
+			}
+		}
+	default:
+		return kindOf(v) == kBad
+	}
+	return false
 }
 
 // encodeOther encodes a root value of a type kindOf does not know: Go
