@@ -751,3 +751,18 @@ func TestHostileLongLineAllocs(t *testing.T) {
 		t.Fatalf("allocated %d bytes for a limit of %d", alloc, limit)
 	}
 }
+
+// Strings that start with a digit, '+', 't', 'f' or 'n' and end with a
+// space must be quoted, or the trailing space would be lost.
+func TestHostileTrailingSpace(t *testing.T) {
+	for _, s := range []string{"0a ", "00 ", "1 ", "+x ", "t ", "fa ", "no "} {
+		out, err := Marshal(map[string]any{"k": s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v map[string]any
+		if err := Unmarshal(out, &v); err != nil || v["k"] != s {
+			t.Errorf("Marshal(%q) wrote %q, which decodes to %q (%v)", s, out, v["k"], err)
+		}
+	}
+}

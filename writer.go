@@ -177,6 +177,9 @@ func appendBytesStr(b []byte, s []byte, mask uint8) []byte {
 // hyphen or number sign, the literals true, false and null, and numeric-like
 // text. (Tabs are control characters and force quotes through charClass.)
 func quoteByShape(s string) bool {
+	if s[len(s)-1] == ' ' {
+		return true // trailing whitespace, whatever the first byte (§7.2)
+	}
 	switch c := s[0]; {
 	case c == '-' || c == '#' || c == ' ':
 		return true
@@ -189,7 +192,7 @@ func quoteByShape(s string) bool {
 	case c == 'n':
 		return s == "null"
 	}
-	return s[len(s)-1] == ' '
+	return false
 }
 
 // numericLike reports whether s matches
