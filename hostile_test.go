@@ -766,3 +766,29 @@ func TestHostileTrailingSpace(t *testing.T) {
 		}
 	}
 }
+
+// Decode keeps a number whose exponent overflows as Number, and Marshal
+// must write it back (in exponent form) rather than reject it.
+func TestHostileHugeExponent(t *testing.T) {
+	var v any
+	if err := Unmarshal([]byte("k: 1e99999999999999999999"), &v); err != nil {
+		t.Fatal(err)
+	}
+	out, err := Marshal(v)
+	if err != nil {
+		t.Fatalf("Marshal(%#v): %v", v, err)
+	}
+	if want := "k: 1e+99999999999999999999"; string(out) != want {
+		t.Fatalf("got %q, want %q", out, want)
+	}
+	for in, want := range map[string]string{
+		"-12.50e-99999999999999999999": "-1.25e-99999999999999999998",
+		"0.00e99999999999999999999":    "0",
+		"123e9999999999999999":         "1.23e+10000000000000001",
+	} {
+		got, ok := appendNumber(nil, []byte(in))
+		if !ok || string(got) != want {
+			t.Errorf("appendNumber(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

@@ -15,6 +15,7 @@ package toon
 import (
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -505,12 +506,15 @@ func appendNumber(b []byte, s []byte) ([]byte, bool) {
 			eneg = s[i] == '-'
 			i++
 		}
-		for ; i < len(s); i++ {
-			exp = exp*10 + int64(s[i]-'0')
+		for j := i; j < len(s); j++ {
+			exp = exp*10 + int64(s[j]-'0')
 			if exp > 1e15 {
-				return b, false
+				// Far outside every plain range: exponent form, with the
+				// exponent worked out in arbitrary precision.
+				return appendHugeExp(b, neg, intPart, frac, lead, trail, eneg, s[i:]), true
 			}
 		}
+		i = len(s)
 		if eneg {
 			exp = -exp
 		}
@@ -553,6 +557,30 @@ func appendNumber(b []byte, s []byte) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// appendHugeExp writes a number whose exponent text (edigits, negative if
+// eneg) is too large for an int64 in exponent form: d.ddd e±E, where E is
+// the exponent adjusted for the position of the first significant digit.
+func appendHugeExp(b []byte, neg bool, intPart, frac []byte, lead, trail int, eneg bool, edigits []byte) []byte {
+	if neg {
+		b = append(b, '-')
+	}
+	b = appendDigits(b, intPart, frac, lead, lead+1)
+	if trail > lead {
+		b = append(b, '.')
+		b = appendDigits(b, intPart, frac, lead+1, trail+1)
+	}
+	e, _ := new(big.Int).SetString(string(edigits), 10)
+	if eneg {
+		e.Neg(e)
+	}
+	e.Add(e, big.NewInt(int64(len(intPart)-lead-1)))
+	b = append(b, 'e')
+	if e.Sign() >= 0 {
+		b = append(b, '+')
+	}
+	return e.Append(b, 10)
 }
 
 // appendDigits appends digits [from, to) of the sequence intPart ++ frac.

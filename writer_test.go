@@ -314,6 +314,8 @@ func TestAppendNumber(t *testing.T) {
 		{"1E-100", "1e-100"},
 		{"2.50e-400", "2.5e-400"},
 		{"1e999999999999999", "1e+999999999999999"},
+		{"1e9999999999999999", "1e+9999999999999999"},
+		{"-4.20e-99999999999999999999", "-4.2e-99999999999999999999"},
 	}
 	for _, tt := range tests {
 		got, ok := appendNumber([]byte("x"), []byte(tt.in))
@@ -321,7 +323,7 @@ func TestAppendNumber(t *testing.T) {
 			t.Errorf("appendNumber(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
 		}
 	}
-	for _, bad := range []string{"", "-", "05", "-05", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "1_000", " 1", "1e9999999999999999"} {
+	for _, bad := range []string{"", "-", "05", "-05", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "1_000", " 1"} {
 		got, ok := appendNumber([]byte("x"), []byte(bad))
 		if ok || string(got) != "x" {
 			t.Errorf("appendNumber(%q) = %q, %v; want failure", bad, got, ok)
