@@ -65,6 +65,7 @@ type table struct {
 	indent int // spaces before each row
 	delim  byte
 	mask   uint8
+	dw     uint64 // delimWord(mask)
 
 	// Tables of unknown length keep their rows, each with its leading LF
 	// and indentation, in rb up to the budget, then in a temporary file;
@@ -154,6 +155,7 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	t.indent = rowDepth * e.opts.indent
 	t.delim = byte(e.delim)
 	t.mask = e.docMask
+	t.dw = delimWord(t.mask)
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendStrFields(e.b, fields, e.delim)
@@ -229,10 +231,11 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 // error b is returned cut back to its length on entry.
 func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 	start := len(b)
-	b = append(b, '\n')
-	b = append(b, spaces[:min(t.indent, len(spaces))]...)
-	if t.indent > len(spaces) {
-		b = appendIndent(b, t.indent-len(spaces))
+	if t.indent < len(spaces) {
+		b = append(b, '\n')
+		b = append(b, spaces[:t.indent]...)
+	} else {
+		b = appendIndent(append(b, '\n'), t.indent)
 	}
 	for i := range cells {
 		c := &cells[i]
@@ -241,11 +244,17 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 		}
 		switch c.kind {
 		case vString:
-			b = appendStr(b, c.s, t.mask)
+			b = appendStrW(b, c.s, t.dw)
 		case vInt:
-			b = strconv.AppendInt(b, int64(c.u), 10)
+			b = appendInt(b, int64(c.u))
 		case vFloat:
 			b = appendFloat(b, math.Float64frombits(c.u), 64)
+		case vBool:
+			if c.u != 0 {
+				b = append(b, "true"...)
+			} else {
+				b = append(b, "false"...)
+			}
 		default:
 			var ok bool
 			if b, ok = appendValue(b, c, t.mask); !ok {

@@ -16,6 +16,8 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -110,60 +112,156 @@ const (
 	hi8 = 0x8080808080808080
 )
 
-// plainWords reports, for a string of at least 8 bytes, that no byte of s
-// can force quotes or needs a closer look: none is a control, non-ASCII,
-// '"', ',', ':', '[', '\\', ']', '{', '|' or '}'. It reads 8 bytes
-// at a time (the last word overlapping the one before) and may report false
-// for strings that need no quotes; it never reports true for one that does,
-// whatever the delimiter.
-func plainWords(s string) bool {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
-	var bad uint64
-	for i := uintptr(0); ; i += 8 {
-		if i+8 > n {
-			i = n - 8
-		}
-		x := *(*uint64)(unsafe.Add(p, i)) // unaligned loads are fine on the platforms Go supports
-		y := x | 0x20*lo8                 // folds [ \ ] onto { | }
-		q := y ^ '"'*lo8
-		c := y ^ ','*lo8
-		o := y ^ ':'*lo8
-		bad |= x | // non-ASCII
-			(x-0x20*lo8)&^x | // controls
-			(y+0x05*lo8)&^(y+0x02*lo8) | // { | } and, folded, [ \ ]
-			(q-lo8)&^q | (c-lo8)&^c | (o-lo8)&^o
-		if i+8 >= n {
-			break
-		}
-	}
-	return bad&hi8 == 0
+// delimWords holds the active delimiter repeated in every byte of a word,
+// indexed by quoteMask(d)>>2&3 (tab, comma, pipe).
+var delimWords = [4]uint64{'\t' * lo8, ',' * lo8, '|' * lo8, '\t' * lo8}
+
+// delimWord returns the delimiter word for a quoting mask.
+func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
+
+// special tests the bytes of a word of a string for §7.1 and §7.2. In the
+// high bit of some byte lane, quo has a bit exactly if some byte is ':' or
+// the delimiter repeated in dw, which force quotes (§7.2, §11.1), and hard
+// has one if some byte is not ASCII or is one of the bytes that may need an
+// escape or force quotes: a control U+0000–U+001F, '"', '[', '\\', ']',
+// '{', '|' or '}'. Only the high bits mean anything, and only for the word
+// as a whole, not for which lane holds them.
+//
+// The tests are the "has a zero byte" (v-lo8)&^v and "has a byte less than
+// n" (x-n*lo8)&^x of Hacker's Delight; x|0x20 folds '[', '\\' and ']' onto
+// '{', '|' and '}', and for ASCII bytes (z+5)&^(z+2) has the high bit set
+// exactly for those three. A byte that is not ASCII sets its own high bit
+// in hard, so the carries it may cause do no harm.
+func special(x, dw uint64) (hard, quo uint64) {
+	q := x ^ '"'*lo8
+	c := x ^ ':'*lo8
+	d := x ^ dw
+	z := x | 0x20*lo8
+	return x | (x-0x20*lo8)&^x | (q-lo8)&^q | (z+0x05*lo8)&^(z+0x02*lo8), (c-lo8)&^c | (d-lo8)&^d
 }
 
 // appendStr appends the string value s, quoted and escaped if §7.2 requires
 // it. mask is quoteMask of the relevant delimiter. Ill-formed UTF-8 is
 // replaced by U+FFFD, so the output is always UTF-8.
 func appendStr(b []byte, s string, mask uint8) []byte {
-	n := len(s)
-	if n == 0 {
+	return appendStrW(b, s, delimWord(mask))
+}
+
+// appendStrW is appendStr with the delimiter given as a word (delimWord).
+// The common cases, ASCII strings with no byte that needs an escape, are
+// settled by the special test on the first and last 8 bytes (4 for strings
+// of 4 to 7 bytes; the words overlap when the string is short) and on the
+// words between them if any, and by O(1) looks at the first and last bytes
+// for the shapes of §7.2. Everything else goes to appendStrSlow.
+func appendStrW(b []byte, s string, dw uint64) []byte {
+	n := uintptr(len(s))
+	p := unsafe.Pointer(unsafe.StringData(s))
+	var hard, quo uint64
+	switch {
+	case n >= 8:
+		// Unaligned loads are fine where Go runs.
+		h0, q0 := special(*(*uint64)(p), dw)
+		h1, q1 := special(*(*uint64)(unsafe.Add(p, n-8)), dw)
+		hard, quo = h0|h1, q0|q1
+		if n > 16 {
+			h, q := midSpecial(p, n, dw)
+			hard, quo = hard|h, quo|q
+		}
+	case n >= 4:
+		hard, quo = special(uint64(*(*uint32)(p))|uint64(*(*uint32)(unsafe.Add(p, n-4)))<<32, dw)
+	case n > 0:
+		hard, quo = special(smallWord(p, n), dw)
+	default:
 		return append(b, '"', '"')
 	}
-	var plain bool
-	if n >= 8 {
-		plain = plainWords(s)
-	} else {
-		plain = classify(s)&(mask|clsHigh) == 0
+	if hard&hi8 != 0 {
+		return appendStrSlow(b, s, dw)
 	}
-	if plain && s[n-1] != ' ' && (charClass[s[0]]&clsFirst == 0 || !quoteByShape(s)) {
-		return append(b, s...) // the common case: nothing to quote
+	if quo&hi8 == 0 && s[n-1] != ' ' && (charClass[s[0]]&clsFirst == 0 || !quoteByShape(s)) {
+		return append(b, s...)
 	}
-	cls := classify(s)
-	if cls&clsHigh != 0 && !utf8.ValidString(s) {
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// smallWord returns a word of the bytes of s for 0 < n < 4, repeated.
+func smallWord(p unsafe.Pointer, n uintptr) uint64 {
+	v := uint64(*(*uint8)(p)) | uint64(*(*uint8)(unsafe.Add(p, n>>1)))<<8 | uint64(*(*uint8)(unsafe.Add(p, n-1)))<<16
+	return v | v<<24 | (v&0xffff)<<48
+}
+
+// midSpecial is special for the words of a string of n > 16 bytes at p
+// between its first and last 8 bytes.
+func midSpecial(p unsafe.Pointer, n uintptr, dw uint64) (hard, quo uint64) {
+	for i := uintptr(8); i < n-8; i += 8 {
+		h, q := special(*(*uint64)(unsafe.Add(p, i)), dw)
+		hard, quo = hard|h, quo|q
+	}
+	return hard, quo
+}
+
+// strFlags tells apart what special lumps together, exactly, for the whole
+// of s: in the high bits of each byte lane, esc has a bit if some byte needs
+// an escape inside quotes, quo if some byte forces quotes without one, and
+// high if some byte is not ASCII.
+func strFlags(s string, dw uint64) (esc, quo, high uint64) {
+	p := unsafe.Pointer(unsafe.StringData(s))
+	n := uintptr(len(s))
+	i, last := uintptr(0), n-8
+	var x uint64
+	switch {
+	case n >= 8:
+		x = *(*uint64)(p)
+	case n >= 4:
+		x, last = uint64(*(*uint32)(p))|uint64(*(*uint32)(unsafe.Add(p, n-4)))<<32, 0
+	case n > 0:
+		x, last = smallWord(p, n), 0
+	default:
+		return 0, 0, 0
+	}
+	for {
+		t := x ^ '"'*lo8
+		esc |= (x-0x20*lo8)&^x | (t-lo8)&^t
+		t = x ^ '\\'*lo8
+		esc |= (t - lo8) &^ t
+		t = x ^ ':'*lo8
+		quo |= (t - lo8) &^ t
+		t = x ^ dw
+		quo |= (t - lo8) &^ t
+		z := x | 0x20*lo8
+		t = z ^ '{'*lo8
+		quo |= (t - lo8) &^ t
+		t = z ^ '}'*lo8
+		quo |= (t - lo8) &^ t
+		high |= x
+		if i == last {
+			break
+		}
+		i = min(i+8, last)
+		x = *(*uint64)(unsafe.Add(p, i))
+	}
+	return esc & hi8, quo & hi8, high & hi8
+}
+
+// appendStrSlow is appendStrW for the strings its fast test does not
+// settle: those with a byte that is not ASCII or that may need an escape.
+func appendStrSlow(b []byte, s string, dw uint64) []byte {
+	if len(s) == 0 {
+		return append(b, '"', '"')
+	}
+	esc, quo, high := strFlags(s, dw)
+	if high != 0 && !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
-		cls = classify(s)
+		esc, quo, _ = strFlags(s, dw)
 	}
-	if cls&mask != 0 || quoteByShape(s) {
-		return appendQuoted(b, s, cls)
+	switch {
+	case esc != 0:
+		return appendQuoted(b, s, clsEscape)
+	case quo != 0 || s[len(s)-1] == ' ' || quoteByShape(s):
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
 	}
 	return append(b, s...)
 }
@@ -303,6 +401,14 @@ func appendBytesKey(b []byte, k []byte) []byte {
 // lowercase e and an explicit sign outside that range, -0 as 0, and NaN and
 // the infinities as null (§3).
 func appendFloat(b []byte, f float64, bits int) []byte {
+	if bits == 64 {
+		if a := math.Abs(f); a >= 1e-6 && a < 1e15 {
+			if b, ok := appendShortFloat(b, f); ok {
+				return b
+			}
+			return strconv.AppendFloat(b, f, 'f', -1, 64)
+		}
+	}
 	if f == 0 {
 		return append(b, '0')
 	}
@@ -310,11 +416,6 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 		return append(b, "null"...)
 	}
 	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
-		if bits == 64 && a < 1e15 {
-			if m, k, ok := shortDecimal(a); ok {
-				return appendDecimal(b, f < 0, m, k)
-			}
-		}
 		return strconv.AppendFloat(b, f, 'f', -1, bits)
 	}
 	b = strconv.AppendFloat(b, f, 'e', -1, bits)
@@ -328,112 +429,134 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 	return b
 }
 
+// pow10u holds the powers of ten that fit a uint64.
+var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
 // pow10 holds the powers of ten that are exact in a float64.
 var pow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// shortDecimal finds, for 1e-6 ≤ a < 1e15, the decimal m·10^-k with the
-// fewest fraction digits k that reads back as a, provided m < 1e15. That is
-// the shortest round-trip form, so the result equals strconv's 'f', -1 text
-// (checked by TestAppendFloatMatchesStrconv); ok is false when no such
-// decimal exists and the caller must fall back to strconv.
+// appendShortFloat appends f, for 1e-6 ≤ |f| < 1e15, when the shortest
+// decimal that reads back as f has at most 15 significant digits (ok is
+// false otherwise and nothing is appended). The text is strconv's 'f', -1
+// text (checked by TestAppendFloatMatchesStrconv).
 //
-// Why it is exact: let K be the largest scale with p = fl(a·10^K) < 1e15. If
-// a decimal m·10^-k (k ≤ K, m < 1e15) reads back as a, then a is the double
-// nearest to it, so |m·10^(K-k) - a·10^K| ≤ ½ulp(a)·10^K ≤ 2^50·2^-53, and
-// rounding the product adds at most ½ulp(p) ≤ 2^-3 more: m·10^(K-k) is the
-// integer nearest to p. Stripping its trailing zeros gives the m with the
-// fewest fraction digits. No two decimals with k fraction digits can both
-// read back as a, and for k ≤ 22 the division m/10^k is correctly rounded,
-// so float64(m)/10^k == a tests exactly whether m·10^-k reads back as a.
-func shortDecimal(a float64) (m uint64, k int, ok bool) {
+// Why it is exact: let K be the largest scale with p = fl(|f|·10^K) < 1e15.
+// If a decimal m·10^-k (k ≤ K, m < 1e15) reads back as f, then f is the
+// double nearest to it, so |m·10^(K-k) - |f|·10^K| ≤ ½ulp(f)·10^K ≤
+// 2^50·2^-53, and rounding the product adds at most ½ulp(p) ≤ 2^-3 more:
+// m·10^(K-k) is n, the integer nearest to p. Two decimals with k fraction
+// digits cannot both read back as f, so n with its trailing zeros dropped
+// is the shortest such decimal. And since n < 2^53 and 10^K are exact, the
+// division n/10^K is correctly rounded: it equals |f| exactly when n·10^-K
+// reads back as f. When it does not, no decimal of 15 digits does.
+//
+// The digits of n are made 8 at a time (digits8) into a buffer that has
+// 16 '0' bytes before them, so that the leading zeros of 0.000ddd come from
+// the buffer; the integer part and the fraction, its trailing zeros
+// dropped, are copied out a word at a time.
+func appendShortFloat(b []byte, f float64) ([]byte, bool) {
+	a := math.Abs(f)
 	// floor(log10(a)) is d or d+1, where d = floor(e2·log10(2)) from the
 	// binary exponent e2; so K is 14-d or 13-d. 1e-6 ≤ a < 1e15 keeps K in
 	// [0, 21].
 	e2 := int(math.Float64bits(a)>>52&0x7ff) - 1023
-	k = 14 - (e2*78913)>>18 // 78913/2^18 ≈ log10(2); >> rounds down
+	k := 14 - (e2*78913)>>18 // 78913/2^18 ≈ log10(2); >> rounds down
 	if uint(k) >= uint(len(pow10)) {
-		return 0, 0, false
+		return b, false
 	}
 	p := a * pow10[k]
 	if p >= 1e15 {
 		k--
 		if k < 0 {
-			return 0, 0, false
+			return b, false
 		}
 		p = a * pow10[k]
 		if p >= 1e15 {
-			return 0, 0, false
+			return b, false
 		}
 	}
-	n := int64(p + 0.5)
-	if k >= 8 && n%100000000 == 0 {
-		n /= 100000000
-		k -= 8
-	}
-	if k >= 4 && n%10000 == 0 {
-		n /= 10000
-		k -= 4
-	}
-	if k >= 2 && n%100 == 0 {
-		n /= 100
-		k -= 2
-	}
-	if k >= 1 && n%10 == 0 {
-		n /= 10
-		k--
-	}
-	for k >= 1 && n%10 == 0 { // left over after the steps above
-		n /= 10
-		k--
-	}
+	n := uint64(p + 0.5) // at most 1e15
 	if float64(n)/pow10[k] != a {
-		return 0, 0, false
+		return b, false
 	}
-	return uint64(n), k, true
-}
-
-// digitPairs holds "00" to "99".
-const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
-	"8081828384858687888990919293949596979899"
-
-// pow10u holds the powers of ten that fit a uint64.
-var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
-// appendDecimal appends ±m·10^-k in plain decimal notation, for m < 10^19,
-// k ≤ len(zeros) and m not a multiple of 10 when k > 0.
-func appendDecimal(b []byte, neg bool, m uint64, k int) []byte {
-	if neg {
-		b = append(b, '-')
+	if ip := uint64(a); k <= 8 && ip < 1e8 {
+		// The common case, in registers: the integer part is a's (no
+		// integer lies between a and n·10^-k, or it would be a) and n
+		// minus it scaled is the k fraction digits, which the check
+		// below confirms.
+		if fp := n - ip*pow10u[k]; fp < pow10u[k] {
+			if cap(b)-len(b) < 24 {
+				b = slices.Grow(b, 24)
+			}
+			o := len(b)
+			dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
+			if f < 0 {
+				*(*uint8)(dst) = '-'
+				dst = unsafe.Add(dst, 1)
+				o++
+			}
+			ni := putDigits(dst, ip)
+			if fp == 0 {
+				return b[:o+ni], true
+			}
+			d := digits8(fp) // the fraction in the last k of 8 digits
+			*(*uint8)(unsafe.Add(dst, ni)) = '.'
+			*(*uint64)(unsafe.Add(dst, ni+1)) = (d + '0'*lo8) >> (64 - 8*k)
+			return b[:o+ni+1+k-bits.LeadingZeros64(d)>>3], true
+		}
 	}
-	if k == 0 {
-		return strconv.AppendUint(b, m, 10)
-	}
-	ip, fp := uint64(0), m // m < 10^19 ≤ 10^k when k is past the table
-	if k < len(pow10u) {
-		ip = m / pow10u[k]
-		fp = m - ip*pow10u[k]
-	}
-	b = strconv.AppendUint(b, ip, 10)
-	b = append(b, '.')
-	b = append(b, zeros[:k]...)
-	// The fraction's digits, right-aligned over the zeros.
-	i := len(b)
-	for fp >= 100 {
-		q := fp / 100
-		r := fp - q*100
-		i -= 2
-		b[i], b[i+1] = digitPairs[2*r], digitPairs[2*r+1]
-		fp = q
-	}
-	if fp >= 10 {
-		b[i-2], b[i-1] = digitPairs[2*fp], digitPairs[2*fp+1]
+	// buf[0:16] is zeros and buf[16:32] the 16 digits of n, with k of them
+	// (and up to 5 of the zeros before them) after the point; the copies
+	// below read up to buf[55].
+	var buf [56]byte
+	bp := unsafe.Pointer(&buf)
+	hi, lo := digits8(n/1e8), digits8(n%1e8)
+	*(*uint64)(bp) = '0' * lo8
+	*(*uint64)(unsafe.Add(bp, 8)) = '0' * lo8
+	*(*uint64)(unsafe.Add(bp, 16)) = hi + '0'*lo8
+	*(*uint64)(unsafe.Add(bp, 24)) = lo + '0'*lo8
+	// lead: zero digits before n's first; trail: zero digits after its last.
+	var lead, trail int
+	if hi != 0 {
+		lead = bits.TrailingZeros64(hi) >> 3
 	} else {
-		b[i-1] = byte('0' + fp)
+		lead = 8 + bits.TrailingZeros64(lo)>>3
 	}
-	return b
+	if lo != 0 {
+		trail = bits.LeadingZeros64(lo) >> 3
+	} else {
+		trail = 8 + bits.LeadingZeros64(hi)>>3
+	}
+	point := 32 - k               // index in buf of the first fraction digit
+	from := min(16+lead, point-1) // first digit of the integer part
+	end := max(32-trail, point)   // end of the fraction, zeros dropped
+	if cap(b)-len(b) < 48 {
+		b = slices.Grow(b, 48)
+	}
+	o := len(b)
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
+	if f < 0 {
+		*(*uint8)(dst) = '-'
+		dst = unsafe.Add(dst, 1)
+		o++
+	}
+	// The integer part has at most 16 digits, the fraction at most 21.
+	src := unsafe.Add(bp, from)
+	*(*uint64)(dst) = *(*uint64)(src)
+	*(*uint64)(unsafe.Add(dst, 8)) = *(*uint64)(unsafe.Add(src, 8))
+	ni := point - from
+	if end == point {
+		return b[:o+ni], true
+	}
+	dst = unsafe.Add(dst, ni)
+	*(*uint8)(dst) = '.'
+	src = unsafe.Add(bp, point)
+	*(*uint64)(unsafe.Add(dst, 1)) = *(*uint64)(src)
+	*(*uint64)(unsafe.Add(dst, 9)) = *(*uint64)(unsafe.Add(src, 8))
+	*(*uint64)(unsafe.Add(dst, 17)) = *(*uint64)(unsafe.Add(src, 16))
+	return b[:o+ni+1+end-point], true
 }
 
 // appendNumber appends the number text s (the §4 grammar) in canonical
@@ -630,7 +753,61 @@ func writeOut(w io.Writer, p []byte) error {
 }
 
 // appendInt appends a signed integer; integers are always canonical.
-func appendInt(b []byte, i int64) []byte { return strconv.AppendInt(b, i, 10) }
+func appendInt(b []byte, i int64) []byte {
+	if i >= 0 {
+		return appendUint(b, uint64(i))
+	}
+	return appendUint(append(b, '-'), -uint64(i))
+}
 
-// appendUint appends an unsigned integer.
-func appendUint(b []byte, u uint64) []byte { return strconv.AppendUint(b, u, 10) }
+// appendUint appends an unsigned integer, eight digits at a time
+// (digits8), straight into b's spare capacity.
+func appendUint(b []byte, u uint64) []byte {
+	if cap(b)-len(b) < 24 {
+		b = slices.Grow(b, 24)
+	}
+	n := len(b)
+	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)
+	if u < 1e8 {
+		return b[:n+putDigits(p, u)]
+	}
+	if u < 1e16 {
+		hi, lo := u/1e8, u%1e8
+		k := putDigits(p, hi)
+		*(*uint64)(unsafe.Add(p, k)) = digits8(lo) + '0'*lo8
+		return b[:n+k+8]
+	}
+	top, mid := u/1e16, u%1e16
+	hi, lo := mid/1e8, mid%1e8
+	k := putDigits(p, top)
+	*(*uint64)(unsafe.Add(p, k)) = digits8(hi) + '0'*lo8
+	*(*uint64)(unsafe.Add(p, k+8)) = digits8(lo) + '0'*lo8
+	return b[:n+k+16]
+}
+
+// putDigits writes the decimal digits of u < 1e8, without leading zeros,
+// at p, and returns how many there are. It stores 8 bytes whatever the
+// count, so p must have 8 bytes of room.
+func putDigits(p unsafe.Pointer, u uint64) int {
+	d := digits8(u)
+	// Leading zero digits are the low zero bytes of d; keep at least one
+	// digit (bit 56 is in the last digit's byte).
+	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
+	*(*uint64)(p) = (d + '0'*lo8) >> z
+	return 8 - int(z>>3)
+}
+
+// digits8 returns the eight decimal digits of u < 1e8, zero-padded, one
+// per byte with the most significant in the lowest byte (so that stored
+// little-endian they read in order) and without the '0' offset. It splits
+// u into halves, quarters and single digits in parallel lanes of one word,
+// dividing by multiplication: x*10486>>20 is x/100 for x < 10^4, and
+// x*103>>10 is x/10 for x < 100 (checked exhaustively by TestDigits8).
+func digits8(u uint64) uint64 {
+	hi := u / 1e4
+	x := hi | (u-hi*1e4)<<32                  // 4-digit halves in 32-bit lanes
+	q := x * 10486 >> 20 & 0x0000007f0000007f // their first two digits
+	x = q | (x-q*100)<<16                     // 2-digit quarters in 16-bit lanes
+	q = x * 103 >> 10 & 0x000f000f000f000f    // their tens
+	return q | (x-q*10)<<8                    // digits in bytes
+}

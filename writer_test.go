@@ -3,10 +3,12 @@ package toon
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/big"
 	"math/rand"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -512,5 +514,212 @@ func TestAppendFloatMatchesStrconv(t *testing.T) {
 		check(f)
 		check(math.Nextafter(f, 0))
 		check(math.Nextafter(f, 2*f))
+	}
+}
+
+// refAppendStr is the straightforward reading of §7.1, §7.2 and §11.1
+// that appendStr must match byte for byte.
+func refAppendStr(s string, d Delimiter) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	quote := s == "" || s == "true" || s == "false" || s == "null" ||
+		strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") ||
+		strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\t") ||
+		strings.HasPrefix(s, "-") || strings.HasPrefix(s, "#") ||
+		numericLikeRE.MatchString(s) ||
+		strings.ContainsAny(s, ":\"\\[]{}") || strings.ContainsRune(s, rune(d))
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			quote = true
+		}
+	}
+	if !quote {
+		return s
+	}
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		case c == '\n':
+			sb.WriteString(`\n`)
+		case c == '\r':
+			sb.WriteString(`\r`)
+		case c == '\t':
+			sb.WriteString(`\t`)
+		case c < 0x20:
+			fmt.Fprintf(&sb, `\u%04x`, c)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+var numericLikeRE = regexp.MustCompile(`(?i)^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$`)
+
+// TestAppendStrEveryByte puts every byte value at every position of
+// strings of length 1 to 40 (on fillers that are plain, numeric-like and
+// quoted for other reasons) and compares appendStr with refAppendStr for
+// every delimiter. It covers the word tests of special and strFlags in
+// every lane, the overlapping first and last words, and the short paths.
+func TestAppendStrEveryByte(t *testing.T) {
+	fillers := []byte{'a', '7', ':', ' ', 0xc3}
+	buf := make([]byte, 0, 256)
+	for _, d := range []Delimiter{Comma, Tab, Pipe} {
+		mask := quoteMask(d)
+		for _, fill := range fillers {
+			for n := 0; n <= 40; n++ {
+				s := bytes.Repeat([]byte{fill}, n)
+				if fill == 0xc3 { // valid two-byte UTF-8 (é) with room for one byte
+					s = bytes.Repeat([]byte("é"), n/2)
+				}
+				for i := 0; i < len(s); i++ {
+					old := s[i]
+					for c := 0; c < 256; c++ {
+						s[i] = byte(c)
+						str := string(s)
+						got := appendStr(buf[:0], str, mask)
+						if want := refAppendStr(str, d); string(got) != want {
+							t.Fatalf("appendStr(%q, %q) = %q, want %q", str, d, got, want)
+						}
+					}
+					s[i] = old
+				}
+			}
+		}
+	}
+}
+
+// TestAppendStrRandom compares appendStr with refAppendStr on random
+// strings over an alphabet of the bytes that matter, and checks that it
+// appends to what the buffer holds, with or without spare capacity.
+func TestAppendStrRandom(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", "9", "+", "-", ".", "e", "E", "#", " ", "\t", "\n", "\r", "\x00", "\x1f", "\x7f",
+		":", ",", "|", "\"", "\\", "[", "]", "{", "}", "é", "🚀", "\xff", "\xc3", "true", "null", "false", "~", "@", "`", ";", "<", "^"}
+	r := rand.New(rand.NewSource(7))
+	for k := 0; k < 300000; k++ {
+		var sb strings.Builder
+		for n := r.Intn(12); n > 0; n-- {
+			sb.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		s := sb.String()
+		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
+		prefix := []byte("xy")
+		if r.Intn(2) == 0 {
+			prefix = append(make([]byte, 0, 2+r.Intn(60)), "xy"...)
+		}
+		got := appendStr(prefix, s, quoteMask(d))
+		if want := "xy" + refAppendStr(s, d); string(got) != want {
+			t.Fatalf("appendStr(%q, %q) = %q, want %q", s, d, got, want)
+		}
+	}
+}
+
+// TestDigits8 checks the lane divisions digits8 rests on, for every value
+// they meet, and digits8 itself at and around every power of ten and on
+// random values.
+func TestDigits8(t *testing.T) {
+	for x := uint64(0); x < 1e4; x++ {
+		if x*10486>>20 != x/100 {
+			t.Fatalf("%d*10486>>20 != %d/100", x, x)
+		}
+	}
+	for x := uint64(0); x < 100; x++ {
+		if x*103>>10 != x/10 {
+			t.Fatalf("%d*103>>10 != %d/10", x, x)
+		}
+	}
+	check := func(u uint64) {
+		d := digits8(u) + '0'*lo8
+		var got [8]byte
+		for i := range got {
+			got[i] = byte(d >> (8 * i))
+		}
+		if want := strconv.FormatUint(u+1e8, 10)[1:]; string(got[:]) != want {
+			t.Fatalf("digits8(%d) = %q, want %q", u, got, want)
+		}
+	}
+	for p := uint64(1); p < 1e8; p *= 10 {
+		for u := p - min(p, 3); u < p+3; u++ {
+			check(u)
+		}
+	}
+	r := rand.New(rand.NewSource(8))
+	for i := 0; i < 1000000; i++ {
+		check(uint64(r.Int63n(1e8)))
+	}
+}
+
+// TestAppendIntUint compares appendInt and appendUint with strconv at the
+// edges of every digit count and on random values of every size, appending
+// to buffers with and without spare capacity.
+func TestAppendIntUint(t *testing.T) {
+	check := func(u uint64) {
+		for _, b := range [][]byte{nil, []byte("x"), append(make([]byte, 0, 64), 'x')} {
+			pre := string(b)
+			if got, want := string(appendUint(b, u)), pre+strconv.FormatUint(u, 10); got != want {
+				t.Fatalf("appendUint(%q, %d) = %q", pre, u, got)
+			}
+			i := int64(u)
+			if got, want := string(appendInt(b, i)), pre+strconv.FormatInt(i, 10); got != want {
+				t.Fatalf("appendInt(%q, %d) = %q", pre, i, got)
+			}
+		}
+	}
+	for _, u := range []uint64{0, 1, 9, math.MaxInt64, 1 << 63, math.MaxUint64, math.MaxUint64 - 1} {
+		check(u)
+		check(-u)
+	}
+	for p := uint64(1); p <= 1e19; p *= 10 {
+		for u := p - min(p, 2); u < p+2; u++ {
+			check(u)
+			check(-u)
+		}
+		if p == 1e19 {
+			break
+		}
+	}
+	r := rand.New(rand.NewSource(9))
+	for i := 0; i < 500000; i++ {
+		check(r.Uint64() >> r.Intn(64))
+	}
+}
+
+// TestAppendFloatShortPaths aims at the two outputs of appendShortFloat
+// (the register path for k ≤ 8 fraction digits and an integer part under
+// 1e8, and the buffer path for the rest) and their edges, against strconv.
+func TestAppendFloatShortPaths(t *testing.T) {
+	check := func(f float64) {
+		a := math.Abs(f)
+		if !(a >= 1e-6 && a < 1e21) {
+			return
+		}
+		for _, b := range [][]byte{nil, []byte("x"), append(make([]byte, 0, 64), 'x')} {
+			pre := string(b)
+			got := appendFloat(b, f, 64)
+			if want := pre + strconv.FormatFloat(f, 'f', -1, 64); string(got) != want {
+				t.Fatalf("appendFloat(%q, %v) = %q, want %q", pre, f, got, want)
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(10))
+	for k := 0; k <= 21; k++ {
+		for i := 0; i < 20000; i++ {
+			m := r.Int63n(int64(math.Pow10(1 + r.Intn(15))))
+			f := float64(m) / math.Pow10(k)
+			check(f)
+			check(-f)
+			check(math.Nextafter(f, 0))
+			check(math.Nextafter(f, math.Inf(1)))
+		}
+	}
+	for _, f := range []float64{1e8, 1e8 - 1, 1e8 - 0.5, 99999999.99999999, 99999999.9999999, 1e8 + 0.5, 12345678.12345678,
+		0.1, 0.12345678, 0.123456789, 1.00000001, 1e-6, 1.5e-6, 0.000001234567890123, 999999999999999, 999999999999999.9,
+		123456789012345, 1e14, 1e15 - 0.125, 5e-324, 0.30000000000000004} {
+		check(f)
+		check(-f)
 	}
 }
