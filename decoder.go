@@ -434,7 +434,7 @@ func (d *Decoder) step() error {
 		if ln.tab {
 			return d.syntaxErr(0, detail(ErrIndent, "tab in indentation"))
 		}
-		if ln.spaces%d.opts.indent != 0 {
+		if ln.odd {
 			return d.syntaxErr(0, detail(ErrIndent, strconv.Itoa(ln.spaces)+" spaces is not a multiple of "+strconv.Itoa(d.opts.indent)))
 		}
 	}

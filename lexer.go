@@ -32,6 +32,11 @@ type lexer struct {
 	indent  int
 	strict  bool
 	lineNum int
+
+	// The depth of the last indentation width seen.
+	lastSpaces int
+	lastDepth  int
+	lastOdd    bool
 }
 
 // rawLine is one line of input after comment removal.
@@ -44,6 +49,7 @@ type rawLine struct {
 	depth  int
 	blank  bool
 	tab    bool // the indentation contains a tab
+	odd    bool // spaces is not a multiple of the indent size
 }
 
 func (l *lexer) init(r io.Reader, o *options) {
@@ -206,7 +212,14 @@ func (l *lexer) readLine(ln *rawLine) error {
 		ln.spaces = spaces
 		ln.tab = tab
 		ln.blank = i == len(line)
-		ln.depth = spaces / l.indent
+		if spaces != l.lastSpaces {
+			// Divisions are slow; consecutive lines mostly share an indent.
+			l.lastSpaces = spaces
+			l.lastDepth = spaces / l.indent
+			l.lastOdd = spaces%l.indent != 0
+		}
+		ln.depth = l.lastDepth
+		ln.odd = l.lastOdd
 		return nil
 	}
 }
