@@ -33,6 +33,7 @@ type Decoder struct {
 	prog    []rowOp // row program of the open tabular or keyed header
 	rowTmpl []Token // the program's tokens, cells left blank
 	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
+	tmplAt0 bool    // the queue starts with a flat row's template (keys, braces)
 	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
 	pi      int     // next op of prog; len(prog) when no row is pending
 	cells   []int32 // cell spans of the current row or inline array: start, end pairs
@@ -126,6 +127,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.stack = d.stack[:0]
 	d.root = rootStart
 	d.queue, d.qi = d.queue[:0], 0
+	d.tmplAt0 = false
 	d.prog, d.pi = d.prog[:0], 0
 	d.cells, d.ci = d.cells[:0], 0
 	d.inlineEnd = false
@@ -171,6 +173,7 @@ func (d *Decoder) refill() error {
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
+			d.tmplAt0 = false
 			end := min(d.pi+lazyChunk, len(d.prog))
 			for ; d.pi < end; d.pi++ {
 				op := &d.prog[d.pi]
@@ -186,6 +189,7 @@ func (d *Decoder) refill() error {
 				d.queue = append(d.queue, t)
 			}
 		case d.ci < len(d.cells)/2:
+			d.tmplAt0 = false
 			n := len(d.cells) / 2
 			end := min(d.ci+lazyChunk, n)
 			for ; d.ci < end; d.ci++ {
@@ -344,7 +348,10 @@ func (e *detailError) Unwrap() error { return e.cause }
 
 func detail(cause error, msg string) error { return &detailError{cause, msg} }
 
-func (d *Decoder) emit(t Token) { d.queue = append(d.queue, t) }
+func (d *Decoder) emit(t Token) {
+	d.tmplAt0 = false
+	d.queue = append(d.queue, t)
+}
 
 // push opens a scope.
 func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
@@ -776,6 +783,7 @@ func (d *Decoder) buildProg(fields []Field) {
 	d.pi = len(prog)
 	// The same program as a template of tokens with a slot per cell.
 	d.flat = true
+	d.tmplAt0 = false
 	for _, f := range fields {
 		if f.Fields != nil {
 			d.flat = false
@@ -859,12 +867,18 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		// written straight into place.
 		n := len(d.cellAt)
 		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
-		row := q[base:]
-		row[0] = d.rowTmpl[0]
-		row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
-		keys := d.rowTmpl[1 : 2*n+1]
-		for c := 0; c < n; c++ {
-			row[1+2*c] = keys[2*c]
+		if base != 0 || !d.tmplAt0 {
+			row := q[base:]
+			row[0] = d.rowTmpl[0]
+			row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
+			keys := d.rowTmpl[1 : 2*n+1]
+			for c := 0; c < n; c++ {
+				row[1+2*c] = keys[2*c]
+			}
+			// The previous row's keys and braces stay in place for the
+			// next row at the start of the queue, which only needs its
+			// cells rewritten.
+			d.tmplAt0 = base == 0
 		}
 	} else {
 		q = append(d.queue, d.rowTmpl...)
