@@ -908,12 +908,24 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		k := KindString
 		switch primStart[b[0]] {
 		case primDigit:
-			// Plain integers without a leading zero are the common case.
+			// Plain integers and decimals without a leading zero are the
+			// common case; signs and exponents go through isNumber.
 			i := 0
 			for i < len(b) && b[i]-'0' < 10 {
 				i++
 			}
-			if i == len(b) && (b[0] != '0' || len(b) == 1) || isNumber(b) {
+			n := i
+			if i > 0 && i < len(b) && b[i] == '.' {
+				i++
+				f := i
+				for i < len(b) && b[i]-'0' < 10 {
+					i++
+				}
+				if i == f {
+					i = -1 // "1." is a string
+				}
+			}
+			if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
 				k = KindNumber
 			}
 		case primLetter:

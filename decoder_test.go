@@ -406,3 +406,30 @@ func TestDecodeUseNumber(t *testing.T) {
 		t.Fatalf("got %#v", got)
 	}
 }
+
+// TestRowNumberTyping: the row path types cells exactly as isNumber does.
+func TestRowNumberTyping(t *testing.T) {
+	cells := []string{"0", "00", "05", "0.5", "00.5", "05.5", "1.", "1.0", "12.340", "-1", "-0.5", "1e5", "1.5e-3", "1.5x", "12a", "9", "123456789012345678901234567890", ".5", "0.", "1..2", "1.2.3", "10.01", "0e1", "-", "1e", "1.e3"}
+	for _, c := range cells {
+		doc := "t[1]{a}:\n  " + c
+		d := NewDecoder(strings.NewReader(doc))
+		var got Token
+		for {
+			tok, err := d.Token()
+			if err != nil {
+				t.Fatalf("%q: %v", c, err)
+			}
+			if tok.Kind() == KindNumber || tok.Kind() == KindString {
+				got = tok
+				break
+			}
+		}
+		want := KindString
+		if isNumber([]byte(c)) {
+			want = KindNumber
+		}
+		if got.Kind() != want {
+			t.Errorf("%q: %v, want %v", c, got.Kind(), want)
+		}
+	}
+}
