@@ -4,33 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/toonstream/toon/internal/spectest"
 )
 
-// The encode fixtures of the specification are read from
-// $TOON_SPEC_DIR/tests/fixtures/encode, or ../shared/toon-spec when the
-// variable is unset. They are never copied into this repository. A missing
-// directory fails the test under CI and skips it elsewhere.
-
-func encodeFixtureDir(t *testing.T) string {
-	t.Helper()
-	root := os.Getenv("TOON_SPEC_DIR")
-	if root == "" {
-		root = filepath.Join("..", "shared", "toon-spec")
-	}
-	dir := filepath.Join(root, "tests", "fixtures", "encode")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("encode fixtures missing (TOON_SPEC_DIR=%q): %v", os.Getenv("TOON_SPEC_DIR"), err)
-		}
-		t.Skipf("encode fixtures not found at %s; set TOON_SPEC_DIR", dir)
-	}
-	return dir
-}
+// The encode fixtures of the specification are read through
+// internal/spectest from $TOON_SPEC_DIR; they are never copied into this
+// repository.
 
 type encodeCase struct {
 	file, name string
@@ -41,54 +23,30 @@ type encodeCase struct {
 
 func loadEncodeCases(t *testing.T) []encodeCase {
 	t.Helper()
-	dir := encodeFixtureDir(t)
-	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no encode fixtures in %s", dir)
-	}
-	sort.Strings(paths)
 	var cases []encodeCase
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
+	for _, tc := range spectest.Load(t, "encode") {
+		if tc.ShouldError {
+			t.Fatalf("%s: %q: encode fixtures with shouldError are not handled", tc.File, tc.Name)
 		}
-		var f struct {
-			Tests []struct {
-				Name     string          `json:"name"`
-				Input    json.RawMessage `json:"input"`
-				Expected string          `json:"expected"`
-				Options  struct {
-					Delimiter  string `json:"delimiter"`
-					IndentSize int    `json:"indentSize"`
-				} `json:"options"`
-				ShouldError bool `json:"shouldError"`
-			} `json:"tests"`
+		c := encodeCase{file: tc.File, name: tc.Name, input: tc.Input}
+		if err := json.Unmarshal(tc.Expected, &c.expected); err != nil {
+			t.Fatalf("%s: %q: expected output is not a string", tc.File, tc.Name)
 		}
-		if err := json.Unmarshal(data, &f); err != nil {
-			t.Fatalf("%s: %v", p, err)
+		switch tc.Options.Delimiter {
+		case "":
+		case ",":
+			c.opts = append(c.opts, WithDelimiter(Comma))
+		case "\t":
+			c.opts = append(c.opts, WithDelimiter(Tab))
+		case "|":
+			c.opts = append(c.opts, WithDelimiter(Pipe))
+		default:
+			t.Fatalf("%s: %q: unknown delimiter %q", tc.File, tc.Name, tc.Options.Delimiter)
 		}
-		for _, tc := range f.Tests {
-			if tc.ShouldError {
-				t.Fatalf("%s: %q: encode fixtures with shouldError are not handled", p, tc.Name)
-			}
-			c := encodeCase{file: filepath.Base(p), name: tc.Name, input: tc.Input, expected: tc.Expected}
-			switch tc.Options.Delimiter {
-			case "":
-			case ",":
-				c.opts = append(c.opts, WithDelimiter(Comma))
-			case "\t":
-				c.opts = append(c.opts, WithDelimiter(Tab))
-			case "|":
-				c.opts = append(c.opts, WithDelimiter(Pipe))
-			default:
-				t.Fatalf("%s: %q: unknown delimiter %q", p, tc.Name, tc.Options.Delimiter)
-			}
-			if tc.Options.IndentSize != 0 {
-				c.opts = append(c.opts, WithIndent(tc.Options.IndentSize))
-			}
-			cases = append(cases, c)
+		if tc.Options.IndentSize != 0 {
+			c.opts = append(c.opts, WithIndent(tc.Options.IndentSize))
 		}
+		cases = append(cases, c)
 	}
 	return cases
 }

@@ -16,62 +16,25 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/spectest"
 )
 
-// specDir returns $TOON_SPEC_DIR/tests/fixtures/<category>, by default
-// the specification beside the repository (../shared/toon-spec). Under CI
-// a missing directory fails the test.
-func specDir(t *testing.T, category string) string {
-	t.Helper()
-	root := os.Getenv("TOON_SPEC_DIR")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared", "toon-spec")
-	}
-	dir := filepath.Join(root, "tests", "fixtures", category)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("conformance fixtures missing (TOON_SPEC_DIR=%q): %v", os.Getenv("TOON_SPEC_DIR"), err)
-		}
-		t.Skipf("conformance fixtures not found at %s; set TOON_SPEC_DIR", dir)
-	}
-	return dir
-}
+// fixture is a case of the specification's conformance fixtures, read
+// through internal/spectest from $TOON_SPEC_DIR.
+type fixture = spectest.Fixture
 
-type fixture struct {
-	Name        string          `json:"name"`
-	Input       json.RawMessage `json:"input"`
-	Expected    json.RawMessage `json:"expected"`
-	ShouldError bool            `json:"shouldError"`
-	Options     struct {
-		Strict     *bool  `json:"strict"`
-		IndentSize int    `json:"indentSize"`
-		Delimiter  string `json:"delimiter"`
-	} `json:"options"`
-}
-
+// readFixtures returns the fixtures of a category grouped by file.
 func readFixtures(t *testing.T, category string) map[string][]fixture {
 	t.Helper()
-	dir := specDir(t, category)
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	if len(paths) == 0 {
-		t.Fatalf("no fixtures in %s", dir)
-	}
 	out := map[string][]fixture{}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var f struct{ Tests []fixture }
-		if err := json.Unmarshal(data, &f); err != nil {
-			t.Fatalf("%s: %v", p, err)
-		}
-		out[filepath.Base(p)] = f.Tests
+	for _, f := range spectest.Load(t, category) {
+		out[f.File] = append(out[f.File], f)
 	}
 	return out
 }
 
-func (f *fixture) encodeOptions() []Option {
+// encodeOptions turns a fixture's options into FromJSON's.
+func encodeOptions(f *fixture) []Option {
 	var opts []Option
 	if f.Options.IndentSize > 0 {
 		opts = append(opts, WithIndent(f.Options.IndentSize))
@@ -172,7 +135,7 @@ func TestFromJSONFixtures(t *testing.T) {
 				t.Fatalf("%s/%s: expected is not a string", file, f.Name)
 			}
 			var out bytes.Buffer
-			err := FromJSON(&out, bytes.NewReader(f.Input), f.encodeOptions()...)
+			err := FromJSON(&out, bytes.NewReader(f.Input), encodeOptions(&f)...)
 			if f.ShouldError {
 				if err == nil {
 					t.Errorf("%s/%s: no error", file, f.Name)
