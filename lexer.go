@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"unicode/utf8"
@@ -83,7 +82,7 @@ func (l *lexer) initBytes(data []byte, o *options) {
 // not returned as a line.
 func (l *lexer) readRaw() ([]byte, int64, error) {
 	for {
-		if i := bytes.IndexByte(l.buf[l.scanned:l.end], '\n'); i >= 0 {
+		if i := indexNewline(l.buf[l.scanned:l.end]); i >= 0 {
 			stop := l.scanned + i
 			line := l.buf[l.pos:stop]
 			off := l.base + int64(l.pos)
@@ -255,11 +254,11 @@ func trimSpan(b []byte, s, e int) (int, int) {
 // the index in b of the problem when err is not nil. Its time is linear in
 // the token's length however many escapes it holds.
 func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
-	q := bytes.IndexByte(b[1:], '"') + 1 // the next '"' at or after i
+	q := indexByte(b[1:], '"') + 1 // the next '"' at or after i
 	if q == 0 {
 		return nil, len(b), 0, ErrUnterminated
 	}
-	e := bytes.IndexByte(b[1:q], '\\')
+	e := indexByte(b[1:q], '\\')
 	if e < 0 {
 		return b[1:q], q + 1, 0, nil // no escapes: a view
 	}
@@ -306,14 +305,14 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 		i += 2
 		if q < i {
 			// The escape covered the quote found before: find the next.
-			j := bytes.IndexByte(b[i:], '"')
+			j := indexByte(b[i:], '"')
 			if j < 0 {
 				*scratch = out
 				return nil, len(b), 0, ErrUnterminated
 			}
 			q = i + j
 		}
-		j := bytes.IndexByte(b[i:q], '\\')
+		j := indexByte(b[i:q], '\\')
 		if j < 0 {
 			out = append(out, b[i:q]...)
 			*scratch = out
@@ -334,22 +333,6 @@ func hexVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return -1
-}
-
-// indexQuoteOrBackslash returns the index of the first '"' or '\' in b.
-func indexQuoteOrBackslash(b []byte) int {
-	q := bytes.IndexByte(b, '"')
-	if q < 0 {
-		q = len(b)
-	}
-	s := bytes.IndexByte(b[:q], '\\')
-	if s >= 0 {
-		return s
-	}
-	if q == len(b) {
-		return -1
-	}
-	return q
 }
 
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:

@@ -1,5 +1,7 @@
 package toon
 
+import "bytes"
+
 // This file is the lexer's whole interface to byte scanning. The lexer never
 // loops over a line's bytes itself to find structure; it calls scanLine, so
 // that the kernels behind it (scan_generic.go, and scan_amd64.s where the CPU
@@ -63,3 +65,12 @@ func setScanImpl(name string) (restore func()) {
 	}
 	panic("toon: scan implementation " + name + " is not available on this CPU")
 }
+
+// indexNewline returns the index of the first LF in b, or -1: the lexer's
+// line splitter. bytes.IndexByte is already vectorised on every platform
+// Go supports, so it is the implementation on every path.
+func indexNewline(b []byte) int { return bytes.IndexByte(b, '\n') }
+
+// indexByte returns the index of the first c in b, or -1: the search for
+// quotes and backslashes inside quoted tokens.
+func indexByte(b []byte, c byte) int { return bytes.IndexByte(b, c) }
