@@ -2,7 +2,6 @@ package toon
 
 import (
 	"bytes"
-	"errors"
 	"hash/maphash"
 	"io"
 	"slices"
@@ -1187,5 +1186,3 @@ func (s *keySet) rehash(size int) {
 		}
 	}
 }
-
-var errDecoderDone = errors.New("toon: decoder is done")

@@ -71,7 +71,7 @@ func typeFields(t reflect.Type) []structField {
 	}
 	var current []queued
 	next := []queued{{typ: t}}
-	count := map[reflect.Type]int{}
+	var count map[reflect.Type]int
 	nextCount := map[reflect.Type]int{}
 	visited := map[reflect.Type]bool{}
 	var fields []structField
@@ -231,7 +231,6 @@ var (
 	jsonUnmarshType   = reflect.TypeFor[json.Unmarshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 	textUnmarshType   = reflect.TypeFor[encoding.TextUnmarshaler]()
-	anyType           = reflect.TypeFor[any]()
 )
 
 // hook is the serialization hook a type has, in the order of precedence.

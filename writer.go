@@ -637,7 +637,6 @@ func appendNumber(b []byte, s []byte) ([]byte, bool) {
 				return appendHugeExp(b, neg, intPart, frac, lead, trail, eneg, s[i:]), true
 			}
 		}
-		i = len(s)
 		if eneg {
 			exp = -exp
 		}

@@ -90,7 +90,6 @@ type source struct {
 	s     io.Seeker
 	start int64
 	f     *os.File // the spooled copy otherwise
-	br    *bufio.Reader
 }
 
 func seekable(r io.Reader, dir string) (*source, error) {

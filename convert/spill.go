@@ -95,9 +95,6 @@ func (s *spill) reader() (io.Reader, error) {
 	return bufio.NewReaderSize(io.NewSectionReader(s.f, 0, s.base), 64<<10), nil
 }
 
-// spilled reports whether the stream has moved to a file.
-func (s *spill) spilled() bool { return s.f != nil }
-
 func (s *spill) close() {
 	if s.f != nil {
 		s.f.Close()
