@@ -23,9 +23,12 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
 	jopts := []jsontext.Options{
-		// In non-strict mode strings pass through as they are; repeated keys
-		// are resolved before writing (see lenientToJSON).
-		jsontext.AllowInvalidUTF8(!c.strict),
+		// The decoder has done jsontext's checks already: in strict mode it
+		// rejects ill-formed UTF-8 and repeated keys, and in non-strict mode
+		// strings pass through as they are and repeated keys are resolved
+		// before writing (see lenientToJSON). Checking again costs time.
+		jsontext.AllowInvalidUTF8(true),
+		jsontext.AllowDuplicateNames(true),
 	}
 	if c.jsonIndent > 0 {
 		jopts = append(jopts, jsontext.WithIndent(strings.Repeat(" ", c.jsonIndent)))
