@@ -528,12 +528,8 @@ func parseUint(b []byte) (uint64, bool) {
 }
 
 func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	switch t.kind() {
-	case KindNumber:
-	case KindNull:
-		return nil
-	default:
-		return s.mismatch(t, pl.typ, nil)
+	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
+		return err
 	}
 	v, ok := parseInt(t.text())
 	if !ok {
@@ -562,12 +558,8 @@ func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	switch t.kind() {
-	case KindNumber:
-	case KindNull:
-		return nil
-	default:
-		return s.mismatch(t, pl.typ, nil)
+	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
+		return err
 	}
 	v, ok := parseUint(t.text())
 	if !ok {
@@ -595,16 +587,25 @@ func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	return nil
 }
 
+// accept sorts the token a primitive decoder is given: ok for kind k or k2,
+// which the decoder then reads; a null leaves the target as it is (no
+// error); any other kind is a mismatch.
+func (s *decState) accept(t Token, pl *decPlan, k, k2 Kind) (ok bool, err error) {
+	switch t.kind() {
+	case k, k2:
+		return true, nil
+	case KindNull:
+		return false, nil
+	}
+	return false, s.mismatch(t, pl.typ, nil)
+}
+
 // decFloat stores the nearest float; a number beyond the type's range is a
 // mismatch, not an infinity, and so is one so small that it would become
 // zero.
 func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	switch t.kind() {
-	case KindNumber:
-	case KindNull:
-		return nil
-	default:
-		return s.mismatch(t, pl.typ, nil)
+	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
+		return err
 	}
 	b := t.text()
 	if pl.size == 8 {
@@ -720,12 +721,8 @@ func decValue(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decTime decodes an RFC 3339 string, with or without fractional seconds.
 func decTime(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	switch t.kind() {
-	case KindString:
-	case KindNull:
-		return nil
-	default:
-		return s.mismatch(t, pl.typ, nil)
+	if ok, err := s.accept(t, pl, KindString, KindString); !ok {
+		return err
 	}
 	b := t.text()
 	tm, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(b), len(b)))
@@ -741,12 +738,8 @@ func decTime(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 // decBigInt decodes an integer of any size, from a number or from a string
 // holding one (the lossless form some encoders use).
 func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	switch t.kind() {
-	case KindNumber, KindString:
-	case KindNull:
-		return nil
-	default:
-		return s.mismatch(t, pl.typ, nil)
+	if ok, err := s.accept(t, pl, KindNumber, KindString); !ok {
+		return err
 	}
 	z := (*big.Int)(p)
 	txt := string(t.text())
@@ -765,12 +758,8 @@ func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 // decBigFloat decodes a number, or a string holding one, with at least
 // enough precision for all its digits.
 func decBigFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	switch t.kind() {
-	case KindNumber, KindString:
-	case KindNull:
-		return nil
-	default:
-		return s.mismatch(t, pl.typ, nil)
+	if ok, err := s.accept(t, pl, KindNumber, KindString); !ok {
+		return err
 	}
 	if !isNumber(t.text()) {
 		return s.mismatch(t, pl.typ, nil)
