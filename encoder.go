@@ -791,22 +791,33 @@ func (e *Encoder) enter() error {
 
 func (e *Encoder) leave() { e.level-- }
 
-// writeArray writes the array a at place p. For atField, the key is
-// written and d is its depth; for atItem, d is the depth of the list item.
-func (e *Encoder) writeArray(a []any, p place, d int) error {
+// beginArray enters one nesting level and writes what comes before an
+// array's header at place p: the root's line, or a list item's hyphen (a
+// field's key is already written). It returns the depth of the array's
+// content. Unless it fails, the caller must call e.leave when done.
+func (e *Encoder) beginArray(p place, d int) (child int, err error) {
 	if err := e.enter(); err != nil {
-		return err
+		return 0, err
 	}
-	defer e.leave()
-	child := d + 1
 	switch p {
 	case atRoot:
 		e.line(0)
-		child = 1
+		return 1, nil
 	case atItem:
 		e.line(d)
 		e.b = append(e.b, '-', ' ')
 	}
+	return d + 1, nil
+}
+
+// writeArray writes the array a at place p. For atField, the key is
+// written and d is its depth; for atItem, d is the depth of the list item.
+func (e *Encoder) writeArray(a []any, p place, d int) error {
+	child, err := e.beginArray(p, d)
+	if err != nil {
+		return err
+	}
+	defer e.leave()
 	if len(a) == 0 {
 		switch p {
 		case atRoot:

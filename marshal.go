@@ -542,19 +542,11 @@ func (e *Encoder) tArray(pl *encPlan, p unsafe.Pointer, at place, d int) (bool, 
 
 // tElems writes n static elements at base as an array at place at.
 func (e *Encoder) tElems(ep *encPlan, base unsafe.Pointer, n int, at place, d int) error {
-	if err := e.enter(); err != nil {
+	child, err := e.beginArray(at, d)
+	if err != nil {
 		return err
 	}
 	defer e.leave()
-	child := d + 1
-	switch at {
-	case atRoot:
-		e.line(0)
-		child = 1
-	case atItem:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
-	}
 	if n == 0 {
 		switch at {
 		case atRoot:
