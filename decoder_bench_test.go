@@ -105,16 +105,9 @@ func BenchmarkDecodeTable(b *testing.B) {
 		cpu := startCPU()
 		for i := 0; i < b.N; i++ {
 			d.Reset(bytes.NewReader(bt.toon))
-			n := 0
-			for {
-				_, err := d.Token()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					b.Fatal(err)
-				}
-				n++
+			n, err := drain(d)
+			if err != nil {
+				b.Fatal(err)
 			}
 			if n != bt.rows*20+2 {
 				b.Fatalf("got %d tokens", n)
@@ -267,14 +260,8 @@ func BenchmarkDecodeShapes(b *testing.B) {
 			d := NewDecoder(bytes.NewReader(doc))
 			for i := 0; i < b.N; i++ {
 				d.Reset(bytes.NewReader(doc))
-				for {
-					_, err := d.Token()
-					if err == io.EOF {
-						break
-					}
-					if err != nil {
-						b.Fatal(err)
-					}
+				if _, err := drain(d); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})

@@ -346,16 +346,9 @@ func TestZeroAllocTokens(t *testing.T) {
 	run := func() {
 		r.Reset(doc)
 		d.Reset(r)
-		n := 0
-		for {
-			_, err := d.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
+		n, err := drain(d)
+		if err != nil {
+			t.Fatal(err)
 		}
 		if n != 10000*20+2 {
 			t.Fatalf("%d tokens", n)
