@@ -985,7 +985,10 @@ func (d *Decoder) hdrDelim() byte { return d.hdr.delim }
 func (d *Decoder) keyedLine(f *frame) error {
 	text := d.line.text
 	col := len(d.line.full) - len(text)
-	_, sc := scanLine(text, 0, d.seps[:0])
+	// One scan finds the entry key's colon and the cells' delimiters.
+	delim := d.hdr.delim
+	var sc lineScan
+	d.seps, sc = scanLine(text, delim, d.seps[:0])
 	if sc.open {
 		return d.syntaxErr(col+len(text), ErrUnterminated)
 	}
@@ -1005,8 +1008,19 @@ func (d *Decoder) keyedLine(f *frame) error {
 	d.emit(KeyToken(k))
 	rcol := col + sc.colon + 1
 	rest := trimLeft(text[sc.colon+1:], &rcol)
-	delim := d.hdr.delim
-	d.seps, _ = scanLine(rest, delim, d.seps[:0])
+	// Keep the delimiters after the colon, counted from the start of rest.
+	// The quote state at an unquoted colon is outside any quote, so they
+	// are what a scan of rest alone would find.
+	off := int32(rcol - col)
+	j := 0
+	for j < len(d.seps) && d.seps[j] < off {
+		j++
+	}
+	n := copy(d.seps, d.seps[j:])
+	d.seps = d.seps[:n]
+	for i := range d.seps {
+		d.seps[i] -= off
+	}
 	return d.row(f, rest, rcol, delim)
 }
 

@@ -82,6 +82,7 @@ func TestTokenStream(t *testing.T) {
 		{"tabular", "u[2]{id,name}:\n  1,Ada\n  2,Bob", "{ k:u [tabular:2{id,name} { k:id n:1 k:name s:Ada } { k:id n:2 k:name s:Bob } ] }"},
 		{"nested field group", "o[1]{id,c{n,k}}:\n  1,A,B", "{ k:o [tabular:1{id,c{n,k}} { k:id n:1 k:c { k:n s:A k:k s:B } } ] }"},
 		{"keyed", "m[2:]{v}:\n  a: 1\n  \"b c\": 2", "{ k:m {keyed:2{v} k:a { k:v n:1 } k:b c { k:v n:2 } } }"},
+		{"keyed keys holding the delimiter", "m[2:]{a,b}:\n  \"x,y\": 1,2\n  p,q:  3 ,\"4,5\"", "{ k:m {keyed:2{a,b} k:x,y { k:a n:1 k:b n:2 } k:p,q { k:a n:3 k:b s:4,5 } } }"},
 		{"root keyed", "[1:]{v,w}:\n  a: 1,2", "{keyed:1{v,w} k:a { k:v n:1 k:w n:2 } }"},
 		{"root tabular", "[1]{x}:\n  5", "[tabular:1{x} { k:x n:5 } ]"},
 		{"list of primitives", "l[3]:\n  - 1\n  - a\n  - \"-\"", "{ k:l [list:3 n:1 s:a s:- ] }"},
