@@ -487,16 +487,7 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 		// minus it scaled is the k fraction digits, which the check
 		// below confirms.
 		if fp := n - ip*pow10u[k]; fp < pow10u[k] {
-			if cap(b)-len(b) < 24 {
-				b = slices.Grow(b, 24)
-			}
-			o := len(b)
-			dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
-			if f < 0 {
-				*(*uint8)(dst) = '-'
-				dst = unsafe.Add(dst, 1)
-				o++
-			}
+			b, dst, o := spare(b, 24, f < 0)
 			ni := putDigits(dst, ip)
 			if fp == 0 {
 				return b[:o+ni], true
@@ -532,16 +523,7 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 	point := 32 - k               // index in buf of the first fraction digit
 	from := min(16+lead, point-1) // first digit of the integer part
 	end := max(32-trail, point)   // end of the fraction, zeros dropped
-	if cap(b)-len(b) < 48 {
-		b = slices.Grow(b, 48)
-	}
-	o := len(b)
-	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
-	if f < 0 {
-		*(*uint8)(dst) = '-'
-		dst = unsafe.Add(dst, 1)
-		o++
-	}
+	b, dst, o := spare(b, 48, f < 0)
 	// The integer part has at most 16 digits, the fraction at most 21.
 	src := unsafe.Add(bp, from)
 	*(*uint64)(dst) = *(*uint64)(src)
@@ -759,14 +741,28 @@ func appendInt(b []byte, i int64) []byte {
 	return appendUint(append(b, '-'), -uint64(i))
 }
 
+// spare makes room for n more bytes of b and returns b, the address of its
+// first free byte and that byte's index; with neg it first writes '-'
+// there, and the address and index are those of the byte after it. The
+// caller writes through the address and then reslices b.
+func spare(b []byte, n int, neg bool) ([]byte, unsafe.Pointer, int) {
+	if cap(b)-len(b) < n {
+		b = slices.Grow(b, n)
+	}
+	o := len(b)
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
+	if neg {
+		*(*uint8)(dst) = '-'
+		dst = unsafe.Add(dst, 1)
+		o++
+	}
+	return b, dst, o
+}
+
 // appendUint appends an unsigned integer, eight digits at a time
 // (digits8), straight into b's spare capacity.
 func appendUint(b []byte, u uint64) []byte {
-	if cap(b)-len(b) < 24 {
-		b = slices.Grow(b, 24)
-	}
-	n := len(b)
-	p := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)
+	b, p, n := spare(b, 24, false)
 	if u < 1e8 {
 		return b[:n+putDigits(p, u)]
 	}
