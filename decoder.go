@@ -1006,12 +1006,12 @@ func (d *Decoder) keyedLine(f *frame) error {
 		return err
 	}
 	d.emit(KeyToken(k))
-	rcol := col + sc.colon + 1
-	rest := trimLeft(text[sc.colon+1:], &rcol)
+	start, _ := trimSpan(text, sc.colon+1, len(text)) // the cells start here
+	rest := text[start:]
 	// Keep the delimiters after the colon, counted from the start of rest.
 	// The quote state at an unquoted colon is outside any quote, so they
 	// are what a scan of rest alone would find.
-	off := int32(rcol - col)
+	off := int32(start)
 	j := 0
 	for j < len(d.seps) && d.seps[j] < off {
 		j++
@@ -1021,15 +1021,7 @@ func (d *Decoder) keyedLine(f *frame) error {
 	for i := range d.seps {
 		d.seps[i] -= off
 	}
-	return d.row(f, rest, rcol, delim)
-}
-
-func trimLeft(b []byte, col *int) []byte {
-	for len(b) > 0 && b[0] == ' ' {
-		b = b[1:]
-		*col++
-	}
-	return b
+	return d.row(f, rest, col+start, delim)
 }
 
 // listLine handles a line at item depth of an expanded list (§9.4, §10).
