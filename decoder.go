@@ -246,13 +246,9 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 			return Token{h: uint64(KindNull)}, nil
 		}
 	case primQuote:
-		return d.quotedCell(b, d.cellCol+s)
+		return d.primitive(b, d.cellCol+s)
 	}
 	return Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}, nil
-}
-
-func (d *Decoder) quotedCell(b []byte, col int) (Token, error) {
-	return d.primitive(b, col)
 }
 
 // primStart classifies the first byte of a value token.
