@@ -29,6 +29,7 @@ type Decoder struct {
 	// cells, or the inline values over cells followed by an ArrayEnd.
 	queue   []Token
 	qi      int
+	qerr    error   // the sticky error, once the queue holds its placeholder
 	prog    []rowOp // row program of the open tabular or keyed header
 	rowTmpl []Token // the program's tokens, cells left blank
 	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
@@ -132,6 +133,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.inlineEnd = false
 	d.blank = 0
 	d.err = nil
+	d.qerr = nil
 	d.done = false
 }
 
@@ -147,16 +149,27 @@ func (d *Decoder) Line() int { return d.line.num }
 //
 // The returned token's bytes are valid until the next call to Token.
 func (d *Decoder) Token() (Token, error) {
-	// Small enough to be inlined into the caller's loop: every token goes
-	// through the queue, which refill tops up a line (or a chunk) at a time.
+	// Small enough to be inlined into the caller's loop (its cost is at
+	// Go's inlining budget exactly; check with -gcflags=-m after editing):
+	// every token goes through the queue, which fillQueue tops up a line or
+	// a chunk at a time, and qerr is nil unless the queue holds the single
+	// placeholder of an error.
 	if d.qi >= len(d.queue) {
-		if err := d.refill(); err != nil {
-			return Token{}, err
-		}
+		d.fillQueue()
 	}
-	t := d.queue[d.qi]
 	d.qi++
-	return t, nil
+	return d.queue[d.qi-1], d.qerr
+}
+
+// fillQueue is Token's slow path. It refills the queue; when no token is
+// left before an error, it leaves one zero Token in the queue for Token to
+// return beside the error, which qerr holds from then on.
+func (d *Decoder) fillQueue() {
+	if err := d.refill(); err != nil {
+		d.queue = append(d.queue[:0], Token{})
+		d.qi = 0
+		d.qerr = err
+	}
 }
 
 // lazyChunk is how many tokens of a very wide row or a long inline array
