@@ -1,6 +1,9 @@
 package toon
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // This file is the lexer's whole interface to byte scanning. The lexer never
 // loops over a line's bytes itself to find structure; it calls scanLine, so
@@ -58,9 +61,10 @@ var scanImplName = scanImpls[0].name
 func setScanImpl(name string) (restore func()) {
 	for _, im := range scanImpls {
 		if im.name == name {
-			prevFn, prevName := scanLineImpl, scanImplName
+			prevFn, prevName, prevIdx := scanLineImpl, scanImplName, indexAsm
 			scanLineImpl, scanImplName = im.fn, im.name
-			return func() { scanLineImpl, scanImplName = prevFn, prevName }
+			indexAsm = name != "generic" && indexImpls[0].asm
+			return func() { scanLineImpl, scanImplName, indexAsm = prevFn, prevName, prevIdx }
 		}
 	}
 	panic("toon: scan implementation " + name + " is not available on this CPU")
@@ -74,3 +78,87 @@ func indexNewline(b []byte) int { return bytes.IndexByte(b, '\n') }
 // indexByte returns the index of the first c in b, or -1: the search for
 // quotes and backslashes inside quoted tokens.
 func indexByte(b []byte, c byte) int { return bytes.IndexByte(b, c) }
+
+// The row index: a second scanning interface, for the decoder's fast path
+// over runs of plain table rows (bulk.go). Where scanLine looks at one line,
+// indexRows looks at many at once and lists the bytes the fast path must see
+// to split them into lines and cells and to notice anything it must leave
+// to the general path.
+
+// idxState is what the index kernels carry from one block to the next. Its
+// layout is known to scan_amd64.s (IX_* offsets).
+type idxState struct {
+	pos  int    // offset of the next block to index
+	inq  uint64 // ^0 when the next block starts inside a quoted region, else 0
+	high uint64 // 1 when the byte before the next block is >= 0x80, else 0
+}
+
+// indexRows appends to out the offset in src of every byte of interest:
+//
+//   - every '"', LF, CR and '\';
+//   - every delim and ':' outside quoted regions (a '"' opens or closes a
+//     region wherever it stands; a '\' is not an escape here, as the fast
+//     path leaves every line holding one to the general path);
+//   - the first byte of every run of bytes >= 0x80.
+//
+// The offsets are in increasing order. delim must not be 0 or '"'. out
+// grows as append would, so a caller that reuses it stops allocating once
+// it is large enough. The result must not depend on which implementation
+// runs: the kernels are tested against indexBlocksRef.
+func indexRows(src []byte, delim byte, out []uint32) []uint32 {
+	var st idxState
+	full := len(src) &^ 63
+	for st.pos < full {
+		if cap(out)-len(out) < 64 {
+			out = slices.Grow(out, len(out)+64)
+		}
+		n := indexBlocks(src[:full], delim, &st, out[len(out):cap(out)])
+		out = out[:len(out)+n]
+	}
+	if full < len(src) {
+		// The last partial block goes through a zero-padded copy: a zero
+		// byte is of no interest, as delim is not 0.
+		var pad [64]byte
+		copy(pad[:], src[full:])
+		if cap(out)-len(out) < 64 {
+			out = slices.Grow(out, 64)
+		}
+		st.pos = 0
+		k := len(out)
+		n := indexBlocks(pad[:], delim, &st, out[k:cap(out)])
+		out = out[:k+n]
+		for i := k; i < len(out); i++ {
+			out[i] += uint32(full)
+		}
+	}
+	return out
+}
+
+// indexImpl names one implementation of the index kernel, which indexes
+// src[st.pos:] a 64-byte block at a time (len(src) is a multiple of 64),
+// storing offsets into out, stops before a block when out has fewer than
+// 64 free places, and returns the number stored. asm selects the
+// architecture's kernel (indexBlocksArch), else indexBlocksGeneric runs.
+type indexImpl struct {
+	name string
+	asm  bool
+}
+
+// indexImpls lists the index kernels that can run on this CPU, best first.
+var indexImpls = append(append([]indexImpl(nil), archIndexImpls...),
+	indexImpl{"generic", false})
+
+// indexAsm is chosen once at start-up, like scanLineImpl, and switched with
+// setScanImpl, which selects the assembly kernel for every name but
+// "generic" where there is one (the AVX2 kernel serves AVX-512 CPUs too).
+var indexAsm = indexImpls[0].asm
+
+// indexBlocks runs the chosen index kernel. The kernels are called
+// directly rather than through a function value, which would make st and
+// the caller's padding block escape to the heap.
+func indexBlocks(src []byte, delim byte, st *idxState, out []uint32) int {
+	if indexAsm {
+		return indexBlocksArch(src, delim, st, out)
+	}
+	return indexBlocksGeneric(src, delim, st, out)
+}

@@ -132,3 +132,24 @@ var scanRawKernels = func() []scanImpl {
 	}
 	return l
 }()
+
+// indexAVX2 is the index kernel for AVX2 CPUs (see indexImpl). It requires
+// len(src) to be a multiple of 64. See scan_amd64.s.
+//
+//go:noescape
+func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
+
+// archIndexImpls lists the index kernels this CPU can run, best first. The
+// AVX2 kernel also serves AVX-512 CPUs: the index has no AVX-512 kernel.
+var archIndexImpls = func() []indexImpl {
+	if useAVX2Scan {
+		return []indexImpl{{"avx2", true}}
+	}
+	return nil
+}()
+
+// indexBlocksArch runs the AVX2 index kernel; indexAsm is only set where
+// it can run.
+func indexBlocksArch(src []byte, delim byte, st *idxState, out []uint32) int {
+	return indexAVX2(src, delim, st, out)
+}

@@ -323,3 +323,144 @@ first_bracket:
 
 done:
 	SCAN_STORE_STATE
+
+// idxState field offsets (see scan.go).
+#define IX_POS 0
+#define IX_INQ 8
+#define IX_HIGH 16
+
+// AVX2_MASK2 sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to the
+// byte broadcast in cmp, or-ed with the mask of those equal to cmp2.
+#define AVX2_MASK2(cmp, cmp2, dst) \
+	VPCMPEQB  Y0, cmp, Y2;  \
+	VPCMPEQB  Y0, cmp2, Y4; \
+	VPOR      Y4, Y2, Y2;   \
+	VPCMPEQB  Y1, cmp, Y3;  \
+	VPCMPEQB  Y1, cmp2, Y5; \
+	VPOR      Y5, Y3, Y3;   \
+	VPMOVMSKB Y2, dst;      \
+	VPMOVMSKB Y3, R14;      \
+	SHLQ      $32, R14;     \
+	ORQ       R14, dst
+
+// func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
+//
+// Requires AVX2, BMI1, BMI2 and PCLMULQDQ. The index kernel (see indexRows
+// in scan.go; indexBlocksGeneric is its specification). len(src) must be
+// a multiple of 64: every block is read whole and nothing past src is
+// read. Indexes from st.pos until the end of src or until out has fewer
+// than 64 free places; writes only out[0:ret].
+//
+// Registers: SI src base, DX src length, BX offset of the current block,
+// DI out base, R15 out length, AX offsets stored, R8 st, R9 inq (0 or ^0),
+// R10 high (0 or 1), R11-R14 and CX scratch, X14 the all-ones CLMUL
+// operand.
+TEXT ·indexAVX2(SB), NOSPLIT, $0-72
+	MOVQ         src_base+0(FP), SI
+	MOVQ         src_len+8(FP), DX
+	MOVQ         st+32(FP), R8
+	MOVQ         out_base+40(FP), DI
+	MOVQ         out_len+48(FP), R15
+	XORQ         AX, AX
+	MOVQ         IX_POS(R8), BX
+	MOVQ         IX_INQ(R8), R9
+	MOVQ         IX_HIGH(R8), R10
+	MOVQ         $-1, R11
+	VMOVQ        R11, X14
+	MOVL         $0x22, R11
+	VMOVQ        R11, X8
+	VPBROADCASTB X8, Y8        // '"'
+	MOVL         $0x5c, R11
+	VMOVQ        R11, X9
+	VPBROADCASTB X9, Y9        // '\'
+	MOVBQZX      delim+24(FP), R11
+	VMOVQ        R11, X10
+	VPBROADCASTB X10, Y10      // delim
+	MOVL         $0x3a, R11
+	VMOVQ        R11, X11
+	VPBROADCASTB X11, Y11      // ':'
+	MOVL         $0x0a, R11
+	VMOVQ        R11, X12
+	VPBROADCASTB X12, Y12      // LF
+	MOVL         $0x0d, R11
+	VMOVQ        R11, X13
+	VPBROADCASTB X13, Y13      // CR
+
+ix_loop:
+	LEAQ 64(BX), R11
+	CMPQ R11, DX
+	JGT  ix_done
+	MOVQ R15, R11
+	SUBQ AX, R11
+	CMPQ R11, $64
+	JLT  ix_done
+
+	VMOVDQU (SI)(BX*1), Y0
+	VMOVDQU 32(SI)(BX*1), Y1
+
+	// R11 = Q: the quotes.
+	VPCMPEQB  Y0, Y8, Y2
+	VPCMPEQB  Y1, Y8, Y3
+	VPMOVMSKB Y2, R11
+	VPMOVMSKB Y3, R14
+	SHLQ      $32, R14
+	ORQ       R14, R11
+
+	// R12 = delimiters and colons; R13 = LF, CR and backslashes.
+	AVX2_MASK2(Y10, Y11, R12)
+	AVX2_MASK2(Y12, Y13, R13)
+	VPCMPEQB  Y0, Y9, Y2
+	VPCMPEQB  Y1, Y9, Y3
+	VPMOVMSKB Y2, CX
+	VPMOVMSKB Y3, R14
+	SHLQ      $32, R14
+	ORQ       R14, CX
+	ORQ       CX, R13
+
+	// CX = H, the bytes >= 0x80; R13 |= the first byte of each run of them.
+	VPMOVMSKB Y0, CX
+	VPMOVMSKB Y1, R14
+	SHLQ      $32, R14
+	ORQ       R14, CX
+	LEAQ      (R10)(CX*2), R14  // H<<1 | high
+	ANDNQ     CX, R14, R14      // H &^ (H<<1 | high)
+	ORQ       R14, R13
+	SHRQ      $63, CX
+	MOVQ      CX, R10
+
+	// The quoted regions: the prefix-xor of Q, xor the region carried in.
+	ORQ   R11, R13
+	MOVQ  R9, R14
+	TESTQ R11, R11
+	JZ    ix_regions
+	VMOVQ R11, X6
+	VPCLMULQDQ $0, X14, X6, X6
+	VMOVQ X6, R14
+	XORQ  R9, R14
+	MOVQ  R14, R9
+	SARQ  $63, R9
+
+ix_regions:
+	ANDNQ R12, R14, R12         // delimiters and colons outside regions
+	ORQ   R12, R13
+	JZ    ix_next
+
+ix_emit:
+	TZCNTQ R13, R14
+	ADDQ   BX, R14
+	MOVL   R14, (DI)(AX*4)
+	INCQ   AX
+	BLSRQ  R13, R13
+	JNZ    ix_emit
+
+ix_next:
+	ADDQ $64, BX
+	JMP  ix_loop
+
+ix_done:
+	MOVQ BX, IX_POS(R8)
+	MOVQ R9, IX_INQ(R8)
+	MOVQ R10, IX_HIGH(R8)
+	MOVQ AX, ret+64(FP)
+	VZEROUPPER
+	RET

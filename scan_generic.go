@@ -146,3 +146,59 @@ func scanLineGeneric(line []byte, delim byte, seps []int32) ([]int32, lineScan) 
 	r.open = inq
 	return seps, r
 }
+
+// swarBits packs the high bits of a SWAR mask (0x80 or 0 in each byte) into
+// the low 8 bits, byte k of the word becoming bit k.
+func swarBits(m uint64) uint64 { return (m >> 7) * 0x0102040810204080 >> 56 }
+
+// prefixXor returns the word whose bit i is the parity of bits 0..i of x:
+// the quoted regions of a block from the mask of its quotes.
+func prefixXor(x uint64) uint64 {
+	x ^= x << 1
+	x ^= x << 2
+	x ^= x << 4
+	x ^= x << 8
+	x ^= x << 16
+	x ^= x << 32
+	return x
+}
+
+// indexBlocksGeneric is the portable index kernel (see indexImpl and
+// indexRows). It builds each 64-byte block's masks a word at a time, as
+// scan_amd64.s builds them a vector at a time, then stores the offsets of
+// the set bits.
+func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
+	const (
+		quoteW  = '"' * swarLo
+		bslashW = '\\' * swarLo
+		colonW  = ':' * swarLo
+		lfW     = '\n' * swarLo
+		crW     = '\r' * swarLo
+	)
+	delimW := uint64(delim) * swarLo
+	n := 0
+	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
+		blk := src[st.pos : st.pos+64]
+		var q, dc, sp, hi uint64
+		for k := 0; k < 8; k++ {
+			w := binary.LittleEndian.Uint64(blk[8*k:])
+			sh := uint(8 * k)
+			q |= swarBits(swarEq(w, quoteW)) << sh
+			dc |= swarBits(swarEq(w, delimW)|swarEq(w, colonW)) << sh
+			sp |= swarBits(swarEq(w, lfW)|swarEq(w, crW)|swarEq(w, bslashW)) << sh
+			hi |= swarBits(w&swarHi) << sh
+		}
+		region := st.inq
+		if q != 0 {
+			region ^= prefixXor(q)
+			st.inq = uint64(int64(region) >> 63)
+		}
+		e := dc&^region | q | sp | hi&^(hi<<1|st.high)
+		st.high = hi >> 63
+		for ; e != 0; e &= e - 1 {
+			out[n] = uint32(st.pos + bits.TrailingZeros64(e))
+			n++
+		}
+	}
+	return n
+}

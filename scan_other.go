@@ -8,3 +8,12 @@ var archScanImpls []scanImpl
 
 // scanRawKernels is empty for the same reason (see scan_amd64.go).
 var scanRawKernels []scanImpl
+
+// archIndexImpls is empty for the same reason: indexRows runs
+// indexBlocksGeneric.
+var archIndexImpls []indexImpl
+
+// indexBlocksArch is never called here: indexAsm stays false.
+func indexBlocksArch(src []byte, delim byte, st *idxState, out []uint32) int {
+	return indexBlocksGeneric(src, delim, st, out)
+}

@@ -1,0 +1,141 @@
+package toon
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// indexBlocksRef is the specification of indexRows written a byte at a
+// time: the offset of every '"', LF, CR and '\', of every delim and ':'
+// outside quoted regions, and of the first byte of every run of bytes
+// >= 0x80.
+func indexBlocksRef(src []byte, delim byte) []uint32 {
+	var out []uint32
+	inq := false
+	for i, c := range src {
+		switch {
+		case c == '"':
+			inq = !inq
+		case c == '\n' || c == '\r' || c == '\\':
+		case (c == delim || c == ':') && !inq:
+		case c >= 0x80 && (i == 0 || src[i-1] < 0x80):
+		default:
+			continue
+		}
+		out = append(out, uint32(i))
+	}
+	return out
+}
+
+// indexedImpls returns every index kernel that can run here.
+func indexedImpls() []indexImpl { return indexImpls }
+
+// checkIndex runs indexRows on every kernel and compares it with the
+// reference; it also checks that nothing is written past the result and
+// that the prefix given is kept.
+func checkIndex(t testing.TB, src []byte, delim byte) {
+	t.Helper()
+	want := indexBlocksRef(src, delim)
+	for _, im := range indexedImpls() {
+		prev := indexAsm
+		indexAsm = im.asm
+		out := make([]uint32, 1, 1+len(src)+200)
+		out[0] = 12345
+		full := out[:cap(out)]
+		for i := 1; i < len(full); i++ {
+			full[i] = 0xdeadbeef
+		}
+		got := indexRows(src, delim, out)
+		indexAsm = prev
+		if got[0] != 12345 || !slices.Equal(got[1:], want) {
+			t.Fatalf("%s: delim %q, input %q:\n got %v\nwant %v", im.name, delim, src, got[1:], want)
+		}
+		if &got[0] == &full[0] {
+			for i := len(got); i < len(full); i++ {
+				if full[i] != 0xdeadbeef {
+					t.Fatalf("%s: wrote past the result at %d for %q", im.name, i, src)
+				}
+			}
+		}
+	}
+}
+
+// indexAlphabet weighs the bytes the index reports and the neighbours of
+// the comparisons (a byte off by one from each).
+var indexAlphabet = []string{"a", "b", " ", "1", ",", "\t", "|", ":", "\"", "\\", "\n", "\r", "é", "€", "😀", "\xff", "9", ";", "[", "!", "#", "\x0b", "\x0c", "{"}
+
+func randomIndexInput(rng *rand.Rand, n int) []byte {
+	b := make([]byte, 0, n+4)
+	for len(b) < n {
+		b = append(b, indexAlphabet[rng.Intn(len(indexAlphabet))]...)
+	}
+	return b[:n]
+}
+
+func TestIndexRowsDifferential(t *testing.T) {
+	names := []string{}
+	for _, im := range indexedImpls() {
+		names = append(names, im.name)
+	}
+	t.Logf("index kernels: %v", names)
+	rng := rand.New(rand.NewSource(9))
+	for n := 0; n <= 300; n++ {
+		for align := 0; align < 64; align++ {
+			src := placed(randomIndexInput(rng, n), align)
+			for _, d := range []byte{',', '\t', '|'} {
+				checkIndex(t, src, d)
+			}
+		}
+		// Rows with tokens placed on and around the block edges.
+		for i, line := range edgeLines(n) {
+			checkIndex(t, placed(line, (i*5+n)%64), ',')
+		}
+	}
+}
+
+// TestIndexRowsLong covers inputs of many blocks, with quoted regions and
+// runs of high bytes that cross block edges, and more offsets than the
+// output's first capacity.
+func TestIndexRowsLong(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	for _, n := range []int{1000, 4096, 10000} {
+		checkIndex(t, randomIndexInput(rng, n), ',')
+		checkIndex(t, []byte(strings.Repeat(",", n)), ',')
+		checkIndex(t, []byte(strings.Repeat("é", n)), ',')
+		checkIndex(t, []byte(`"`+strings.Repeat("a,b:", n)+`"`+strings.Repeat("c,", 50)), ',')
+		checkIndex(t, []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", n/36)), ',')
+	}
+	// indexRows grows a nil output as append would.
+	got := indexRows([]byte(strings.Repeat("a,", 500)), ',', nil)
+	if len(got) != 500 {
+		t.Fatalf("got %d offsets, want 500", len(got))
+	}
+}
+
+func TestIndexRowsAllocs(t *testing.T) {
+	src := []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", 100))
+	out := indexRows(src, ',', nil)
+	for _, im := range indexedImpls() {
+		prev := indexAsm
+		indexAsm = im.asm
+		allocs := testing.AllocsPerRun(100, func() { out = indexRows(src, ',', out[:0]) })
+		indexAsm = prev
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations", im.name, allocs)
+		}
+	}
+}
+
+func FuzzIndexRows(f *testing.F) {
+	for _, s := range []string{"", "a,b\n", `"a,b":c` + "\n\r\\", "é€😀,x", strings.Repeat(`"`, 65)} {
+		f.Add([]byte(s), byte(','))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, delim byte) {
+		if delim == 0 || delim == '"' {
+			delim = ','
+		}
+		checkIndex(t, src, delim)
+	})
+}
