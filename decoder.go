@@ -33,16 +33,19 @@ type Decoder struct {
 	prog    []rowOp // row program of the open tabular or keyed header
 	rowTmpl []Token // the program's tokens, cells left blank
 	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
-	tmplAt0 bool    // the queue starts with a flat row's template (keys, braces)
-	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
-	pi      int     // next op of prog; len(prog) when no row is pending
-	cells   []int32 // cell spans of the current row or inline array: start, end pairs
-	cellsOf []byte  // the text the cell spans index
-	cellCol int     // column of cellsOf[0] in the line
-	ci      int     // next inline value; len(cells)/2 when none pending
+	// tmplRows flat-row templates (keys and braces) of the open header
+	// stand at the start of the queue's backing array.
+	tmplRows int
+	cellAt   []int32 // index in rowTmpl of each leaf cell, in cell order
+	pi       int     // next op of prog; len(prog) when no row is pending
+	cells    []int32 // cell spans of the current row or inline array: start, end pairs
+	cellsOf  []byte  // the text the cell spans index
+	cellCol  int     // column of cellsOf[0] in the line
+	ci       int     // next inline value; len(cells)/2 when none pending
 	// inlineEnd asks for an ArrayEnd after the pending inline values.
 	inlineEnd bool
 
+	bulk      bulkRun // the fast path over table rows (bulk.go)
 	seps      []int32
 	scratch   []byte // unescaped strings of the current line
 	hdr       header
@@ -127,7 +130,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.stack = d.stack[:0]
 	d.root = rootStart
 	d.queue, d.qi = d.queue[:0], 0
-	d.tmplAt0 = false
+	d.tmplRows = 0
 	d.prog, d.pi = d.prog[:0], 0
 	d.cells, d.ci = d.cells[:0], 0
 	d.inlineEnd = false
@@ -135,13 +138,20 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.err = nil
 	d.qerr = nil
 	d.done = false
+	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
 }
 
 // InputOffset returns the input offset of the start of the current line.
-func (d *Decoder) InputOffset() int64 { return d.line.off }
+func (d *Decoder) InputOffset() int64 {
+	d.syncLine()
+	return d.line.off
+}
 
 // Line returns the 1-based number of the line the last token came from.
-func (d *Decoder) Line() int { return d.line.num }
+func (d *Decoder) Line() int {
+	d.syncLine()
+	return d.line.num
+}
 
 // Token returns the next token of the document, or io.EOF after the last
 // one. Errors in the input are *SyntaxError; errors from the reader are
@@ -185,7 +195,7 @@ func (d *Decoder) refill() error {
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
-			d.tmplAt0 = false
+			d.tmplRows = 0
 			end := min(d.pi+lazyChunk, len(d.prog))
 			for ; d.pi < end; d.pi++ {
 				op := &d.prog[d.pi]
@@ -201,7 +211,7 @@ func (d *Decoder) refill() error {
 				d.queue = append(d.queue, t)
 			}
 		case d.ci < len(d.cells)/2:
-			d.tmplAt0 = false
+			d.tmplRows = 0
 			n := len(d.cells) / 2
 			end := min(d.ci+lazyChunk, n)
 			for ; d.ci < end; d.ci++ {
@@ -220,6 +230,10 @@ func (d *Decoder) refill() error {
 			if d.err != nil {
 				return d.err
 			}
+			if d.bulkReady() && d.bulkRows() {
+				continue
+			}
+			d.bulk.n = 0
 			d.err = d.step()
 		}
 	}
@@ -357,7 +371,7 @@ func (e *detailError) Unwrap() error { return e.cause }
 func detail(cause error, msg string) error { return &detailError{cause, msg} }
 
 func (d *Decoder) emit(t Token) {
-	d.tmplAt0 = false
+	d.tmplRows = 0
 	d.queue = append(d.queue, t)
 }
 
@@ -791,7 +805,7 @@ func (d *Decoder) buildProg(fields []Field) {
 	d.pi = len(prog)
 	// The same program as a template of tokens with a slot per cell.
 	d.flat = true
-	d.tmplAt0 = false
+	d.tmplRows = 0
 	for _, f := range fields {
 		if f.Fields != nil {
 			d.flat = false
@@ -875,7 +889,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		// written straight into place.
 		n := len(d.cellAt)
 		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
-		if base != 0 || !d.tmplAt0 {
+		if base != 0 || d.tmplRows == 0 {
 			row := q[base:]
 			row[0] = d.rowTmpl[0]
 			row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
@@ -886,7 +900,10 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			// The previous row's keys and braces stay in place for the
 			// next row at the start of the queue, which only needs its
 			// cells rewritten.
-			d.tmplAt0 = base == 0
+			d.tmplRows = 0
+			if base == 0 {
+				d.tmplRows = 1
+			}
 		}
 	} else {
 		q = append(d.queue, d.rowTmpl...)
@@ -913,42 +930,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			continue
 		}
 		b := text[s:e]
-		k := KindString
-		switch primStart[b[0]] {
-		case primDigit:
-			// Plain integers and decimals without a leading zero are the
-			// common case; signs and exponents go through isNumber.
-			i := 0
-			for i < len(b) && b[i]-'0' < 10 {
-				i++
-			}
-			n := i
-			if i > 0 && i < len(b) && b[i] == '.' {
-				i++
-				f := i
-				for i < len(b) && b[i]-'0' < 10 {
-					i++
-				}
-				if i == f {
-					i = -1 // "1." is a string
-				}
-			}
-			if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
-				k = KindNumber
-			}
-		case primLetter:
-			switch string(b) {
-			case "true":
-				row[at] = Token{h: uint64(KindBool), n: 1}
-				continue
-			case "false":
-				row[at] = Token{h: uint64(KindBool)}
-				continue
-			case "null":
-				row[at] = Token{h: uint64(KindNull)}
-				continue
-			}
-		case primQuote:
+		if b[0] == '"' {
 			t, err := d.primitive(b, col+s)
 			if err != nil {
 				d.queue = q[:base]
@@ -957,10 +939,49 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			row[at] = t
 			continue
 		}
-		row[at] = Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}
+		row[at] = plainToken(b)
 	}
 	d.queue = q
 	return nil
+}
+
+// plainToken types a cell or value that is not quoted: b is trimmed, not
+// empty, and b[0] != '"'.
+func plainToken(b []byte) Token {
+	k := KindString
+	switch primStart[b[0]] {
+	case primDigit:
+		// Plain integers and decimals without a leading zero are the
+		// common case; signs and exponents go through isNumber.
+		i := 0
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		n := i
+		if i > 0 && i < len(b) && b[i] == '.' {
+			i++
+			f := i
+			for i < len(b) && b[i]-'0' < 10 {
+				i++
+			}
+			if i == f {
+				i = -1 // "1." is a string
+			}
+		}
+		if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
+			k = KindNumber
+		}
+	case primLetter:
+		switch string(b) {
+		case "true":
+			return Token{h: uint64(KindBool), n: 1}
+		case "false":
+			return Token{h: uint64(KindBool)}
+		case "null":
+			return Token{h: uint64(KindNull)}
+		}
+	}
+	return Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}
 }
 
 // cellSpan returns the bounds of cell c of text, spaces trimmed, given the

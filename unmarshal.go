@@ -260,6 +260,7 @@ func isIntKind(k reflect.Kind) bool {
 // the start of their line's content.
 func (s *decState) pos(t Token) (line, col int) {
 	d := s.d
+	d.syncLine()
 	full := d.line.full
 	line = d.line.num
 	switch t.kind() {

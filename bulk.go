@@ -1,0 +1,240 @@
+package toon
+
+import (
+	"slices"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// This file holds the decoder's fast path for runs of table rows. Inside a
+// tabular array whose fields are all primitive, the usual line is a row at
+// the table's depth with plain or simply quoted cells. For those, the
+// general path (step, tabularLine, row) repeats for every line work whose
+// outcome is already known. The fast path instead indexes a window of the
+// lexer's buffer in one pass (indexRows) and queues the tokens of every row
+// it can, stopping at the first line that is anything else (a comment, a
+// blank line, another depth, a colon, a backslash, a stray CR, a quote
+// left open, a row of the wrong width, a bad quoted cell, ill-formed UTF-8)
+// and leaving that line to the general path, which decides what it is and
+// reports any error with its position. So the fast path never makes a
+// decision of its own: it only takes lines on which the general path could
+// not fail and would queue the same tokens.
+//
+// The queued tokens are views into the lexer's buffer, which does not move
+// until the queue is empty (the lexer only refills from step).
+
+const (
+	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
+	bulkWinMax = 16 << 10 // the most bytes indexed at a time
+	bulkTokens = 4096     // the most tokens queued at a time
+	bulkCool   = 8        // lines left to the general path after a stop on the first row
+)
+
+// bulkRun describes the rows the last bulk call queued, so that a token's
+// line can be found again (syncLine).
+type bulkRun struct {
+	n      int     // rows queued; 0 when the queue holds none
+	per    int     // tokens per row
+	src    []byte  // the indexed window of the lexer's buffer
+	at     []int32 // start of each row in src, then of the line after
+	num0   int     // line number of the first row
+	off0   int64   // input offset of src[0]
+	indent int     // width of the rows' indentation
+	depth  int
+	idx    []uint32 // the window's index (kept for its capacity)
+	win    int      // bytes to index next time
+	cool   int      // refills to leave to the general path
+	off    bool     // the fast path is off (set by tests, to compare it with the general path)
+}
+
+// bulkReady reports whether the next lines may be rows the fast path can
+// take: the innermost scope is a flat tabular array with rows to come, and
+// no blank line is pending.
+func (d *Decoder) bulkReady() bool {
+	if d.bulk.off {
+		return false
+	}
+	if d.bulk.cool > 0 {
+		d.bulk.cool--
+		return false
+	}
+	if len(d.stack) == 0 || d.blank != 0 || d.done || !d.flat || len(d.prog) > maxQueuedRow {
+		return false
+	}
+	f := &d.stack[len(d.stack)-1]
+	return f.kind == fTabular && f.count < f.n
+}
+
+// bulkRows queues the tokens of the open table's next rows, as many as the
+// fast path can take from the buffered input, and reports whether it
+// queued any. The queue must be empty.
+func (d *Decoder) bulkRows() bool {
+	d.bulk.n = 0
+	f := &d.stack[len(d.stack)-1]
+	lx := &d.lx
+	ncell := len(d.cellAt)
+	per := 2*ncell + 2
+	maxRows := min(f.n-f.count, max(bulkTokens/per, 1))
+	win := d.bulk.win
+	if win == 0 {
+		win = bulkWinMin
+	}
+	start := lx.pos
+	src := lx.buf[start:min(lx.end, start+win)]
+	delim := d.hdr.delim
+	idx := indexRows(src, delim, d.bulk.idx[:0])
+	d.bulk.idx = idx
+	indent := f.depth * lx.indent
+	strict := d.opts.strict
+	tmpl := d.rowTmpl
+	q := slices.Grow(d.queue[:0], maxRows*per)[:maxRows*per]
+	at := d.bulk.at[:0]
+	d.scratch = d.scratch[:0]
+	rows, ls, k := 0, 0, 0
+	stopped := false // stopped at a line for the general path
+rows:
+	for rows < maxRows {
+		// The line must start with exactly the table's indentation, then
+		// content that is not a comment. A window that ends first holds
+		// an LF or other bytes there, which stop the check too.
+		if ls+indent >= len(src) {
+			break
+		}
+		for i := ls; i < ls+indent; i++ {
+			if src[i] != ' ' {
+				stopped = true
+				break rows
+			}
+		}
+		switch src[ls+indent] {
+		case ' ', '\t', '#', '\n', '\r':
+			stopped = true
+			break rows
+		}
+		row := q[rows*per : rows*per+per]
+		if rows >= d.tmplRows {
+			row[0] = tmpl[0]
+			for c := 1; c < per; c += 2 {
+				row[c] = tmpl[c]
+			}
+		}
+		// Walk the line's entries in the index, typing each cell when its
+		// delimiter or the LF is reached.
+		c := 0            // cells typed
+		cs := ls + indent // start of the current cell
+		nq := 0           // quotes in the current cell
+		high := false     // the line has bytes >= 0x80
+		for {
+			if k == len(idx) {
+				break rows // the line does not end inside the window
+			}
+			p := int(idx[k])
+			k++
+			b := src[p]
+			if b != delim && b != '\n' {
+				switch {
+				case b == '"':
+					nq++
+					continue
+				case b >= 0x80:
+					high = true
+					continue
+				case b == '\r' && p+1 < len(src) && src[p+1] == '\n':
+					continue // a CRLF line end
+				}
+				// ':' outside quotes, '\\', a CR inside the line.
+				stopped = true
+				break rows
+			}
+			if c == ncell {
+				stopped = true // too many cells
+				break rows
+			}
+			s, e := cs, p
+			if b == '\n' && e > s && src[e-1] == '\r' {
+				e--
+			}
+			for s < e && src[s] == ' ' {
+				s++
+			}
+			for e > s && src[e-1] == ' ' {
+				e--
+			}
+			switch {
+			case nq != 0:
+				// Only a cell that is one quoted string with no escape
+				// (no backslash reaches this far) is taken here.
+				if nq != 2 || e-s < 2 || src[s] != '"' || src[e-1] != '"' {
+					stopped = true
+					break rows
+				}
+				row[2+2*c] = textToken(KindString, src[s+1:e-1])
+				nq = 0
+			case s == e:
+				row[2+2*c] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
+			default:
+				row[2+2*c] = plainToken(src[s:e])
+			}
+			c++
+			if b == '\n' {
+				if c != ncell || high && strict && !utf8.Valid(src[ls:p]) {
+					stopped = true
+					break rows
+				}
+				at = append(at, int32(ls))
+				rows++
+				ls = p + 1
+				break
+			}
+			cs = p + 1
+		}
+	}
+	if !stopped && len(src) == win {
+		d.bulk.win = min(2*win, bulkWinMax)
+	}
+	if rows == 0 {
+		if stopped {
+			d.bulk.win = bulkWinMin
+			d.bulk.cool = bulkCool
+		}
+		return false
+	}
+	d.bulk.at = append(at, int32(ls))
+	d.bulk.n = rows
+	d.bulk.per = per
+	d.bulk.src = src
+	d.bulk.num0 = lx.lineNum + 1
+	d.bulk.off0 = lx.base + int64(start)
+	d.bulk.indent = indent
+	d.bulk.depth = f.depth
+	f.count += rows
+	d.tmplRows = max(d.tmplRows, rows)
+	d.queue = q[:rows*per]
+	d.qi = 0
+	lx.pos = start + ls
+	lx.scanned = lx.pos
+	lx.lineNum += rows
+	return true
+}
+
+// syncLine makes d.line the line of the last token returned, when that
+// token was queued by the fast path (which does not keep d.line current).
+func (d *Decoder) syncLine() {
+	b := &d.bulk
+	if b.n == 0 {
+		return
+	}
+	r := min(max(d.qi-1, 0)/b.per, b.n-1)
+	s, e := int(b.at[r]), int(b.at[r+1])-1 // e: the LF
+	if e > s && b.src[e-1] == '\r' {
+		e--
+	}
+	d.line = rawLine{
+		full:   b.src[s:e],
+		text:   b.src[s+b.indent : e],
+		num:    b.num0 + r,
+		off:    b.off0 + int64(s),
+		spaces: b.indent,
+		depth:  b.depth,
+	}
+}

@@ -1,0 +1,187 @@
+package toon
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// renderWithLines renders every token like renderTokens and, after each,
+// the line Line reports and the line Unmarshal would blame for it.
+func renderWithLines(t *testing.T, d *Decoder, limit int) (string, error) {
+	t.Helper()
+	var sb strings.Builder
+	for n := 0; n <= limit; n++ {
+		tok, err := d.Token()
+		if err != nil {
+			if err.Error() == "EOF" {
+				return sb.String(), nil
+			}
+			return sb.String(), err
+		}
+		s := decState{d: d, cell: -1}
+		line, col := s.pos(tok)
+		fmt.Fprintf(&sb, "%c%q@%d:%d:%d:%d ", tok.Kind(), tok.Bytes(), d.Line(), line, col, d.InputOffset())
+	}
+	t.Fatalf("more than %d tokens", limit)
+	return "", nil
+}
+
+// checkBulk decodes data with the fast path on and off, through a byte
+// slice, a reader and a reader of 1 to 7 bytes at a time, and requires the
+// same tokens, positions and error.
+func checkBulk(t *testing.T, data []byte, strict bool) {
+	t.Helper()
+	limit := fuzzTokenLimit(len(data))
+	opts := []Option{WithStrict(strict)}
+	ref := newBytesDecoder(data, opts)
+	ref.bulk.off = true
+	want, wantErr := renderWithLines(t, ref, limit)
+	for name, d := range map[string]*Decoder{
+		"bytes":   newBytesDecoder(data, opts),
+		"reader":  NewDecoder(bytes.NewReader(data), opts...),
+		"chunked": NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
+	} {
+		got, err := renderWithLines(t, d, limit)
+		if got != want {
+			t.Fatalf("strict %v, %s: %q:\n got %s\nwant %s", strict, name, data, got, want)
+		}
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("strict %v, %s: %q: error %v, want %v", strict, name, data, err, wantErr)
+		}
+	}
+}
+
+// bulkCells are cells that the fast path takes and cells it must leave to
+// the general path.
+var bulkCells = []string{
+	"1", "-2", "3.25", "0", "007", "1e5", "1.", "x", "Ada Lovelace", "true", "false", "null", `""`,
+	`"a,b"`, `"a:b"`, `"q\"q"`, `"\\"`, `"é"`, "é", "€x", "\xff", " pad ", "a b", "", `"x"y`, `a"b`,
+	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls",
+}
+
+// bulkDoc builds a document of one table with rows random cells, and
+// sometimes a perturbation: a comment, a blank line, CRLF line ends, a
+// wrong width, an odd indentation, a key after the rows, a wrong count.
+func bulkDoc(rng *rand.Rand, rows int) []byte {
+	var b bytes.Buffer
+	cols := 1 + rng.Intn(5)
+	nested := rng.Intn(3) == 0
+	indent := "  "
+	if nested {
+		b.WriteString("outer:\n  ")
+		indent = "    "
+	}
+	delims := []string{",", "\t", "|"}
+	delim := delims[rng.Intn(3)]
+	hd := ""
+	if delim != "," {
+		hd = delim
+	}
+	n := rows
+	if rng.Intn(8) == 0 {
+		n += rng.Intn(3) - 1
+	}
+	b.WriteString("t[" + strconv.Itoa(n) + hd + "]{")
+	for c := 0; c < cols; c++ {
+		if c > 0 {
+			b.WriteString(delim)
+		}
+		b.WriteString("f" + strconv.Itoa(c))
+	}
+	b.WriteString("}:\n")
+	eol := "\n"
+	if rng.Intn(6) == 0 {
+		eol = "\r\n"
+	}
+	for r := 0; r < rows; r++ {
+		switch rng.Intn(40) {
+		case 0:
+			b.WriteString(indent + "# a comment" + eol)
+		case 1:
+			b.WriteString(eol)
+		case 2:
+			b.WriteString(" ")
+		case 3:
+			b.WriteString("  ")
+		}
+		b.WriteString(indent)
+		w := cols
+		if rng.Intn(50) == 0 {
+			w += rng.Intn(3) - 1
+		}
+		for c := 0; c < w; c++ {
+			if c > 0 {
+				b.WriteString(delim)
+			}
+			if rng.Intn(4) == 0 {
+				b.WriteString(bulkCells[rng.Intn(len(bulkCells))])
+			} else {
+				b.WriteString(bulkCells[rng.Intn(12)])
+			}
+		}
+		if r < rows-1 || rng.Intn(2) == 0 {
+			b.WriteString(eol)
+		}
+	}
+	if rng.Intn(4) == 0 {
+		b.WriteString(indent + "k: v" + eol)
+	}
+	if nested && rng.Intn(2) == 0 {
+		b.WriteString("  after: 1")
+	}
+	return b.Bytes()
+}
+
+func TestBulkMatchesGeneralPath(t *testing.T) {
+	rng := rand.New(rand.NewSource(77))
+	for i := 0; i < 3000; i++ {
+		rows := 1 + rng.Intn(30)
+		if i%100 == 0 {
+			rows = 400 + rng.Intn(600) // more than one window and one queue
+		}
+		data := bulkDoc(rng, rows)
+		checkBulk(t, data, true)
+		checkBulk(t, data, false)
+	}
+}
+
+// TestBulkPositions checks that an Unmarshal type error in a row the fast
+// path took names that row's line and the cell's column.
+func TestBulkPositions(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("[300]{id,name}:\n")
+	for i := 1; i <= 300; i++ {
+		name := "n" + strconv.Itoa(i)
+		if i == 250 {
+			name = "7"
+		}
+		b.WriteString("  " + strconv.Itoa(i) + "," + name + "\n")
+	}
+	type row struct {
+		ID   int    `toon:"id"`
+		Name string `toon:"name"`
+	}
+	var rows []row
+	err := Unmarshal([]byte(b.String()), &rows)
+	ute, ok := err.(*UnmarshalTypeError)
+	if !ok {
+		t.Fatalf("got %T %v, want an *UnmarshalTypeError", err, err)
+	}
+	if ute.Line != 251 || ute.Column != 7 {
+		t.Fatalf("error at %d:%d, want 251:7: %v", ute.Line, ute.Column, err)
+	}
+}
+
+func FuzzBulkPath(f *testing.F) {
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 20; i++ {
+		f.Add(bulkDoc(rng, 1+rng.Intn(20)), i%2 == 0)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		checkBulk(t, data, strict)
+	})
+}
