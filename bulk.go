@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 	"unsafe"
@@ -172,6 +173,10 @@ rows:
 				nq = 0
 			case s == e:
 				row[2+2*c] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
+			case primStart[src[s]] == primPlain:
+				row[2+2*c] = Token{h: uint64(KindString), p: unsafe.Pointer(&src[s]), n: e - s}
+			case e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:]), e-s):
+				row[2+2*c] = Token{h: uint64(KindNumber), p: unsafe.Pointer(&src[s]), n: e - s}
 			default:
 				row[2+2*c] = plainToken(src[s:e])
 			}
@@ -237,4 +242,24 @@ func (d *Decoder) syncLine() {
 		spaces: b.indent,
 		depth:  b.depth,
 	}
+}
+
+// shortNumber reports whether the first n bytes of w (1 <= n <= 8, little
+// endian) are a plain integer or decimal number: digits with at most one
+// '.' between digits, and no leading zero before another digit. It decides
+// without a per-byte branch; it may report false for a number (a sign, an
+// exponent), which then goes through plainToken.
+func shortNumber(w uint64, n int) bool {
+	valid := uint64(swarHi) >> (64 - 8*uint(n))
+	low := w & swar7f
+	digit := (low + (0x80-'0')*swarLo) &^ (low + (0x80-':')*swarLo) &^ w & valid
+	if digit == valid {
+		// An integer: "0" alone, or no leading zero.
+		return n == 1 || byte(w) != '0'
+	}
+	dot := swarEq(w, '.'*swarLo) & valid
+	// One dot, neither first nor last, digits elsewhere, and a leading
+	// zero only right before the dot.
+	return digit|dot == valid && dot&(dot-1) == 0 && dot&0x80 == 0 && dot < valid&^(valid>>8) &&
+		(byte(w) != '0' || byte(w>>8) == '.')
 }

@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"strconv"
@@ -184,4 +185,46 @@ func FuzzBulkPath(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
 		checkBulk(t, data, strict)
 	})
+}
+
+// TestShortNumber compares shortNumber with isNumber on every string of
+// up to 5 bytes over an alphabet of digits and their neighbours, and on
+// random strings of up to 8 bytes: where shortNumber says yes, isNumber
+// must agree, and for plain integers and decimals it must say yes.
+func TestShortNumber(t *testing.T) {
+	const alpha = "0123456789.-e+/:\x80 "
+	check := func(b []byte) {
+		var buf [8]byte
+		copy(buf[:], b)
+		for i := len(b); i < 8; i++ {
+			buf[i] = alpha[(i*7+len(b))%len(alpha)] // the bytes after the cell must not matter
+		}
+		got := shortNumber(binary.LittleEndian.Uint64(buf[:]), len(b))
+		want := isNumber(b)
+		plain := want && !bytes.ContainsAny(b, "-e+E")
+		if got && !want || plain && !got {
+			t.Fatalf("%q: shortNumber %v, isNumber %v", b, got, want)
+		}
+	}
+	var rec func(b []byte)
+	rec = func(b []byte) {
+		if len(b) > 0 {
+			check(b)
+		}
+		if len(b) == 5 {
+			return
+		}
+		for i := 0; i < len(alpha); i++ {
+			rec(append(b, alpha[i]))
+		}
+	}
+	rec(nil)
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 200000; i++ {
+		b := make([]byte, 1+rng.Intn(8))
+		for j := range b {
+			b[j] = alpha[rng.Intn(12)]
+		}
+		check(b)
+	}
 }
