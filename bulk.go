@@ -27,7 +27,7 @@ import (
 const (
 	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
 	bulkWinMax = 16 << 10 // the most bytes indexed at a time
-	bulkTokens = 4096     // the most tokens queued at a time
+	bulkTokens = 1024     // the most tokens queued at a time
 	bulkCool   = 8        // lines left to the general path after a stop on the first row
 )
 
@@ -92,6 +92,7 @@ func (d *Decoder) bulkRows() bool {
 	at := d.bulk.at[:0]
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
+	sp := unsafe.Pointer(unsafe.SliceData(src))
 	stopped := false // stopped at a line for the general path
 rows:
 	for rows < maxRows {
@@ -119,19 +120,22 @@ rows:
 				row[c] = tmpl[c]
 			}
 		}
+		rp := unsafe.Pointer(&row[0])
 		// Walk the line's entries in the index, typing each cell when its
-		// delimiter or the LF is reached.
+		// delimiter or the LF is reached. The bytes are read through sp
+		// without bounds checks: every offset is inside src (the index
+		// holds offsets in src, and a cell's bounds lie between them).
 		c := 0            // cells typed
 		cs := ls + indent // start of the current cell
 		nq := 0           // quotes in the current cell
 		high := false     // the line has bytes >= 0x80
 		for {
-			if k == len(idx) {
+			if k >= len(idx) {
 				break rows // the line does not end inside the window
 			}
 			p := int(idx[k])
 			k++
-			b := src[p]
+			b := *(*byte)(unsafe.Add(sp, p))
 			if b != delim && b != '\n' {
 				switch {
 				case b == '"':
@@ -152,15 +156,13 @@ rows:
 				break rows
 			}
 			s, e := cs, p
-			if b == '\n' && e > s && src[e-1] == '\r' {
+			if b == '\n' && e > s && *(*byte)(unsafe.Add(sp, e-1)) == '\r' {
 				e--
 			}
-			for s < e && src[s] == ' ' {
-				s++
+			if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
+				s, e = trimSpan(src, s, e)
 			}
-			for e > s && src[e-1] == ' ' {
-				e--
-			}
+			slot := (*Token)(unsafe.Add(rp, uintptr(2+2*c)*unsafe.Sizeof(Token{})))
 			switch {
 			case nq != 0:
 				// Only a cell that is one quoted string with no escape
@@ -169,16 +171,23 @@ rows:
 					stopped = true
 					break rows
 				}
-				row[2+2*c] = textToken(KindString, src[s+1:e-1])
+				*slot = textToken(KindString, src[s+1:e-1])
 				nq = 0
 			case s == e:
-				row[2+2*c] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
-			case primStart[src[s]] == primPlain:
-				row[2+2*c] = Token{h: uint64(KindString), p: unsafe.Pointer(&src[s]), n: e - s}
-			case e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:]), e-s):
-				row[2+2*c] = Token{h: uint64(KindNumber), p: unsafe.Pointer(&src[s]), n: e - s}
+				*slot = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
 			default:
-				row[2+2*c] = plainToken(src[s:e])
+				switch primStart[*(*byte)(unsafe.Add(sp, s))] {
+				case primPlain:
+					*slot = Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s}
+				case primDigit:
+					if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), e-s) {
+						*slot = Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s}
+					} else {
+						*slot = plainToken(src[s:e])
+					}
+				default:
+					*slot = plainToken(src[s:e])
+				}
 			}
 			c++
 			if b == '\n' {
@@ -194,7 +203,8 @@ rows:
 			cs = p + 1
 		}
 	}
-	if !stopped && len(src) == win {
+	if !stopped && rows < maxRows && len(src) == win {
+		// The window ran out before the queue filled: index more next time.
 		d.bulk.win = min(2*win, bulkWinMax)
 	}
 	if rows == 0 {

@@ -188,6 +188,58 @@ func BenchmarkLexTable(b *testing.B) {
 	reportRows(b, bt.rows)
 }
 
+// BenchmarkIndexTable measures the row fast path's lexing alone over the
+// same table: the row index (indexRows) a 16 KiB window at a time, and the
+// walk over its entries that splits each row into its cells' spans, as
+// bulkRows walks them, with each kernel. The header line is skipped.
+func BenchmarkIndexTable(b *testing.B) {
+	bt := genBenchTable(500000)
+	body := bt.toon[bytes.IndexByte(bt.toon, '\n')+1:]
+	body = append(body[:len(body):len(body)], '\n')
+	for _, im := range indexImpls {
+		b.Run(im.name, func(b *testing.B) {
+			restore := setScanImpl(im.name)
+			defer restore()
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			var idx []uint32
+			var spans []int32
+			cpu := startCPU()
+			for i := 0; i < b.N; i++ {
+				rows, cells := 0, 0
+				for pos := 0; pos < len(body); {
+					win := body[pos:min(len(body), pos+16<<10)]
+					idx = indexRows(win, ',', idx[:0])
+					ls, cs := 0, 0
+					spans = spans[:0]
+					for _, p := range idx {
+						switch win[p] {
+						case ',', '\n':
+							spans = append(spans, int32(cs), int32(p))
+							cs = int(p) + 1
+							if win[p] == '\n' {
+								rows++
+								cells += len(spans) / 2
+								ls = cs
+								spans = spans[:0]
+							}
+						}
+					}
+					if ls == 0 {
+						b.Fatal("a row longer than the window")
+					}
+					pos += ls
+				}
+				if rows != bt.rows || cells != bt.rows*9 {
+					b.Fatalf("%d rows, %d cells", rows, cells)
+				}
+			}
+			cpu.report(b, bt.rows)
+			reportRows(b, bt.rows)
+		})
+	}
+}
+
 // genShapeDoc builds the other shapes the Token loop is measured on, so a
 // gain on the 9-column table cannot hide a loss elsewhere.
 func genShapeDoc(shape string) []byte {
