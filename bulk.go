@@ -89,6 +89,7 @@ func (d *Decoder) bulkRows() bool {
 	strict := d.opts.strict
 	tmpl := d.rowTmpl
 	q := slices.Grow(d.queue[:0], maxRows*per)[:maxRows*per]
+	d.queue = q[:0] // keep the capacity whatever happens below
 	at := d.bulk.at[:0]
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0

@@ -361,6 +361,28 @@ func TestZeroAllocTokens(t *testing.T) {
 	}
 }
 
+// TestZeroAllocShapes checks the other benchmark shapes too: the wide
+// table, and the table of quoted strings with escapes, whose rows the
+// fast path mostly leaves to the general path.
+func TestZeroAllocShapes(t *testing.T) {
+	for _, shape := range []string{"wide50", "quoted", "nested"} {
+		doc := genShapeDoc(shape)
+		d := NewDecoder(bytes.NewReader(doc))
+		r := bytes.NewReader(doc)
+		run := func() {
+			r.Reset(doc)
+			d.Reset(r)
+			if _, err := drain(d); err != nil {
+				t.Fatal(err)
+			}
+		}
+		run()
+		if allocs := testing.AllocsPerRun(3, run); allocs != 0 {
+			t.Errorf("%s: %v allocations per document, want 0", shape, allocs)
+		}
+	}
+}
+
 func TestTokenAccessors(t *testing.T) {
 	d := NewDecoder(strings.NewReader("a: 9007199254740993\nb: -2.5\nc: x"))
 	var toks []Token
