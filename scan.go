@@ -110,7 +110,7 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 	full := len(src) &^ 63
 	for st.pos < full {
 		if cap(out)-len(out) < 64 {
-			out = slices.Grow(out, len(out)+64)
+			out = slices.Grow(out, 64)
 		}
 		n := indexBlocks(src[:full], delim, &st, out[len(out):cap(out)])
 		out = out[:len(out)+n]
