@@ -2,6 +2,7 @@ package toon
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 	"unsafe"
@@ -93,9 +94,7 @@ func (d *Decoder) bulkRows() bool {
 	at := d.bulk.at[:0]
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
-	sp := unsafe.Pointer(unsafe.SliceData(src))
 	stopped := false // stopped at a line for the general path
-rows:
 	for rows < maxRows {
 		// The line must start with exactly the table's indentation, then
 		// content that is not a comment. A window that ends first holds
@@ -103,16 +102,13 @@ rows:
 		if ls+indent >= len(src) {
 			break
 		}
-		for i := ls; i < ls+indent; i++ {
-			if src[i] != ' ' {
-				stopped = true
-				break rows
-			}
-		}
-		switch src[ls+indent] {
-		case ' ', '\t', '#', '\n', '\r':
+		if !isIndent(src[ls : ls+indent]) {
 			stopped = true
-			break rows
+			break
+		}
+		if c := src[ls+indent]; c == ' ' || c == '\t' || c == '#' || c == '\n' || c == '\r' {
+			stopped = true
+			break
 		}
 		row := q[rows*per : rows*per+per]
 		if rows >= d.tmplRows {
@@ -121,90 +117,27 @@ rows:
 				row[c] = tmpl[c]
 			}
 		}
-		rp := unsafe.Pointer(&row[0])
-		// Walk the line's entries in the index, typing each cell when its
-		// delimiter or the LF is reached. The bytes are read through sp
-		// without bounds checks: every offset is inside src (the index
-		// holds offsets in src, and a cell's bounds lie between them).
-		c := 0            // cells typed
-		cs := ls + indent // start of the current cell
-		nq := 0           // quotes in the current cell
-		high := false     // the line has bytes >= 0x80
-		for {
-			if k >= len(idx) {
-				break rows // the line does not end inside the window
-			}
-			p := int(idx[k])
-			k++
-			b := *(*byte)(unsafe.Add(sp, p))
-			if b != delim && b != '\n' {
-				switch {
-				case b == '"':
-					nq++
-					continue
-				case b >= 0x80:
-					high = true
-					continue
-				case b == '\r' && p+1 < len(src) && src[p+1] == '\n':
-					continue // a CRLF line end
-				}
-				// ':' outside quotes, '\\', a CR inside the line.
-				stopped = true
-				break rows
-			}
-			if c == ncell {
-				stopped = true // too many cells
-				break rows
-			}
-			s, e := cs, p
-			if b == '\n' && e > s && *(*byte)(unsafe.Add(sp, e-1)) == '\r' {
-				e--
-			}
-			if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
-				s, e = trimSpan(src, s, e)
-			}
-			slot := (*Token)(unsafe.Add(rp, uintptr(2+2*c)*unsafe.Sizeof(Token{})))
-			switch {
-			case nq != 0:
-				// Only a cell that is one quoted string with no escape
-				// (no backslash reaches this far) is taken here.
-				if nq != 2 || e-s < 2 || src[s] != '"' || src[e-1] != '"' {
-					stopped = true
-					break rows
-				}
-				*slot = textToken(KindString, src[s+1:e-1])
-				nq = 0
-			case s == e:
-				*slot = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
-			default:
-				switch primStart[*(*byte)(unsafe.Add(sp, s))] {
-				case primPlain:
-					*slot = Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s}
-				case primDigit:
-					if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), e-s) {
-						*slot = Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s}
-					} else {
-						*slot = plainToken(src[s:e])
-					}
-				default:
-					*slot = plainToken(src[s:e])
-				}
-			}
-			c++
-			if b == '\n' {
-				if c != ncell || high && strict && !utf8.Valid(src[ls:p]) {
-					stopped = true
-					break rows
-				}
-				at = append(at, int32(ls))
-				rows++
-				ls = p + 1
-				break
-			}
-			cs = p + 1
+		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, ncell, unsafe.Pointer(&row[0]))
+		if le < 0 {
+			stopped = le == lineStop
+			break
 		}
+		if high && strict && !utf8.Valid(src[ls:le]) {
+			stopped = true
+			break
+		}
+		k = k2
+		at = append(at, int32(ls))
+		rows++
+		ls = le + 1
 	}
-	if !stopped && rows < maxRows && len(src) == win {
+	switch {
+	case rows == maxRows:
+		// The queue filled: next time index about what this call used, so
+		// that little is indexed twice (a multiple of 64 bytes, which
+		// spares indexRows its padded last block).
+		d.bulk.win = min(max((ls+ls/4+64)&^63, bulkWinMin), bulkWinMax)
+	case !stopped && len(src) == win:
 		// The window ran out before the queue filled: index more next time.
 		d.bulk.win = min(2*win, bulkWinMax)
 	}
@@ -233,6 +166,105 @@ rows:
 	return true
 }
 
+// isIndent reports whether b is all spaces.
+func isIndent(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// What bulkLine reports instead of a line's end.
+const (
+	lineStop = -1 // the line is for the general path
+	lineOpen = -2 // the line does not end inside the window
+)
+
+// bulkLine types the cells of one row for bulkRows: the line whose content
+// starts at src[cs], whose index entries start at idx[k]. It writes the
+// cells' tokens into the row at rp (a row of the template, whose cell c
+// sits at 2+2c) and returns the index of the next line's first entry, the
+// offset of the line's LF, and whether the line has bytes >= 0x80; or, in
+// place of the LF's offset, lineStop or lineOpen. It is a function of its
+// own so that its loop keeps its few values in registers.
+//
+// The bytes are read through sp without bounds checks: every offset is
+// inside src (the index holds offsets in src, and a cell's bounds lie
+// between them).
+func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp unsafe.Pointer) (next, le int, high bool) {
+	sp := unsafe.Pointer(unsafe.SliceData(src))
+	c := 0  // cells typed
+	nq := 0 // quotes in the current cell
+	for {
+		if k >= len(idx) {
+			return k, lineOpen, false
+		}
+		p := int(idx[k])
+		k++
+		b := *(*byte)(unsafe.Add(sp, p))
+		if b != delim && b != '\n' {
+			switch {
+			case b == '"':
+				nq++
+				continue
+			case b >= 0x80:
+				high = true
+				continue
+			case b == '\r' && p+1 < len(src) && src[p+1] == '\n':
+				continue // a CRLF line end
+			}
+			// ':' outside quotes, '\\', a CR inside the line.
+			return k, lineStop, false
+		}
+		if c == ncell {
+			return k, lineStop, false // too many cells
+		}
+		s, e := cs, p
+		if b == '\n' && e > s && *(*byte)(unsafe.Add(sp, e-1)) == '\r' {
+			e--
+		}
+		if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
+			s, e = trimSpan(src, s, e)
+		}
+		slot := (*Token)(unsafe.Add(rp, uintptr(2+2*c)*unsafe.Sizeof(Token{})))
+		switch {
+		case nq != 0:
+			// Only a cell that is one quoted string with no escape (no
+			// backslash reaches this far) is taken here.
+			if nq != 2 || e-s < 2 || src[s] != '"' || src[e-1] != '"' {
+				return k, lineStop, false
+			}
+			*slot = textToken(KindString, src[s+1:e-1])
+			nq = 0
+		case s == e:
+			*slot = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
+		default:
+			switch primStart[*(*byte)(unsafe.Add(sp, s))] {
+			case primPlain:
+				*slot = Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s}
+			case primDigit:
+				if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), lenMask[(e-s)&15]) {
+					*slot = Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s}
+				} else {
+					*slot = plainToken(src[s:e])
+				}
+			default:
+				*slot = plainToken(src[s:e])
+			}
+		}
+		c++
+		if b == '\n' {
+			if c != ncell {
+				return k, lineStop, false
+			}
+			return k, p, high
+		}
+		cs = p + 1
+	}
+}
+
 // syncLine makes d.line the line of the last token returned, when that
 // token was queued by the fast path (which does not keep d.line current).
 func (d *Decoder) syncLine() {
@@ -255,22 +287,26 @@ func (d *Decoder) syncLine() {
 	}
 }
 
-// shortNumber reports whether the first n bytes of w (1 <= n <= 8, little
-// endian) are a plain integer or decimal number: digits with at most one
-// '.' between digits, and no leading zero before another digit. It decides
-// without a per-byte branch; it may report false for a number (a sign, an
-// exponent), which then goes through plainToken.
-func shortNumber(w uint64, n int) bool {
-	valid := uint64(swarHi) >> (64 - 8*uint(n))
+// lenMask[n] is the SWAR mask of the first n bytes of a word (0x80 in
+// each), for n from 0 to 8; the table is padded to 16 entries so that an
+// index masked with 15 needs no bounds check.
+var lenMask = [16]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
+	0x808080808080, 0x80808080808080, 0x8080808080808080}
+
+// shortNumber reports whether the bytes of w that valid selects (valid is
+// lenMask[n] for a cell of 1 <= n <= 8 bytes, w its bytes little endian,
+// anything after them) are a plain integer or decimal number: digits with
+// at most one '.' between digits, and no leading zero before another
+// digit. It decides without a per-byte branch, and is small enough to be
+// inlined. It may report false for a number (a sign, an exponent), which
+// then goes through plainToken.
+func shortNumber(w, valid uint64) bool {
 	low := w & swar7f
-	digit := (low + (0x80-'0')*swarLo) &^ (low + (0x80-':')*swarLo) &^ w & valid
-	if digit == valid {
-		// An integer: "0" alone, or no leading zero.
-		return n == 1 || byte(w) != '0'
-	}
-	dot := swarEq(w, '.'*swarLo) & valid
-	// One dot, neither first nor last, digits elsewhere, and a leading
-	// zero only right before the dot.
-	return digit|dot == valid && dot&(dot-1) == 0 && dot&0x80 == 0 && dot < valid&^(valid>>8) &&
-		(byte(w) != '0' || byte(w>>8) == '.')
+	// A byte is a digit when its low seven bits reach '0' but not ':' and
+	// its high bit is clear; nd marks the cell's bytes that are not.
+	nd := ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & valid
+	// No non-digit, or a single '.' that is neither first nor last; and a
+	// leading '0' only alone or before the '.'.
+	return (nd == 0 || nd&(nd-1) == 0 && byte(w>>(bits.TrailingZeros64(nd)-7)) == '.' && nd&(valid>>8)&^0x80 != 0) &&
+		(byte(w) != '0' || byte(w>>8) == '.' || valid == 0x80)
 }

@@ -199,7 +199,7 @@ func TestShortNumber(t *testing.T) {
 		for i := len(b); i < 8; i++ {
 			buf[i] = alpha[(i*7+len(b))%len(alpha)] // the bytes after the cell must not matter
 		}
-		got := shortNumber(binary.LittleEndian.Uint64(buf[:]), len(b))
+		got := shortNumber(binary.LittleEndian.Uint64(buf[:]), lenMask[len(b)])
 		want := isNumber(b)
 		plain := want && !bytes.ContainsAny(b, "-e+E")
 		if got && !want || plain && !got {

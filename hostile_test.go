@@ -71,10 +71,10 @@ func drain(d *Decoder) (int, error) {
 	n := 0
 	for {
 		_, err := d.Token()
-		if err == io.EOF {
-			return n, nil
-		}
 		if err != nil {
+			if err == io.EOF {
+				return n, nil
+			}
 			return n, err
 		}
 		n++
