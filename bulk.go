@@ -15,7 +15,7 @@ import (
 // outcome is already known. The fast path instead indexes a window of the
 // lexer's buffer in one pass (indexRows) and queues the tokens of every row
 // it can, stopping at the first line that is anything else (a comment, a
-// blank line, another depth, a colon, a backslash, a stray CR, a quote
+// blank line, another depth, a colon, a stray CR, a quote
 // left open, a row of the wrong width, a bad quoted cell, ill-formed UTF-8)
 // and leaving that line to the general path, which decides what it is and
 // reports any error with its position. So the fast path never makes a
@@ -117,7 +117,7 @@ func (d *Decoder) bulkRows() bool {
 				row[c] = tmpl[c]
 			}
 		}
-		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, ncell, unsafe.Pointer(&row[0]))
+		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, ncell, unsafe.Pointer(&row[0]), &d.scratch)
 		if le < 0 {
 			stopped = le == lineStop
 			break
@@ -185,7 +185,7 @@ const (
 // bulkLine types the cells of one row for bulkRows: the line whose content
 // starts at src[cs], whose index entries start at idx[k]. It writes the
 // cells' tokens into the row at rp (a row of the template, whose cell c
-// sits at 2+2c) and returns the index of the next line's first entry, the
+// sits at 2+2c), decoding escaped strings into scratch, and returns the index of the next line's first entry, the
 // offset of the line's LF, and whether the line has bytes >= 0x80; or, in
 // place of the LF's offset, lineStop or lineOpen. It is a function of its
 // own so that its loop keeps its few values in registers.
@@ -193,10 +193,11 @@ const (
 // The bytes are read through sp without bounds checks: every offset is
 // inside src (the index holds offsets in src, and a cell's bounds lie
 // between them).
-func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp unsafe.Pointer) (next, le int, high bool) {
+func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp unsafe.Pointer, scratch *[]byte) (next, le int, high bool) {
 	sp := unsafe.Pointer(unsafe.SliceData(src))
-	c := 0  // cells typed
-	nq := 0 // quotes in the current cell
+	c := 0       // cells typed
+	nq := 0      // quotes in the current cell
+	esc := false // the current cell has a backslash
 	for {
 		if k >= len(idx) {
 			return k, lineOpen, false
@@ -209,13 +210,16 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp uns
 			case b == '"':
 				nq++
 				continue
+			case b == '\\':
+				esc = true
+				continue
 			case b >= 0x80:
 				high = true
 				continue
 			case b == '\r' && p+1 < len(src) && src[p+1] == '\n':
 				continue // a CRLF line end
 			}
-			// ':' outside quotes, '\\', a CR inside the line.
+			// ':' outside quotes, a CR inside the line.
 			return k, lineStop, false
 		}
 		if c == ncell {
@@ -230,14 +234,23 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp uns
 		}
 		slot := (*Token)(unsafe.Add(rp, uintptr(2+2*c)*unsafe.Sizeof(Token{})))
 		switch {
-		case nq != 0:
-			// Only a cell that is one quoted string with no escape (no
-			// backslash reaches this far) is taken here.
-			if nq != 2 || e-s < 2 || src[s] != '"' || src[e-1] != '"' {
+		case nq != 0 || esc:
+			// A cell with a quote or a backslash is taken only when it is
+			// one well-formed quoted string: a view when it has no escape,
+			// else decoded into scratch.
+			if src[s] != '"' {
 				return k, lineStop, false
 			}
-			*slot = textToken(KindString, src[s+1:e-1])
-			nq = 0
+			if !esc && nq == 2 && e-s >= 2 && src[e-1] == '"' {
+				*slot = textToken(KindString, src[s+1:e-1])
+			} else {
+				u, next, _, err := unquote(src[s:e], scratch)
+				if err != nil || next != e-s {
+					return k, lineStop, false
+				}
+				*slot = textToken(KindString, u)
+			}
+			nq, esc = 0, false
 		case s == e:
 			*slot = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
 		default:

@@ -9,17 +9,29 @@ import (
 
 // indexBlocksRef is the specification of indexRows written a byte at a
 // time: the offset of every '"', LF, CR and '\', of every delim and ':'
-// outside quoted regions, and of the first byte of every run of bytes
-// >= 0x80.
+// outside quoted regions (a '"' opens one anywhere; inside, '\' makes the
+// next byte literal and '"' closes it), and of the first byte of every run
+// of bytes >= 0x80.
 func indexBlocksRef(src []byte, delim byte) []uint32 {
 	var out []uint32
-	inq := false
+	inq, esc := false, false
 	for i, c := range src {
+		inside := inq // whether c is in a region (an opening quote is)
 		switch {
+		case esc:
+			esc = false
+		case inq && c == '\\':
+			esc = true
 		case c == '"':
 			inq = !inq
-		case c == '\n' || c == '\r' || c == '\\':
-		case (c == delim || c == ':') && !inq:
+			inside = true
+			if !inq {
+				inside = false // a closing quote is not
+			}
+		}
+		switch {
+		case c == '"' || c == '\n' || c == '\r' || c == '\\':
+		case (c == delim || c == ':') && !inside:
 		case c >= 0x80 && (i == 0 || src[i-1] < 0x80):
 		default:
 			continue

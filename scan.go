@@ -91,14 +91,15 @@ type idxState struct {
 	pos  int    // offset of the next block to index
 	inq  uint64 // ^0 when the next block starts inside a quoted region, else 0
 	high uint64 // 1 when the byte before the next block is >= 0x80, else 0
+	esc  uint64 // 1 when the next block's first byte is escaped by an odd backslash run
 }
 
 // indexRows appends to out the offset in src of every byte of interest:
 //
 //   - every '"', LF, CR and '\';
-//   - every delim and ':' outside quoted regions (a '"' opens or closes a
-//     region wherever it stands; a '\' is not an escape here, as the fast
-//     path leaves every line holding one to the general path);
+//   - every delim and ':' outside quoted regions, which are those of
+//     scanLine: a '"' opens a region wherever it stands, and inside one a
+//     '\' makes the next byte literal and a '"' closes it;
 //   - the first byte of every run of bytes >= 0x80.
 //
 // The offsets are in increasing order. delim must not be 0 or '"'. out

@@ -328,6 +328,7 @@ done:
 #define IX_POS 0
 #define IX_INQ 8
 #define IX_HIGH 16
+#define IX_ESC 24
 
 // AVX2_MASK2 sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to the
 // byte broadcast in cmp, or-ed with the mask of those equal to cmp2.
@@ -354,7 +355,7 @@ done:
 // Registers: SI src base, DX src length, BX offset of the current block,
 // DI out base, R15 out length, AX offsets stored, R8 st, R9 inq (0 or ^0),
 // R10 high (0 or 1), R11-R14 and CX scratch, X14 the all-ones CLMUL
-// operand.
+// operand, X7 and X15 spills. The escape carry stays in st.esc.
 TEXT ·indexAVX2(SB), NOSPLIT, $0-72
 	MOVQ         src_base+0(FP), SI
 	MOVQ         src_len+8(FP), DX
@@ -406,16 +407,9 @@ ix_loop:
 	SHLQ      $32, R14
 	ORQ       R14, R11
 
-	// R12 = delimiters and colons; R13 = LF, CR and backslashes.
+	// R12 = delimiters and colons; R13 = LF and CR.
 	AVX2_MASK2(Y10, Y11, R12)
 	AVX2_MASK2(Y12, Y13, R13)
-	VPCMPEQB  Y0, Y9, Y2
-	VPCMPEQB  Y1, Y9, Y3
-	VPMOVMSKB Y2, CX
-	VPMOVMSKB Y3, R14
-	SHLQ      $32, R14
-	ORQ       R14, CX
-	ORQ       CX, R13
 
 	// CX = H, the bytes >= 0x80; R13 |= the first byte of each run of them.
 	VPMOVMSKB Y0, CX
@@ -428,17 +422,67 @@ ix_loop:
 	SHRQ      $63, CX
 	MOVQ      CX, R10
 
-	// The quoted regions: the prefix-xor of Q, xor the region carried in.
-	ORQ   R11, R13
+	// CX = B, the backslashes; R13 |= B | Q.
+	VPCMPEQB  Y0, Y9, Y2
+	VPCMPEQB  Y1, Y9, Y3
+	VPMOVMSKB Y2, CX
+	VPMOVMSKB Y3, R14
+	SHLQ      $32, R14
+	ORQ       R14, CX
+	ORQ       CX, R13
+	ORQ       R11, R13
+
+	// R14 = the quoted regions. A block with no '"' or '\' and no escape
+	// carried in lies wholly inside or outside a region, as carried in.
+	MOVQ  R11, R14
+	ORQ   CX, R14
+	ORQ   IX_ESC(R8), R14
+	JNZ   ix_quotes
 	MOVQ  R9, R14
-	TESTQ R11, R11
-	JZ    ix_regions
-	VMOVQ R11, X6
-	VPCLMULQDQ $0, X14, X6, X6
+	JMP   ix_regions
+
+ix_quotes:
+	// Escaped bytes from the parity of backslash runs (see quoteRegions
+	// in scan_generic.go), then the prefix-xor of the unescaped quotes.
+	VMOVQ R12, X15                     // free R12 and R13
+	VMOVQ R13, X7
+	MOVQ  IX_ESC(R8), R12              // R12 = esc
+	ANDNQ CX, R12, CX                  // B &^= esc
+	LEAQ  (R12)(CX*2), R13             // follows = B<<1 | esc
+	MOVQ  $-0x5555555555555556, R14    // odd bits
+	ANDQ  CX, R14
+	ANDNQ R14, R13, R14                // oddStarts = B & odd &^ follows
+	XORL  R12, R12
+	ADDQ  CX, R14                      // oddStarts + B
+	ADCQ  $0, R12                      // esc = carry out
+	MOVQ  R12, IX_ESC(R8)
+	SHLQ  $1, R14
+	MOVQ  $0x5555555555555555, CX
+	XORQ  R14, CX
+	ANDQ  R13, CX                      // CX = escaped bytes
+	ANDNQ R11, CX, R13                 // R13 = unescaped quotes
+	ANDQ  R11, CX                      // CX = escaped quotes
+	VMOVQ R13, X6
+	VPCLMULQDQ $0, X14, X6, X6         // prefix-xor
 	VMOVQ X6, R14
-	XORQ  R9, R14
+	XORQ  R9, R14                      // R14 = inside a region
+	ANDNQ CX, R14, R11                 // escaped quotes outside regions
+	JZ    ix_fixed
+
+ix_fix:
+	BLSIQ   R11, R12
+	NEGQ    R12
+	XORQ    R12, R14                   // a region opens there
+	BLSMSKQ R11, R12
+	ANDNQ   CX, R12, CX                // drop escaped quotes up to it
+	ANDNQ   CX, R14, R11
+	JNZ     ix_fix
+
+ix_fixed:
 	MOVQ  R14, R9
-	SARQ  $63, R9
+	SARQ  $63, R9                      // inq for the next block
+	VMOVQ X15, R12
+	VMOVQ X7, R13
 
 ix_regions:
 	ANDNQ R12, R14, R12         // delimiters and colons outside regions

@@ -163,6 +163,35 @@ func prefixXor(x uint64) uint64 {
 	return x
 }
 
+// quoteRegions returns the mask of a block's bytes inside quoted regions
+// (an opening quote is inside, a closing one is not), from the masks of its
+// quotes and backslashes and the state carried in, which it updates. A
+// backslash escapes the next byte; the bytes it escapes are found from the
+// parity of the backslash runs, carrying an odd run into the next block.
+// An unescaped quote toggles the region, so the regions are the prefix-xor
+// of those quotes. A backslash only escapes inside a region, so an escaped
+// quote outside every region is real and opens one: the loop at the end
+// fixes those up (an encoder never writes them). scan_amd64.s computes the
+// same with a carry-less multiply for the prefix-xor.
+func quoteRegions(q, bs uint64, st *idxState) uint64 {
+	const even = 0x5555555555555555
+	b := bs &^ st.esc
+	follows := b<<1 | st.esc
+	oddStarts := b &^ even &^ follows
+	sum, carry := bits.Add64(oddStarts, b, 0)
+	st.esc = carry
+	escaped := (even ^ sum<<1) & follows
+	region := prefixXor(q&^escaped) ^ st.inq
+	eq := q & escaped
+	for bad := eq &^ region; bad != 0; bad = eq &^ region {
+		low := bad & -bad
+		region ^= -low
+		eq &^= bad ^ (bad - 1)
+	}
+	st.inq = uint64(int64(region) >> 63)
+	return region
+}
+
 // indexBlocksGeneric is the portable index kernel (see indexImpl and
 // indexRows). It builds each 64-byte block's masks a word at a time, as
 // scan_amd64.s builds them a vector at a time, then stores the offsets of
@@ -179,21 +208,21 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 	n := 0
 	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
 		blk := src[st.pos : st.pos+64]
-		var q, dc, sp, hi uint64
+		var q, bs, dc, sp, hi uint64
 		for k := 0; k < 8; k++ {
 			w := binary.LittleEndian.Uint64(blk[8*k:])
 			sh := uint(8 * k)
 			q |= swarBits(swarEq(w, quoteW)) << sh
 			dc |= swarBits(swarEq(w, delimW)|swarEq(w, colonW)) << sh
-			sp |= swarBits(swarEq(w, lfW)|swarEq(w, crW)|swarEq(w, bslashW)) << sh
+			bs |= swarBits(swarEq(w, bslashW)) << sh
+			sp |= swarBits(swarEq(w, lfW)|swarEq(w, crW)) << sh
 			hi |= swarBits(w&swarHi) << sh
 		}
 		region := st.inq
-		if q != 0 {
-			region ^= prefixXor(q)
-			st.inq = uint64(int64(region) >> 63)
+		if q|bs|st.esc != 0 {
+			region = quoteRegions(q, bs, st)
 		}
-		e := dc&^region | q | sp | hi&^(hi<<1|st.high)
+		e := dc&^region | q | sp | bs | hi&^(hi<<1|st.high)
 		st.high = hi >> 63
 		for ; e != 0; e &= e - 1 {
 			out[n] = uint32(st.pos + bits.TrailingZeros64(e))
