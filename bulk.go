@@ -50,7 +50,7 @@ type bulkRun struct {
 }
 
 // bulkReady reports whether the next lines may be rows the fast path can
-// take: the innermost scope is a flat tabular array with rows to come, and
+// take: the innermost scope is a tabular array with rows to come, and
 // no blank line is pending.
 func (d *Decoder) bulkReady() bool {
 	if d.bulk.off {
@@ -60,7 +60,7 @@ func (d *Decoder) bulkReady() bool {
 		d.bulk.cool--
 		return false
 	}
-	if len(d.stack) == 0 || d.blank != 0 || d.done || !d.flat || len(d.prog) > maxQueuedRow {
+	if len(d.stack) == 0 || d.blank != 0 || d.done || len(d.prog) > maxQueuedRow {
 		return false
 	}
 	f := &d.stack[len(d.stack)-1]
@@ -74,8 +74,7 @@ func (d *Decoder) bulkRows() bool {
 	d.bulk.n = 0
 	f := &d.stack[len(d.stack)-1]
 	lx := &d.lx
-	ncell := len(d.cellAt)
-	per := 2*ncell + 2
+	per := len(d.rowTmpl) // ObjectStart, keys, cells (and nested groups), ObjectEnd
 	maxRows := min(f.n-f.count, max(bulkTokens/per, 1))
 	win := d.bulk.win
 	if win == 0 {
@@ -112,12 +111,9 @@ func (d *Decoder) bulkRows() bool {
 		}
 		row := q[rows*per : rows*per+per]
 		if rows >= d.tmplRows {
-			row[0] = tmpl[0]
-			for c := 1; c < per; c += 2 {
-				row[c] = tmpl[c]
-			}
+			copy(row, tmpl)
 		}
-		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, ncell, unsafe.Pointer(&row[0]), &d.scratch)
+		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, d.cellAt, unsafe.Pointer(&row[0]), &d.scratch)
 		if le < 0 {
 			stopped = le == lineStop
 			break
@@ -184,8 +180,8 @@ const (
 
 // bulkLine types the cells of one row for bulkRows: the line whose content
 // starts at src[cs], whose index entries start at idx[k]. It writes the
-// cells' tokens into the row at rp (a row of the template, whose cell c
-// sits at 2+2c), decoding escaped strings into scratch, and returns the index of the next line's first entry, the
+// cells' tokens into the row at rp (a copy of the row template, whose cell
+// c sits at cellAt[c]), decoding escaped strings into scratch, and returns the index of the next line's first entry, the
 // offset of the line's LF, and whether the line has bytes >= 0x80; or, in
 // place of the LF's offset, lineStop or lineOpen. It is a function of its
 // own so that its loop keeps its few values in registers.
@@ -193,7 +189,7 @@ const (
 // The bytes are read through sp without bounds checks: every offset is
 // inside src (the index holds offsets in src, and a cell's bounds lie
 // between them).
-func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp unsafe.Pointer, scratch *[]byte) (next, le int, high bool) {
+func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, rp unsafe.Pointer, scratch *[]byte) (next, le int, high bool) {
 	sp := unsafe.Pointer(unsafe.SliceData(src))
 	c := 0       // cells typed
 	nq := 0      // quotes in the current cell
@@ -222,7 +218,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp uns
 			// ':' outside quotes, a CR inside the line.
 			return k, lineStop, false
 		}
-		if c == ncell {
+		if c >= len(cellAt) {
 			return k, lineStop, false // too many cells
 		}
 		s, e := cs, p
@@ -232,7 +228,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp uns
 		if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
 			s, e = trimSpan(src, s, e)
 		}
-		slot := (*Token)(unsafe.Add(rp, uintptr(2+2*c)*unsafe.Sizeof(Token{})))
+		slot := (*Token)(unsafe.Add(rp, uintptr(cellAt[c])*unsafe.Sizeof(Token{})))
 		switch {
 		case nq != 0 || esc:
 			// A cell with a quote or a backslash is taken only when it is
@@ -269,7 +265,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, ncell int, rp uns
 		}
 		c++
 		if b == '\n' {
-			if c != ncell {
+			if c != len(cellAt) {
 				return k, lineStop, false
 			}
 			return k, p, high

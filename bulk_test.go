@@ -87,11 +87,18 @@ func bulkDoc(rng *rand.Rand, rows int) []byte {
 		n += rng.Intn(3) - 1
 	}
 	b.WriteString("t[" + strconv.Itoa(n) + hd + "]{")
+	group := cols >= 2 && rng.Intn(3) == 0 // the last two fields in a nested group
 	for c := 0; c < cols; c++ {
 		if c > 0 {
 			b.WriteString(delim)
 		}
+		if group && c == cols-2 {
+			b.WriteString("g{")
+		}
 		b.WriteString("f" + strconv.Itoa(c))
+	}
+	if group {
+		b.WriteString("}")
 	}
 	b.WriteString("}:\n")
 	eol := "\n"

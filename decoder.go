@@ -907,6 +907,9 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		}
 	} else {
 		q = append(d.queue, d.rowTmpl...)
+		if base != 0 {
+			d.tmplRows = 0 // the templates at the start may be overwritten
+		}
 	}
 	row := q[base:]
 	seps := d.seps
