@@ -10,9 +10,12 @@ import (
 )
 
 // A Decoder reads a TOON document from an input stream as a sequence of
-// tokens in the JSON data model. It reads one line at a time through its own
-// buffer and never holds more than the current line (plus the open scopes'
-// bookkeeping), so its memory does not grow with the size of the document.
+// tokens in the JSON data model. It reads through its own buffer (64 KiB,
+// grown only for a longer line) and holds nothing beyond it but the open
+// scopes' bookkeeping and a bounded queue of tokens, so its memory does not
+// grow with the size of the document. It takes most lines one at a time;
+// inside a table, it takes the rows already in its buffer many at a time
+// (see bulk.go).
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token (see Token.Clone).

@@ -9,8 +9,9 @@
 //
 // # Streaming
 //
-// A Decoder reads its input one line at a time through its own buffer and
-// returns the document as a sequence of Tokens, without building a tree and
+// A Decoder reads its input through its own buffer, a line at a time or,
+// inside tables, many rows at a time, and returns the document as a
+// sequence of Tokens, without building a tree and
 // without allocating per token. Tokens are small values whose bytes are
 // views into the decoder's buffer, valid until the next call to Token; call
 // Token.Clone to keep one. Decode and Unmarshal build Go values from the
