@@ -22,6 +22,82 @@ import (
 func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
+	if c.maxDepth > jsontextMaxDepth {
+		// Nesting deeper than jsontext allows was an error of the JSON
+		// writer, reported with jsontext's position and JSON pointer; the
+		// jsontext path keeps exactly that behaviour for this setting.
+		return toJSONText(w, dec, c)
+	}
+	jw := newJSONWriter(w, c.jsonIndent)
+	var err error
+	if c.strict {
+		err = streamJSON(jw, dec)
+	} else {
+		err = lenientToJSON(jw, dec)
+	}
+	jw.flush() // what was converted before an error still reaches w
+	if jw.err != nil {
+		return jw.err
+	}
+	return err
+}
+
+// jsontextMaxDepth is the deepest nesting jsontext.Encoder writes.
+const jsontextMaxDepth = 10000
+
+// streamJSON copies the tokens of a strict decoder to jw as they come.
+func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
+	for jw.err == nil {
+		t, err := dec.Token()
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		switch t.Kind() {
+		case toon.KindKey:
+			jw.key(t.Bytes())
+		case toon.KindString:
+			jw.str(t.Bytes())
+		case toon.KindNumber:
+			// The decoder only types text as a number when it follows
+			// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+			// which is JSON's number grammar: the text is written as it is.
+			jw.raw(t.Bytes())
+		case toon.KindObjectStart:
+			jw.open('{')
+		case toon.KindObjectEnd:
+			jw.close('}')
+		case toon.KindArrayStart:
+			jw.open('[')
+		case toon.KindArrayEnd:
+			jw.close(']')
+		case toon.KindBool:
+			if t.Bool() {
+				jw.raw(litTrue)
+			} else {
+				jw.raw(litFalse)
+			}
+		case toon.KindNull:
+			jw.raw(litNull)
+		default:
+			return errors.New("convert: unexpected token " + t.Kind().String())
+		}
+	}
+	return nil
+}
+
+var (
+	litTrue  = []byte("true")
+	litFalse = []byte("false")
+	litNull  = []byte("null")
+)
+
+// toJSONText is ToJSON written with jsontext.Encoder, the way ToJSON worked
+// before jsonWriter. ToJSON uses it only when WithMaxDepth allows more
+// nesting than jsontext does; the tests compare jsonWriter's output with it.
+func toJSONText(w io.Writer, dec *toon.Decoder, c config) error {
 	jopts := []jsontext.Options{
 		// The decoder has done jsontext's checks already: in strict mode it
 		// rejects ill-formed UTF-8 and repeated keys, and in non-strict mode
@@ -35,7 +111,7 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	}
 	enc := jsontext.NewEncoder(w, jopts...)
 	if !c.strict {
-		return lenientToJSON(enc, dec)
+		return lenientToJSONText(enc, dec)
 	}
 	for {
 		t, err := dec.Token()
@@ -96,28 +172,48 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 // path builds the document in memory, keeps each key once (at its first
 // position, with its last value) and then writes it. Strict mode, which
 // rejects repeated keys, streams in constant memory instead.
-func lenientToJSON(enc *jsontext.Encoder, dec *toon.Decoder) error {
+func lenientToJSON(jw *jsonWriter, dec *toon.Decoder) error {
+	v, ok, err := lenientDocument(dec)
+	if !ok {
+		return err
+	}
+	writeLenient(jw, v)
+	return nil
+}
+
+// lenientToJSONText is lenientToJSON written with jsontext.
+func lenientToJSONText(enc *jsontext.Encoder, dec *toon.Decoder) error {
+	v, ok, err := lenientDocument(dec)
+	if !ok {
+		return err
+	}
+	if err := writeLenientText(enc, v); err != nil {
+		return writeErr(err)
+	}
+	return nil
+}
+
+// lenientDocument reads the whole document of a non-strict decoder. ok is
+// false when there is nothing to write: on an error, or for an input
+// without tokens.
+func lenientDocument(dec *toon.Decoder) (v any, ok bool, err error) {
 	t, err := dec.Token()
 	if err != nil {
 		if err == io.EOF {
-			return nil
+			err = nil
 		}
-		return err
+		return nil, false, err
 	}
-	v, err := lenientValue(dec, t)
-	if err != nil {
-		return err
+	if v, err = lenientValue(dec, t); err != nil {
+		return nil, false, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
 			err = errors.New("convert: unexpected token after the root value")
 		}
-		return err
+		return nil, false, err
 	}
-	if err := writeLenient(enc, v); err != nil {
-		return writeErr(err)
-	}
-	return nil
+	return v, true, nil
 }
 
 // lenientNumber is number text kept exactly.
@@ -183,7 +279,7 @@ func lenientValue(dec *toon.Decoder, t toon.Token) (any, error) {
 	return nil, errors.New("convert: unexpected token " + t.Kind().String())
 }
 
-func writeLenient(enc *jsontext.Encoder, v any) error {
+func writeLenientText(enc *jsontext.Encoder, v any) error {
 	switch x := v.(type) {
 	case toon.Object:
 		if err := enc.WriteToken(jsontext.ObjectStart); err != nil {
@@ -193,7 +289,7 @@ func writeLenient(enc *jsontext.Encoder, v any) error {
 			if err := enc.WriteToken(jsontext.String(m.Key)); err != nil {
 				return err
 			}
-			if err := writeLenient(enc, m.Value); err != nil {
+			if err := writeLenientText(enc, m.Value); err != nil {
 				return err
 			}
 		}
@@ -203,7 +299,7 @@ func writeLenient(enc *jsontext.Encoder, v any) error {
 			return err
 		}
 		for _, e := range x {
-			if err := writeLenient(enc, e); err != nil {
+			if err := writeLenientText(enc, e); err != nil {
 				return err
 			}
 		}
@@ -218,4 +314,35 @@ func writeLenient(enc *jsontext.Encoder, v any) error {
 		return enc.WriteToken(jsontext.Null)
 	}
 	return errors.New("convert: unexpected value")
+}
+
+// writeLenient writes a value built by lenientValue.
+func writeLenient(jw *jsonWriter, v any) {
+	switch x := v.(type) {
+	case toon.Object:
+		jw.open('{')
+		for _, m := range x {
+			jw.key(unsafe.Slice(unsafe.StringData(m.Key), len(m.Key)))
+			writeLenient(jw, m.Value)
+		}
+		jw.close('}')
+	case []any:
+		jw.open('[')
+		for _, e := range x {
+			writeLenient(jw, e)
+		}
+		jw.close(']')
+	case string:
+		jw.str(unsafe.Slice(unsafe.StringData(x), len(x)))
+	case lenientNumber:
+		jw.raw(unsafe.Slice(unsafe.StringData(string(x)), len(x)))
+	case bool:
+		if x {
+			jw.raw(litTrue)
+		} else {
+			jw.raw(litFalse)
+		}
+	case nil:
+		jw.raw(litNull)
+	}
 }

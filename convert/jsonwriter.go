@@ -1,0 +1,349 @@
+package convert
+
+import (
+	"encoding/binary"
+	"io"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// jsonWriter writes the JSON text of a token stream that is already known to
+// be well formed (it comes from toon.Decoder, which checks the structure), so
+// it keeps no stack: a depth and what the previous token asks of the next one
+// are enough to place commas, colons and indentation.
+//
+// Its output is byte for byte what jsontext.Encoder wrote for the same
+// tokens with AllowInvalidUTF8 and AllowDuplicateNames (and WithIndent of n
+// spaces when indent > 0), which ToJSON used before: the same escapes, the
+// same whitespace and the newline after the root value. jsontext validated
+// and tracked every token again; this writer trusts the decoder and spends
+// its time on copying bytes.
+//
+// Output collects in a buffer of fixed size and goes to the io.Writer in
+// chunks of up to jsonBufSize bytes; a string longer than the buffer is
+// written in pieces, so memory does not depend on the document.
+type jsonWriter struct {
+	w      io.Writer
+	buf    []byte // pending output; its capacity never changes
+	err    error  // the first error from w; once set, nothing more is written
+	depth  int    // open objects and arrays
+	next   byte   // what comes before the next key or value: one of the need* values
+	indent int    // spaces per level; 0 writes compact JSON
+}
+
+// The states of jsonWriter.next.
+const (
+	needNothing = iota // first member of a container, or the root value
+	needComma          // a member was written before: a comma goes first
+	needValue          // a key was written (with its colon): the value follows directly
+)
+
+// jsonBufSize is the size of the output buffer and so of the chunks written.
+const jsonBufSize = 64 << 10
+
+func newJSONWriter(w io.Writer, indent int) *jsonWriter {
+	return &jsonWriter{w: w, buf: make([]byte, 0, jsonBufSize), indent: indent}
+}
+
+// flush hands the buffered output to w.
+func (w *jsonWriter) flush() {
+	if len(w.buf) > 0 && w.err == nil {
+		w.err = writeAll(w.w, w.buf)
+	}
+	w.buf = w.buf[:0]
+}
+
+// writeAll writes b, reporting a short write without an error as
+// io.ErrShortWrite, as bufio.Writer does.
+func writeAll(w io.Writer, b []byte) error {
+	n, err := w.Write(b)
+	if err == nil && n < len(b) {
+		err = io.ErrShortWrite
+	}
+	return err
+}
+
+// room makes sure n more bytes fit in the buffer, flushing it if needed. n
+// must not exceed jsonBufSize.
+func (w *jsonWriter) room(n int) {
+	if cap(w.buf)-len(w.buf) < n {
+		w.flush()
+	}
+}
+
+// before writes what precedes a key or value: a comma after an earlier
+// member and, when indenting, the line break and indentation of a member.
+// A value that follows its key needs nothing, its colon being written with
+// the key.
+func (w *jsonWriter) before() {
+	switch w.next {
+	case needComma:
+		w.room(1)
+		w.buf = append(w.buf, ',')
+		if w.indent > 0 {
+			w.newline(w.depth)
+		}
+	case needNothing:
+		if w.indent > 0 && w.depth > 0 {
+			w.newline(w.depth)
+		}
+	}
+}
+
+// spaces is a run of indentation copied from in pieces.
+var spaces = [256]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
+	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '}
+
+// newline starts a line indented for level: a line break and level times
+// indent spaces, like jsontext's indentation without a prefix. Deep levels
+// can need more spaces than the buffer holds, so they go in pieces.
+func (w *jsonWriter) newline(level int) {
+	w.room(1)
+	w.buf = append(w.buf, '\n')
+	for n := level * w.indent; n > 0; {
+		k := min(n, len(spaces))
+		w.room(k)
+		w.buf = append(w.buf, spaces[:k]...)
+		n -= k
+	}
+}
+
+// open writes '{' or '['.
+func (w *jsonWriter) open(c byte) {
+	w.before()
+	w.room(1)
+	w.buf = append(w.buf, c)
+	w.depth++
+	w.next = needNothing
+}
+
+// close writes '}' or ']'. An empty container closes on the same line; a
+// non-empty one on a line of its own when indenting.
+func (w *jsonWriter) close(c byte) {
+	w.depth--
+	if w.indent > 0 && w.next == needComma {
+		w.newline(w.depth)
+	}
+	w.room(1)
+	w.buf = append(w.buf, c)
+	w.valueDone()
+}
+
+// valueDone notes that a value is complete. The root value ends with a
+// newline and is flushed at once, as jsontext does at the top level.
+func (w *jsonWriter) valueDone() {
+	if w.depth > 0 {
+		w.next = needComma
+		return
+	}
+	w.next = needNothing
+	w.room(1)
+	w.buf = append(w.buf, '\n')
+	w.flush()
+}
+
+// key writes an object key and its colon (and the space after it when
+// indenting).
+func (w *jsonWriter) key(s []byte) {
+	w.before()
+	w.quote(s)
+	w.room(2)
+	if w.indent > 0 {
+		w.buf = append(w.buf, ':', ' ')
+	} else {
+		w.buf = append(w.buf, ':')
+	}
+	w.next = needValue
+}
+
+// str writes a string value.
+func (w *jsonWriter) str(s []byte) {
+	w.before()
+	w.quote(s)
+	w.valueDone()
+}
+
+// raw writes a number (or literal) whose text is already valid JSON.
+func (w *jsonWriter) raw(b []byte) {
+	w.before()
+	w.write(b)
+	w.valueDone()
+}
+
+// write copies b to the output, bypassing the buffer when b is larger than
+// it.
+func (w *jsonWriter) write(b []byte) {
+	if len(b) > cap(w.buf)-len(w.buf) {
+		w.flush()
+		if len(b) > cap(w.buf) {
+			if w.err == nil {
+				w.err = writeAll(w.w, b)
+			}
+			return
+		}
+	}
+	w.buf = append(w.buf, b...)
+}
+
+// maxEscape is the most output one input byte can become: a control
+// character is written \u00XX.
+const maxEscape = 6
+
+// quote writes s as a JSON string.
+func (w *jsonWriter) quote(s []byte) {
+	if maxEscape*len(s)+2 <= cap(w.buf)-len(w.buf) {
+		w.buf = appendQuoted(w.buf, s)
+		return
+	}
+	if maxEscape*len(s)+2 <= cap(w.buf) {
+		w.flush()
+		w.buf = appendQuoted(w.buf, s)
+		return
+	}
+	// Too long to be sure it fits in the buffer: escape it in pieces that
+	// do fit. A piece never ends inside a valid UTF-8 sequence (see
+	// utf8Cut), so each piece decodes exactly as the whole string would.
+	w.room(1)
+	w.buf = append(w.buf, '"')
+	const piece = (jsonBufSize - 1) / maxEscape
+	for len(s) > 0 {
+		n := len(s)
+		if n > piece {
+			n = utf8Cut(s, piece)
+		}
+		w.room(maxEscape * n)
+		w.buf = appendEscaped(w.buf, s[:n])
+		s = s[n:]
+	}
+	w.room(1)
+	w.buf = append(w.buf, '"')
+}
+
+// utf8Cut returns a length n, close to and at most max (< len(s)), at which
+// s can be cut without splitting a valid UTF-8 sequence: s[n] does not
+// continue a sequence that starts before it. A valid sequence has at most
+// three continuation bytes, so if s[max-3:max+1] are all continuation bytes
+// no valid sequence crosses max.
+func utf8Cut(s []byte, max int) int {
+	for n := max; n > max-utf8.UTFMax && n > 0; n-- {
+		if !utf8.RuneStart(s[n]) {
+			continue
+		}
+		return n
+	}
+	return max
+}
+
+// appendQuoted appends s to dst as a quoted JSON string. dst must have
+// room for maxEscape*len(s)+2 more bytes.
+func appendQuoted(dst, s []byte) []byte {
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, s)
+	return append(dst, '"')
+}
+
+// appendEscaped appends the JSON escaping of s, without quotes, to dst.
+//
+// The escapes are jsontext's defaults (jsonwire.AppendQuote without
+// EscapeForHTML or EscapeForJS): '"' and '\\' get a backslash; \b, \f, \n,
+// \r and \t their short forms; other bytes below 0x20 \u00XX with lowercase
+// hex; each byte of ill-formed UTF-8 becomes U+FFFD, written as its UTF-8
+// bytes. Everything else, including DEL, '<', '>', '&', U+2028 and U+2029,
+// is copied as it is.
+func appendEscaped(dst, s []byte) []byte {
+	start := 0 // s[start:i] is pending verbatim output
+	i := 0
+	for {
+		i = special(s, i)
+		if i == len(s) {
+			break
+		}
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRune(s[i:])
+			if r != utf8.RuneError || n != 1 {
+				i += n // valid UTF-8 (U+FFFD itself included) is copied
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		if e := shortEscape[c]; e != 0 {
+			dst = append(dst, '\\', e)
+		} else {
+			const hex = "0123456789abcdef"
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	return append(dst, s[start:]...)
+}
+
+// shortEscape is the letter after the backslash for the bytes that have a
+// two-byte escape; the other control characters have 0.
+var shortEscape = [utf8.RuneSelf]byte{
+	'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't',
+}
+
+// plain marks the bytes appendEscaped copies without looking further: the
+// ASCII bytes other than control characters, '"' and '\\'.
+var plain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// Word masks for special: every byte set to 0x01, 0x80, and the three
+// bytes it looks for.
+const (
+	lsb        = 0x0101010101010101
+	msb        = 0x8080808080808080
+	quoteWord  = '"' * lsb
+	bslashWord = '\\' * lsb
+	spaceWord  = 0x20 * lsb
+)
+
+// special returns the index of the first byte at or after i that is not
+// plain (a control character, '"', '\\' or a byte >= 0x80), or len(s).
+//
+// It tests eight bytes per step (SWAR). For a word x, (x - lsb) & ^x & msb
+// has the top bit set in the lowest byte that is zero, applied to x^quoteWord
+// and x^bslashWord it finds '"' and '\\'; (x - spaceWord) & ^x & msb marks the
+// lowest byte below 0x20; x & msb marks the bytes >= 0x80. The
+// subtractions can also mark bytes above a real match (through a borrow),
+// never below one, so the lowest marked byte of the union is the first
+// special byte.
+func special(s []byte, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		q := x ^ quoteWord
+		b := x ^ bslashWord
+		m := ((q-lsb)&^q | (b-lsb)&^b | (x-spaceWord)&^x | x) & msb
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(s) && plain[s[i]]; i++ {
+	}
+	return i
+}
