@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -91,22 +92,7 @@ func (w *jsonWriter) before() {
 }
 
 // spaces is a run of indentation copied from in pieces.
-var spaces = [256]byte{' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ',
-	' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '}
+var spaces = strings.Repeat(" ", 256)
 
 // newline starts a line indented for level: a line break and level times
 // indent spaces, like jsontext's indentation without a prefix. Deep levels
@@ -156,9 +142,25 @@ func (w *jsonWriter) valueDone() {
 	w.flush()
 }
 
+// The methods below that write a key or a value first try a fast path:
+// compact output with room in the buffer for the worst case, where the
+// separator, the token and the state change are written without further
+// checks. Indented output, a nearly full buffer and long strings take the
+// general path.
+
 // key writes an object key and its colon (and the space after it when
 // indenting).
 func (w *jsonWriter) key(s []byte) {
+	if w.indent == 0 && maxEscape*len(s)+quoteSlack+2 <= cap(w.buf)-len(w.buf) {
+		b := w.buf
+		if w.next == needComma {
+			b = append(b, ',')
+		}
+		b = appendQuoted(b, s)
+		w.buf = append(b, ':')
+		w.next = needValue
+		return
+	}
 	w.before()
 	w.quote(s)
 	w.room(2)
@@ -172,15 +174,33 @@ func (w *jsonWriter) key(s []byte) {
 
 // str writes a string value.
 func (w *jsonWriter) str(s []byte) {
+	if w.indent == 0 && w.depth > 0 && maxEscape*len(s)+quoteSlack+1 <= cap(w.buf)-len(w.buf) {
+		b := w.buf
+		if w.next == needComma {
+			b = append(b, ',')
+		}
+		w.buf = appendQuoted(b, s)
+		w.next = needComma
+		return
+	}
 	w.before()
 	w.quote(s)
 	w.valueDone()
 }
 
 // raw writes a number (or literal) whose text is already valid JSON.
-func (w *jsonWriter) raw(b []byte) {
+func (w *jsonWriter) raw(v []byte) {
+	if w.indent == 0 && w.depth > 0 && len(v)+wordSlack+1 <= cap(w.buf)-len(w.buf) {
+		b := w.buf
+		if w.next == needComma {
+			b = append(b, ',')
+		}
+		w.buf = appendRaw(b, v)
+		w.next = needComma
+		return
+	}
 	w.before()
-	w.write(b)
+	w.write(v)
 	w.valueDone()
 }
 
@@ -199,17 +219,102 @@ func (w *jsonWriter) write(b []byte) {
 	w.buf = append(w.buf, b...)
 }
 
+// wordSlack is the room appendRaw and appendQuoted may need beyond what
+// they append: they store whole words, whose bytes past the end are
+// scratch.
+const wordSlack = 8
+
+// appendRaw appends v to dst, which must have room for len(v)+wordSlack
+// more bytes. Short texts, most numbers, are stored as one word instead of
+// going through memmove.
+func appendRaw(dst, v []byte) []byte {
+	if n := len(v); n <= 8 {
+		l := len(dst)
+		binary.LittleEndian.PutUint64(dst[l:l+8], loadShort(v))
+		return dst[:l+n]
+	}
+	return append(dst, v...)
+}
+
+// maxFast is the longest string or number streamCompact writes itself,
+// and fastRoom the room it makes sure of before each token: a comma, the
+// quoted text, a colon and the scratch of a word store.
+const (
+	maxFast  = 48
+	fastRoom = 1 + maxFast + 2 + 1 + wordSlack
+)
+
+// putQuoted writes s, quoted, at the start of b and returns how many bytes
+// that took, if s has at most maxFast bytes and none that needs an escape
+// (see specialMask); otherwise it returns -1, having written only scratch.
+// b must hold at least maxFast+2+wordSlack bytes, which may all be written.
+//
+// It checks and copies s a word at a time; the last word overlaps the one
+// before it rather than going byte by byte, and a string shorter than a
+// word is read with loadShort and stored as one word.
+func putQuoted(b, s []byte) int {
+	n := len(s)
+	if n > maxFast {
+		return -1
+	}
+	b = b[:maxFast+2+wordSlack]
+	b[0] = '"'
+	if n < 8 {
+		x := loadShort(s)
+		if specialMask(x)&(uint64(1)<<(8*n)-1) != 0 { // only s's n bytes count
+			return -1
+		}
+		binary.LittleEndian.PutUint64(b[1:], x)
+		b[n+1] = '"'
+		return n + 2
+	}
+	for i := 0; i < n-8; i += 8 {
+		x := binary.LittleEndian.Uint64(s[i:])
+		if specialMask(x) != 0 {
+			return -1
+		}
+		binary.LittleEndian.PutUint64(b[1+i:], x)
+	}
+	x := binary.LittleEndian.Uint64(s[n-8:])
+	if specialMask(x) != 0 {
+		return -1
+	}
+	binary.LittleEndian.PutUint64(b[n-7:], x) // s[n-8:] goes to b[1+n-8:]
+	b[n+1] = '"'
+	return n + 2
+}
+
+// putRaw writes v at the start of b, a word at a time like putQuoted, and
+// returns len(v); or returns -1 if v is longer than maxFast. b must hold at
+// least maxFast+wordSlack bytes, which may all be written.
+func putRaw(b, v []byte) int {
+	n := len(v)
+	if n > maxFast {
+		return -1
+	}
+	b = b[:maxFast+wordSlack]
+	if n < 8 {
+		binary.LittleEndian.PutUint64(b, loadShort(v))
+		return n
+	}
+	for i := 0; i < n-8; i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], binary.LittleEndian.Uint64(v[i:]))
+	}
+	binary.LittleEndian.PutUint64(b[n-8:], binary.LittleEndian.Uint64(v[n-8:]))
+	return n
+}
+
 // maxEscape is the most output one input byte can become: a control
 // character is written \u00XX.
 const maxEscape = 6
 
 // quote writes s as a JSON string.
 func (w *jsonWriter) quote(s []byte) {
-	if maxEscape*len(s)+2 <= cap(w.buf)-len(w.buf) {
+	if maxEscape*len(s)+quoteSlack <= cap(w.buf)-len(w.buf) {
 		w.buf = appendQuoted(w.buf, s)
 		return
 	}
-	if maxEscape*len(s)+2 <= cap(w.buf) {
+	if maxEscape*len(s)+quoteSlack <= cap(w.buf) {
 		w.flush()
 		w.buf = appendQuoted(w.buf, s)
 		return
@@ -248,9 +353,41 @@ func utf8Cut(s []byte, max int) int {
 	return max
 }
 
+// quoteSlack is the room appendQuoted needs beyond maxEscape*len(s): the
+// quotes and, for the word stores of short strings, two words.
+const quoteSlack = 2 + 2*wordSlack
+
 // appendQuoted appends s to dst as a quoted JSON string. dst must have
-// room for maxEscape*len(s)+2 more bytes.
+// room for maxEscape*len(s)+quoteSlack more bytes.
+//
+// Strings of up to 16 bytes that need no escape, most keys and many
+// values, are checked as one or two words and stored the same way.
 func appendQuoted(dst, s []byte) []byte {
+	n := len(s)
+	if uint(n-1) < 16 { // 1 to 16 bytes
+		var x, y, m uint64
+		if n <= 8 {
+			x = loadShort(s)
+			// Only the n bytes of s count: loadShort's zero bytes above
+			// them are control characters to specialMask.
+			m = specialMask(x) & (^uint64(0) >> ((64 - 8*n) & 63))
+		} else {
+			x = binary.LittleEndian.Uint64(s)
+			y = binary.LittleEndian.Uint64(s[n-8:])
+			m = specialMask(x) | specialMask(y)
+		}
+		if m == 0 {
+			l := len(dst)
+			d := dst[l : l+quoteSlack]
+			d[0] = '"'
+			binary.LittleEndian.PutUint64(d[1:], x)
+			if n > 8 {
+				binary.LittleEndian.PutUint64(d[n-7:], y) // s[n-8:] goes to d[1+n-8:]
+			}
+			d[n+1] = '"'
+			return dst[:l+n+2]
+		}
+	}
 	dst = append(dst, '"')
 	dst = appendEscaped(dst, s)
 	return append(dst, '"')
@@ -304,16 +441,7 @@ var shortEscape = [utf8.RuneSelf]byte{
 	'"': '"', '\\': '\\', '\b': 'b', '\f': 'f', '\n': 'n', '\r': 'r', '\t': 't',
 }
 
-// plain marks the bytes appendEscaped copies without looking further: the
-// ASCII bytes other than control characters, '"' and '\\'.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-// Word masks for special: every byte set to 0x01, 0x80, and the three
+// Word masks for specialMask: every byte set to 0x01, 0x80, and the three
 // bytes it looks for.
 const (
 	lsb        = 0x0101010101010101
@@ -323,27 +451,59 @@ const (
 	spaceWord  = 0x20 * lsb
 )
 
-// special returns the index of the first byte at or after i that is not
-// plain (a control character, '"', '\\' or a byte >= 0x80), or len(s).
+// specialMask marks the bytes of the word x (little-endian) that are not
+// copied as they are: control characters, '"', '\\' and bytes >= 0x80. The
+// mark is the top bit of the byte.
 //
-// It tests eight bytes per step (SWAR). For a word x, (x - lsb) & ^x & msb
-// has the top bit set in the lowest byte that is zero, applied to x^quoteWord
-// and x^bslashWord it finds '"' and '\\'; (x - spaceWord) & ^x & msb marks the
-// lowest byte below 0x20; x & msb marks the bytes >= 0x80. The
-// subtractions can also mark bytes above a real match (through a borrow),
-// never below one, so the lowest marked byte of the union is the first
-// special byte.
+// For a word v, (v - lsb) & ^v & msb marks the bytes of v that are zero;
+// applied to x^quoteWord and x^bslashWord it finds '"' and '\\'.
+// (x - spaceWord) & ^x & msb marks bytes below 0x20, and x & msb the bytes
+// >= 0x80. The subtractions can also mark a byte above a real match
+// (through a borrow), never one below, so the lowest mark is always a real
+// one and a word without marks has no special byte.
+func specialMask(x uint64) uint64 {
+	q := x ^ quoteWord
+	b := x ^ bslashWord
+	return ((q-lsb)&^q | (b-lsb)&^b | (x-spaceWord)&^x | x) & msb
+}
+
+// loadShort returns the bytes of t, at most 8, as a little-endian word
+// whose bytes above len(t) are zero. It reads t with at most two
+// overlapping loads instead of a byte at a time.
+func loadShort(t []byte) uint64 {
+	switch n := len(t); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(t)
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(t)) | uint64(binary.LittleEndian.Uint32(t[n-4:]))<<((8*(n-4))&63)
+	case n >= 2:
+		return uint64(binary.LittleEndian.Uint16(t)) | uint64(binary.LittleEndian.Uint16(t[n-2:]))<<((8*(n-2))&63)
+	case n == 1:
+		return uint64(t[0])
+	}
+	return 0
+}
+
+// special returns the index of the first byte at or after i that is not
+// copied as it is (see specialMask), or len(s). It tests eight bytes per
+// step; the last, partial word is loaded with zero bytes above the end of
+// s, which specialMask marks, so that a mark there means "none".
 func special(s []byte, i int) int {
 	for ; i+8 <= len(s); i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		q := x ^ quoteWord
-		b := x ^ bslashWord
-		m := ((q-lsb)&^q | (b-lsb)&^b | (x-spaceWord)&^x | x) & msb
-		if m != 0 {
+		if m := specialMask(binary.LittleEndian.Uint64(s[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	for ; i < len(s) && plain[s[i]]; i++ {
+	rem := len(s) - i
+	if rem == 0 {
+		return i
 	}
-	return i
+	var x uint64
+	if len(s) >= 8 {
+		// The last eight bytes, shifted so that s[i] is the lowest.
+		x = binary.LittleEndian.Uint64(s[len(s)-8:]) >> ((8 * (8 - rem)) & 63)
+	} else {
+		x = loadShort(s[i:])
+	}
+	return i + bits.TrailingZeros64(specialMask(x))>>3
 }

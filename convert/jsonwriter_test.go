@@ -66,18 +66,32 @@ var quoteCases = []string{
 	"\x20\x20\x20\x20\x20\x20\x20\x1f", "\x7f\x7f\x7f\x7f\x7f\x7f\x7f\x80",
 }
 
+// quoteInto runs appendQuoted after a prefix, in a buffer with exactly the
+// room it asks for, and returns what it appended after checking that the
+// prefix is intact.
+func quoteInto(s []byte) []byte {
+	const prefix = "prefix"
+	dst := make([]byte, len(prefix), len(prefix)+maxEscape*len(s)+quoteSlack)
+	copy(dst, prefix)
+	out := appendQuoted(dst, s)
+	if string(out[:len(prefix)]) != prefix {
+		panic("appendQuoted changed the bytes before it")
+	}
+	return out[len(prefix):]
+}
+
 // TestAppendQuotedMatchesJSONText compares appendQuoted with jsontext on
 // fixed and random strings.
 func TestAppendQuotedMatchesJSONText(t *testing.T) {
 	check := func(s []byte) {
 		t.Helper()
 		want := jsontextQuote(t, s)
-		got := appendQuoted(nil, s)
+		got := quoteInto(s)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("appendQuoted(%q)\n got %q\nwant %q", s, got, want)
 		}
 		if len(got) > maxEscape*len(s)+2 {
-			t.Fatalf("appendQuoted(%q) wrote %d bytes, more than the %d quote reserves", s, len(got), maxEscape*len(s)+2)
+			t.Fatalf("appendQuoted(%q) wrote %d bytes, more than maxEscape allows", s, len(got))
 		}
 	}
 	for _, s := range quoteCases {
@@ -129,6 +143,57 @@ func TestSpecial(t *testing.T) {
 	}
 }
 
+// TestPutQuotedAndRaw checks streamCompact's word-at-a-time writers:
+// putQuoted must write what jsontext writes or decline (-1) exactly for the
+// strings that are too long or need an escape, and putRaw must copy.
+func TestPutQuotedAndRaw(t *testing.T) {
+	needsEscape := func(s []byte) bool { return special(s, 0) < len(s) }
+	check := func(s []byte) {
+		t.Helper()
+		b := bytes.Repeat([]byte{0xAA}, fastRoom)
+		k := putQuoted(b, s)
+		if k < 0 {
+			if len(s) <= maxFast && !needsEscape(s) {
+				t.Fatalf("putQuoted(%q) declined a plain string", s)
+			}
+		} else {
+			if len(s) > maxFast || needsEscape(s) {
+				t.Fatalf("putQuoted(%q) wrote a string it should decline", s)
+			}
+			if want := jsontextQuote(t, s); !bytes.Equal(b[:k], want) {
+				t.Fatalf("putQuoted(%q)\n got %q\nwant %q", s, b[:k], want)
+			}
+		}
+		b = bytes.Repeat([]byte{0xAA}, fastRoom)
+		k = putRaw(b, s)
+		if (k < 0) != (len(s) > maxFast) || k >= 0 && !bytes.Equal(b[:k], s) {
+			t.Fatalf("putRaw(%q) = %d, %q", s, k, b[:max(k, 0)])
+		}
+	}
+	for _, s := range quoteCases {
+		check([]byte(s))
+	}
+	rng := rand.New(rand.NewSource(8))
+	for n := 0; n <= maxFast+9; n++ {
+		plain := bytes.Repeat([]byte("m"), n)
+		check(plain)
+		for j := 0; j < n; j++ { // one special byte at each position
+			for _, c := range []byte{0, 0x1f, '"', '\\', 0x80, 0xff} {
+				s := append([]byte(nil), plain...)
+				s[j] = c
+				check(s)
+			}
+		}
+		for k := 0; k < 20; k++ {
+			s := make([]byte, n)
+			for j := range s {
+				s[j] = byte(0x20 + rng.Intn(0x60)) // mostly plain: '"' and '\\' are in range
+			}
+			check(s)
+		}
+	}
+}
+
 // FuzzAppendQuoted compares appendQuoted with jsontext on any bytes.
 func FuzzAppendQuoted(f *testing.F) {
 	for _, s := range quoteCases {
@@ -139,7 +204,7 @@ func FuzzAppendQuoted(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
 		want := jsontextQuote(t, s)
-		if got := appendQuoted(nil, s); !bytes.Equal(got, want) {
+		if got := quoteInto(s); !bytes.Equal(got, want) {
 			t.Fatalf("appendQuoted(%q)\n got %q\nwant %q", s, got, want)
 		}
 	})
@@ -344,6 +409,21 @@ func TestToJSONMatchesJSONText(t *testing.T) {
 	if converted[1]+converted[2] < n/4 || converted[2] < n/10 {
 		t.Fatalf("too few random documents convert: %v of %d", converted, n)
 	}
+	// Documents larger than the buffer, so that flushes fall between and
+	// around tokens: the benchmark table, and a table of random strings.
+	sameAsJSONText(t, fromJSON(t, benchRows(3000)))
+	var big bytes.Buffer
+	big.WriteString("[")
+	for i := 0; i < 4000; i++ {
+		if i > 0 {
+			big.WriteString(",")
+		}
+		a, _ := json.Marshal(strings.ToValidUTF8(string(randomString(rng, 8)), "?"))
+		b, _ := json.Marshal(strings.Repeat("long text ", rng.Intn(12)))
+		fmt.Fprintf(&big, `{"a":%s,"n":%d.5,"b":%s,"t":%v}`, a, rng.Intn(1e9), b, i%3 == 0)
+	}
+	big.WriteString("]")
+	sameAsJSONText(t, fromJSON(t, big.Bytes()))
 	for _, in := range []string{"", "x", "\"a\\tb\"", "[0]:", "[2]: 1,2", "a[0]:", "a:", "a:\n  b:\n", "- 1",
 		"\xff", "a: \xff\n\"\xfe\": \x01", "a: 1\nb: 2\na: 3\n", "a:\n  b: 1\n  b: 2\n"} {
 		sameAsJSONText(t, []byte(in))

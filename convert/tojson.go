@@ -30,9 +30,12 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	}
 	jw := newJSONWriter(w, c.jsonIndent)
 	var err error
-	if c.strict {
+	switch {
+	case c.strict && c.jsonIndent == 0:
+		err = streamCompact(jw, dec)
+	case c.strict:
 		err = streamJSON(jw, dec)
-	} else {
+	default:
 		err = lenientToJSON(jw, dec)
 	}
 	jw.flush() // what was converted before an error still reaches w
@@ -45,7 +48,8 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 // jsontextMaxDepth is the deepest nesting jsontext.Encoder writes.
 const jsontextMaxDepth = 10000
 
-// streamJSON copies the tokens of a strict decoder to jw as they come.
+// streamJSON copies the tokens of a strict decoder to jw as they come. It
+// is the general loop; compact output goes through streamCompact.
 func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 	for jw.err == nil {
 		t, err := dec.Token()
@@ -86,6 +90,154 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 		}
 	}
 	return nil
+}
+
+// streamCompact is streamJSON for compact output, the common case, with
+// the writer's work for most tokens done in the loop itself: the write
+// position and the comma state stay in local variables, one check per
+// token makes sure fastRoom bytes are free, and short strings, numbers and
+// literals are stored a word at a time (putQuoted, putRaw). Anything else
+// (strings that need escapes or are long, long numbers, a root primitive)
+// goes through jw's methods, with the state handed over and taken back.
+func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
+	buf := jw.buf[:cap(jw.buf)]
+	n := len(jw.buf)
+	comma := jw.next == needComma // the next key or value needs a comma
+	depth := jw.depth
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			jw.buf, jw.depth = buf[:n], depth
+			jw.next = nextState(comma)
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if n > len(buf)-fastRoom {
+			jw.buf = buf[:n]
+			if jw.flush(); jw.err != nil {
+				return nil
+			}
+			n = 0
+		}
+		b := buf[n : n+fastRoom]
+		p := 0 // where the token starts in b: after its comma
+		if comma {
+			b[0] = ','
+			p = 1
+		}
+		switch t.Kind() {
+		case toon.KindKey:
+			if k := putQuoted(b[p:], t.Bytes()); k >= 0 {
+				b[p+k] = ':'
+				n += p + k + 1
+				comma = false
+				continue
+			}
+		case toon.KindString:
+			if k := putQuoted(b[p:], t.Bytes()); k >= 0 && depth > 0 {
+				n += p + k
+				comma = true
+				continue
+			}
+		case toon.KindNumber:
+			// The decoder only types text as a number when it follows
+			// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+			// which is JSON's number grammar: the text is written as it is.
+			if k := putRaw(b[p:], t.Bytes()); k >= 0 && depth > 0 {
+				n += p + k
+				comma = true
+				continue
+			}
+		case toon.KindBool:
+			if depth > 0 {
+				if t.Bool() {
+					n += p + putRaw(b[p:], litTrue)
+				} else {
+					n += p + putRaw(b[p:], litFalse)
+				}
+				comma = true
+				continue
+			}
+		case toon.KindNull:
+			if depth > 0 {
+				n += p + putRaw(b[p:], litNull)
+				comma = true
+				continue
+			}
+		case toon.KindObjectStart:
+			b[p] = '{'
+			n += p + 1
+			depth++
+			comma = false
+			continue
+		case toon.KindArrayStart:
+			b[p] = '['
+			n += p + 1
+			depth++
+			comma = false
+			continue
+		case toon.KindObjectEnd, toon.KindArrayEnd:
+			b[0] = byte(t.Kind()) // '}' or ']', with no comma before it
+			n++
+			comma = true
+			if depth--; depth > 0 {
+				continue
+			}
+			// The root value is complete: jw writes its newline and
+			// flushes it.
+			jw.buf, jw.depth = buf[:n], 0
+			jw.valueDone()
+			n, comma = len(jw.buf), false
+			continue
+		default:
+			jw.buf, jw.depth = buf[:n], depth
+			jw.next = nextState(comma)
+			return errors.New("convert: unexpected token " + t.Kind().String())
+		}
+		// The general path: jw writes the token, comma included.
+		jw.buf, jw.depth = buf[:n], depth
+		jw.next = nextState(comma)
+		if t.Kind() == toon.KindKey {
+			jw.key(t.Bytes())
+		} else {
+			writeValue(jw, t)
+		}
+		if jw.err != nil {
+			return nil
+		}
+		buf, n, depth = jw.buf[:cap(jw.buf)], len(jw.buf), jw.depth
+		comma = jw.next == needComma
+	}
+}
+
+// writeValue writes a primitive token with jw.
+func writeValue(jw *jsonWriter, t toon.Token) {
+	switch t.Kind() {
+	case toon.KindString:
+		jw.str(t.Bytes())
+	case toon.KindNumber:
+		jw.raw(t.Bytes())
+	case toon.KindBool:
+		if t.Bool() {
+			jw.raw(litTrue)
+		} else {
+			jw.raw(litFalse)
+		}
+	case toon.KindNull:
+		jw.raw(litNull)
+	}
+}
+
+// nextState is jsonWriter.next for streamCompact's comma flag. After a key
+// the flag is false and needNothing stands for needValue: in compact
+// output both write nothing before the value.
+func nextState(comma bool) byte {
+	if comma {
+		return needComma
+	}
+	return needNothing
 }
 
 var (
