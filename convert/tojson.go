@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"strings"
@@ -128,16 +129,48 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			p = 1
 		}
 		switch t.Kind() {
-		case toon.KindKey:
-			if k := putQuoted(b[p:], t.Bytes()); k >= 0 {
-				b[p+k] = ':'
-				n += p + k + 1
+		case toon.KindKey, toon.KindString:
+			// putQuoted, written out here to save a call per token: a
+			// string of at most maxFast bytes that needs no escape is
+			// checked and copied a word at a time. Any other string
+			// leaves the switch for the general path.
+			s := t.Bytes()
+			ln := len(s)
+			if ln > maxFast {
+				break
+			}
+			d := b[p : p+maxFast+2+wordSlack]
+			d[0] = '"'
+			if ln < 8 {
+				x := loadShort(s)
+				if specialMask(x)&(uint64(1)<<(8*ln)-1) != 0 { // only s's bytes count
+					break
+				}
+				binary.LittleEndian.PutUint64(d[1:], x)
+			} else {
+				i := 0
+				for ; i < ln-8; i += 8 {
+					x := binary.LittleEndian.Uint64(s[i:])
+					if specialMask(x) != 0 {
+						break
+					}
+					binary.LittleEndian.PutUint64(d[1+i:], x)
+				}
+				x := binary.LittleEndian.Uint64(s[ln-8:])
+				if i < ln-8 || specialMask(x) != 0 {
+					break
+				}
+				binary.LittleEndian.PutUint64(d[ln-7:], x) // s[ln-8:] goes to d[1+ln-8:]
+			}
+			d[ln+1] = '"'
+			if t.Kind() == toon.KindKey {
+				d[ln+2] = ':'
+				n += p + ln + 3
 				comma = false
 				continue
 			}
-		case toon.KindString:
-			if k := putQuoted(b[p:], t.Bytes()); k >= 0 && depth > 0 {
-				n += p + k
+			if depth > 0 {
+				n += p + ln + 2
 				comma = true
 				continue
 			}
@@ -145,24 +178,35 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			// The decoder only types text as a number when it follows
 			// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
 			// which is JSON's number grammar: the text is written as it is.
-			if k := putRaw(b[p:], t.Bytes()); k >= 0 && depth > 0 {
-				n += p + k
-				comma = true
-				continue
+			if v := t.Bytes(); depth > 0 {
+				if len(v) < 8 {
+					binary.LittleEndian.PutUint64(b[p:], loadShort(v))
+					n += p + len(v)
+					comma = true
+					continue
+				}
+				if k := putRaw(b[p:], v); k >= 0 {
+					n += p + k
+					comma = true
+					continue
+				}
 			}
 		case toon.KindBool:
 			if depth > 0 {
 				if t.Bool() {
-					n += p + putRaw(b[p:], litTrue)
+					binary.LittleEndian.PutUint64(b[p:], trueWord)
+					n += p + 4
 				} else {
-					n += p + putRaw(b[p:], litFalse)
+					binary.LittleEndian.PutUint64(b[p:], falseWord)
+					n += p + 5
 				}
 				comma = true
 				continue
 			}
 		case toon.KindNull:
 			if depth > 0 {
-				n += p + putRaw(b[p:], litNull)
+				binary.LittleEndian.PutUint64(b[p:], nullWord)
+				n += p + 4
 				comma = true
 				continue
 			}
@@ -239,6 +283,13 @@ func nextState(comma bool) byte {
 	}
 	return needNothing
 }
+
+// The literals as little-endian words, for streamCompact's word stores.
+const (
+	trueWord  = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
+	nullWord  = 'n' | 'u'<<8 | 'l'<<16 | 'l'<<24
+)
 
 var (
 	litTrue  = []byte("true")
