@@ -244,49 +244,10 @@ const (
 	fastRoom = 1 + maxFast + 2 + 1 + wordSlack
 )
 
-// putQuoted writes s, quoted, at the start of b and returns how many bytes
-// that took, if s has at most maxFast bytes and none that needs an escape
-// (see specialMask); otherwise it returns -1, having written only scratch.
-// b must hold at least maxFast+2+wordSlack bytes, which may all be written.
-//
-// It checks and copies s a word at a time; the last word overlaps the one
-// before it rather than going byte by byte, and a string shorter than a
-// word is read with loadShort and stored as one word.
-func putQuoted(b, s []byte) int {
-	n := len(s)
-	if n > maxFast {
-		return -1
-	}
-	b = b[:maxFast+2+wordSlack]
-	b[0] = '"'
-	if n < 8 {
-		x := loadShort(s)
-		if specialMask(x)&(uint64(1)<<(8*n)-1) != 0 { // only s's n bytes count
-			return -1
-		}
-		binary.LittleEndian.PutUint64(b[1:], x)
-		b[n+1] = '"'
-		return n + 2
-	}
-	for i := 0; i < n-8; i += 8 {
-		x := binary.LittleEndian.Uint64(s[i:])
-		if specialMask(x) != 0 {
-			return -1
-		}
-		binary.LittleEndian.PutUint64(b[1+i:], x)
-	}
-	x := binary.LittleEndian.Uint64(s[n-8:])
-	if specialMask(x) != 0 {
-		return -1
-	}
-	binary.LittleEndian.PutUint64(b[n-7:], x) // s[n-8:] goes to b[1+n-8:]
-	b[n+1] = '"'
-	return n + 2
-}
-
-// putRaw writes v at the start of b, a word at a time like putQuoted, and
-// returns len(v); or returns -1 if v is longer than maxFast. b must hold at
-// least maxFast+wordSlack bytes, which may all be written.
+// putRaw writes v at the start of b, eight bytes at a time with the last
+// word overlapping the one before it, and returns len(v); or returns -1 if
+// v is longer than maxFast. b must hold at least maxFast+wordSlack bytes,
+// which may all be written.
 func putRaw(b, v []byte) int {
 	n := len(v)
 	if n > maxFast {

@@ -143,53 +143,74 @@ func TestSpecial(t *testing.T) {
 	}
 }
 
-// TestPutQuotedAndRaw checks streamCompact's word-at-a-time writers:
-// putQuoted must write what jsontext writes or decline (-1) exactly for the
-// strings that are too long or need an escape, and putRaw must copy.
-func TestPutQuotedAndRaw(t *testing.T) {
-	needsEscape := func(s []byte) bool { return special(s, 0) < len(s) }
-	check := func(s []byte) {
-		t.Helper()
-		b := bytes.Repeat([]byte{0xAA}, fastRoom)
-		k := putQuoted(b, s)
-		if k < 0 {
-			if len(s) <= maxFast && !needsEscape(s) {
-				t.Fatalf("putQuoted(%q) declined a plain string", s)
-			}
-		} else {
-			if len(s) > maxFast || needsEscape(s) {
-				t.Fatalf("putQuoted(%q) wrote a string it should decline", s)
-			}
-			if want := jsontextQuote(t, s); !bytes.Equal(b[:k], want) {
-				t.Fatalf("putQuoted(%q)\n got %q\nwant %q", s, b[:k], want)
-			}
-		}
-		b = bytes.Repeat([]byte{0xAA}, fastRoom)
-		k = putRaw(b, s)
-		if (k < 0) != (len(s) > maxFast) || k >= 0 && !bytes.Equal(b[:k], s) {
-			t.Fatalf("putRaw(%q) = %d, %q", s, k, b[:max(k, 0)])
+// toonQuote quotes s for a TOON document: '"' and '\\' get a backslash,
+// control characters a \u escape.
+func toonQuote(s []byte) []byte {
+	q := []byte{'"'}
+	for _, c := range s {
+		switch {
+		case c == '"' || c == '\\':
+			q = append(q, '\\', c)
+		case c < 0x20:
+			q = append(q, fmt.Sprintf("\\u%04x", c)...)
+		default:
+			q = append(q, c)
 		}
 	}
-	for _, s := range quoteCases {
-		check([]byte(s))
+	return append(q, '"')
+}
+
+// TestCompactStrings checks streamCompact's word-at-a-time strings, which
+// take keys and values of up to maxFast bytes without escapes and leave the
+// rest to jsonWriter: every length up to maxFast+9, plain and with a byte
+// that needs an escape (or a multi-byte character) at each position, as
+// key, value and array element, against jsontext.
+func TestCompactStrings(t *testing.T) {
+	check := func(s []byte) {
+		t.Helper()
+		q := toonQuote(s)
+		in := fmt.Sprintf("%s: %s\nzz[2]: %s,%s\n", q, q, q, q)
+		var got, want bytes.Buffer
+		gerr := ToJSON(&got, strings.NewReader(in))
+		werr := jsontextToJSON(&want, strings.NewReader(in))
+		if gerr != nil || werr != nil {
+			t.Fatalf("input %q: errors %v, %v", in, gerr, werr)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("input %q:\n got %q\nwant %q", in, got.Bytes(), want.Bytes())
+		}
 	}
 	rng := rand.New(rand.NewSource(8))
 	for n := 0; n <= maxFast+9; n++ {
 		plain := bytes.Repeat([]byte("m"), n)
 		check(plain)
-		for j := 0; j < n; j++ { // one special byte at each position
-			for _, c := range []byte{0, 0x1f, '"', '\\', 0x80, 0xff} {
-				s := append([]byte(nil), plain...)
-				s[j] = c
+		for j := 0; j < n; j++ {
+			for _, c := range []string{"\x00", "\x1f", `"`, `\`, "é", "\x7f", " "} {
+				s := append(append(append([]byte(nil), plain[:j]...), c...), plain[j+1:]...)
 				check(s)
 			}
 		}
-		for k := 0; k < 20; k++ {
+		for k := 0; k < 10; k++ {
 			s := make([]byte, n)
 			for j := range s {
-				s[j] = byte(0x20 + rng.Intn(0x60)) // mostly plain: '"' and '\\' are in range
+				s[j] = byte(0x21 + rng.Intn(0x5e)) // printable, '"' and '\\' included
 			}
 			check(s)
+		}
+	}
+}
+
+// TestPutRaw checks putRaw at every length around its word boundaries.
+func TestPutRaw(t *testing.T) {
+	for n := 0; n <= maxFast+1; n++ {
+		v := make([]byte, n)
+		for i := range v {
+			v[i] = byte('0' + i%10)
+		}
+		b := bytes.Repeat([]byte{0xAA}, maxFast+wordSlack)
+		k := putRaw(b, v)
+		if (k < 0) != (n > maxFast) || k >= 0 && !bytes.Equal(b[:k], v) {
+			t.Fatalf("putRaw(%q) = %d, %q", v, k, b[:max(k, 0)])
 		}
 	}
 }
@@ -313,18 +334,7 @@ func randomTOON(rng *rand.Rand) []byte {
 		if rng.Intn(2) == 0 {
 			return s // unquoted: a string, or a number, literal or error
 		}
-		q := []byte{'"'}
-		for _, c := range s {
-			switch {
-			case c == '"' || c == '\\':
-				q = append(q, '\\', c)
-			case c < 0x20:
-				q = append(q, fmt.Sprintf("\\u%04x", c)...)
-			default:
-				q = append(q, c)
-			}
-		}
-		return append(q, '"')
+		return toonQuote(s)
 	}
 	prim := func() []byte {
 		switch rng.Intn(6) {

@@ -97,7 +97,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 // the writer's work for most tokens done in the loop itself: the write
 // position and the comma state stay in local variables, one check per
 // token makes sure fastRoom bytes are free, and short strings, numbers and
-// literals are stored a word at a time (putQuoted, putRaw). Anything else
+// literals are checked and stored a word at a time. Anything else
 // (strings that need escapes or are long, long numbers, a root primitive)
 // goes through jw's methods, with the state handed over and taken back.
 func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
@@ -130,10 +130,13 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 		}
 		switch t.Kind() {
 		case toon.KindKey, toon.KindString:
-			// putQuoted, written out here to save a call per token: a
-			// string of at most maxFast bytes that needs no escape is
-			// checked and copied a word at a time. Any other string
-			// leaves the switch for the general path.
+			// A string of at most maxFast bytes that needs no escape is
+			// checked and copied a word at a time, the last word
+			// overlapping the one before it; a string shorter than a
+			// word is read as one with loadShort. Any other string
+			// leaves the switch for the general path. (This is written
+			// out here rather than called: a call per token spills the
+			// loop's state.)
 			s := t.Bytes()
 			ln := len(s)
 			if ln > maxFast {
