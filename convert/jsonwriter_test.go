@@ -2,10 +2,12 @@ package convert
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -211,6 +213,41 @@ func TestPutRaw(t *testing.T) {
 		k := putRaw(b, v)
 		if (k < 0) != (n > maxFast) || k >= 0 && !bytes.Equal(b[:k], v) {
 			t.Fatalf("putRaw(%q) = %d, %q", v, k, b[:max(k, 0)])
+		}
+	}
+}
+
+// TestSpecialMask checks specialMask's lowest mark for every byte value
+// at every position of a word, after every plain or special filler.
+func TestSpecialMask(t *testing.T) {
+	isSpecial := func(c byte) bool { return c < 0x20 || c == '"' || c == '\\' || c >= 0x80 }
+	for c := 0; c < 256; c++ {
+		for pos := 0; pos < 8; pos++ {
+			for _, fill := range []byte{'a', ' ', '!', '#', 0x7f, 0x21, 0x5b, 0x5d, 0x00, '"', 0xff} {
+				var w [8]byte
+				for i := range w {
+					w[i] = 'a'
+				}
+				for i := pos + 1; i < 8; i++ {
+					w[i] = fill // bytes above c: a match there must not hide c
+				}
+				w[pos] = byte(c)
+				m := specialMask(binary.LittleEndian.Uint64(w[:]))
+				want := 8
+				for i, b := range w {
+					if isSpecial(b) {
+						want = i
+						break
+					}
+				}
+				got := 8
+				if m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("specialMask(% x): first mark at %d, want %d", w, got, want)
+				}
+			}
 		}
 	}
 }
@@ -558,7 +595,16 @@ func TestToJSONWriteErrors(t *testing.T) {
 
 // BenchmarkToJSONText is BenchmarkToJSON through the jsontext path, the
 // peer to compare with.
-func BenchmarkToJSONText(b *testing.B) {
+func BenchmarkToJSONText(b *testing.B) { benchToJSON(b, jsontextToJSON) }
+
+// BenchmarkToJSONIndent and BenchmarkToJSONTextIndent compare the two with
+// indented output (WithJSONIndent(2)).
+func BenchmarkToJSONIndent(b *testing.B) { benchToJSON(b, ToJSON, WithJSONIndent(2)) }
+
+func BenchmarkToJSONTextIndent(b *testing.B) { benchToJSON(b, jsontextToJSON, WithJSONIndent(2)) }
+
+// benchToJSON converts the TOON of benchRows(20000) with conv.
+func benchToJSON(b *testing.B, conv func(io.Writer, io.Reader, ...Option) error, opts ...Option) {
 	var t bytes.Buffer
 	if err := FromJSON(&t, bytes.NewReader(benchRows(20000))); err != nil {
 		b.Fatal(err)
@@ -566,9 +612,28 @@ func BenchmarkToJSONText(b *testing.B) {
 	in := t.Bytes()
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := jsontextToJSON(io.Discard, bytes.NewReader(in)); err != nil {
+		if err := conv(io.Discard, bytes.NewReader(in), opts...); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkToJSONDecodeOnly reads the same TOON tokens without writing
+// anything: the decoder's share, and so the floor, of BenchmarkToJSON.
+func BenchmarkToJSONDecodeOnly(b *testing.B) { benchToJSON(b, drainTokens) }
+
+// drainTokens reads every token of the document in r.
+func drainTokens(_ io.Writer, r io.Reader, opts ...Option) error {
+	c := makeConfig(opts)
+	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
+	for {
+		if _, err := dec.Token(); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
 		}
 	}
 }

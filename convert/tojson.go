@@ -101,21 +101,28 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 // (strings that need escapes or are long, long numbers, a root primitive)
 // goes through jw's methods, with the state handed over and taken back.
 func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
-	buf := jw.buf[:cap(jw.buf)]
+	// The buffer as an array, so that its size is a constant to the
+	// compiler; n is the write position and c is 1 when the next key or
+	// value needs a comma before it, 0 otherwise. A comma is stored at
+	// the write position before every token and the token starts at c, so
+	// without a comma the token covers it.
+	buf := (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
 	n := len(jw.buf)
-	comma := jw.next == needComma // the next key or value needs a comma
+	c := 0
+	if jw.next == needComma {
+		c = 1
+	}
 	depth := jw.depth
 	for {
 		t, err := dec.Token()
 		if err != nil {
-			jw.buf, jw.depth = buf[:n], depth
-			jw.next = nextState(comma)
+			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
 			if err == io.EOF {
 				return nil
 			}
 			return err
 		}
-		if n > len(buf)-fastRoom {
+		if n > jsonBufSize-fastRoom {
 			jw.buf = buf[:n]
 			if jw.flush(); jw.err != nil {
 				return nil
@@ -123,11 +130,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			n = 0
 		}
 		b := buf[n : n+fastRoom]
-		p := 0 // where the token starts in b: after its comma
-		if comma {
-			b[0] = ','
-			p = 1
-		}
+		b[0] = ','
 		switch t.Kind() {
 		case toon.KindKey, toon.KindString:
 			// A string of at most maxFast bytes that needs no escape is
@@ -142,7 +145,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			if ln > maxFast {
 				break
 			}
-			d := b[p : p+maxFast+2+wordSlack]
+			d := b[c : c+maxFast+2+wordSlack]
 			d[0] = '"'
 			if ln < 8 {
 				x := loadShort(s)
@@ -168,13 +171,13 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			d[ln+1] = '"'
 			if t.Kind() == toon.KindKey {
 				d[ln+2] = ':'
-				n += p + ln + 3
-				comma = false
+				n += c + ln + 3
+				c = 0
 				continue
 			}
 			if depth > 0 {
-				n += p + ln + 2
-				comma = true
+				n += c + ln + 2
+				c = 1
 				continue
 			}
 		case toon.KindNumber:
@@ -183,52 +186,52 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			// which is JSON's number grammar: the text is written as it is.
 			if v := t.Bytes(); depth > 0 {
 				if len(v) < 8 {
-					binary.LittleEndian.PutUint64(b[p:], loadShort(v))
-					n += p + len(v)
-					comma = true
+					binary.LittleEndian.PutUint64(b[c:], loadShort(v))
+					n += c + len(v)
+					c = 1
 					continue
 				}
-				if k := putRaw(b[p:], v); k >= 0 {
-					n += p + k
-					comma = true
+				if k := putRaw(b[c:], v); k >= 0 {
+					n += c + k
+					c = 1
 					continue
 				}
 			}
 		case toon.KindBool:
 			if depth > 0 {
 				if t.Bool() {
-					binary.LittleEndian.PutUint64(b[p:], trueWord)
-					n += p + 4
+					binary.LittleEndian.PutUint64(b[c:], trueWord)
+					n += c + 4
 				} else {
-					binary.LittleEndian.PutUint64(b[p:], falseWord)
-					n += p + 5
+					binary.LittleEndian.PutUint64(b[c:], falseWord)
+					n += c + 5
 				}
-				comma = true
+				c = 1
 				continue
 			}
 		case toon.KindNull:
 			if depth > 0 {
-				binary.LittleEndian.PutUint64(b[p:], nullWord)
-				n += p + 4
-				comma = true
+				binary.LittleEndian.PutUint64(b[c:], nullWord)
+				n += c + 4
+				c = 1
 				continue
 			}
 		case toon.KindObjectStart:
-			b[p] = '{'
-			n += p + 1
+			b[c] = '{'
+			n += c + 1
 			depth++
-			comma = false
+			c = 0
 			continue
 		case toon.KindArrayStart:
-			b[p] = '['
-			n += p + 1
+			b[c] = '['
+			n += c + 1
 			depth++
-			comma = false
+			c = 0
 			continue
 		case toon.KindObjectEnd, toon.KindArrayEnd:
 			b[0] = byte(t.Kind()) // '}' or ']', with no comma before it
 			n++
-			comma = true
+			c = 1
 			if depth--; depth > 0 {
 				continue
 			}
@@ -236,16 +239,14 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			// flushes it.
 			jw.buf, jw.depth = buf[:n], 0
 			jw.valueDone()
-			n, comma = len(jw.buf), false
+			n, c = len(jw.buf), 0
 			continue
 		default:
-			jw.buf, jw.depth = buf[:n], depth
-			jw.next = nextState(comma)
+			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
 			return errors.New("convert: unexpected token " + t.Kind().String())
 		}
 		// The general path: jw writes the token, comma included.
-		jw.buf, jw.depth = buf[:n], depth
-		jw.next = nextState(comma)
+		jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
 		if t.Kind() == toon.KindKey {
 			jw.key(t.Bytes())
 		} else {
@@ -254,8 +255,10 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 		if jw.err != nil {
 			return nil
 		}
-		buf, n, depth = jw.buf[:cap(jw.buf)], len(jw.buf), jw.depth
-		comma = jw.next == needComma
+		n, depth, c = len(jw.buf), jw.depth, 0
+		if jw.next == needComma {
+			c = 1
+		}
 	}
 }
 
@@ -277,11 +280,11 @@ func writeValue(jw *jsonWriter, t toon.Token) {
 	}
 }
 
-// nextState is jsonWriter.next for streamCompact's comma flag. After a key
-// the flag is false and needNothing stands for needValue: in compact
-// output both write nothing before the value.
-func nextState(comma bool) byte {
-	if comma {
+// nextState is jsonWriter.next for streamCompact's comma count c. After a
+// key c is 0 and needNothing stands for needValue: in compact output both
+// write nothing before the value.
+func nextState(c int) byte {
+	if c != 0 {
 		return needComma
 	}
 	return needNothing
