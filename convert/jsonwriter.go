@@ -405,29 +405,29 @@ var shortEscape = [utf8.RuneSelf]byte{
 // Word masks for specialMask: every byte set to 0x01, 0x80, and the values
 // it uses.
 const (
-	lsb        = 0x0101010101010101
-	msb        = 0x8080808080808080
-	bslashWord = '\\' * lsb
-	flipWord   = 0x02 * lsb // maps '"' to 0x20, control characters to control characters
-	belowWord  = 0x21 * lsb
+	byte01s    = 0x0101010101010101
+	byte80s    = 0x8080808080808080
+	bslashWord = '\\' * byte01s
+	flipWord   = 0x02 * byte01s // maps '"' to 0x20, control characters to control characters
+	belowWord  = 0x21 * byte01s
 )
 
 // specialMask marks the bytes of the word x (little-endian) that are not
 // copied as they are: control characters, '"', '\\' and bytes >= 0x80. The
 // mark is the top bit of the byte.
 //
-// For a word v, (v - n*lsb) & ^v & msb marks the bytes of v below n (for
-// n <= 0x80). Flipping bit 1 of every byte (v = x^flipWord) keeps the
-// control characters below 0x20 and turns '"' (0x22) into 0x20, while no
-// other byte lands below 0x21, so one such test with n = 0x21 finds both;
-// another, with n = 1 on x^bslashWord, finds '\\'; and x & msb marks the
-// bytes >= 0x80. The subtractions can also mark a byte above a real match
+// For a word v, (v - n*byte01s) & ^v & byte80s marks the bytes of v below
+// n (for n <= 0x80). Flipping bit 1 of every byte (v = x^flipWord) keeps
+// the control characters below 0x20 and turns '"' (0x22) into 0x20, while
+// no other byte lands below 0x21, so one such test with n = 0x21 finds
+// both; another, with n = 1 on x^bslashWord, finds '\\'; and x & byte80s
+// marks the bytes >= 0x80. The subtractions can also mark a byte above a real match
 // (through a borrow), never one below, so the lowest mark is always a real
 // one and a word without marks has no special byte.
 func specialMask(x uint64) uint64 {
 	v := x ^ flipWord
 	b := x ^ bslashWord
-	return ((v-belowWord)&^v | (b-lsb)&^b | x) & msb
+	return ((v-belowWord)&^v | (b-byte01s)&^b | x) & byte80s
 }
 
 // loadShort returns the bytes of t, at most 8, as a little-endian word
