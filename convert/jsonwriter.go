@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/bits"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -42,8 +43,21 @@ const (
 // jsonBufSize is the size of the output buffer and so of the chunks written.
 const jsonBufSize = 64 << 10
 
+// jsonBufs keeps output buffers between conversions: a small document
+// would otherwise cost a zeroed 64 KiB allocation for a few bytes of JSON.
+var jsonBufs = sync.Pool{New: func() any { return new([jsonBufSize]byte) }}
+
+// newJSONWriter returns a writer to w with a buffer from jsonBufs; release
+// gives the buffer back.
 func newJSONWriter(w io.Writer, indent int) *jsonWriter {
-	return &jsonWriter{w: w, buf: make([]byte, 0, jsonBufSize), indent: indent}
+	return &jsonWriter{w: w, buf: jsonBufs.Get().(*[jsonBufSize]byte)[:0], indent: indent}
+}
+
+// release returns the buffer to jsonBufs. The writer must not be used
+// afterwards.
+func (w *jsonWriter) release() {
+	jsonBufs.Put((*[jsonBufSize]byte)(w.buf[:jsonBufSize]))
+	w.buf = nil
 }
 
 // flush hands the buffered output to w.

@@ -637,3 +637,20 @@ func drainTokens(_ io.Writer, r io.Reader, opts ...Option) error {
 		}
 	}
 }
+
+// BenchmarkToJSONSmall and BenchmarkToJSONTextSmall convert a document of
+// a few lines, where the fixed costs of a conversion show.
+func BenchmarkToJSONSmall(b *testing.B) { benchSmall(b, ToJSON) }
+
+func BenchmarkToJSONTextSmall(b *testing.B) { benchSmall(b, jsontextToJSON) }
+
+func benchSmall(b *testing.B, conv func(io.Writer, io.Reader, ...Option) error) {
+	const in = "id: 7\nname: Ada\ntags[2]: x,y\n"
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if err := conv(io.Discard, strings.NewReader(in)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -41,8 +41,9 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	}
 	jw.flush() // what was converted before an error still reaches w
 	if jw.err != nil {
-		return jw.err
+		err = jw.err
 	}
+	jw.release()
 	return err
 }
 
