@@ -105,19 +105,26 @@ func (w *jsonWriter) before() {
 	}
 }
 
-// spaces is a run of indentation copied from in pieces.
-var spaces = strings.Repeat(" ", 256)
+// nlSpaces is a line break and a run of indentation: most lines start
+// with a prefix of it.
+var nlSpaces = "\n" + strings.Repeat(" ", 255)
 
 // newline starts a line indented for level: a line break and level times
 // indent spaces, like jsontext's indentation without a prefix. Deep levels
-// can need more spaces than the buffer holds, so they go in pieces.
+// can need more spaces than nlSpaces or the buffer holds, so they go in
+// pieces.
 func (w *jsonWriter) newline(level int) {
+	n := 1 + level*w.indent
+	if n <= len(nlSpaces) && n <= cap(w.buf)-len(w.buf) {
+		w.buf = append(w.buf, nlSpaces[:n]...)
+		return
+	}
 	w.room(1)
 	w.buf = append(w.buf, '\n')
-	for n := level * w.indent; n > 0; {
-		k := min(n, len(spaces))
+	for n--; n > 0; {
+		k := min(n, len(nlSpaces)-1)
 		w.room(k)
-		w.buf = append(w.buf, spaces[:k]...)
+		w.buf = append(w.buf, nlSpaces[1:1+k]...)
 		n -= k
 	}
 }
@@ -329,36 +336,43 @@ func utf8Cut(s []byte, max int) int {
 }
 
 // quoteSlack is the room appendQuoted needs beyond maxEscape*len(s): the
-// quotes and, for the word stores of short strings, two words.
-const quoteSlack = 2 + 2*wordSlack
+// quotes and the scratch of a word store.
+const quoteSlack = 2 + wordSlack
 
 // appendQuoted appends s to dst as a quoted JSON string. dst must have
 // room for maxEscape*len(s)+quoteSlack more bytes.
 //
-// Strings of up to 16 bytes that need no escape, most keys and many
-// values, are checked as one or two words and stored the same way.
+// A string of at most maxFast bytes that needs no escape, as most are, is
+// checked and copied a word at a time, as in streamCompact (which has its
+// own copy of this code so as not to call): the last word overlaps the one
+// before it, and a string shorter than a word is read with loadShort and
+// stored as one word, whose bytes past the string are scratch.
 func appendQuoted(dst, s []byte) []byte {
-	n := len(s)
-	if uint(n-1) < 16 { // 1 to 16 bytes
-		var x, y, m uint64
-		if n <= 8 {
-			x = loadShort(s)
-			// Only the n bytes of s count: loadShort's zero bytes above
-			// them are control characters to specialMask.
-			m = specialMask(x) & (^uint64(0) >> ((64 - 8*n) & 63))
-		} else {
-			x = binary.LittleEndian.Uint64(s)
-			y = binary.LittleEndian.Uint64(s[n-8:])
-			m = specialMask(x) | specialMask(y)
-		}
-		if m == 0 {
-			l := len(dst)
-			d := dst[l : l+quoteSlack]
-			d[0] = '"'
-			binary.LittleEndian.PutUint64(d[1:], x)
-			if n > 8 {
-				binary.LittleEndian.PutUint64(d[n-7:], y) // s[n-8:] goes to d[1+n-8:]
+	if n := len(s); n <= maxFast {
+		l := len(dst)
+		d := dst[l : l+n+2+wordSlack]
+		plain := true
+		if n < 8 {
+			x := loadShort(s)
+			if plain = specialMask(x)&(uint64(1)<<(8*n)-1) == 0; plain { // only s's bytes count
+				binary.LittleEndian.PutUint64(d[1:], x)
 			}
+		} else {
+			i := 0
+			for ; i < n-8; i += 8 {
+				x := binary.LittleEndian.Uint64(s[i:])
+				if specialMask(x) != 0 {
+					break
+				}
+				binary.LittleEndian.PutUint64(d[1+i:], x)
+			}
+			x := binary.LittleEndian.Uint64(s[n-8:])
+			if plain = i >= n-8 && specialMask(x) == 0; plain {
+				binary.LittleEndian.PutUint64(d[n-7:], x) // s[n-8:] goes to d[1+n-8:]
+			}
+		}
+		if plain {
+			d[0] = '"'
 			d[n+1] = '"'
 			return dst[:l+n+2]
 		}

@@ -162,24 +162,26 @@ func toonQuote(s []byte) []byte {
 	return append(q, '"')
 }
 
-// TestCompactStrings checks streamCompact's word-at-a-time strings, which
-// take keys and values of up to maxFast bytes without escapes and leave the
-// rest to jsonWriter: every length up to maxFast+9, plain and with a byte
-// that needs an escape (or a multi-byte character) at each position, as
-// key, value and array element, against jsontext.
-func TestCompactStrings(t *testing.T) {
+// TestWordStrings checks the word-at-a-time strings of streamCompact and
+// of appendQuoted (which the indented and non-strict paths use): keys,
+// values and array elements of every length up to maxFast+9, plain and
+// with a byte that needs an escape (or a multi-byte character) at each
+// position, against jsontext.
+func TestWordStrings(t *testing.T) {
 	check := func(s []byte) {
 		t.Helper()
 		q := toonQuote(s)
 		in := fmt.Sprintf("%s: %s\nzz[2]: %s,%s\n", q, q, q, q)
-		var got, want bytes.Buffer
-		gerr := ToJSON(&got, strings.NewReader(in))
-		werr := jsontextToJSON(&want, strings.NewReader(in))
-		if gerr != nil || werr != nil {
-			t.Fatalf("input %q: errors %v, %v", in, gerr, werr)
-		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("input %q:\n got %q\nwant %q", in, got.Bytes(), want.Bytes())
+		for _, opts := range [][]Option{nil, {WithJSONIndent(2)}, {WithStrict(false)}} {
+			var got, want bytes.Buffer
+			gerr := ToJSON(&got, strings.NewReader(in), opts...)
+			werr := jsontextToJSON(&want, strings.NewReader(in), opts...)
+			if gerr != nil || werr != nil {
+				t.Fatalf("input %q: errors %v, %v", in, gerr, werr)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Fatalf("input %q, %d options:\n got %q\nwant %q", in, len(opts), got.Bytes(), want.Bytes())
+			}
 		}
 	}
 	rng := rand.New(rand.NewSource(8))
@@ -192,7 +194,7 @@ func TestCompactStrings(t *testing.T) {
 				check(s)
 			}
 		}
-		for k := 0; k < 10; k++ {
+		for k := 0; k < 4; k++ {
 			s := make([]byte, n)
 			for j := range s {
 				s[j] = byte(0x21 + rng.Intn(0x5e)) // printable, '"' and '\\' included
