@@ -257,12 +257,12 @@ func appendRaw(dst, v []byte) []byte {
 	return append(dst, v...)
 }
 
-// maxFast is the longest string or number streamCompact writes itself,
-// and fastRoom the room it makes sure of before each token: a comma, the
-// quoted text, a colon and the scratch of a word store.
+// maxFast is the longest string or number streamJSON writes itself, and
+// fastRoom the most such a token takes: the quoted text, a colon and a
+// space, and the scratch of a word store.
 const (
 	maxFast  = 48
-	fastRoom = 1 + maxFast + 2 + 1 + wordSlack
+	fastRoom = maxFast + 2 + 2 + wordSlack
 )
 
 // putRaw writes v at the start of b, eight bytes at a time with the last
@@ -343,7 +343,7 @@ const quoteSlack = 2 + wordSlack
 // room for maxEscape*len(s)+quoteSlack more bytes.
 //
 // A string of at most maxFast bytes that needs no escape, as most are, is
-// checked and copied a word at a time, as in streamCompact (which has its
+// checked and copied a word at a time, as in streamJSON (which has its
 // own copy of this code so as not to call): the last word overlaps the one
 // before it, and a string shorter than a word is read with loadShort and
 // stored as one word, whose bytes past the string are scratch.

@@ -162,7 +162,7 @@ func toonQuote(s []byte) []byte {
 	return append(q, '"')
 }
 
-// TestWordStrings checks the word-at-a-time strings of streamCompact and
+// TestWordStrings checks the word-at-a-time strings of streamJSON and
 // of appendQuoted (which the indented and non-strict paths use): keys,
 // values and array elements of every length up to maxFast+9, plain and
 // with a byte that needs an escape (or a multi-byte character) at each
@@ -516,13 +516,14 @@ func nestedTOON(depth int) []byte {
 	return append(b, strings.Repeat(" ", depth-2)+"v[2]: 1,2\n"...)
 }
 
-// TestToJSONDeep checks deep documents: indentation longer than the
-// buffer, and nesting beyond jsontext's limit, which WithMaxDepth can allow
-// and which is still reported as jsontext reported it.
+// TestToJSONDeep checks deep documents: indentation past what streamJSON
+// writes itself (maxIndentFast) and longer than the buffer, and nesting
+// beyond jsontext's limit, which WithMaxDepth can allow and which is still
+// reported as jsontext reported it.
 func TestToJSONDeep(t *testing.T) {
 	// 1100 levels of 64 spaces need 70,400 bytes of indentation per line.
 	in := nestedTOON(1100)
-	for _, ind := range []int{0, 64} {
+	for _, ind := range []int{0, 2, 7, 64} {
 		var got, want bytes.Buffer
 		if err := ToJSON(&got, bytes.NewReader(in), WithIndent(1), WithJSONIndent(ind)); err != nil {
 			t.Fatal(err)

@@ -50,57 +50,204 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 // jsontextMaxDepth is the deepest nesting jsontext.Encoder writes.
 const jsontextMaxDepth = 10000
 
-// streamJSON copies the tokens of a strict decoder to jw as they come. It
-// is the general loop; compact output goes through streamCompact.
+// streamJSON copies the tokens of a strict decoder to jw as they come,
+// with the writer's work for most tokens done in the loop itself: the
+// write position and the state stay in local variables, one check per
+// token makes sure there is room for the longest token it writes itself,
+// and short strings, numbers and literals are checked and stored a word at
+// a time. Anything else (strings that need escapes or are long, long
+// numbers, a root primitive, indentation deeper than maxIndentFast) goes
+// through jw's methods, with the state handed over and taken back.
 func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
-	for jw.err == nil {
+	// The buffer as an array, so that its size is a constant to the
+	// compiler. n is the write position, st what the next token needs
+	// before it (as jsonWriter.next) and ind the spaces per level.
+	buf := (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
+	n, st, depth, ind := len(jw.buf), int(jw.next), jw.depth, jw.indent
+	for {
 		t, err := dec.Token()
 		if err != nil {
+			jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
 			if err == io.EOF {
 				return nil
 			}
 			return err
 		}
+		if n > jsonBufSize-tokenRoom {
+			jw.buf = buf[:n]
+			if jw.flush(); jw.err != nil {
+				return nil
+			}
+			n = 0
+		}
+		if ind == 0 || depth*ind <= maxIndentFast {
+			b := buf[n : n+tokenRoom]
+			// c is where the token starts in b, after what goes before
+			// it: in compact output a comma, stored before every token
+			// and covered by the token when none is needed; when
+			// indenting, the comma, line break and indentation of a
+			// member, or nothing after a key.
+			c := st & needComma
+			b[0] = ','
+			if ind != 0 && st != needValue && depth > 0 {
+				b[c] = '\n'
+				k := depth * ind
+				for i := 0; i < k; i += 8 {
+					binary.LittleEndian.PutUint64(b[c+1+i:], spaces8)
+				}
+				c += 1 + k
+			}
+			switch t.Kind() {
+			case toon.KindKey, toon.KindString:
+				// A string of at most maxFast bytes that needs no escape
+				// is checked and copied a word at a time, the last word
+				// overlapping the one before it; a string shorter than a
+				// word is read as one with loadShort. Any other string
+				// leaves the switch for the general path. (This is
+				// appendQuoted's fast path, written out here: a call per
+				// token spills the loop's state.)
+				s := t.Bytes()
+				ln := len(s)
+				if ln > maxFast {
+					break
+				}
+				d := b[c : c+maxFast+2+wordSlack]
+				d[0] = '"'
+				if ln < 8 {
+					x := loadShort(s)
+					if specialMask(x)&(uint64(1)<<(8*ln)-1) != 0 { // only s's bytes count
+						break
+					}
+					binary.LittleEndian.PutUint64(d[1:], x)
+				} else {
+					i := 0
+					for ; i < ln-8; i += 8 {
+						x := binary.LittleEndian.Uint64(s[i:])
+						if specialMask(x) != 0 {
+							break
+						}
+						binary.LittleEndian.PutUint64(d[1+i:], x)
+					}
+					x := binary.LittleEndian.Uint64(s[ln-8:])
+					if i < ln-8 || specialMask(x) != 0 {
+						break
+					}
+					binary.LittleEndian.PutUint64(d[ln-7:], x) // s[ln-8:] goes to d[1+ln-8:]
+				}
+				d[ln+1] = '"'
+				if t.Kind() == toon.KindKey {
+					d[ln+2] = ':'
+					d[ln+3] = ' ' // scratch in compact output
+					n += c + ln + 3
+					if ind != 0 {
+						n++
+					}
+					st = needValue
+					continue
+				}
+				if depth > 0 {
+					n += c + ln + 2
+					st = needComma
+					continue
+				}
+			case toon.KindNumber:
+				// The decoder only types text as a number when it follows
+				// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+				// which is JSON's number grammar: the text is written as
+				// it is.
+				if v := t.Bytes(); depth > 0 {
+					if len(v) < 8 {
+						binary.LittleEndian.PutUint64(b[c:], loadShort(v))
+						n += c + len(v)
+						st = needComma
+						continue
+					}
+					if k := putRaw(b[c:], v); k >= 0 {
+						n += c + k
+						st = needComma
+						continue
+					}
+				}
+			case toon.KindBool:
+				if depth > 0 {
+					if t.Bool() {
+						binary.LittleEndian.PutUint64(b[c:], trueWord)
+						n += c + 4
+					} else {
+						binary.LittleEndian.PutUint64(b[c:], falseWord)
+						n += c + 5
+					}
+					st = needComma
+					continue
+				}
+			case toon.KindNull:
+				if depth > 0 {
+					binary.LittleEndian.PutUint64(b[c:], nullWord)
+					n += c + 4
+					st = needComma
+					continue
+				}
+			case toon.KindObjectStart, toon.KindArrayStart:
+				b[c] = byte(t.Kind()) // '{' or '['
+				n += c + 1
+				depth++
+				st = needNothing
+				continue
+			case toon.KindObjectEnd, toon.KindArrayEnd:
+				// No comma before a closing bracket; when indenting, a
+				// container with members closes on a line of its own.
+				depth--
+				c = 0
+				if ind != 0 && st == needComma {
+					b[0] = '\n'
+					k := depth * ind
+					for i := 0; i < k; i += 8 {
+						binary.LittleEndian.PutUint64(b[1+i:], spaces8)
+					}
+					c = 1 + k
+				}
+				b[c] = byte(t.Kind()) // '}' or ']'
+				n += c + 1
+				st = needComma
+				if depth > 0 {
+					continue
+				}
+				// The root value is complete: jw writes its newline and
+				// flushes it.
+				jw.buf, jw.depth = buf[:n], 0
+				jw.valueDone()
+				n, st = len(jw.buf), int(jw.next)
+				continue
+			default:
+				jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
+				return errors.New("convert: unexpected token " + t.Kind().String())
+			}
+		}
+		// The general path: jw writes the token and what goes before it.
+		jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
 		switch t.Kind() {
 		case toon.KindKey:
 			jw.key(t.Bytes())
-		case toon.KindString:
-			jw.str(t.Bytes())
-		case toon.KindNumber:
-			// The decoder only types text as a number when it follows
-			// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
-			// which is JSON's number grammar: the text is written as it is.
-			jw.raw(t.Bytes())
-		case toon.KindObjectStart:
-			jw.open('{')
-		case toon.KindObjectEnd:
-			jw.close('}')
-		case toon.KindArrayStart:
-			jw.open('[')
-		case toon.KindArrayEnd:
-			jw.close(']')
-		case toon.KindBool:
-			if t.Bool() {
-				jw.raw(litTrue)
-			} else {
-				jw.raw(litFalse)
-			}
-		case toon.KindNull:
-			jw.raw(litNull)
+		case toon.KindObjectStart, toon.KindArrayStart:
+			jw.open(byte(t.Kind()))
+		case toon.KindObjectEnd, toon.KindArrayEnd:
+			jw.close(byte(t.Kind()))
 		default:
-			return errors.New("convert: unexpected token " + t.Kind().String())
+			writeValue(jw, t)
 		}
+		if jw.err != nil {
+			return nil
+		}
+		n, st, depth = len(jw.buf), int(jw.next), jw.depth
 	}
-	return nil
 }
 
-// streamCompact is streamJSON for compact output, the common case, with
-// the writer's work for most tokens done in the loop itself: the write
-// position and the comma state stay in local variables, one check per
-// token makes sure fastRoom bytes are free, and short strings, numbers and
-// literals are checked and stored a word at a time. Anything else
-// (strings that need escapes or are long, long numbers, a root primitive)
-// goes through jw's methods, with the state handed over and taken back.
+// streamCompact is streamJSON specialised for compact output, the common
+// case: with no indentation to place, a comma is all that can go before a
+// token, and the loop keeps fewer values live. (The general loop, run on
+// compact output, costs about 4% more instructions for the whole
+// conversion.) Tokens it does not write itself go through jw's methods, as
+// in streamJSON.
 func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 	// The buffer as an array, so that its size is a constant to the
 	// compiler; n is the write position and c is 1 when the next key or
@@ -263,6 +410,28 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 	}
 }
 
+// nextState is jsonWriter.next for streamCompact's comma count c. After a
+// key c is 0 and needNothing stands for needValue: in compact output both
+// write nothing before the value.
+func nextState(c int) byte {
+	if c != 0 {
+		return needComma
+	}
+	return needNothing
+}
+
+// maxIndentFast is the deepest indentation, in spaces, streamJSON writes
+// itself, and tokenRoom the room it makes sure of before each token: a
+// comma, a line break, that indentation and the scratch of its word
+// stores, then the token (see fastRoom).
+const (
+	maxIndentFast = 120
+	tokenRoom     = 2 + maxIndentFast + wordSlack + fastRoom
+)
+
+// spaces8 is eight spaces as a word.
+const spaces8 = 0x2020202020202020
+
 // writeValue writes a primitive token with jw.
 func writeValue(jw *jsonWriter, t toon.Token) {
 	switch t.Kind() {
@@ -281,17 +450,7 @@ func writeValue(jw *jsonWriter, t toon.Token) {
 	}
 }
 
-// nextState is jsonWriter.next for streamCompact's comma count c. After a
-// key c is 0 and needNothing stands for needValue: in compact output both
-// write nothing before the value.
-func nextState(c int) byte {
-	if c != 0 {
-		return needComma
-	}
-	return needNothing
-}
-
-// The literals as little-endian words, for streamCompact's word stores.
+// The literals as little-endian words, for streamJSON's word stores.
 const (
 	trueWord  = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
