@@ -33,7 +33,8 @@ type jsonWriter struct {
 	indent int    // spaces per level; 0 writes compact JSON
 }
 
-// The states of jsonWriter.next.
+// The states of jsonWriter.next. streamJSON computes where a token starts
+// as next&needComma, so needComma must be the only state with bit 0 set.
 const (
 	needNothing = iota // first member of a container, or the root value
 	needComma          // a member was written before: a comma goes first
@@ -163,7 +164,9 @@ func (w *jsonWriter) valueDone() {
 	w.flush()
 }
 
-// The methods below that write a key or a value first try a fast path:
+// The methods below write the tokens that streamCompact and streamJSON
+// leave to the writer, and every token of a non-strict conversion
+// (writeLenient). Those that write a key or a value first try a fast path:
 // compact output with room in the buffer for the worst case, where the
 // separator, the token and the state change are written without further
 // checks. Indented output, a nearly full buffer and long strings take the
