@@ -58,6 +58,9 @@ const jsontextMaxDepth = 10000
 // a time. Anything else (strings that need escapes or are long, long
 // numbers, a root primitive, indentation deeper than maxIndentFast) goes
 // through jw's methods, with the state handed over and taken back.
+//
+// It writes compact and indented JSON alike; ToJSON uses it for indented
+// output and streamCompact, its specialisation, for compact output.
 func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 	// The buffer as an array, so that its size is a constant to the
 	// compiler. n is the write position, st what the next token needs
