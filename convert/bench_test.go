@@ -48,17 +48,6 @@ func BenchmarkFromJSON(b *testing.B) {
 	}
 }
 
-func BenchmarkToJSON(b *testing.B) {
-	var t bytes.Buffer
-	if err := FromJSON(&t, bytes.NewReader(benchRows(20000))); err != nil {
-		b.Fatal(err)
-	}
-	in := t.Bytes()
-	b.SetBytes(int64(len(in)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if err := ToJSON(io.Discard, bytes.NewReader(in)); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+// BenchmarkToJSON converts the TOON of the rows above to JSON; see
+// benchToJSON, and BenchmarkToJSONText for the jsontext peer.
+func BenchmarkToJSON(b *testing.B) { benchToJSON(b, ToJSON) }

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"strings"
@@ -22,6 +23,453 @@ import (
 func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
+	if c.maxDepth > jsontextMaxDepth {
+		// Nesting deeper than jsontext allows was an error of the JSON
+		// writer, reported with jsontext's position and JSON pointer; the
+		// jsontext path keeps exactly that behaviour for this setting.
+		return toJSONText(w, dec, c)
+	}
+	jw := newJSONWriter(w, c.jsonIndent)
+	var err error
+	switch {
+	case c.strict && c.jsonIndent == 0:
+		err = streamCompact(jw, dec)
+	case c.strict:
+		err = streamJSON(jw, dec)
+	default:
+		err = lenientToJSON(jw, dec)
+	}
+	jw.flush() // what was converted before an error still reaches w
+	if jw.err != nil {
+		err = jw.err
+	}
+	jw.release()
+	return err
+}
+
+// jsontextMaxDepth is the deepest nesting jsontext.Encoder writes.
+const jsontextMaxDepth = 10000
+
+// streamJSON copies the tokens of a strict decoder to jw as they come,
+// with the writer's work for most tokens done in the loop itself: the
+// write position and the state stay in local variables, one check per
+// token makes sure there is room for the longest token it writes itself,
+// and short strings, numbers and literals are checked and stored a word at
+// a time. Anything else (strings that need escapes or are long, long
+// numbers, a root primitive, indentation deeper than maxIndentFast) goes
+// through jw's methods, with the state handed over and taken back.
+//
+// It writes compact and indented JSON alike; ToJSON uses it for indented
+// output and streamCompact, its specialisation, for compact output.
+func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
+	// The buffer as an array, so that its size is a constant to the
+	// compiler. n is the write position, st what the next token needs
+	// before it (as jsonWriter.next) and ind the spaces per level.
+	buf := (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
+	n, st, depth, ind := len(jw.buf), int(jw.next), jw.depth, jw.indent
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if n > jsonBufSize-tokenRoom {
+			jw.buf = buf[:n]
+			if jw.flush(); jw.err != nil {
+				return nil
+			}
+			n = 0
+		}
+		if ind == 0 || depth*ind <= maxIndentFast {
+			b := buf[n : n+tokenRoom]
+			// c is where the token starts in b, after what goes before
+			// it: in compact output a comma, stored before every token
+			// and covered by the token when none is needed; when
+			// indenting, the comma, line break and indentation of a
+			// member, or nothing after a key.
+			c := st & needComma
+			b[0] = ','
+			if ind != 0 && st != needValue && depth > 0 {
+				b[c] = '\n'
+				k := depth * ind
+				for i := 0; i < k; i += 8 {
+					binary.LittleEndian.PutUint64(b[c+1+i:], spaces8)
+				}
+				c += 1 + k
+			}
+			switch t.Kind() {
+			case toon.KindKey, toon.KindString:
+				// A string of at most maxFast bytes that needs no escape
+				// is checked and copied a word at a time, the last word
+				// overlapping the one before it; a string shorter than a
+				// word is read as one with loadShort. Any other string
+				// leaves the switch for the general path. (This is
+				// appendQuoted's fast path, written out here: a call per
+				// token spills the loop's state.)
+				s := t.Bytes()
+				ln := len(s)
+				if ln > maxFast {
+					break
+				}
+				d := b[c : c+maxFast+2+wordSlack]
+				d[0] = '"'
+				if ln < 8 {
+					x := loadShort(s)
+					if specialMask(x)&(uint64(1)<<(8*ln)-1) != 0 { // only s's bytes count
+						break
+					}
+					binary.LittleEndian.PutUint64(d[1:], x)
+				} else {
+					i := 0
+					for ; i < ln-8; i += 8 {
+						x := binary.LittleEndian.Uint64(s[i:])
+						if specialMask(x) != 0 {
+							break
+						}
+						binary.LittleEndian.PutUint64(d[1+i:], x)
+					}
+					x := binary.LittleEndian.Uint64(s[ln-8:])
+					if i < ln-8 || specialMask(x) != 0 {
+						break
+					}
+					binary.LittleEndian.PutUint64(d[ln-7:], x) // s[ln-8:] goes to d[1+ln-8:]
+				}
+				d[ln+1] = '"'
+				if t.Kind() == toon.KindKey {
+					d[ln+2] = ':'
+					d[ln+3] = ' ' // scratch in compact output
+					n += c + ln + 3
+					if ind != 0 {
+						n++
+					}
+					st = needValue
+					continue
+				}
+				if depth > 0 {
+					n += c + ln + 2
+					st = needComma
+					continue
+				}
+			case toon.KindNumber:
+				// The decoder only types text as a number when it follows
+				// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+				// which is JSON's number grammar: the text is written as
+				// it is.
+				if v := t.Bytes(); depth > 0 {
+					if len(v) < 8 {
+						binary.LittleEndian.PutUint64(b[c:], loadShort(v))
+						n += c + len(v)
+						st = needComma
+						continue
+					}
+					if k := putRaw(b[c:], v); k >= 0 {
+						n += c + k
+						st = needComma
+						continue
+					}
+				}
+			case toon.KindBool:
+				if depth > 0 {
+					if t.Bool() {
+						binary.LittleEndian.PutUint64(b[c:], trueWord)
+						n += c + 4
+					} else {
+						binary.LittleEndian.PutUint64(b[c:], falseWord)
+						n += c + 5
+					}
+					st = needComma
+					continue
+				}
+			case toon.KindNull:
+				if depth > 0 {
+					binary.LittleEndian.PutUint64(b[c:], nullWord)
+					n += c + 4
+					st = needComma
+					continue
+				}
+			case toon.KindObjectStart, toon.KindArrayStart:
+				b[c] = byte(t.Kind()) // '{' or '['
+				n += c + 1
+				depth++
+				st = needNothing
+				continue
+			case toon.KindObjectEnd, toon.KindArrayEnd:
+				// No comma before a closing bracket; when indenting, a
+				// container with members closes on a line of its own.
+				depth--
+				c = 0
+				if ind != 0 && st == needComma {
+					b[0] = '\n'
+					k := depth * ind
+					for i := 0; i < k; i += 8 {
+						binary.LittleEndian.PutUint64(b[1+i:], spaces8)
+					}
+					c = 1 + k
+				}
+				b[c] = byte(t.Kind()) // '}' or ']'
+				n += c + 1
+				st = needComma
+				if depth > 0 {
+					continue
+				}
+				// The root value is complete: jw writes its newline and
+				// flushes it.
+				jw.buf, jw.depth = buf[:n], 0
+				jw.valueDone()
+				n, st = len(jw.buf), int(jw.next)
+				continue
+			default:
+				jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
+				return errors.New("convert: unexpected token " + t.Kind().String())
+			}
+		}
+		// The general path: jw writes the token and what goes before it.
+		jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
+		switch t.Kind() {
+		case toon.KindKey:
+			jw.key(t.Bytes())
+		case toon.KindObjectStart, toon.KindArrayStart:
+			jw.open(byte(t.Kind()))
+		case toon.KindObjectEnd, toon.KindArrayEnd:
+			jw.close(byte(t.Kind()))
+		default:
+			writeValue(jw, t)
+		}
+		if jw.err != nil {
+			return nil
+		}
+		n, st, depth = len(jw.buf), int(jw.next), jw.depth
+	}
+}
+
+// streamCompact is streamJSON specialised for compact output, the common
+// case: with no indentation to place, a comma is all that can go before a
+// token, and the loop keeps fewer values live. (The general loop, run on
+// compact output, costs about 4% more instructions for the whole
+// conversion.) Tokens it does not write itself go through jw's methods, as
+// in streamJSON.
+func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
+	// The buffer as an array, so that its size is a constant to the
+	// compiler; n is the write position and c is 1 when the next key or
+	// value needs a comma before it, 0 otherwise. A comma is stored at
+	// the write position before every token and the token starts at c, so
+	// without a comma the token covers it.
+	buf := (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
+	n := len(jw.buf)
+	c := 0
+	if jw.next == needComma {
+		c = 1
+	}
+	depth := jw.depth
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+		if n > jsonBufSize-fastRoom {
+			jw.buf = buf[:n]
+			if jw.flush(); jw.err != nil {
+				return nil
+			}
+			n = 0
+		}
+		b := buf[n : n+fastRoom]
+		b[0] = ','
+		switch t.Kind() {
+		case toon.KindKey, toon.KindString:
+			// A string of at most maxFast bytes that needs no escape is
+			// checked and copied a word at a time, the last word
+			// overlapping the one before it; a string shorter than a
+			// word is read as one with loadShort. Any other string
+			// leaves the switch for the general path. (This is written
+			// out here rather than called: a call per token spills the
+			// loop's state.)
+			s := t.Bytes()
+			ln := len(s)
+			if ln > maxFast {
+				break
+			}
+			d := b[c : c+maxFast+2+wordSlack]
+			d[0] = '"'
+			if ln < 8 {
+				x := loadShort(s)
+				if specialMask(x)&(uint64(1)<<(8*ln)-1) != 0 { // only s's bytes count
+					break
+				}
+				binary.LittleEndian.PutUint64(d[1:], x)
+			} else {
+				i := 0
+				for ; i < ln-8; i += 8 {
+					x := binary.LittleEndian.Uint64(s[i:])
+					if specialMask(x) != 0 {
+						break
+					}
+					binary.LittleEndian.PutUint64(d[1+i:], x)
+				}
+				x := binary.LittleEndian.Uint64(s[ln-8:])
+				if i < ln-8 || specialMask(x) != 0 {
+					break
+				}
+				binary.LittleEndian.PutUint64(d[ln-7:], x) // s[ln-8:] goes to d[1+ln-8:]
+			}
+			d[ln+1] = '"'
+			if t.Kind() == toon.KindKey {
+				d[ln+2] = ':'
+				n += c + ln + 3
+				c = 0
+				continue
+			}
+			if depth > 0 {
+				n += c + ln + 2
+				c = 1
+				continue
+			}
+		case toon.KindNumber:
+			// The decoder only types text as a number when it follows
+			// the grammar of §4, -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?,
+			// which is JSON's number grammar: the text is written as it is.
+			if v := t.Bytes(); depth > 0 {
+				if len(v) < 8 {
+					binary.LittleEndian.PutUint64(b[c:], loadShort(v))
+					n += c + len(v)
+					c = 1
+					continue
+				}
+				if k := putRaw(b[c:], v); k >= 0 {
+					n += c + k
+					c = 1
+					continue
+				}
+			}
+		case toon.KindBool:
+			if depth > 0 {
+				if t.Bool() {
+					binary.LittleEndian.PutUint64(b[c:], trueWord)
+					n += c + 4
+				} else {
+					binary.LittleEndian.PutUint64(b[c:], falseWord)
+					n += c + 5
+				}
+				c = 1
+				continue
+			}
+		case toon.KindNull:
+			if depth > 0 {
+				binary.LittleEndian.PutUint64(b[c:], nullWord)
+				n += c + 4
+				c = 1
+				continue
+			}
+		case toon.KindObjectStart:
+			b[c] = '{'
+			n += c + 1
+			depth++
+			c = 0
+			continue
+		case toon.KindArrayStart:
+			b[c] = '['
+			n += c + 1
+			depth++
+			c = 0
+			continue
+		case toon.KindObjectEnd, toon.KindArrayEnd:
+			b[0] = byte(t.Kind()) // '}' or ']', with no comma before it
+			n++
+			c = 1
+			if depth--; depth > 0 {
+				continue
+			}
+			// The root value is complete: jw writes its newline and
+			// flushes it.
+			jw.buf, jw.depth = buf[:n], 0
+			jw.valueDone()
+			n, c = len(jw.buf), 0
+			continue
+		default:
+			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
+			return errors.New("convert: unexpected token " + t.Kind().String())
+		}
+		// The general path: jw writes the token, comma included.
+		jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
+		if t.Kind() == toon.KindKey {
+			jw.key(t.Bytes())
+		} else {
+			writeValue(jw, t)
+		}
+		if jw.err != nil {
+			return nil
+		}
+		n, depth, c = len(jw.buf), jw.depth, 0
+		if jw.next == needComma {
+			c = 1
+		}
+	}
+}
+
+// nextState is jsonWriter.next for streamCompact's comma count c. After a
+// key c is 0 and needNothing stands for needValue: in compact output both
+// write nothing before the value.
+func nextState(c int) byte {
+	if c != 0 {
+		return needComma
+	}
+	return needNothing
+}
+
+// maxIndentFast is the deepest indentation, in spaces, streamJSON writes
+// itself, and tokenRoom the room it makes sure of before each token: a
+// comma, a line break, that indentation and the scratch of its word
+// stores, then the token (see fastRoom).
+const (
+	maxIndentFast = 120
+	tokenRoom     = 2 + maxIndentFast + wordSlack + fastRoom
+)
+
+// spaces8 is eight spaces as a word.
+const spaces8 = 0x2020202020202020
+
+// writeValue writes a primitive token with jw.
+func writeValue(jw *jsonWriter, t toon.Token) {
+	switch t.Kind() {
+	case toon.KindString:
+		jw.str(t.Bytes())
+	case toon.KindNumber:
+		jw.raw(t.Bytes())
+	case toon.KindBool:
+		if t.Bool() {
+			jw.raw(litTrue)
+		} else {
+			jw.raw(litFalse)
+		}
+	case toon.KindNull:
+		jw.raw(litNull)
+	}
+}
+
+// The literals as little-endian words, for streamJSON's word stores.
+const (
+	trueWord  = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
+	nullWord  = 'n' | 'u'<<8 | 'l'<<16 | 'l'<<24
+)
+
+var (
+	litTrue  = []byte("true")
+	litFalse = []byte("false")
+	litNull  = []byte("null")
+)
+
+// toJSONText is ToJSON written with jsontext.Encoder, the way ToJSON worked
+// before jsonWriter. ToJSON uses it only when WithMaxDepth allows more
+// nesting than jsontext does; the tests compare jsonWriter's output with it.
+func toJSONText(w io.Writer, dec *toon.Decoder, c config) error {
 	jopts := []jsontext.Options{
 		// The decoder has done jsontext's checks already: in strict mode it
 		// rejects ill-formed UTF-8 and repeated keys, and in non-strict mode
@@ -35,7 +483,7 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	}
 	enc := jsontext.NewEncoder(w, jopts...)
 	if !c.strict {
-		return lenientToJSON(enc, dec)
+		return lenientToJSONText(enc, dec)
 	}
 	for {
 		t, err := dec.Token()
@@ -96,28 +544,48 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 // path builds the document in memory, keeps each key once (at its first
 // position, with its last value) and then writes it. Strict mode, which
 // rejects repeated keys, streams in constant memory instead.
-func lenientToJSON(enc *jsontext.Encoder, dec *toon.Decoder) error {
+func lenientToJSON(jw *jsonWriter, dec *toon.Decoder) error {
+	v, ok, err := lenientDocument(dec)
+	if !ok {
+		return err
+	}
+	writeLenient(jw, v)
+	return nil
+}
+
+// lenientToJSONText is lenientToJSON written with jsontext.
+func lenientToJSONText(enc *jsontext.Encoder, dec *toon.Decoder) error {
+	v, ok, err := lenientDocument(dec)
+	if !ok {
+		return err
+	}
+	if err := writeLenientText(enc, v); err != nil {
+		return writeErr(err)
+	}
+	return nil
+}
+
+// lenientDocument reads the whole document of a non-strict decoder. ok is
+// false when there is nothing to write: on an error, or for an input
+// without tokens.
+func lenientDocument(dec *toon.Decoder) (v any, ok bool, err error) {
 	t, err := dec.Token()
 	if err != nil {
 		if err == io.EOF {
-			return nil
+			err = nil
 		}
-		return err
+		return nil, false, err
 	}
-	v, err := lenientValue(dec, t)
-	if err != nil {
-		return err
+	if v, err = lenientValue(dec, t); err != nil {
+		return nil, false, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
 			err = errors.New("convert: unexpected token after the root value")
 		}
-		return err
+		return nil, false, err
 	}
-	if err := writeLenient(enc, v); err != nil {
-		return writeErr(err)
-	}
-	return nil
+	return v, true, nil
 }
 
 // lenientNumber is number text kept exactly.
@@ -183,7 +651,7 @@ func lenientValue(dec *toon.Decoder, t toon.Token) (any, error) {
 	return nil, errors.New("convert: unexpected token " + t.Kind().String())
 }
 
-func writeLenient(enc *jsontext.Encoder, v any) error {
+func writeLenientText(enc *jsontext.Encoder, v any) error {
 	switch x := v.(type) {
 	case toon.Object:
 		if err := enc.WriteToken(jsontext.ObjectStart); err != nil {
@@ -193,7 +661,7 @@ func writeLenient(enc *jsontext.Encoder, v any) error {
 			if err := enc.WriteToken(jsontext.String(m.Key)); err != nil {
 				return err
 			}
-			if err := writeLenient(enc, m.Value); err != nil {
+			if err := writeLenientText(enc, m.Value); err != nil {
 				return err
 			}
 		}
@@ -203,7 +671,7 @@ func writeLenient(enc *jsontext.Encoder, v any) error {
 			return err
 		}
 		for _, e := range x {
-			if err := writeLenient(enc, e); err != nil {
+			if err := writeLenientText(enc, e); err != nil {
 				return err
 			}
 		}
@@ -218,4 +686,35 @@ func writeLenient(enc *jsontext.Encoder, v any) error {
 		return enc.WriteToken(jsontext.Null)
 	}
 	return errors.New("convert: unexpected value")
+}
+
+// writeLenient writes a value built by lenientValue.
+func writeLenient(jw *jsonWriter, v any) {
+	switch x := v.(type) {
+	case toon.Object:
+		jw.open('{')
+		for _, m := range x {
+			jw.key(unsafe.Slice(unsafe.StringData(m.Key), len(m.Key)))
+			writeLenient(jw, m.Value)
+		}
+		jw.close('}')
+	case []any:
+		jw.open('[')
+		for _, e := range x {
+			writeLenient(jw, e)
+		}
+		jw.close(']')
+	case string:
+		jw.str(unsafe.Slice(unsafe.StringData(x), len(x)))
+	case lenientNumber:
+		jw.raw(unsafe.Slice(unsafe.StringData(string(x)), len(x)))
+	case bool:
+		if x {
+			jw.raw(litTrue)
+		} else {
+			jw.raw(litFalse)
+		}
+	case nil:
+		jw.raw(litNull)
+	}
 }
