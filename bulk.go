@@ -16,8 +16,8 @@ import (
 // lexer's buffer in one pass (indexRows) and queues the tokens of every row
 // it can, stopping at the first line that is anything else (a comment, a
 // blank line, another depth, a colon, a stray CR, a quote
-// left open, a row of the wrong width, a bad quoted cell, ill-formed UTF-8)
-// and leaving that line to the general path, which decides what it is and
+// left open, a row of the wrong width, a bad quoted cell, ill-formed UTF-8,
+// a line longer than the limit) and leaving that line to the general path, which decides what it is and
 // reports any error with its position. So the fast path never makes a
 // decision of its own: it only takes lines on which the general path could
 // not fail and would queue the same tokens.
@@ -118,7 +118,7 @@ func (d *Decoder) bulkRows() bool {
 			stopped = le == lineStop
 			break
 		}
-		if high && strict && !utf8.Valid(src[ls:le]) {
+		if le-ls > lx.maxLine || high && strict && !utf8.Valid(src[ls:le]) {
 			stopped = true
 			break
 		}

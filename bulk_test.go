@@ -36,8 +36,13 @@ func renderWithLines(t *testing.T, d *Decoder, limit int) (string, error) {
 // same tokens, positions and error.
 func checkBulk(t *testing.T, data []byte, strict bool) {
 	t.Helper()
+	checkBulkOpts(t, data, strict, WithStrict(strict))
+	checkBulkOpts(t, data, strict, WithStrict(strict), WithMaxLineLength(64)) // the smallest limit
+}
+
+func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
+	t.Helper()
 	limit := fuzzTokenLimit(len(data))
-	opts := []Option{WithStrict(strict)}
 	ref := newBytesDecoder(data, opts)
 	ref.bulk.off = true
 	want, wantErr := renderWithLines(t, ref, limit)
@@ -152,6 +157,10 @@ func TestBulkMatchesGeneralPath(t *testing.T) {
 			rows = 400 + rng.Intn(600) // more than one window and one queue
 		}
 		data := bulkDoc(rng, rows)
+		if i%3 == 0 {
+			// Some rows longer than the smallest line limit.
+			data = bytes.ReplaceAll(data, []byte("Ada Lovelace"), []byte(strings.Repeat("Ada Lovelace ", 6)))
+		}
 		checkBulk(t, data, true)
 		checkBulk(t, data, false)
 	}
