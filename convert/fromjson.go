@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
 )
 
@@ -38,7 +37,7 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	defer p.slots.close()
 	defer p.tables.close()
 	if err := p.run(src.reader()); err != nil {
-		return src.jsonError(err)
+		return src.jsonError(err, c.maxDepth)
 	}
 	p.arena = nil
 	slots, err := p.slots.reader()
@@ -53,17 +52,14 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		return err
 	}
 	e := &emitter{
-		c: &c,
-		dec: jsontext.NewDecoder(src.reader(),
-			// The first pass has rejected repeated keys; rows are checked
-			// field by field anyway.
-			jsontext.AllowDuplicateNames(true)),
+		c:      &c,
+		lx:     newLexer(src.reader(), p.lx.buf),
 		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1)),
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
 	if err := e.run(); err != nil {
-		var se *jsontext.SyntacticError
+		var se *syntaxError
 		if errors.As(err, &se) {
 			return errChanged(err)
 		}
@@ -128,32 +124,36 @@ func (s *source) close() {
 	}
 }
 
-// emitter runs the second pass: it re-reads the JSON and writes TOON tokens
-// as the plan says.
+// emitter runs the second pass: it re-reads the JSON and writes TOON as
+// the plan says.
 type emitter struct {
 	c      *config
-	dec    *jsontext.Decoder
+	lx     *lexer
 	enc    *toon.Encoder
 	slots  io.ByteReader
 	tables io.ByteReader
 	stack  []p2frame
 	scr    []byte
-	tree   table // the current table's header
+	key    []byte // the key whose value comes next, not yet written
+	keyed  bool   // key is pending
+	tree   table  // the current table's header
 	row    rowBuf
+	cells  []toon.Value // a row of a flat table, for WriteRow
+	names  []string     // a flat table's field names, for BeginTable
 }
 
 type p2kind uint8
 
 const (
-	p2Object p2kind = iota
-	p2Array
-	p2Tabular
+	p2Object  p2kind = iota
+	p2Array          // any array but a tabular one
+	p2Tabular        // a tabular array whose header has nested groups: rows as tokens
+	p2Table          // a flat tabular array: rows through WriteRow
 	p2Keyed
 )
 
 type p2frame struct {
-	kind    p2kind
-	wantKey bool
+	kind p2kind
 }
 
 var errPlan = errors.New("convert: internal error: plan out of step with the input")
@@ -172,25 +172,22 @@ func (e *emitter) readSlot(n int) ([]byte, error) {
 
 func (e *emitter) run() error {
 	for {
-		k := e.dec.PeekKind()
-		if k == 0 {
-			_, err := e.dec.ReadToken()
-			if err == io.EOF && len(e.stack) == 0 {
-				return e.enc.Close()
-			}
-			if err == nil || err == io.EOF {
-				return errChanged(io.ErrUnexpectedEOF)
-			}
+		k, err := e.lx.next()
+		if err != nil {
 			return err
+		}
+		if k == tkEOF { // the lexer has seen the root value end
+			if len(e.stack) != 0 {
+				return errPlan
+			}
+			return e.enc.Close()
 		}
 		var top *p2frame
 		if len(e.stack) > 0 {
 			top = &e.stack[len(e.stack)-1]
-		}
-		if top != nil {
 			switch top.kind {
-			case p2Tabular:
-				if err := e.tabularStep(k); err != nil {
+			case p2Tabular, p2Table:
+				if err := e.tabularStep(k, top.kind); err != nil {
 					return err
 				}
 				continue
@@ -199,24 +196,16 @@ func (e *emitter) run() error {
 					return err
 				}
 				continue
-			case p2Object:
-				if top.wantKey && k != '}' {
-					v, err := e.dec.ReadValue()
-					if err != nil {
-						return err
-					}
-					key, err := unquoteInto(&e.scr, v)
-					if err != nil {
-						return err
-					}
-					top.wantKey = false
-					if err := e.enc.WriteToken(toon.KeyToken(key)); err != nil {
-						return err
-					}
-					continue
-				}
-				top.wantKey = true
 			}
+		}
+		if k == tkKey {
+			key, err := e.lx.unescaped(&e.scr)
+			if err != nil {
+				return err
+			}
+			e.key = append(e.key[:0], key...)
+			e.keyed = true
+			continue
 		}
 		if err := e.value(k, top); err != nil {
 			return err
@@ -224,13 +213,19 @@ func (e *emitter) run() error {
 	}
 }
 
+// flushKey writes the pending key, if any.
+func (e *emitter) flushKey() error {
+	if !e.keyed {
+		return nil
+	}
+	e.keyed = false
+	return e.enc.WriteToken(toon.KeyToken(e.key))
+}
+
 // value writes the next value, or the end of the current container.
-func (e *emitter) value(k jsontext.Kind, top *p2frame) error {
+func (e *emitter) value(k byte, top *p2frame) error {
 	switch k {
-	case '{':
-		if _, err := e.dec.ReadToken(); err != nil {
-			return err
-		}
+	case tkObjStart:
 		if len(e.stack) >= e.c.maxDepth {
 			return errPlan
 		}
@@ -244,16 +239,19 @@ func (e *emitter) value(k jsontext.Kind, top *p2frame) error {
 				if err != nil {
 					return err
 				}
-				e.stack = append(e.stack, p2frame{kind: p2Keyed, wantKey: true})
+				if err := e.flushKey(); err != nil {
+					return err
+				}
+				e.stack = append(e.stack, p2frame{kind: p2Keyed})
 				return e.enc.WriteToken(toon.KeyedStartToken(n, 0, e.tree.fields))
 			}
 		}
-		e.stack = append(e.stack, p2frame{kind: p2Object, wantKey: true})
-		return e.enc.WriteToken(toon.ObjectStartToken())
-	case '[':
-		if _, err := e.dec.ReadToken(); err != nil {
+		if err := e.flushKey(); err != nil {
 			return err
 		}
+		e.stack = append(e.stack, p2frame{kind: p2Object})
+		return e.enc.WriteToken(toon.ObjectStartToken())
+	case tkArrStart:
 		s, err := e.readSlot(slotArray)
 		if err != nil {
 			return err
@@ -268,50 +266,71 @@ func (e *emitter) value(k jsontext.Kind, top *p2frame) error {
 			if tn != n {
 				return errPlan
 			}
+			if len(e.tree.groups) == 1 && (e.keyed || top == nil) {
+				// A flat table in an object field or at the root: its rows
+				// are written whole with WriteRow, which costs far less
+				// than a token per cell.
+				key := ""
+				if e.keyed {
+					key = string(e.key)
+					e.keyed = false
+				}
+				e.names = e.names[:0]
+				for _, f := range e.tree.fields {
+					e.names = append(e.names, string(f.Name))
+				}
+				e.stack = append(e.stack, p2frame{kind: p2Table})
+				return e.enc.BeginTable(key, n, e.names...)
+			}
+			if err := e.flushKey(); err != nil {
+				return err
+			}
 			e.stack = append(e.stack, p2frame{kind: p2Tabular})
 			return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, e.tree.fields))
 		}
-		e.stack = append(e.stack, p2frame{kind: p2Array})
-		return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, nil))
-	case '}', ']':
-		if _, err := e.dec.ReadToken(); err != nil {
+		if err := e.flushKey(); err != nil {
 			return err
 		}
-		if len(e.stack) == 0 {
+		e.stack = append(e.stack, p2frame{kind: p2Array})
+		return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, nil))
+	case tkObjEnd, tkArrEnd:
+		if len(e.stack) == 0 || e.keyed {
 			return errPlan
 		}
 		e.stack = e.stack[:len(e.stack)-1]
-		if k == '}' {
+		if k == tkObjEnd {
 			return e.enc.WriteToken(toon.ObjectEndToken())
 		}
 		return e.enc.WriteToken(toon.ArrayEndToken())
 	}
-	v, err := e.dec.ReadValue()
-	if err != nil {
+	if err := e.flushKey(); err != nil {
 		return err
 	}
-	t, err := e.primToken(v, &e.scr)
+	t, err := e.primToken(k, &e.scr)
 	if err != nil {
 		return err
 	}
 	return e.enc.WriteToken(t)
 }
 
-// primToken returns the token of the JSON primitive v; string text may be
-// unescaped into *scr.
-func (e *emitter) primToken(v jsontext.Value, scr *[]byte) (toon.Token, error) {
-	switch v[0] {
-	case '"':
-		s, err := unquoteInto(scr, v)
+// primToken returns the token of the primitive the lexer has just read;
+// string text may be unescaped into *scr.
+func (e *emitter) primToken(k byte, scr *[]byte) (toon.Token, error) {
+	switch k {
+	case tkString:
+		if !e.lx.esc {
+			return toon.StringToken(e.lx.text()), nil
+		}
+		s, err := unquoteInto(scr, e.lx.quoted())
 		return toon.StringToken(s), err
-	case 't':
+	case tkTrue:
 		return toon.BoolToken(true), nil
-	case 'f':
+	case tkFalse:
 		return toon.BoolToken(false), nil
-	case 'n':
+	case tkNull:
 		return toon.NullToken(), nil
 	}
-	return toon.NumberToken(v), nil
+	return toon.NumberToken(e.lx.text()), nil
 }
 
 // readTable reads the next table record: the entry count and the header.
@@ -340,57 +359,56 @@ func (e *emitter) readTable() (int, error) {
 
 // tabularStep handles the next token inside a tabular array: a row object
 // or the end of the array.
-func (e *emitter) tabularStep(k jsontext.Kind) error {
+func (e *emitter) tabularStep(k byte, kind p2kind) error {
 	switch k {
-	case ']':
+	case tkArrEnd:
+		if kind == p2Table {
+			e.stack = e.stack[:len(e.stack)-1]
+			return e.enc.EndTable()
+		}
 		return e.value(k, nil)
-	case '{':
-		if _, err := e.dec.ReadToken(); err != nil {
+	case tkObjStart:
+		e.row.reset(&e.tree)
+		if err := e.readGroup(0); err != nil {
 			return err
 		}
-		return e.rowObject()
+		if kind == p2Table {
+			return e.writeFlatRow()
+		}
+		return e.writeRow()
 	}
 	return errChanged(errors.New("a tabular row is not an object"))
 }
 
 // keyedStep handles the next token inside a keyed object: an entry key and
 // its object, or the end of the object.
-func (e *emitter) keyedStep(k jsontext.Kind) error {
+func (e *emitter) keyedStep(k byte) error {
 	switch k {
-	case '}':
+	case tkObjEnd:
 		return e.value(k, nil)
-	case '"':
-		v, err := e.dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		key, err := unquoteInto(&e.scr, v)
+	case tkKey:
+		key, err := e.lx.unescaped(&e.scr)
 		if err != nil {
 			return err
 		}
 		if err := e.enc.WriteToken(toon.KeyToken(key)); err != nil {
 			return err
 		}
-		if e.dec.PeekKind() != '{' {
-			return errChanged(errors.New("a keyed entry is not an object"))
-		}
-		if _, err := e.dec.ReadToken(); err != nil {
+		k, err := e.lx.next()
+		if err != nil {
 			return err
+		}
+		if k != tkObjStart {
+			return errChanged(errors.New("a keyed entry is not an object"))
 		}
 		if _, err := e.readSlot(slotObject); err != nil { // entry values are object values
 			return err
 		}
-		return e.rowObject()
+		e.row.reset(&e.tree)
+		if err := e.readGroup(0); err != nil {
+			return err
+		}
+		return e.writeRow()
 	}
 	return errChanged(errors.New("unexpected token in a keyed object"))
-}
-
-// rowObject reads one row object, whose '{' has been read, into the row
-// buffer, then writes it in the header's field order.
-func (e *emitter) rowObject() error {
-	e.row.reset(&e.tree)
-	if err := e.readGroup(0); err != nil {
-		return err
-	}
-	return e.writeRow()
 }

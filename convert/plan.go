@@ -92,7 +92,7 @@ type p1frame struct {
 	sum     uint64 // sum of the members' hashes
 	allOK   bool   // every member so far is ok
 	keyHash uint64 // hash of the key whose value is being read
-	wantKey bool   // an object expecting a key (or its end)
+	names   int    // object: its mark in the planner's nameSet
 
 	// Form.
 	allPrim bool   // array: every element so far is a primitive
@@ -111,7 +111,8 @@ type p1frame struct {
 
 type planner struct {
 	c      *config
-	dec    *jsontext.Decoder
+	lx     *lexer
+	names  nameSet
 	slots  *spill
 	tables *spill
 	seed   maphash.Seed
@@ -142,84 +143,55 @@ func mix(x uint64) uint64 { // the splitmix64 finalizer
 // exceed WithMaxHeaderSize.
 var errHeaderTooLarge = errors.New("tabular header too large")
 
-// plan runs the first pass over r.
+// run runs the first pass over r.
 func (p *planner) run(r io.Reader) error {
-	p.dec = jsontext.NewDecoder(r)
+	p.lx = newLexer(r, nil)
 	p.seed = maphash.MakeSeed()
-	done := false
 	for {
-		k := p.dec.PeekKind()
-		if k == 0 || done {
-			// End of input, an error, or something after the root value.
-			_, err := p.dec.ReadToken()
-			if err == io.EOF {
-				if !done {
-					return io.ErrUnexpectedEOF
-				}
-				return nil
-			}
-			if err == nil {
-				return errors.New("convert: more than one JSON value in the input")
-			}
+		k, err := p.lx.next()
+		if err != nil {
 			return err
 		}
 		var top *p1frame
 		if len(p.stack) > 0 {
 			top = &p.stack[len(p.stack)-1]
 		}
-		if top != nil && !top.array && top.wantKey {
-			if k == '}' {
-				if _, err := p.dec.ReadToken(); err != nil {
-					return err
-				}
-				if err := p.endObject(); err != nil {
-					return err
-				}
-				done = len(p.stack) == 0
-				continue
-			}
-			v, err := p.dec.ReadValue()
+		switch k {
+		case tkEOF:
+			return nil
+		case tkKey:
+			key, err := p.lx.unescaped(&p.scr)
 			if err != nil {
 				return err
 			}
-			key, err := p.unquote(v)
-			if err != nil {
-				return err
+			h := maphash.Bytes(p.seed, key)
+			if p.names.seen(top.names, h, key) {
+				return &syntaxError{off: p.lx.off, msg: "duplicate object member name " + strconv.Quote(string(key))}
 			}
-			top.keyHash = maphash.Bytes(p.seed, key)
-			top.wantKey = false
+			top.keyHash = h
 			if top.arenaAt >= 0 {
 				p.record(binary.AppendUvarint(p.tmp[:0], uint64(len(key)))...)
 				p.record(key...)
 			}
-			continue
-		}
-		switch k {
-		case ']':
-			if _, err := p.dec.ReadToken(); err != nil {
+		case tkObjEnd:
+			if err := p.endObject(); err != nil {
 				return err
 			}
+		case tkArrEnd:
 			if err := p.endArray(); err != nil {
 				return err
 			}
-		case '{', '[':
-			if _, err := p.dec.ReadToken(); err != nil {
-				return err
-			}
-			if err := p.begin(top, k == '['); err != nil {
+		case tkObjStart, tkArrStart:
+			if err := p.begin(top, k == tkArrStart); err != nil {
 				return err
 			}
 		default: // a primitive
-			if _, err := p.dec.ReadValue(); err != nil {
-				return err
-			}
 			p.startValue(top, false)
 			p.record('p')
 			if err := p.endValue(shape{prim: true, ok: true, h: hashPrim}); err != nil {
 				return err
 			}
 		}
-		done = len(p.stack) == 0
 	}
 }
 
@@ -248,7 +220,7 @@ func (p *planner) record(b ...byte) {
 
 func (p *planner) begin(top *p1frame, array bool) error {
 	if len(p.stack) >= p.c.maxDepth {
-		return errors.New("convert: JSON nested deeper than " + strconv.Itoa(p.c.maxDepth) + " levels")
+		return errTooDeep(p.c.maxDepth)
 	}
 	pos := posRoot
 	if top != nil {
@@ -258,7 +230,7 @@ func (p *planner) begin(top *p1frame, array bool) error {
 		}
 	}
 	p.startValue(top, !array)
-	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, wantKey: !array, arenaAt: -1}
+	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, names: p.names.mark(), arenaAt: -1}
 	f.tmark = p.tables.size()
 	switch {
 	case array:
@@ -314,7 +286,6 @@ func (p *planner) endValue(s shape) error {
 		} else {
 			f.allOK = false
 		}
-		f.wantKey = true
 	}
 	if f.cand {
 		switch {
@@ -396,6 +367,7 @@ func (p *planner) endObject() error {
 		binary.LittleEndian.PutUint32(p.arena[top.arenaAt:], uint32(top.n))
 	}
 	f := p.pop()
+	p.names.close(f.names)
 	if f.slot >= 0 && f.cand && f.n >= 2 {
 		if err := p.writeTable(&f); err != nil {
 			return err
@@ -411,27 +383,12 @@ func (p *planner) endObject() error {
 	return p.endValue(s)
 }
 
-// unquote returns the text of a JSON string value: a view of v when it has
-// no escapes, else its unescaped copy in p.scr.
-func (p *planner) unquote(v jsontext.Value) ([]byte, error) {
-	return unquoteInto(&p.scr, v)
-}
-
-func unquoteInto(scr *[]byte, v jsontext.Value) ([]byte, error) {
-	b := []byte(v)
-	if len(b) >= 2 && indexBackslash(b) < 0 {
-		return b[1 : len(b)-1], nil
-	}
+// unquoteInto unescapes the JSON string raw (with its quotes) into *scr.
+// The lexer has validated raw, so jsontext's unquoting cannot fail on it;
+// it is used for the rare strings with escapes, so that they decode
+// exactly as jsontext decodes them.
+func unquoteInto(scr *[]byte, raw []byte) ([]byte, error) {
 	var err error
-	*scr, err = jsontext.AppendUnquote((*scr)[:0], b)
+	*scr, err = jsontext.AppendUnquote((*scr)[:0], raw)
 	return *scr, err
-}
-
-func indexBackslash(b []byte) int {
-	for i, c := range b {
-		if c == '\\' {
-			return i
-		}
-	}
-	return -1
 }
