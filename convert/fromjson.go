@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"unsafe"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
 )
 
@@ -140,6 +142,8 @@ type emitter struct {
 	row    rowBuf
 	cells  []toon.Value // a row of a flat table, for WriteRow
 	names  []string     // a flat table's field names, for BeginTable
+	tmpl   rowTemplate  // a flat table's names, for lexer.matchRow
+	mcells []mcell
 }
 
 type p2kind uint8
@@ -172,6 +176,11 @@ func (e *emitter) readSlot(n int) ([]byte, error) {
 
 func (e *emitter) run() error {
 	for {
+		if n := len(e.stack); n > 0 && e.stack[n-1].kind == p2Table && e.tmpl.ok {
+			if err := e.matchRows(); err != nil {
+				return err
+			}
+		}
 		k, err := e.lx.next()
 		if err != nil {
 			return err
@@ -186,8 +195,13 @@ func (e *emitter) run() error {
 		if len(e.stack) > 0 {
 			top = &e.stack[len(e.stack)-1]
 			switch top.kind {
-			case p2Tabular, p2Table:
-				if err := e.tabularStep(k, top.kind); err != nil {
+			case p2Table:
+				if err := e.tableStep(k); err != nil {
+					return err
+				}
+				continue
+			case p2Tabular:
+				if err := e.tabularStep(k); err != nil {
 					return err
 				}
 				continue
@@ -276,9 +290,16 @@ func (e *emitter) value(k byte, top *p2frame) error {
 					e.keyed = false
 				}
 				e.names = e.names[:0]
+				e.tmpl.reset()
+				ok := true
 				for _, f := range e.tree.fields {
 					e.names = append(e.names, string(f.Name))
+					ok = ok && e.tmpl.add(f.Name)
 				}
+				if !ok {
+					e.tmpl.reset()
+				}
+				e.tmpl.finish()
 				e.stack = append(e.stack, p2frame{kind: p2Table})
 				return e.enc.BeginTable(key, n, e.names...)
 			}
@@ -357,23 +378,86 @@ func (e *emitter) readTable() (int, error) {
 	return int(n), nil
 }
 
-// tabularStep handles the next token inside a tabular array: a row object
-// or the end of the array.
-func (e *emitter) tabularStep(k byte, kind p2kind) error {
+// matchRows writes the rows of a flat table that lexer.matchRow reads:
+// those whose names are the header's in the header's order.
+func (e *emitter) matchRows() error {
+	w := len(e.tmpl.ends)
+	if cap(e.mcells) < w {
+		e.mcells = make([]mcell, w)
+	}
+	cells := e.mcells[:w]
+	for e.lx.matchRow(&e.tmpl, cells) {
+		// Strings with escapes are unescaped into the row buffer first, as
+		// appending to it may move it.
+		data := e.row.data[:0]
+		for j := range cells {
+			if c := &cells[j]; c.esc {
+				lo := len(data)
+				var err error
+				if data, err = jsontext.AppendUnquote(data, e.lx.buf[c.lo-1:c.hi+1]); err != nil {
+					return err
+				}
+				c.lo, c.hi = lo, len(data)
+			}
+		}
+		e.row.data = data
+		e.cells = e.cells[:0]
+		buf := e.lx.buf
+		for j := range cells {
+			c := &cells[j]
+			var v toon.Value
+			switch c.kind {
+			case tkString:
+				if c.esc {
+					v = toon.Bytes(data[c.lo:c.hi])
+				} else {
+					v = toon.Bytes(buf[c.lo:c.hi])
+				}
+			case tkNumber:
+				v = toon.NumberValue(toon.Number(unsafe.String(&buf[c.lo], c.hi-c.lo)))
+			case tkTrue:
+				v = toon.Bool(true)
+			case tkFalse:
+				v = toon.Bool(false)
+			default:
+				v = toon.Null()
+			}
+			e.cells = append(e.cells, v)
+		}
+		if err := e.enc.WriteRow(e.cells...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tableStep handles the next token inside a flat table: a row object that
+// matchRow did not take, or the end of the table.
+func (e *emitter) tableStep(k byte) error {
 	switch k {
 	case tkArrEnd:
-		if kind == p2Table {
-			e.stack = e.stack[:len(e.stack)-1]
-			return e.enc.EndTable()
-		}
-		return e.value(k, nil)
+		e.stack = e.stack[:len(e.stack)-1]
+		return e.enc.EndTable()
 	case tkObjStart:
 		e.row.reset(&e.tree)
 		if err := e.readGroup(0); err != nil {
 			return err
 		}
-		if kind == p2Table {
-			return e.writeFlatRow()
+		return e.writeFlatRow()
+	}
+	return errChanged(errors.New("a tabular row is not an object"))
+}
+
+// tabularStep handles the next token inside a tabular array: a row object
+// or the end of the array.
+func (e *emitter) tabularStep(k byte) error {
+	switch k {
+	case tkArrEnd:
+		return e.value(k, nil)
+	case tkObjStart:
+		e.row.reset(&e.tree)
+		if err := e.readGroup(0); err != nil {
+			return err
 		}
 		return e.writeRow()
 	}

@@ -415,11 +415,14 @@ const (
 
 // strStop marks, in a little-endian word of string bytes, the bytes the
 // string loop must look at: '"', '\\', control characters and non-ASCII
-// bytes. The lowest marked byte is exact (borrows only reach upwards).
+// bytes. Only the lowest mark is exact, which is all the callers use: a
+// byte below it is in 0x20..0x7f and neither '"' nor '\\', so none of the
+// subtractions borrows from it or sets its top bit, and the first byte
+// that is to be looked at sets its top bit in one of the four terms. (A
+// non-ASCII byte can also set it through the xor terms, and borrows only
+// mark bytes above a marked one.)
 func strStop(x uint64) uint64 {
-	q := x ^ (lsb * '"')
-	bs := x ^ (lsb * '\\')
-	return ((q-lsb)&^q | (bs-lsb)&^bs | (x-lsb*0x20)&^x | x) & msb
+	return ((x - lsb*0x20) | (x ^ (lsb * '"') - lsb) | (x ^ (lsb * '\\') - lsb) | x) & msb
 }
 
 // str reads the string (or name) that starts at buf[i] == '"'.
@@ -572,4 +575,406 @@ func (l *lexer) unescaped(scr *[]byte) ([]byte, error) {
 		return l.text(), nil
 	}
 	return unquoteInto(scr, l.quoted())
+}
+
+// rowTemplate is the key sequence of a flat row: an object whose members
+// are all primitives. Row after row of a JSON table repeats it, and
+// matchRow reads such a row in one go.
+type rowTemplate struct {
+	text []byte // the names, one after another
+	ends []int  // where each name ends in text
+	ok   bool   // the template is set
+
+	// The row in compact JSON, without its values: `{"a":`, `,"b":`, ...,
+	// one piece per name, ending at pends[j] in pieces; words holds each
+	// piece's first 16 bytes as two masked little-endian words.
+	pieces []byte
+	pends  []int
+	words  []pieceWords
+}
+
+type pieceWords struct {
+	w0, w1, m0, m1 uint64
+	n              int // the piece's length
+}
+
+func (t *rowTemplate) addWords(p []byte) {
+	var pw pieceWords
+	pw.n = len(p)
+	for k := 0; k < len(p) && k < 16; k++ {
+		sh := uint(k%8) * 8
+		if k < 8 {
+			pw.w0 |= uint64(p[k]) << sh
+			pw.m0 |= 0xff << sh
+		} else {
+			pw.w1 |= uint64(p[k]) << sh
+			pw.m1 |= 0xff << sh
+		}
+	}
+	t.words = append(t.words, pw)
+}
+
+// reset empties the template.
+func (t *rowTemplate) reset() {
+	t.text, t.ends, t.ok = t.text[:0], t.ends[:0], false
+	t.pieces, t.pends, t.words = t.pieces[:0], t.pends[:0], t.words[:0]
+}
+
+// add appends a name, given unescaped. It refuses, emptying the template,
+// a name that would not appear verbatim between quotes in JSON (one with
+// '"', '\\' or a control character): a verbatim match of it could be a
+// different name or an invalid one.
+func (t *rowTemplate) add(name []byte) bool {
+	for _, c := range name {
+		if c < 0x20 || c == '"' || c == '\\' {
+			t.reset()
+			return false
+		}
+	}
+	t.text = append(t.text, name...)
+	t.ends = append(t.ends, len(t.text))
+	if len(t.pends) == 0 {
+		t.pieces = append(t.pieces, '{')
+	} else {
+		t.pieces = append(t.pieces, ',')
+	}
+	t.pieces = append(t.pieces, '"')
+	t.pieces = append(t.pieces, name...)
+	t.pieces = append(t.pieces, '"', ':')
+	from := 0
+	if len(t.pends) > 0 {
+		from = t.pends[len(t.pends)-1]
+	}
+	t.pends = append(t.pends, len(t.pieces))
+	t.addWords(t.pieces[from:])
+	return true
+}
+
+// finish marks the template complete, if it has names.
+func (t *rowTemplate) finish() { t.ok = len(t.ends) > 0 }
+
+// mcell is a primitive read by matchRow: its kind (tkString, tkNumber,
+// tkTrue, tkFalse or tkNull) and its text, buf[lo:hi] (a string's
+// contents without the quotes, escaped if esc).
+type mcell struct {
+	kind   byte
+	esc    bool
+	lo, hi int
+}
+
+// matchRow reads the next element of the innermost array if it is an
+// object whose names are exactly t's, in t's order, each with a primitive
+// value, and the whole object is in the buffer. It then returns true with
+// the values in cells (which must have room for them), valid until the
+// next read. Otherwise it returns false and has read nothing: the caller
+// reads the element token by token. The checks are the ones next makes,
+// so that the lexer accepts and rejects the same documents either way.
+func (l *lexer) matchRow(t *rowTemplate, cells []mcell) bool {
+	if !t.ok || len(l.stack) == 0 || len(l.stack) >= lexMaxDepth || l.stack[len(l.stack)-1] != '[' {
+		return false
+	}
+	b := l.buf
+	i := l.i
+	switch l.state {
+	case lxAfter:
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] != ',' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+	case lxFirstItem, lxValue:
+		i = skipSpace(b, i)
+	default:
+		return false
+	}
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	if end, ok := t.matchCompact(b, i, cells); ok {
+		l.i = end
+		l.state = lxAfter
+		return true
+	}
+	i++
+	from := 0
+	for j, end := range t.ends {
+		i = skipSpace(b, i)
+		if j > 0 {
+			if i >= len(b) || b[i] != ',' {
+				return false
+			}
+			i = skipSpace(b, i+1)
+		}
+		name := t.text[from:end]
+		from = end
+		if i+len(name)+2 > len(b) || b[i] != '"' || string(b[i+1:i+1+len(name)]) != string(name) || b[i+1+len(name)] != '"' {
+			return false
+		}
+		i = skipSpace(b, i+len(name)+2)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		if i >= len(b) {
+			return false
+		}
+		c := &cells[j]
+		switch b[i] {
+		case '"':
+			n, esc, st := scanString(b[i:])
+			if st != strOK {
+				return false
+			}
+			*c = mcell{kind: tkString, esc: esc, lo: i + 1, hi: i + n - 1}
+			i += n
+		case 't':
+			if i+4 > len(b) || string(b[i:i+4]) != "true" {
+				return false
+			}
+			*c = mcell{kind: tkTrue, lo: i, hi: i + 4}
+			i += 4
+		case 'f':
+			if i+5 > len(b) || string(b[i:i+5]) != "false" {
+				return false
+			}
+			*c = mcell{kind: tkFalse, lo: i, hi: i + 5}
+			i += 5
+		case 'n':
+			if i+4 > len(b) || string(b[i:i+4]) != "null" {
+				return false
+			}
+			*c = mcell{kind: tkNull, lo: i, hi: i + 4}
+			i += 4
+		default:
+			k := i
+			for k < len(b) && numChar[b[k]] {
+				k++
+			}
+			if k == len(b) { // the number may go on
+				return false
+			}
+			if _, ok := validNumber(b[i:k]); !ok {
+				return false
+			}
+			*c = mcell{kind: tkNumber, lo: i, hi: k}
+			i = k
+		}
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != '}' {
+		return false
+	}
+	l.i = i + 1
+	l.state = lxAfter
+	return true
+}
+
+// matchCompact is matchRow's fast path, for a row at b[i] written without
+// whitespace: it compares the row with the template's pieces and scans the
+// values between them. It returns the index after the row, or false if
+// the row differs in any way (whitespace included) or comes near the end
+// of b, leaving matchRow's general path to decide. It is written for
+// speed: tables of millions of rows spend most of their time here.
+func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
+	ws := t.words
+	if len(cells) < len(ws) {
+		return 0, false
+	}
+	for j := range ws {
+		p := &ws[j]
+		if len(b)-i < 24 {
+			return 0, false
+		}
+		if binary.LittleEndian.Uint64(b[i:])&p.m0 != p.w0 || binary.LittleEndian.Uint64(b[i+8:])&p.m1 != p.w1 {
+			return 0, false
+		}
+		if p.n > 16 {
+			from := t.pends[j] - p.n
+			if !equalAt(b, i+16, t.pieces[from+16:t.pends[j]]) {
+				return 0, false
+			}
+			if len(b)-i-p.n < 8 {
+				return 0, false
+			}
+		}
+		i += p.n
+		c := &cells[j]
+		switch ch := b[i]; {
+		case ch == '"':
+			k := i + 1
+			for {
+				if len(b)-k < 8 {
+					return 0, false
+				}
+				if m := strStop(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+					k += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				k += 8
+			}
+			if b[k] == '"' {
+				*c = mcell{kind: tkString, lo: i + 1, hi: k}
+				i = k + 1
+				continue
+			}
+			n, esc, st := scanString(b[i:])
+			if st != strOK {
+				return 0, false
+			}
+			*c = mcell{kind: tkString, esc: esc, lo: i + 1, hi: i + n - 1}
+			i += n
+		case ch-'1' < 9:
+			// A positive integer, the commonest number: digits up to a
+			// byte that cannot go on a number.
+			k := i + 1
+			for k < len(b) && b[k]-'0' < 10 {
+				k++
+			}
+			if k >= len(b) {
+				return 0, false
+			}
+			if numChar[b[k]] {
+				var ok bool
+				if k, ok = numberAt(b, i); !ok {
+					return 0, false
+				}
+			}
+			*c = mcell{kind: tkNumber, lo: i, hi: k}
+			i = k
+		case ch == '-' || ch == '0':
+			k, ok := numberAt(b, i)
+			if !ok {
+				return 0, false
+			}
+			*c = mcell{kind: tkNumber, lo: i, hi: k}
+			i = k
+		case ch == 't':
+			if binary.LittleEndian.Uint32(b[i:]) != 't'|'r'<<8|'u'<<16|'e'<<24 {
+				return 0, false
+			}
+			*c = mcell{kind: tkTrue}
+			i += 4
+		case ch == 'f':
+			if binary.LittleEndian.Uint32(b[i+1:]) != 'a'|'l'<<8|'s'<<16|'e'<<24 {
+				return 0, false
+			}
+			*c = mcell{kind: tkFalse}
+			i += 5
+		case ch == 'n':
+			if binary.LittleEndian.Uint32(b[i:]) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
+				return 0, false
+			}
+			*c = mcell{kind: tkNull}
+			i += 4
+		default:
+			return 0, false
+		}
+	}
+	if i >= len(b) || b[i] != '}' {
+		return 0, false
+	}
+	return i + 1, true
+}
+
+// equalAt reports whether b[i:] starts with p, comparing words: p is
+// usually a short piece of a row.
+func equalAt(b []byte, i int, p []byte) bool {
+	n := len(p)
+	if n > len(b)-i {
+		return false
+	}
+	q := b[i : i+n]
+	switch {
+	case n >= 8:
+		for j := 0; j < n-8; j += 8 {
+			if binary.LittleEndian.Uint64(q[j:]) != binary.LittleEndian.Uint64(p[j:]) {
+				return false
+			}
+		}
+		// The last word may overlap the one before it.
+		return binary.LittleEndian.Uint64(q[n-8:]) == binary.LittleEndian.Uint64(p[n-8:])
+	case n >= 4:
+		return binary.LittleEndian.Uint32(q) == binary.LittleEndian.Uint32(p) &&
+			binary.LittleEndian.Uint32(q[n-4:]) == binary.LittleEndian.Uint32(p[n-4:])
+	}
+	for j := range q {
+		if q[j] != p[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// plainEnd returns the index of the first byte at or after i in b that a
+// string scan must look at ('"', '\\', a control character, non-ASCII), or
+// len(b).
+func plainEnd(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := strStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && b[i] >= 0x20 && b[i] < 0x80 && b[i] != '"' && b[i] != '\\' {
+		i++
+	}
+	return i
+}
+
+// numberAt scans the number at b[i] and returns the index after it. It
+// reports false if the number is malformed, if a number byte follows it
+// (as in "01" or "1-"), or if b ends with it (the number may go on).
+func numberAt(b []byte, i int) (int, bool) {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(b):
+		return 0, false
+	case b[i] == '0':
+		i++
+	case b[i]-'1' < 9:
+		i++
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+	default:
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		if i == d {
+			return 0, false
+		}
+	}
+	if i < len(b) && b[i]|0x20 == 'e' {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		if i == d {
+			return 0, false
+		}
+	}
+	if i >= len(b) || numChar[b[i]] {
+		return 0, false
+	}
+	return i, true
+}
+
+// skipSpace returns the index of the first byte at or after i in b that is
+// not JSON whitespace, or len(b).
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
 }

@@ -15,6 +15,7 @@ type config struct {
 	maxHeader  int            // FromJSON: bytes of field names one tabular header may hold
 	maxDepth   int            // both: deepest nesting accepted
 	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
+	bufSize    int            // FromJSON: the JSON lexer's initial buffer
 }
 
 func makeConfig(opts []Option) config {
@@ -25,6 +26,7 @@ func makeConfig(opts []Option) config {
 		maxHeader: 8 << 20,
 		maxDepth:  10000,
 		memBudget: 1 << 20,
+		bufSize:   lexBufSize,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -101,3 +103,7 @@ func WithMaxDepth(n int) Option {
 // before they spill to a temporary file; tests lower it to exercise the
 // spill path.
 func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }
+
+// withBufSize sets the initial size of FromJSON's read buffer; tests make
+// it small so that tokens and rows straddle refills.
+func withBufSize(n int) Option { return func(c *config) { c.bufSize = n } }

@@ -107,6 +107,12 @@ type p1frame struct {
 	recStart int  // the first element's structure: arena[recStart:recEnd]
 	recEnd   int
 	arenaAt  int // object being recorded: offset of its key count, else -1
+
+	// Rows: an array whose first element is a flat object has that
+	// object's names as the template p.tmpls[depth], and its next elements
+	// are read with lexer.matchRow while they fit it.
+	tmpl bool
+	miss int // consecutive elements that did not fit the template
 }
 
 type planner struct {
@@ -122,6 +128,8 @@ type planner struct {
 	over   bool // the arena overflowed while recN > 0
 	scr    []byte
 	tmp    [16]byte
+	tmpls  []rowTemplate // by depth
+	cells  []mcell
 }
 
 // Shape hash constants.
@@ -145,9 +153,12 @@ var errHeaderTooLarge = errors.New("tabular header too large")
 
 // run runs the first pass over r.
 func (p *planner) run(r io.Reader) error {
-	p.lx = newLexer(r, nil)
+	p.lx = newLexer(r, make([]byte, 0, p.c.bufSize))
 	p.seed = maphash.MakeSeed()
 	for {
+		if n := len(p.stack); n > 0 && p.stack[n-1].tmpl {
+			p.matchRows(&p.stack[n-1])
+		}
 		k, err := p.lx.next()
 		if err != nil {
 			return err
@@ -193,6 +204,67 @@ func (p *planner) run(r io.Reader) error {
 			}
 		}
 	}
+}
+
+// matchRows reads the elements of the array f that fit its template. Each
+// is an object with the names of f's first element, in the same order, all
+// with primitive values: its shape is the first element's, it has no slot,
+// no table and no repeated name, so counting it is all the plan needs of
+// it. That holds only while no candidate records (the recording would
+// miss the row) and while a row is within the depth limit.
+func (p *planner) matchRows(f *p1frame) {
+	if p.recN > 0 && !p.over || len(p.stack) >= p.c.maxDepth {
+		return
+	}
+	t := &p.tmpls[len(p.stack)-1]
+	if cap(p.cells) < len(t.ends) {
+		p.cells = make([]mcell, len(t.ends))
+	}
+	cells := p.cells[:len(t.ends)]
+	for p.lx.matchRow(t, cells) {
+		f.n++
+		f.miss = 0
+	}
+	// The next element does not fit, or is not wholly in the buffer, or
+	// the array ends: it is read token by token. Stop trying after many
+	// misfits in a row.
+	if f.miss++; f.miss > 16 {
+		f.tmpl = false
+	}
+}
+
+// setTemplate makes the template of array f, at the top of the stack, from
+// the recording of its first element, if that element is a flat object.
+func (p *planner) setTemplate(f *p1frame) {
+	depth := len(p.stack) - 1
+	for len(p.tmpls) <= depth {
+		p.tmpls = append(p.tmpls, rowTemplate{})
+	}
+	t := &p.tmpls[depth]
+	t.reset()
+	rec := p.arena[f.recStart:f.recEnd]
+	if len(rec) < 5 || rec[0] != 'o' {
+		return
+	}
+	n := binary.LittleEndian.Uint32(rec[1:])
+	rec = rec[5:]
+	for i := uint32(0); i < n; i++ {
+		l, k := binary.Uvarint(rec)
+		if k <= 0 || l >= uint64(len(rec)-k) || rec[k+int(l)] != 'p' {
+			t.reset()
+			return
+		}
+		if !t.add(rec[k : k+int(l)]) {
+			return
+		}
+		rec = rec[k+int(l)+1:]
+	}
+	if len(rec) != 0 {
+		t.reset()
+		return
+	}
+	t.finish()
+	f.tmpl, f.miss = t.ok, 0
 }
 
 // startValue is called when a value starts in the container top (nil at the
@@ -274,6 +346,8 @@ func (p *planner) endValue(s shape) error {
 		if p.recN == 0 && (f.recOver || !f.cand || !s.obj || !s.ok) {
 			// Nobody needs this recording: drop it now.
 			p.dropRecording(f)
+		} else if f.array && s.obj && s.ok && !f.recOver {
+			p.setTemplate(f)
 		}
 	}
 	if f.array {

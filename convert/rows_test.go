@@ -1,0 +1,364 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Tables are read row by row by lexer.matchRow in both passes; these tests
+// hold that fast path to the token-by-token one: the same output for valid
+// tables, the same rejections for invalid ones, wherever the rows fall in
+// the read buffer.
+
+var rowKeys = []string{"id", "name", "a", "", "email address of the user", "k\"q", "é", "a\\u0062", "x y", "really quite a long field name"}
+
+var rowValues = []string{
+	`0`, `7`, `-3`, `12345678901234567890123`, `13.8`, `-0.50`, `1e5`, `2.5E-3`, `-0`, `10.0e+2`,
+	`true`, `false`, `null`, `""`, `"x"`, `"User 12"`, `"user12@example.com with a longer text"`,
+	`"tab\tquote\"slash\\u\u00e9"`, `"\ud83d\ude00"`, `"é and ü"`, `"a,b|c"`, `"-"`, `"05"`, `" pad "`,
+}
+
+// randomTable writes a document holding a table of rows that mostly repeat
+// the first row's names and order, with occasional breaks.
+func randomTable(rng *rand.Rand) []byte {
+	nk := 1 + rng.Intn(5)
+	perm := rng.Perm(len(rowKeys))[:nk]
+	keys := make([]string, nk)
+	for i, p := range perm {
+		keys[i] = rowKeys[p]
+	}
+	pretty := rng.Intn(4) == 0
+	sp := func(b []byte) []byte {
+		if pretty {
+			return append(b, []string{" ", "\n  ", "\t", "\r\n"}[rng.Intn(4)]...)
+		}
+		return b
+	}
+	var b []byte
+	wrap := rng.Intn(4)
+	switch wrap {
+	case 1:
+		b = append(b, `{"rows":`...)
+	case 2:
+		b = append(b, `{"x":1,"data":{"rows":`...)
+	case 3:
+		b = append(b, `[[`...)
+	}
+	b = append(b, '[')
+	n := rng.Intn(40)
+	for r := 0; r < n; r++ {
+		if r > 0 {
+			b = append(b, ',')
+		}
+		b = sp(b)
+		ks := keys
+		switch rng.Intn(30) {
+		case 0: // another order
+			ks = append([]string(nil), keys...)
+			rng.Shuffle(len(ks), func(i, j int) { ks[i], ks[j] = ks[j], ks[i] })
+		case 1: // a name missing
+			ks = keys[:len(keys)-1]
+		case 2: // an extra name
+			ks = append(append([]string(nil), keys...), "extra")
+		case 3: // a repeated name
+			ks = append(append([]string(nil), keys...), keys[0])
+		}
+		b = append(b, '{')
+		for i, k := range ks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = sp(b)
+			b = append(b, '"')
+			b = append(b, k...)
+			b = append(b, '"')
+			b = sp(b)
+			b = append(b, ':')
+			b = sp(b)
+			switch rng.Intn(60) {
+			case 0:
+				b = append(b, `{"p":1}`...)
+			case 1:
+				b = append(b, `[1,2]`...)
+			default:
+				b = append(b, rowValues[rng.Intn(len(rowValues))]...)
+			}
+			b = sp(b)
+		}
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	switch wrap {
+	case 1:
+		b = append(b, '}')
+	case 2:
+		b = append(b, "}}"...)
+	case 3:
+		b = append(b, `,[{"id":1}]]`...)
+	}
+	return b
+}
+
+// checkAgainstReference converts in and compares with toon.Marshal of the
+// ordered tree, or, if jsontext rejects in, checks that FromJSON rejects it
+// at the same offset without writing anything.
+func checkAgainstReference(t *testing.T, in []byte, opts ...Option) {
+	t.Helper()
+	var out bytes.Buffer
+	err := FromJSON(&out, bytes.NewReader(in), opts...)
+	_, rerr := ordered(in)
+	if rerr != nil {
+		var se *jsontext.SyntacticError
+		var je *JSONError
+		switch {
+		case err == nil:
+			t.Fatalf("%s\naccepted; jsontext: %v", in, rerr)
+		case out.Len() > 0:
+			t.Fatalf("%s\nwrote %q before failing", in, out.Bytes())
+		case errors.As(rerr, &se) && (!errors.As(err, &je) || je.Offset != se.ByteOffset):
+			t.Fatalf("%s\nerror %v; jsontext: %v", in, err, rerr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s\nFromJSON: %v", in, err)
+	}
+	if want := marshalOrdered(t, in); !bytes.Equal(out.Bytes(), want) {
+		t.Fatalf("%s\ngot:\n%s\nwant:\n%s", in, out.Bytes(), want)
+	}
+}
+
+func TestFromJSONRows(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	mut := []byte("{}[],:\" \\0123456789-.eEtfn\x00\x1f\xff")
+	for i := 0; i < 1500; i++ {
+		doc := randomTable(rng)
+		opts := []Option{withBufSize([]int{16, 64, 1000, lexBufSize}[rng.Intn(4)])}
+		if rng.Intn(3) == 0 {
+			opts = append(opts, withMemBudget(8))
+		}
+		checkAgainstReference(t, doc, opts...)
+		if len(doc) > 0 {
+			m := append([]byte(nil), doc...)
+			j := rng.Intn(len(m))
+			switch rng.Intn(3) {
+			case 0:
+				m[j] = mut[rng.Intn(len(mut))]
+			case 1:
+				m = append(m[:j], m[j+1:]...)
+			default:
+				m = append(m[:j+1], m[j:]...)
+			}
+			checkAgainstReference(t, m, opts...)
+		}
+	}
+}
+
+// TestMatchRowEdges checks rows that end exactly at the end of the read
+// buffer, numbers and literals cut by it, and names longer than a word.
+func TestMatchRowEdges(t *testing.T) {
+	long := strings.Repeat("k", 40)
+	for _, row := range []string{
+		`{"a":1,"b":"xy"}`, `{"a":12345,"b":true}`, `{"a":-1.5e3,"b":null}`, `{"a":"` + strings.Repeat("é", 20) + `","b":false}`,
+		`{"` + long + `":1,"b":2}`, `{"a":"q\"","b":"\u0041"}`, `{"b":0,"` + long + `":false}`, `{"` + long + `":null}`,
+	} {
+		doc := "[" + strings.TrimSuffix(strings.Repeat(row+",", 50), ",") + "]"
+		for size := 16; size < 200; size++ {
+			checkAgainstReference(t, []byte(doc), withBufSize(size))
+		}
+		bad := strings.Replace(doc, "1", "01", 1)
+		checkAgainstReference(t, []byte(bad), withBufSize(64))
+	}
+	for _, doc := range []string{
+		`[{"a":1},{"a":2},{"a":3]`, `[{"a":1},{"a":2}`, `[{"a":1},{"a":2},{"a":tru}]`, `[{"a":1},{"a":2},{"a":1x}]`,
+		`[{"a":1},{"a":2},{"a":"` + "\x01" + `"}]`, `[{"a":1},{"a":2},{"a":2,"a":3}]`, `[{"a":1},{"a":-}]`,
+		`[{"a":1},{"a":2.}]`, `[{"a":1},{"a":"\ud800"}]`, `[{"a":1},{"a":1}` + strconv.Itoa(5) + `]`,
+	} {
+		for _, size := range []int{16, 64, lexBufSize} {
+			checkAgainstReference(t, []byte(doc), withBufSize(size))
+		}
+	}
+}
+
+// checkMatchRow reads row, an element after first in an array, with
+// lexer.matchRow under first's template, and token by token with next: if
+// matchRow takes the row, next must accept it with the same names and
+// values; if not, matchRow must not have moved the lexer.
+func checkMatchRow(t *testing.T, first, row string) {
+	t.Helper()
+	doc := "[" + first + "," + row + strings.Repeat(","+first, 4) + "]"
+	// start returns a lexer after first, and first's names.
+	start := func() (*lexer, []string) {
+		l := newLexer(strings.NewReader(doc), nil)
+		var names []string
+		var scr []byte
+		for depth := 0; ; {
+			k, err := l.next()
+			if err != nil {
+				return nil, nil
+			}
+			switch k {
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			case tkKey:
+				if depth == 2 {
+					s, _ := l.unescaped(&scr)
+					names = append(names, string(s))
+				}
+			}
+			if depth == 1 && k == '}' {
+				return l, names
+			}
+		}
+	}
+	l, names := start()
+	if l == nil || len(names) == 0 {
+		return
+	}
+	var tmpl rowTemplate
+	for _, n := range names {
+		if !tmpl.add([]byte(n)) {
+			return
+		}
+	}
+	tmpl.finish()
+	cells := make([]mcell, len(names))
+	i, state := l.i, l.state
+	if !l.matchRow(&tmpl, cells) {
+		if l.i != i || l.state != state {
+			t.Fatalf("%s: matchRow failed but moved the lexer", doc)
+		}
+		return
+	}
+	at := l.i
+	got := make([]string, len(cells))
+	var scr []byte
+	for j, c := range cells {
+		switch c.kind {
+		case tkString:
+			s := l.buf[c.lo:c.hi]
+			if c.esc {
+				var err error
+				if s, err = unquoteInto(&scr, l.buf[c.lo-1:c.hi+1]); err != nil {
+					t.Fatalf("%s: cell %d: %v", doc, j, err)
+				}
+			}
+			got[j] = `"` + string(s)
+		case tkNumber:
+			got[j] = "0" + string(l.buf[c.lo:c.hi])
+		default:
+			got[j] = string(c.kind)
+		}
+	}
+	// The same row token by token.
+	l2, _ := start()
+	want := []string{}
+	var scr2 []byte
+	for depth := 0; ; {
+		k, err := l2.next()
+		if err != nil {
+			t.Fatalf("%s: matchRow took a row that next rejects: %v", doc, err)
+		}
+		switch k {
+		case '{', '[':
+			depth++
+			if depth > 1 {
+				t.Fatalf("%s: matchRow took a row with a nested value", doc)
+			}
+			continue
+		case '}':
+			depth--
+		case tkKey:
+			s, _ := l2.unescaped(&scr2)
+			if len(want) >= len(names) || string(s) != names[len(want)] {
+				t.Fatalf("%s: matchRow took name %q", doc, s)
+			}
+			continue
+		case tkString:
+			s, _ := l2.unescaped(&scr2)
+			want = append(want, `"`+string(s))
+		case tkNumber:
+			want = append(want, "0"+string(l2.text()))
+		default:
+			want = append(want, string(k))
+		}
+		if depth == 0 {
+			break
+		}
+	}
+	if strings.Join(got, "\x00") != strings.Join(want, "\x00") || l2.i != at || l2.state != l.state {
+		t.Fatalf("%s: matchRow read %q up to %d, next %q up to %d", doc, got, at, want, l2.i)
+	}
+}
+
+var matchRowSeeds = [][2]string{
+	{`{"a":1,"b":"x"}`, `{"a":2,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":01,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1.,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":-,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1e,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"` + "\x01" + `"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"` + "\xff" + `"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"\x"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"\ud800"}`},
+	{`{"a":1,"b":"x"}`, `{"a":true,"b":false}`},
+	{`{"a":1,"b":"x"}`, `{"a":tru,"b":false}`},
+	{`{"a":1,"b":"x"}`, `{"a":nul,"b":null}`},
+	{`{"a":1,"b":"x"}`, `{"a":fals,"b":null}`},
+	{`{"a":1,"b":"x"}`, `{"a":1 ,"b" : "y" }`},
+	{`{"a":1,"b":"x"}`, `{"b":1,"a":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"y","c":2}`},
+	{`{"a":1,"b":"x"}`, `{"a":{},"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"y"`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"é\u00e9\"x\\"}`},
+	{`{"a":1,"b":"x"}`, `{"a":12345678901234567890123,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":-0.5E+7,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":0x1,"b":"y"}`},
+	{`{"a":1,"b":"x"}`, `{"a":1,"b":"y"}}`},
+	{`{"` + strings.Repeat("n", 30) + `":1}`, `{"` + strings.Repeat("n", 30) + `":2}`},
+	{`{"` + strings.Repeat("n", 30) + `":1}`, `{"` + strings.Repeat("n", 29) + `m":2}`},
+	{`{"a\"b":1}`, `{"a\"b":2}`},
+	{`{"a\\b":1}`, `{"a\\b":2}`},
+}
+
+func TestMatchRow(t *testing.T) {
+	for _, c := range matchRowSeeds {
+		checkMatchRow(t, c[0], c[1])
+	}
+	// The pieces of a row, one byte changed, dropped or repeated.
+	rng := rand.New(rand.NewSource(4))
+	mut := []byte("{}[],:\" \\0123456789-+.eEtrufalsn\x00\x1f\x7f\xc3\xff")
+	for i := 0; i < 20000; i++ {
+		c := matchRowSeeds[rng.Intn(len(matchRowSeeds))]
+		row := []byte(c[1])
+		j := rng.Intn(len(row))
+		switch rng.Intn(3) {
+		case 0:
+			row[j] = mut[rng.Intn(len(mut))]
+		case 1:
+			row = append(row[:j], row[j+1:]...)
+		default:
+			row = append(row[:j+1], row[j:]...)
+		}
+		checkMatchRow(t, c[0], string(row))
+	}
+}
+
+// FuzzMatchRow holds lexer.matchRow to lexer.next.
+func FuzzMatchRow(f *testing.F) {
+	for _, c := range matchRowSeeds {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, first, row string) {
+		checkMatchRow(t, first, row)
+	})
+}
