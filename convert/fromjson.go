@@ -385,50 +385,93 @@ func (e *emitter) matchRows() error {
 	if cap(e.mcells) < w {
 		e.mcells = make([]mcell, w)
 	}
-	cells := e.mcells[:w]
+	if cap(e.cells) < w {
+		e.cells = make([]toon.Value, w)
+	}
+	cells, vals := e.mcells[:w], e.cells[:w]
 	for e.lx.matchRow(&e.tmpl, cells) {
-		// Strings with escapes are unescaped into the row buffer first, as
-		// appending to it may move it.
-		data := e.row.data[:0]
-		for j := range cells {
-			if c := &cells[j]; c.esc {
-				lo := len(data)
-				var err error
-				if data, err = jsontext.AppendUnquote(data, e.lx.buf[c.lo-1:c.hi+1]); err != nil {
-					return err
-				}
-				c.lo, c.hi = lo, len(data)
-			}
-		}
-		e.row.data = data
-		e.cells = e.cells[:0]
 		buf := e.lx.buf
+		escaped := false
 		for j := range cells {
 			c := &cells[j]
-			var v toon.Value
 			switch c.kind {
 			case tkString:
-				if c.esc {
-					v = toon.Bytes(data[c.lo:c.hi])
-				} else {
-					v = toon.Bytes(buf[c.lo:c.hi])
-				}
+				vals[j] = toon.Bytes(buf[c.lo:c.hi])
+				escaped = escaped || c.esc
 			case tkNumber:
-				v = toon.NumberValue(toon.Number(unsafe.String(&buf[c.lo], c.hi-c.lo)))
+				vals[j] = numberValue(buf[c.lo:c.hi])
 			case tkTrue:
-				v = toon.Bool(true)
+				vals[j] = toon.Bool(true)
 			case tkFalse:
-				v = toon.Bool(false)
+				vals[j] = toon.Bool(false)
 			default:
-				v = toon.Null()
+				vals[j] = toon.Null()
 			}
-			e.cells = append(e.cells, v)
 		}
-		if err := e.enc.WriteRow(e.cells...); err != nil {
+		if escaped {
+			if err := e.unescapeCells(cells, vals); err != nil {
+				return err
+			}
+		}
+		if err := e.enc.WriteRow(vals...); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// unescapeCells replaces the values of the strings with escapes in a
+// matched row by their unescaped text, in the row buffer.
+func (e *emitter) unescapeCells(cells []mcell, vals []toon.Value) error {
+	data := e.row.data[:0]
+	for j := range cells {
+		if c := &cells[j]; c.kind == tkString && c.esc {
+			lo := len(data)
+			var err error
+			if data, err = jsontext.AppendUnquote(data, e.lx.buf[c.lo-1:c.hi+1]); err != nil {
+				return err
+			}
+			// The values are made once all are unescaped: appending may
+			// move data.
+			c.lo, c.hi = lo, len(data)
+		}
+	}
+	e.row.data = data
+	for j := range cells {
+		if c := &cells[j]; c.kind == tkString && c.esc {
+			vals[j] = toon.Bytes(data[c.lo:c.hi])
+		}
+	}
+	return nil
+}
+
+// numberValue returns the value of the JSON number b (valid, and valid
+// only as long as b is). An integer of at most 18 digits becomes a
+// toon.Int, whose canonical form is its digits, as b's is (JSON has no
+// leading zeros; -0 is written 0 either way), and which the writer
+// formats faster than it canonicalises number text.
+func numberValue(b []byte) toon.Value {
+	if len(b) <= 18 {
+		s, neg := b, b[0] == '-'
+		if neg {
+			s = s[1:]
+		}
+		var v int64
+		for _, c := range s {
+			if c-'0' >= 10 {
+				goto text
+			}
+			v = v*10 + int64(c-'0')
+		}
+		if len(s) > 0 {
+			if neg {
+				v = -v
+			}
+			return toon.Int(v)
+		}
+	}
+text:
+	return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
 }
 
 // tableStep handles the next token inside a flat table: a row object that

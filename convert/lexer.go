@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // lexer is the JSON tokenizer of both passes of FromJSON. It accepts
@@ -780,101 +781,134 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 	if len(cells) < len(ws) {
 		return 0, false
 	}
+	cells = cells[:len(ws)]
+	// The loads go through base, each after an explicit bounds check: the
+	// slice expressions they replace cost more here than the work itself.
+	n := len(b)
+	base := unsafe.Pointer(unsafe.SliceData(b))
 	for j := range ws {
 		p := &ws[j]
-		if len(b)-i < 24 {
+		if n-i < 24 {
 			return 0, false
 		}
-		if binary.LittleEndian.Uint64(b[i:])&p.m0 != p.w0 || binary.LittleEndian.Uint64(b[i+8:])&p.m1 != p.w1 {
+		if load64(base, i)&p.m0 != p.w0 || load64(base, i+8)&p.m1 != p.w1 {
 			return 0, false
 		}
 		if p.n > 16 {
-			from := t.pends[j] - p.n
-			if !equalAt(b, i+16, t.pieces[from+16:t.pends[j]]) {
-				return 0, false
-			}
-			if len(b)-i-p.n < 8 {
+			end := t.pends[j]
+			if !equalAt(b, i+16, t.pieces[end-p.n+16:end]) || n-i-p.n < 8 {
 				return 0, false
 			}
 		}
-		i += p.n
+		i += p.n // now n-i >= 8
 		c := &cells[j]
-		switch ch := b[i]; {
+		switch ch := byteAt(base, i); {
 		case ch == '"':
 			k := i + 1
 			for {
-				if len(b)-k < 8 {
+				if n-k < 8 {
 					return 0, false
 				}
-				if m := strStop(binary.LittleEndian.Uint64(b[k:])); m != 0 {
+				if m := strStop(load64(base, k)); m != 0 {
 					k += bits.TrailingZeros64(m) >> 3
 					break
 				}
 				k += 8
 			}
-			if b[k] == '"' {
-				*c = mcell{kind: tkString, lo: i + 1, hi: k}
+			if byteAt(base, k) == '"' {
+				c.kind, c.esc, c.lo, c.hi = tkString, false, i+1, k
 				i = k + 1
 				continue
 			}
-			n, esc, st := scanString(b[i:])
+			m, esc, st := scanString(b[i:])
 			if st != strOK {
 				return 0, false
 			}
-			*c = mcell{kind: tkString, esc: esc, lo: i + 1, hi: i + n - 1}
-			i += n
-		case ch-'1' < 9:
-			// A positive integer, the commonest number: digits up to a
-			// byte that cannot go on a number.
-			k := i + 1
-			for k < len(b) && b[k]-'0' < 10 {
+			c.kind, c.esc, c.lo, c.hi = tkString, esc, i+1, i+m-1
+			i += m
+		case ch-'0' < 10 || ch == '-':
+			// Integer and fraction digits here; exponents, rarer, and
+			// errors in numberAt.
+			k := i
+			if ch == '-' {
 				k++
 			}
-			if k >= len(b) {
+			if k >= n {
 				return 0, false
 			}
-			if numChar[b[k]] {
+			switch d := byteAt(base, k); {
+			case d == '0':
+				k++
+			case d-'1' < 9:
+				k++
+				for k < n && byteAt(base, k)-'0' < 10 {
+					k++
+				}
+			default:
+				return 0, false
+			}
+			if k < n && byteAt(base, k) == '.' {
+				k++
+				f := k
+				for k < n && byteAt(base, k)-'0' < 10 {
+					k++
+				}
+				if k == f {
+					return 0, false
+				}
+			}
+			if k >= n {
+				return 0, false
+			}
+			if numChar[byteAt(base, k)] {
 				var ok bool
 				if k, ok = numberAt(b, i); !ok {
 					return 0, false
 				}
 			}
-			*c = mcell{kind: tkNumber, lo: i, hi: k}
-			i = k
-		case ch == '-' || ch == '0':
-			k, ok := numberAt(b, i)
-			if !ok {
-				return 0, false
-			}
-			*c = mcell{kind: tkNumber, lo: i, hi: k}
+			c.kind, c.esc, c.lo, c.hi = tkNumber, false, i, k
 			i = k
 		case ch == 't':
-			if binary.LittleEndian.Uint32(b[i:]) != 't'|'r'<<8|'u'<<16|'e'<<24 {
+			if load32(base, i) != 't'|'r'<<8|'u'<<16|'e'<<24 {
 				return 0, false
 			}
-			*c = mcell{kind: tkTrue}
+			c.kind, c.esc = tkTrue, false
 			i += 4
 		case ch == 'f':
-			if binary.LittleEndian.Uint32(b[i+1:]) != 'a'|'l'<<8|'s'<<16|'e'<<24 {
+			if load32(base, i+1) != 'a'|'l'<<8|'s'<<16|'e'<<24 {
 				return 0, false
 			}
-			*c = mcell{kind: tkFalse}
+			c.kind, c.esc = tkFalse, false
 			i += 5
 		case ch == 'n':
-			if binary.LittleEndian.Uint32(b[i:]) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
+			if load32(base, i) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
 				return 0, false
 			}
-			*c = mcell{kind: tkNull}
+			c.kind, c.esc = tkNull, false
 			i += 4
 		default:
 			return 0, false
 		}
 	}
-	if i >= len(b) || b[i] != '}' {
+	if i >= n || byteAt(base, i) != '}' {
 		return 0, false
 	}
 	return i + 1, true
 }
+
+// load64 returns the little-endian word at p+i; the caller has checked that
+// the 8 bytes are in its buffer.
+func load64(p unsafe.Pointer, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, i)), 8))
+}
+
+// load32 returns the little-endian 32-bit word at p+i, checked likewise.
+func load32(p unsafe.Pointer, i int) uint32 {
+	return binary.LittleEndian.Uint32(unsafe.Slice((*byte)(unsafe.Add(p, i)), 4))
+}
+
+// byteAt returns the byte at p+i, checked likewise.
+func byteAt(p unsafe.Pointer, i int) byte { return *(*byte)(unsafe.Add(p, i)) }
 
 // equalAt reports whether b[i:] starts with p, comparing words: p is
 // usually a short piece of a row.
