@@ -60,6 +60,10 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
+	if c.pipeline() {
+		e.rw = newRowWriter(e.enc)
+		defer e.rw.stop()
+	}
 	if err := e.run(); err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) {
@@ -144,6 +148,7 @@ type emitter struct {
 	names  []string     // a flat table's field names, for BeginTable
 	tmpl   rowTemplate  // a flat table's names, for lexer.matchRow
 	mcells []mcell
+	rw     *rowWriter // writes matched rows on another goroutine, or nil
 }
 
 type p2kind uint8
@@ -389,7 +394,17 @@ func (e *emitter) matchRows() error {
 		e.cells = make([]toon.Value, w)
 	}
 	cells, vals := e.mcells[:w], e.cells[:w]
-	for e.lx.matchRow(&e.tmpl, cells) {
+	if e.rw != nil {
+		e.rw.w = w // the writing goroutine is idle: every call ends in sync
+		for e.lx.matchNext(&e.tmpl, cells) {
+			if err := e.rw.add(e.lx, cells); err != nil {
+				e.rw.sync()
+				return err
+			}
+		}
+		return e.rw.sync()
+	}
+	for e.lx.matchNext(&e.tmpl, cells) {
 		buf := e.lx.buf
 		escaped := false
 		for j := range cells {

@@ -899,12 +899,12 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 // load64 returns the little-endian word at p+i; the caller has checked that
 // the 8 bytes are in its buffer.
 func load64(p unsafe.Pointer, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(p, i)), 8))
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
 }
 
 // load32 returns the little-endian 32-bit word at p+i, checked likewise.
 func load32(p unsafe.Pointer, i int) uint32 {
-	return binary.LittleEndian.Uint32(unsafe.Slice((*byte)(unsafe.Add(p, i)), 4))
+	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, i))[:])
 }
 
 // byteAt returns the byte at p+i, checked likewise.
@@ -1002,6 +1002,21 @@ func numberAt(b []byte, i int) (int, bool) {
 		return 0, false
 	}
 	return i, true
+}
+
+// matchNext is matchRow that, when the buffer's unread part runs short,
+// reads ahead and tries again, so that rows across a refill are matched
+// too. It only refills when at least half the buffer is free to read
+// into, so the buffer never grows for it.
+func (l *lexer) matchNext(t *rowTemplate, cells []mcell) bool {
+	if l.matchRow(t, cells) {
+		return true
+	}
+	if l.eof || len(l.buf)-l.i > cap(l.buf)/4 || l.i < cap(l.buf)/2 {
+		return false
+	}
+	l.fill(l.i)
+	return l.matchRow(t, cells)
 }
 
 // skipSpace returns the index of the first byte at or after i in b that is

@@ -16,6 +16,7 @@ type config struct {
 	maxDepth   int            // both: deepest nesting accepted
 	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
 	bufSize    int            // FromJSON: the JSON lexer's initial buffer
+	pipe       int            // FromJSON: write rows on another goroutine: 0 when useful, 1 always, -1 never
 }
 
 func makeConfig(opts []Option) config {
@@ -107,3 +108,15 @@ func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }
 // withBufSize sets the initial size of FromJSON's read buffer; tests make
 // it small so that tokens and rows straddle refills.
 func withBufSize(n int) Option { return func(c *config) { c.bufSize = n } }
+
+// withPipeline makes FromJSON write table rows on a goroutine of their own
+// (on) or not (off), whatever the number of CPUs; tests use it to cover
+// both ways.
+func withPipeline(on bool) Option {
+	return func(c *config) {
+		c.pipe = -1
+		if on {
+			c.pipe = 1
+		}
+	}
+}

@@ -221,7 +221,7 @@ func (p *planner) matchRows(f *p1frame) {
 		p.cells = make([]mcell, len(t.ends))
 	}
 	cells := p.cells[:len(t.ends)]
-	for p.lx.matchRow(t, cells) {
+	for p.lx.matchNext(t, cells) {
 		f.n++
 		f.miss = 0
 	}

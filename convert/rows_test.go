@@ -139,7 +139,7 @@ func TestFromJSONRows(t *testing.T) {
 	mut := []byte("{}[],:\" \\0123456789-.eEtfn\x00\x1f\xff")
 	for i := 0; i < 1500; i++ {
 		doc := randomTable(rng)
-		opts := []Option{withBufSize([]int{16, 64, 1000, lexBufSize}[rng.Intn(4)])}
+		opts := []Option{withBufSize([]int{16, 64, 1000, lexBufSize}[rng.Intn(4)]), withPipeline(i%2 == 0)}
 		if rng.Intn(3) == 0 {
 			opts = append(opts, withMemBudget(8))
 		}
@@ -170,7 +170,7 @@ func TestMatchRowEdges(t *testing.T) {
 	} {
 		doc := "[" + strings.TrimSuffix(strings.Repeat(row+",", 50), ",") + "]"
 		for size := 16; size < 200; size++ {
-			checkAgainstReference(t, []byte(doc), withBufSize(size))
+			checkAgainstReference(t, []byte(doc), withBufSize(size), withPipeline(size%2 == 0))
 		}
 		bad := strings.Replace(doc, "1", "01", 1)
 		checkAgainstReference(t, []byte(bad), withBufSize(64))
@@ -361,4 +361,52 @@ func FuzzMatchRow(f *testing.F) {
 	f.Fuzz(func(t *testing.T, first, row string) {
 		checkMatchRow(t, first, row)
 	})
+}
+
+// TestFromJSONPipeline converts tables large enough for many batches,
+// with rows that the template does not take in between (each one makes
+// the reading side wait for the writing goroutine), with and without the
+// pipeline, and with an output that fails.
+func TestFromJSONPipeline(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"a":[`)
+	for i := 0; i < 20000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		switch {
+		case i%997 == 5:
+			b.WriteString(`{"s":"x\ty","n":` + strconv.Itoa(i) + `, "t":true}`)
+		case i%1999 == 7:
+			b.WriteString(`{"n":` + strconv.Itoa(i) + `,"s":"reordered","t":null}`)
+		default:
+			b.WriteString(`{"s":"row ` + strconv.Itoa(i) + `","n":` + strconv.Itoa(i) + `.5,"t":false}`)
+		}
+	}
+	b.WriteString(`],"b":[{"k":1},{"k":2}],"c":"end"}`)
+	in := []byte(b.String())
+	want := marshalOrdered(t, in)
+	for _, on := range []bool{false, true} {
+		got := fromJSON(t, in, withPipeline(on), withBufSize(4096))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("pipeline %v: output differs from Marshal", on)
+		}
+		err := FromJSON(&failAfter{n: 100000}, bytes.NewReader(in), withPipeline(on))
+		if err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("pipeline %v: failing writer: %v", on, err)
+		}
+	}
+}
+
+// failAfter accepts n bytes, then fails.
+type failAfter struct{ n int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		n := f.n
+		f.n = 0
+		return n, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
 }
