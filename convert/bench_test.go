@@ -37,12 +37,20 @@ func benchRows(n int) []byte {
 	return append(b, "]}"...)
 }
 
-func BenchmarkFromJSON(b *testing.B) {
+func BenchmarkFromJSON(b *testing.B) { benchFromJSON(b) }
+
+// BenchmarkFromJSONSerial and BenchmarkFromJSONPipeline fix whether the
+// second pass writes rows on a goroutine of their own; the default
+// depends on GOMAXPROCS.
+func BenchmarkFromJSONSerial(b *testing.B)   { benchFromJSON(b, withPipeline(false)) }
+func BenchmarkFromJSONPipeline(b *testing.B) { benchFromJSON(b, withPipeline(true)) }
+
+func benchFromJSON(b *testing.B, opts ...Option) {
 	in := benchRows(20000)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		if err := FromJSON(io.Discard, bytes.NewReader(in)); err != nil {
+		if err := FromJSON(io.Discard, bytes.NewReader(in), opts...); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -666,8 +666,8 @@ type mcell struct {
 // matchRow reads the next element of the innermost array if it is an
 // object whose names are exactly t's, in t's order, each with a primitive
 // value, and the whole object is in the buffer. It then returns true with
-// the values in cells (which must have room for them), valid until the
-// next read. Otherwise it returns false and has read nothing: the caller
+// the values in cells (which must have room for them) and the whole row
+// as the last token (text), valid until the next read. Otherwise it returns false and has read nothing: the caller
 // reads the element token by token. The checks are the ones next makes,
 // so that the lexer accepts and rejects the same documents either way.
 func (l *lexer) matchRow(t *rowTemplate, cells []mcell) bool {
@@ -692,10 +692,12 @@ func (l *lexer) matchRow(t *rowTemplate, cells []mcell) bool {
 		return false
 	}
 	if end, ok := t.matchCompact(b, i, cells); ok {
+		l.lo, l.hi = i, end
 		l.i = end
 		l.state = lxAfter
 		return true
 	}
+	l.lo = i
 	i++
 	from := 0
 	for j, end := range t.ends {
@@ -765,6 +767,7 @@ func (l *lexer) matchRow(t *rowTemplate, cells []mcell) bool {
 	if i >= len(b) || b[i] != '}' {
 		return false
 	}
+	l.hi = i + 1
 	l.i = i + 1
 	l.state = lxAfter
 	return true

@@ -17,16 +17,12 @@ import (
 // before it touches the encoder itself. So w, the caller's writer, may be
 // called from that goroutine, though never concurrently.
 
-// batch is a run of rows of one table: the text of their cells, one after
-// another (strings unescaped), and each cell's kind and place in data.
+// batch is a run of rows of one table: their text, copied from the read
+// buffer (strings with escapes unescaped after it), and their cells as
+// toon.Values that refer to it, w after w.
 type batch struct {
-	data  []byte
-	cells []bcell
-}
-
-type bcell struct {
-	kind   byte
-	lo, hi int32
+	data []byte
+	vals []toon.Value
 }
 
 const (
@@ -66,7 +62,7 @@ func newRowWriter(enc *toon.Encoder) *rowWriter {
 		done: make(chan struct{}),
 	}
 	for i := 0; i < batches; i++ {
-		rw.free <- &batch{data: make([]byte, 0, batchBytes+1024), cells: make([]bcell, 0, batchCells)}
+		rw.free <- &batch{data: make([]byte, 0, batchBytes+4096), vals: make([]toon.Value, 0, batchCells)}
 	}
 	go rw.loop()
 	return rw
@@ -74,68 +70,54 @@ func newRowWriter(enc *toon.Encoder) *rowWriter {
 
 func (rw *rowWriter) loop() {
 	defer close(rw.done)
-	var vals []toon.Value
 	for b := range rw.todo {
-		if rw.err == nil {
-			vals, rw.err = rw.write(b, vals)
+		for r := 0; rw.err == nil && r+rw.w <= len(b.vals); r += rw.w {
+			rw.err = rw.enc.WriteRow(b.vals[r : r+rw.w]...)
 		}
 		rw.free <- b
 	}
 }
 
-// write writes the rows of b.
-func (rw *rowWriter) write(b *batch, vals []toon.Value) ([]toon.Value, error) {
-	w := rw.w
-	if cap(vals) < w {
-		vals = make([]toon.Value, w)
-	}
-	vals = vals[:w]
-	for r := 0; r+w <= len(b.cells); r += w {
-		for j, c := range b.cells[r : r+w] {
-			text := b.data[c.lo:c.hi]
-			switch c.kind {
-			case tkString:
-				vals[j] = toon.Bytes(text)
-			case tkNumber:
-				vals[j] = numberValue(text)
-			case tkTrue:
-				vals[j] = toon.Bool(true)
-			case tkFalse:
-				vals[j] = toon.Bool(false)
-			default:
-				vals[j] = toon.Null()
-			}
-		}
-		if err := rw.enc.WriteRow(vals...); err != nil {
-			return vals, err
-		}
-	}
-	return vals, nil
-}
-
-// add copies a matched row, whose cells are in the lexer's buffer, into
-// the current batch, and hands the batch over when it is full.
+// add copies a matched row, the lexer's last token, into the current
+// batch with its cells as values, and hands the batch over when it is
+// full. The values refer to b.data: if a later row makes data grow, they
+// go on referring to the old array, which keeps the same bytes.
 func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 	if rw.cur == nil {
 		rw.cur = <-rw.free
-		rw.cur.data, rw.cur.cells = rw.cur.data[:0], rw.cur.cells[:0]
+		rw.cur.data, rw.cur.vals = rw.cur.data[:0], rw.cur.vals[:0]
 	}
 	b := rw.cur
+	// One copy of the row, names and all, costs less than one per cell.
+	shift := len(b.data) - lx.lo
+	b.data = append(b.data, lx.text()...)
 	for j := range cells {
 		c := &cells[j]
-		lo := len(b.data)
-		switch {
-		case c.kind == tkString && c.esc:
-			var err error
-			if b.data, err = jsontext.AppendUnquote(b.data, lx.buf[c.lo-1:c.hi+1]); err != nil {
-				return err
+		var v toon.Value
+		switch c.kind {
+		case tkString:
+			if c.esc {
+				lo := len(b.data)
+				var err error
+				if b.data, err = jsontext.AppendUnquote(b.data, lx.buf[c.lo-1:c.hi+1]); err != nil {
+					return err
+				}
+				v = toon.Bytes(b.data[lo:])
+			} else {
+				v = toon.Bytes(b.data[c.lo+shift : c.hi+shift])
 			}
-		case c.kind == tkString || c.kind == tkNumber:
-			b.data = append(b.data, lx.buf[c.lo:c.hi]...)
+		case tkNumber:
+			v = numberValue(b.data[c.lo+shift : c.hi+shift])
+		case tkTrue:
+			v = toon.Bool(true)
+		case tkFalse:
+			v = toon.Bool(false)
+		default:
+			v = toon.Null()
 		}
-		b.cells = append(b.cells, bcell{kind: c.kind, lo: int32(lo), hi: int32(len(b.data))})
+		b.vals = append(b.vals, v)
 	}
-	if len(b.data) >= batchBytes || len(b.cells)+len(cells) > batchCells {
+	if len(b.data) >= batchBytes || len(b.vals)+len(cells) > batchCells {
 		rw.todo <- b
 		rw.cur = nil
 	}
@@ -146,7 +128,7 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 // written; it returns the first error of WriteRow.
 func (rw *rowWriter) sync() error {
 	if rw.cur != nil {
-		if len(rw.cur.cells) > 0 {
+		if len(rw.cur.vals) > 0 {
 			rw.todo <- rw.cur
 		} else {
 			rw.free <- rw.cur
