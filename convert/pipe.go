@@ -91,31 +91,35 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 	// One copy of the row, names and all, costs less than one per cell.
 	shift := len(b.data) - lx.lo
 	b.data = append(b.data, lx.text()...)
+	n := len(b.vals)
+	if cap(b.vals)-n < len(cells) {
+		b.vals = append(b.vals, make([]toon.Value, len(cells))...)
+	}
+	b.vals = b.vals[:n+len(cells)]
+	vals := b.vals[n:]
 	for j := range cells {
 		c := &cells[j]
-		var v toon.Value
 		switch c.kind {
 		case tkString:
-			if c.esc {
-				lo := len(b.data)
-				var err error
-				if b.data, err = jsontext.AppendUnquote(b.data, lx.buf[c.lo-1:c.hi+1]); err != nil {
-					return err
-				}
-				v = toon.Bytes(b.data[lo:])
-			} else {
-				v = toon.Bytes(b.data[c.lo+shift : c.hi+shift])
+			if !c.esc {
+				vals[j] = toon.Bytes(b.data[c.lo+shift : c.hi+shift])
+				continue
 			}
+			lo := len(b.data)
+			var err error
+			if b.data, err = jsontext.AppendUnquote(b.data, lx.buf[c.lo-1:c.hi+1]); err != nil {
+				return err
+			}
+			vals[j] = toon.Bytes(b.data[lo:])
 		case tkNumber:
-			v = numberValue(b.data[c.lo+shift : c.hi+shift])
+			vals[j] = numberValue(b.data[c.lo+shift : c.hi+shift])
 		case tkTrue:
-			v = toon.Bool(true)
+			vals[j] = toon.Bool(true)
 		case tkFalse:
-			v = toon.Bool(false)
+			vals[j] = toon.Bool(false)
 		default:
-			v = toon.Null()
+			vals[j] = toon.Null()
 		}
-		b.vals = append(b.vals, v)
 	}
 	if len(b.data) >= batchBytes || len(b.vals)+len(cells) > batchCells {
 		rw.todo <- b
