@@ -38,6 +38,10 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	p := &planner{c: &c, slots: newSpill(c.tempDir, c.memBudget), tables: newSpill(c.tempDir, c.memBudget)}
 	defer p.slots.close()
 	defer p.tables.close()
+	if ra, size, ok := src.readerAt(); ok {
+		p.ra, p.raStart, p.size = ra, src.start, size
+		p.seek = src.seekTo
+	}
 	if err := p.run(src.reader()); err != nil {
 		return src.jsonError(err, c.maxDepth)
 	}
@@ -118,6 +122,26 @@ func seekable(r io.Reader, dir string) (*source, error) {
 // reader returns the input, buffered: jsontext reads in large blocks anyway,
 // so this only spares it small reads from slow readers.
 func (s *source) reader() io.Reader { return s.r }
+
+// readerAt returns the input as an io.ReaderAt, with the JSON's length,
+// if it is one and its end can be found.
+func (s *source) readerAt() (io.ReaderAt, int64, bool) {
+	ra, ok := s.r.(io.ReaderAt)
+	if !ok {
+		return nil, 0, false
+	}
+	end, err := s.s.Seek(0, io.SeekEnd)
+	if err != nil || s.rewind() != nil {
+		return nil, 0, false
+	}
+	return ra, end - s.start, true
+}
+
+// seekTo moves the input to offset off of the JSON.
+func (s *source) seekTo(off int64) error {
+	_, err := s.s.Seek(s.start+off, io.SeekStart)
+	return err
+}
 
 func (s *source) rewind() error {
 	_, err := s.s.Seek(s.start, io.SeekStart)

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"encoding/binary"
+	"errors"
 	"io"
 	"math/bits"
 	"strconv"
@@ -24,7 +25,8 @@ import (
 // and FuzzLexer hold the two to the same language.
 type lexer struct {
 	r     io.Reader
-	buf   []byte // buffered input; buf[i:] is unread
+	seek  func(off int64) error // moves r to input offset off, if it can
+	buf   []byte                // buffered input; buf[i:] is unread
 	i     int
 	base  int64 // input offset of buf[0]
 	eof   bool  // r is exhausted (or failed: rerr)
@@ -1007,15 +1009,33 @@ func numberAt(b []byte, i int) (int, bool) {
 	return i, true
 }
 
+// jump moves the lexer to input offset off, between two elements of the
+// innermost array (its state stays lxAfter). It is for the first pass's
+// helper (ahead.go), which has checked the elements in between.
+func (l *lexer) jump(off int64) error {
+	if off >= l.base && off <= l.base+int64(len(l.buf)) {
+		l.i = int(off - l.base)
+		return nil
+	}
+	if l.seek == nil {
+		return errors.New("convert: internal error: the input cannot seek")
+	}
+	if err := l.seek(off); err != nil {
+		return err
+	}
+	l.buf, l.i, l.base, l.eof = l.buf[:0], 0, off, false
+	return nil
+}
+
 // matchNext is matchRow that, when the buffer's unread part runs short,
 // reads ahead and tries again, so that rows across a refill are matched
-// too. It only refills when at least half the buffer is free to read
-// into, so the buffer never grows for it.
+// too. The unread part is then at most a quarter of the buffer, so the
+// refill moves it or reads after it but never grows the buffer.
 func (l *lexer) matchNext(t *rowTemplate, cells []mcell) bool {
 	if l.matchRow(t, cells) {
 		return true
 	}
-	if l.eof || len(l.buf)-l.i > cap(l.buf)/4 || l.i < cap(l.buf)/2 {
+	if l.eof || len(l.buf)-l.i > cap(l.buf)/4 {
 		return false
 	}
 	l.fill(l.i)

@@ -16,7 +16,9 @@ type config struct {
 	maxDepth   int            // both: deepest nesting accepted
 	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
 	bufSize    int            // FromJSON: the JSON lexer's initial buffer
-	pipe       int            // FromJSON: write rows on another goroutine: 0 when useful, 1 always, -1 never
+	pipe       int            // FromJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	aheadMin   int            // FromJSON: input left for the first pass to start a helper
+	aheadWait  bool           // FromJSON: the first pass waits for its helper's guess (tests)
 }
 
 func makeConfig(opts []Option) config {
@@ -28,6 +30,7 @@ func makeConfig(opts []Option) config {
 		maxDepth:  10000,
 		memBudget: 1 << 20,
 		bufSize:   lexBufSize,
+		aheadMin:  aheadMin,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -119,4 +122,12 @@ func withPipeline(on bool) Option {
 			c.pipe = 1
 		}
 	}
+}
+
+// withAheadMin sets how much input must be left after a table's first row
+// for the first pass to start a helper; tests lower it,
+// and make the pass wait for the helper's guess of a row boundary, so
+// that the helper's rows are taken whenever the guess is right.
+func withAheadMin(n int) Option {
+	return func(c *config) { c.aheadMin, c.aheadWait = n, true }
 }

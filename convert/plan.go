@@ -130,6 +130,15 @@ type planner struct {
 	tmp    [16]byte
 	tmpls  []rowTemplate // by depth
 	cells  []mcell
+
+	// The input as an io.ReaderAt, for a helper (ahead.go): raStart is the
+	// offset of the JSON in it, size the JSON's length.
+	ra      io.ReaderAt
+	raStart int64
+	size    int64
+	seek    func(off int64) error
+	ahead   *ahead
+	joined  int // rows counted by helpers (for the tests)
 }
 
 // Shape hash constants.
@@ -154,10 +163,14 @@ var errHeaderTooLarge = errors.New("tabular header too large")
 // run runs the first pass over r.
 func (p *planner) run(r io.Reader) error {
 	p.lx = newLexer(r, make([]byte, 0, p.c.bufSize))
+	p.lx.seek = p.seek
 	p.seed = maphash.MakeSeed()
+	defer p.cancelAhead()
 	for {
 		if n := len(p.stack); n > 0 && p.stack[n-1].tmpl {
-			p.matchRows(&p.stack[n-1])
+			if err := p.matchRows(&p.stack[n-1]); err != nil {
+				return err
+			}
 		}
 		k, err := p.lx.next()
 		if err != nil {
@@ -212,16 +225,27 @@ func (p *planner) run(r io.Reader) error {
 // no table and no repeated name, so counting it is all the plan needs of
 // it. That holds only while no candidate records (the recording would
 // miss the row) and while a row is within the depth limit.
-func (p *planner) matchRows(f *p1frame) {
+func (p *planner) matchRows(f *p1frame) error {
 	if p.recN > 0 && !p.over || len(p.stack) >= p.c.maxDepth {
-		return
+		return nil
 	}
 	t := &p.tmpls[len(p.stack)-1]
 	if cap(p.cells) < len(t.ends) {
 		p.cells = make([]mcell, len(t.ends))
 	}
 	cells := p.cells[:len(t.ends)]
-	for p.lx.matchNext(t, cells) {
+	if f.n == 1 && p.ahead == nil {
+		p.startAhead(t)
+	}
+	for {
+		if p.ahead != nil {
+			if moved, err := p.joinAhead(f); err != nil || moved {
+				return err
+			}
+		}
+		if !p.lx.matchNext(t, cells) {
+			break
+		}
 		f.n++
 		f.miss = 0
 	}
@@ -231,6 +255,7 @@ func (p *planner) matchRows(f *p1frame) {
 	if f.miss++; f.miss > 16 {
 		f.tmpl = false
 	}
+	return nil
 }
 
 // setTemplate makes the template of array f, at the top of the stack, from
@@ -413,6 +438,9 @@ func (p *planner) writeTable(f *p1frame) error {
 }
 
 func (p *planner) endArray() error {
+	if p.ahead != nil && p.ahead.depth == len(p.stack) {
+		p.cancelAhead() // the table ends before the helper's boundary
+	}
 	f := p.pop()
 	form := toon.FormList
 	switch {

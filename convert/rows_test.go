@@ -3,6 +3,7 @@ package convert
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -409,4 +410,73 @@ func (f *failAfter) Write(p []byte) (int, error) {
 	}
 	f.n -= len(p)
 	return len(p), nil
+}
+
+// planOf runs the first pass over in, reading it as FromJSON reads a file,
+// with the helper of ahead.go allowed or not, and returns the plan, the
+// number of rows the helper counted, and the error.
+func planOf(in []byte, helper bool) (plan string, joined int, err error) {
+	c := makeConfig([]Option{withAheadMin(512), withPipeline(helper), withBufSize(4096)})
+	p := &planner{c: &c, slots: newSpill("", 1<<30), tables: newSpill("", 1<<30)}
+	r := bytes.NewReader(in)
+	p.ra, p.size = r, int64(len(in))
+	p.seek = func(off int64) error { _, err := r.Seek(off, io.SeekStart); return err }
+	err = p.run(r)
+	return string(p.slots.buf) + "|" + string(p.tables.buf), p.joined, err
+}
+
+// aheadDoc is a big table whose rows have the given extra text in the
+// string of row bad (or none if bad < 0), followed by more document.
+func aheadDoc(rows, bad int, badText, tail string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"t":[`)
+	for i := 0; i < rows; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		s := "name " + strconv.Itoa(i)
+		if i == bad {
+			s = badText
+		}
+		b.WriteString(`{"id":` + strconv.Itoa(i) + `,"s":"` + s + `","ok":true}`)
+	}
+	b.WriteString(`]` + tail + `}`)
+	return []byte(b.String())
+}
+
+// TestAhead checks that the first pass's helper changes nothing but the
+// speed: the same plan and the same errors as without it, whether its
+// guess of a row boundary is right or falls inside a string, and whether
+// the table goes on past the helper's stop.
+func TestAhead(t *testing.T) {
+	fake := `x\",{\"id\":1,\"s\":\"y` // escaped look-alike of a row start
+	docs := map[string][]byte{
+		"plain":           aheadDoc(3000, -1, "", ""),
+		"guess in string": aheadDoc(3000, 1500, strings.Repeat(fake, 3000), ""),
+		"odd row late":    aheadDoc(3000, 2500, `\u0041`, `,"u":[{"a":1},{"a":2}]`),
+		"short table":     aheadDoc(20, -1, "", `,"pad":"`+strings.Repeat("p", 5000)+`"`),
+		"next table":      aheadDoc(20, -1, "", `,"u":[`+strings.Repeat(`{"id":7,"s":"","ok":true},`, 3000)+`{"id":8,"s":"","ok":true}]`),
+		"nested table":    bytes.Replace(aheadDoc(3000, -1, "", ""), []byte(`"s":"name 1400"`), []byte(`"s":[`+strings.Repeat(`{"id":7,"s":"","ok":true},`, 2000)+`{"id":8}]`), 1),
+	}
+	for _, i := range []int{1600, 2990} {
+		d := aheadDoc(3000, -1, "", "")
+		at := bytes.Index(d, []byte(`{"id":`+strconv.Itoa(i)+`,`))
+		docs["bad row "+strconv.Itoa(i)] = append(append(append([]byte(nil), d[:at+6]...), "01"...), d[at+6+len(strconv.Itoa(i)):]...)
+		docs["dup row "+strconv.Itoa(i)] = bytes.Replace(d, []byte(`{"id":`+strconv.Itoa(i)+`,"s"`), []byte(`{"id":1,"id":2,"s"`), 1)
+	}
+	for name, d := range docs {
+		want, _, werr := planOf(d, false)
+		got, joined, gerr := planOf(d, true)
+		t.Logf("%s: the helper counted %d rows; error %v", name, joined, gerr)
+		if name == "plain" && joined == 0 {
+			t.Errorf("%s: the helper's rows were not taken", name)
+		}
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("%s: error %v, without the helper %v", name, gerr, werr)
+		}
+		if werr == nil && got != want {
+			t.Fatalf("%s: the plan differs with the helper (%d rows joined)", name, joined)
+		}
+		checkAgainstReference(t, d, withAheadMin(512), withBufSize(4096), withPipeline(true))
+	}
 }
