@@ -2,6 +2,7 @@ package convert
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -173,6 +174,12 @@ type emitter struct {
 	tmpl   rowTemplate  // a flat table's names, for lexer.matchRow
 	mcells []mcell
 	rw     *rowWriter // writes matched rows on another goroutine, or nil
+
+	traw      []byte // scratch for the next table record
+	treeGen   int    // counts the headers parsed into tree (0: none valid)
+	namesGen  int    // the treeGen that names and tmpl were made for
+	keyStr    string // the key of the last flat table, as a string
+	tableRows int    // the row count of the flat table being written
 }
 
 type p2kind uint8
@@ -189,18 +196,33 @@ type p2frame struct {
 	kind p2kind
 }
 
+// tableMinRows is the least number of rows for which a flat table is
+// written with BeginTable and WriteRow.
+const tableMinRows = 8
+
 var errPlan = errors.New("convert: internal error: plan out of step with the input")
 
-func (e *emitter) readSlot(n int) ([]byte, error) {
+// readObjectSlot reads the slot of an object that is not an array
+// element: whether it is written as a keyed table.
+func (e *emitter) readObjectSlot() (keyed bool, err error) {
+	c, err := e.slots.ReadByte()
+	if err != nil {
+		return false, errPlan
+	}
+	return c == 1, nil
+}
+
+// readArraySlot reads the slot of an array: its form and length.
+func (e *emitter) readArraySlot() (toon.Form, int, error) {
 	var b [slotArray]byte
-	for i := 0; i < n; i++ {
+	for i := range b {
 		c, err := e.slots.ReadByte()
 		if err != nil {
-			return nil, errPlan
+			return 0, 0, errPlan
 		}
 		b[i] = c
 	}
-	return b[:n], nil
+	return toon.Form(b[0]), int(binary.LittleEndian.Uint64(b[1:])), nil
 }
 
 func (e *emitter) run() error {
@@ -273,11 +295,11 @@ func (e *emitter) value(k byte, top *p2frame) error {
 			return errPlan
 		}
 		if top == nil || top.kind != p2Array { // not an array element: it has a slot
-			s, err := e.readSlot(slotObject)
+			keyed, err := e.readObjectSlot()
 			if err != nil {
 				return err
 			}
-			if s[0] == 1 {
+			if keyed {
 				n, err := e.readTable()
 				if err != nil {
 					return err
@@ -295,12 +317,10 @@ func (e *emitter) value(k byte, top *p2frame) error {
 		e.stack = append(e.stack, p2frame{kind: p2Object})
 		return e.enc.WriteToken(toon.ObjectStartToken())
 	case tkArrStart:
-		s, err := e.readSlot(slotArray)
+		form, n, err := e.readArraySlot()
 		if err != nil {
 			return err
 		}
-		form := toon.Form(s[0])
-		n := int(binary.LittleEndian.Uint64(s[1:]))
 		if form == toon.FormTabular {
 			tn, err := e.readTable()
 			if err != nil {
@@ -309,26 +329,36 @@ func (e *emitter) value(k byte, top *p2frame) error {
 			if tn != n {
 				return errPlan
 			}
-			if len(e.tree.groups) == 1 && (e.keyed || top == nil) {
+			if len(e.tree.groups) == 1 && (e.keyed || top == nil) && n >= tableMinRows {
 				// A flat table in an object field or at the root: its rows
 				// are written whole with WriteRow, which costs far less
-				// than a token per cell.
+				// than a token per cell. (A small one is written with
+				// tokens: BeginTable's own setup would cost more.)
+				// The strings BeginTable takes are made once for a run
+				// of tables with the same key and header.
 				key := ""
 				if e.keyed {
-					key = string(e.key)
+					if string(e.key) != e.keyStr {
+						e.keyStr = string(e.key)
+					}
+					key = e.keyStr
 					e.keyed = false
 				}
-				e.names = e.names[:0]
-				e.tmpl.reset()
-				ok := true
-				for _, f := range e.tree.fields {
-					e.names = append(e.names, string(f.Name))
-					ok = ok && e.tmpl.add(f.Name)
-				}
-				if !ok {
+				if e.namesGen != e.treeGen {
+					e.namesGen = e.treeGen
+					e.names = e.names[:0]
 					e.tmpl.reset()
+					ok := true
+					for _, f := range e.tree.fields {
+						e.names = append(e.names, string(f.Name))
+						ok = ok && e.tmpl.add(f.Name)
+					}
+					if !ok {
+						e.tmpl.reset()
+					}
+					e.tmpl.finish()
 				}
-				e.tmpl.finish()
+				e.tableRows = n
 				e.stack = append(e.stack, p2frame{kind: p2Table})
 				return e.enc.BeginTable(key, n, e.names...)
 			}
@@ -393,7 +423,7 @@ func (e *emitter) readTable() (int, error) {
 	if err != nil || size > uint64(e.c.maxHeader)+16 {
 		return 0, errPlan
 	}
-	buf := e.tree.raw[:0]
+	buf := e.traw[:0]
 	for i := uint64(0); i < size; i++ {
 		c, err := e.tables.ReadByte()
 		if err != nil {
@@ -401,7 +431,14 @@ func (e *emitter) readTable() (int, error) {
 		}
 		buf = append(buf, c)
 	}
+	e.traw = buf
+	if e.treeGen > 0 && bytes.Equal(buf, e.tree.raw) {
+		return int(n), nil // the same header again, as in a list of small tables
+	}
+	e.traw = e.tree.raw // the tree's names point into buf from now on
+	e.treeGen++
 	if err := e.tree.parse(buf); err != nil {
+		e.treeGen = 0
 		return 0, err
 	}
 	return int(n), nil
@@ -418,7 +455,9 @@ func (e *emitter) matchRows() error {
 		e.cells = make([]toon.Value, w)
 	}
 	cells, vals := e.mcells[:w], e.cells[:w]
-	if e.rw != nil {
+	// Handing rows to the other goroutine pays for its waits only in
+	// large tables.
+	if e.rw != nil && e.tableRows >= pipeMinRows {
 		e.rw.w = w // the writing goroutine is idle: every call ends in sync
 		for e.lx.matchNext(&e.tmpl, cells) {
 			if err := e.rw.add(e.lx, cells); err != nil {
@@ -567,7 +606,7 @@ func (e *emitter) keyedStep(k byte) error {
 		if k != tkObjStart {
 			return errChanged(errors.New("a keyed entry is not an object"))
 		}
-		if _, err := e.readSlot(slotObject); err != nil { // entry values are object values
+		if _, err := e.readObjectSlot(); err != nil { // entry values are object values
 			return err
 		}
 		e.row.reset(&e.tree)

@@ -256,7 +256,7 @@ func (e *emitter) readGroup(g int32) error {
 		if k != tkObjStart {
 			return errChanged(errors.New("a row's nested field is not an object"))
 		}
-		if _, err := e.readSlot(slotObject); err != nil {
+		if _, err := e.readObjectSlot(); err != nil {
 			return err
 		}
 		if err := e.readGroup(nd.group); err != nil {
