@@ -944,22 +944,6 @@ func equalAt(b []byte, i int, p []byte) bool {
 	return true
 }
 
-// plainEnd returns the index of the first byte at or after i in b that a
-// string scan must look at ('"', '\\', a control character, non-ASCII), or
-// len(b).
-func plainEnd(b []byte, i int) int {
-	for i+8 <= len(b) {
-		if m := strStop(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(b) && b[i] >= 0x20 && b[i] < 0x80 && b[i] != '"' && b[i] != '\\' {
-		i++
-	}
-	return i
-}
-
 // numberAt scans the number at b[i] and returns the index after it. It
 // reports false if the number is malformed, if a number byte follows it
 // (as in "01" or "1-"), or if b ends with it (the number may go on).
