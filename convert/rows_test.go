@@ -42,7 +42,7 @@ func randomTable(rng *rand.Rand) []byte {
 		return b
 	}
 	var b []byte
-	wrap := rng.Intn(4)
+	wrap := rng.Intn(6)
 	switch wrap {
 	case 1:
 		b = append(b, `{"rows":`...)
@@ -50,6 +50,10 @@ func randomTable(rng *rand.Rand) []byte {
 		b = append(b, `{"x":1,"data":{"rows":`...)
 	case 3:
 		b = append(b, `[[`...)
+	case 4: // the first field of a list item: the table starts on the hyphen line
+		b = append(b, `[{"rows":`...)
+	case 5:
+		b = append(b, `[1,{"x":1,"rows":`...)
 	}
 	b = append(b, '[')
 	n := rng.Intn(40)
@@ -102,6 +106,10 @@ func randomTable(rng *rand.Rand) []byte {
 		b = append(b, "}}"...)
 	case 3:
 		b = append(b, `,[{"id":1}]]`...)
+	case 4:
+		b = append(b, `,"y":2},{"z":3}]`...)
+	case 5:
+		b = append(b, "}]"...)
 	}
 	return b
 }
