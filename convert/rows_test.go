@@ -209,7 +209,7 @@ func checkMatchRow(t *testing.T, first, row string) {
 		var scr []byte
 		for depth := 0; ; {
 			k, err := l.next()
-			if err != nil {
+			if err != nil || k == tkEOF {
 				return nil, nil
 			}
 			switch k {
