@@ -22,8 +22,13 @@ import (
 // r is read twice (see the package documentation). If r is an io.Seeker
 // whose Seek works (a regular file), FromJSON reads it from its current
 // offset and seeks back for the second pass; otherwise it first copies r to
-// a temporary file. The options that apply are WithIndent, WithDelimiter,
-// WithTempDir, WithMaxHeaderSize and WithMaxDepth.
+// a temporary file. When more than one CPU may run Go code, FromJSON uses a
+// second goroutine for large tables: if r is also an io.ReaderAt, to read
+// the far half of a table in the first pass (with ReadAt, while it reads
+// the near half), and to call w while it reads the next rows in the second
+// pass. w is never called by two goroutines at once, and every goroutine
+// has ended when FromJSON returns. The options that apply are WithIndent,
+// WithDelimiter, WithTempDir, WithMaxHeaderSize and WithMaxDepth.
 //
 // Malformed JSON, including a repeated key in an object, is reported as a
 // *JSONError, before anything is written to w. Errors from r and w are
