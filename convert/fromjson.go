@@ -529,31 +529,68 @@ func (e *emitter) unescapeCells(cells []mcell, vals []toon.Value) error {
 }
 
 // numberValue returns the value of the JSON number b (valid, and valid
-// only as long as b is). An integer of at most 18 digits becomes a
-// toon.Int, whose canonical form is its digits, as b's is (JSON has no
-// leading zeros; -0 is written 0 either way), and which the writer
-// formats faster than it canonicalises number text.
+// only as long as b is). The writer formats a toon.Int or a toon.Float
+// faster than it canonicalises number text, so the numbers for which
+// either writes exactly the canonical text become one:
+//
+//   - an integer of at most 18 digits becomes a toon.Int: its canonical
+//     form is its digits (JSON has no leading zeros; -0 is written 0
+//     either way);
+//   - a plain decimal, no exponent, with at most 7 integer digits, 1 to 6
+//     fraction digits and 15 digits in all, becomes a toon.Float of
+//     m/10^s, its digits m over the power of ten s: both are exact in a
+//     float64, so the quotient is the double nearest to the decimal, and
+//     since two decimals of at most 15 significant digits never share a
+//     nearest double, the shortest text of that double is the decimal
+//     without trailing zeros, which is its canonical form. The value is
+//     at least 1e-6 and below 1e7, where the writer uses no exponent.
+//
+// TestNumberValue checks both against NumberValue on the writer at hand.
 func numberValue(b []byte) toon.Value {
-	if len(b) <= 18 {
-		s, neg := b, b[0] == '-'
-		if neg {
-			s = s[1:]
-		}
-		var v int64
-		for _, c := range s {
-			if c-'0' >= 10 {
-				goto text
-			}
-			v = v*10 + int64(c-'0')
-		}
-		if len(s) > 0 {
-			if neg {
-				v = -v
-			}
-			return toon.Int(v)
+	if len(b) > 18 {
+		return numberText(b)
+	}
+	s, neg := b, b[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var m uint64
+	dot := -1
+	for i, c := range s {
+		switch {
+		case c-'0' < 10:
+			m = m*10 + uint64(c-'0')
+		case c == '.' && dot < 0:
+			dot = i
+		default:
+			return numberText(b)
 		}
 	}
-text:
+	if len(s) == 0 {
+		return numberText(b)
+	}
+	if dot < 0 {
+		v := int64(m)
+		if neg {
+			v = -v
+		}
+		return toon.Int(v)
+	}
+	scale := len(s) - dot - 1
+	if dot > 7 || scale < 1 || scale > 6 || len(s)-1 > 15 {
+		return numberText(b)
+	}
+	f := float64(m) / pow10f[scale]
+	if neg {
+		f = -f
+	}
+	return toon.Float(f)
+}
+
+var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
+
+// numberText returns the value of the JSON number b as its text.
+func numberText(b []byte) toon.Value {
 	return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toonstream/toon"
 )
 
 // Tables are read row by row by lexer.matchRow in both passes; these tests
@@ -486,5 +487,62 @@ func TestAhead(t *testing.T) {
 			t.Fatalf("%s: the plan differs with the helper (%d rows joined)", name, joined)
 		}
 		checkAgainstReference(t, d, withAheadMin(512), withBufSize(4096), withPipeline(true))
+	}
+}
+
+// TestNumberValue checks that numberValue's values are written as
+// toon.NumberValue writes the number's text, on random integers and
+// decimals in and around the ranges it converts.
+func TestNumberValue(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	row := func(v toon.Value) string {
+		var out bytes.Buffer
+		enc := toon.NewEncoder(&out)
+		if err := enc.BeginTable("", 1, "n"); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.WriteRow(v); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.EndTable(); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	digits := func(n int, lead bool) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + rng.Intn(10))
+			if i == 0 && lead && n > 1 && b[i] == '0' {
+				b[i] = '1'
+			}
+			if rng.Intn(5) == 0 {
+				b[i] = "09"[rng.Intn(2)] // runs of nines and zeros round badly
+			}
+		}
+		if lead && n > 1 && b[0] == '0' {
+			b[0] = '9'
+		}
+		return string(b)
+	}
+	cases := []string{"0", "-0", "0.0", "-0.0", "0.000001", "0.0000001", "9999999.999999", "10000000.5",
+		"123456789012345678", "-123456789012345678", "1234567890123456789", "0.1", "0.30", "1.000000", "-5.5"}
+	for i := 0; i < 20000; i++ {
+		s := digits(1+rng.Intn(20), true)
+		if rng.Intn(3) > 0 {
+			s += "." + digits(1+rng.Intn(9), false)
+		}
+		if rng.Intn(2) == 0 {
+			s = "-" + s
+		}
+		cases = append(cases, s)
+	}
+	for _, s := range cases {
+		if _, ok := validNumber([]byte(s)); !ok {
+			continue
+		}
+		if got, want := row(numberValue([]byte(s))), row(toon.NumberValue(toon.Number(s))); got != want {
+			t.Fatalf("%s: written %q, as text %q", s, got, want)
+		}
 	}
 }
