@@ -594,6 +594,8 @@ type rowTemplate struct {
 	pieces []byte
 	pends  []int
 	words  []pieceWords
+
+	src []byte // what the first pass made the template from, to reuse it
 }
 
 type pieceWords struct {

@@ -266,8 +266,14 @@ func (p *planner) setTemplate(f *p1frame) {
 		p.tmpls = append(p.tmpls, rowTemplate{})
 	}
 	t := &p.tmpls[depth]
-	t.reset()
 	rec := p.arena[f.recStart:f.recEnd]
+	if t.ok && string(rec) == string(t.src) {
+		// The same names as the last array here (a list of small tables).
+		f.tmpl, f.miss = true, 0
+		return
+	}
+	t.reset()
+	t.src = append(t.src[:0], rec...)
 	if len(rec) < 5 || rec[0] != 'o' {
 		return
 	}
