@@ -70,10 +70,11 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
-	if c.pipeline() {
-		e.rw = newRowWriter(e.enc)
-		defer e.rw.stop()
-	}
+	defer func() {
+		if e.rw != nil {
+			e.rw.stop()
+		}
+	}()
 	if err := e.run(); err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) {
@@ -178,7 +179,7 @@ type emitter struct {
 	names  []string     // a flat table's field names, for BeginTable
 	tmpl   rowTemplate  // a flat table's names, for lexer.matchRow
 	mcells []mcell
-	rw     *rowWriter // writes matched rows on another goroutine, or nil
+	rw     *rowWriter // writes matched rows on another goroutine, once needed
 
 	traw      []byte // scratch for the next table record
 	treeGen   int    // counts the headers parsed into tree (0: none valid)
@@ -462,7 +463,10 @@ func (e *emitter) matchRows() error {
 	cells, vals := e.mcells[:w], e.cells[:w]
 	// Handing rows to the other goroutine pays for its waits only in
 	// large tables.
-	if e.rw != nil && e.tableRows >= pipeMinRows {
+	if e.tableRows >= pipeMinRows && e.c.pipeline() {
+		if e.rw == nil { // made for the first large table only
+			e.rw = newRowWriter(e.enc)
+		}
 		e.rw.w = w // the writing goroutine is idle: every call ends in sync
 		for e.lx.matchNext(&e.tmpl, cells) {
 			if err := e.rw.add(e.lx, cells); err != nil {

@@ -28,7 +28,7 @@ type batch struct {
 const (
 	pipeMinRows = 1024      // tables with fewer rows are written in line
 	batchBytes  = 256 << 10 // a batch is handed over at this much text...
-	batchCells  = 32 << 10  // ... or this many cells
+	batchCells  = 16 << 10  // ... or this many cells
 	batches     = 3         // in flight: one filling, one being written, one spare
 )
 
