@@ -87,14 +87,13 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate) {
 	lx.base = at
 	lx.stack = append(lx.stack, '[')
 	lx.state = lxAfter
-	a.to = at
 	a.from.Store(at)
 	close(a.found)
 	cells := make([]mcell, len(t.ends))
+	defer func() { a.to = lx.base + int64(lx.i) }() // rows and to always agree
 	for !a.stop.Load() {
 		for r := 0; r < 256; r++ {
 			if !lx.matchNext(t, cells) {
-				a.to = lx.base + int64(lx.i)
 				return
 			}
 			a.rows++
