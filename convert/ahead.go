@@ -83,7 +83,7 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate) {
 		return
 	}
 	at := from + int64(k)
-	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), buf[:0])
+	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), nil)
 	lx.base = at
 	lx.stack = append(lx.stack, '[')
 	lx.state = lxAfter
