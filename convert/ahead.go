@@ -69,10 +69,10 @@ func (p *planner) startAhead(t *rowTemplate) {
 	}
 	tc.finish()
 	p.ahead = a
-	go a.run(p.ra, p.raStart, cur+left/2, &tc)
+	go a.run(p.ra, p.raStart, cur+left/2, &tc, p.c.bufSize)
 }
 
-func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate) {
+func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate, bufSize int) {
 	defer close(a.done)
 	buf := make([]byte, 64<<10)
 	n, _ := ra.ReadAt(buf, start+from)
@@ -83,7 +83,7 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate) {
 		return
 	}
 	at := from + int64(k)
-	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), nil)
+	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), make([]byte, 0, bufSize))
 	lx.base = at
 	lx.stack = append(lx.stack, '[')
 	lx.state = lxAfter
