@@ -36,6 +36,7 @@ func randomTable(rng *rand.Rand) []byte {
 		keys[i] = rowKeys[p]
 	}
 	pretty := rng.Intn(4) == 0
+	tkey := []string{"rows", "", "a b", "k\"q", "1", "a,b", "é"}[rng.Intn(7)] // the table's own key
 	sp := func(b []byte) []byte {
 		if pretty {
 			return append(b, []string{" ", "\n  ", "\t", "\r\n"}[rng.Intn(4)]...)
@@ -46,15 +47,15 @@ func randomTable(rng *rand.Rand) []byte {
 	wrap := rng.Intn(6)
 	switch wrap {
 	case 1:
-		b = append(b, `{"rows":`...)
+		b = append(b, `{"`+tkey+`":`...)
 	case 2:
-		b = append(b, `{"x":1,"data":{"rows":`...)
+		b = append(b, `{"x":1,"data":{"`+tkey+`":`...)
 	case 3:
 		b = append(b, `[[`...)
 	case 4: // the first field of a list item: the table starts on the hyphen line
-		b = append(b, `[{"rows":`...)
+		b = append(b, `[{"`+tkey+`":`...)
 	case 5:
-		b = append(b, `[1,{"x":1,"rows":`...)
+		b = append(b, `[1,{"x":1,"`+tkey+`":`...)
 	}
 	b = append(b, '[')
 	n := rng.Intn(40)
@@ -139,7 +140,8 @@ func checkAgainstReference(t *testing.T, in []byte, opts ...Option) {
 	if err != nil {
 		t.Fatalf("%s\nFromJSON: %v", in, err)
 	}
-	if want := marshalOrdered(t, in); !bytes.Equal(out.Bytes(), want) {
+	c := makeConfig(opts)
+	if want := marshalOrdered(t, in, toon.WithDelimiter(c.delim), toon.WithIndent(c.indent)); !bytes.Equal(out.Bytes(), want) {
 		t.Fatalf("%s\ngot:\n%s\nwant:\n%s", in, out.Bytes(), want)
 	}
 }
@@ -149,7 +151,8 @@ func TestFromJSONRows(t *testing.T) {
 	mut := []byte("{}[],:\" \\0123456789-.eEtfn\x00\x1f\xff")
 	for i := 0; i < 1500; i++ {
 		doc := randomTable(rng)
-		opts := []Option{withBufSize([]int{16, 64, 1000, lexBufSize}[rng.Intn(4)]), withPipeline(i%2 == 0)}
+		opts := []Option{withBufSize([]int{16, 64, 1000, lexBufSize}[rng.Intn(4)]), withPipeline(i%2 == 0),
+			WithDelimiter([]toon.Delimiter{toon.Comma, toon.Tab, toon.Pipe}[rng.Intn(3)]), WithIndent(1 + rng.Intn(4))}
 		if rng.Intn(3) == 0 {
 			opts = append(opts, withMemBudget(8))
 		}
