@@ -7,12 +7,15 @@
 //
 // FromJSON must know each array's length and form, and each tabular
 // header's field list, before it writes the header, so it reads its input
-// twice. The first pass records, per array and per object in document
-// order, what the encoder needs (a compact side stream that spills to a
-// temporary file when it grows past a few megabytes); the second pass
-// re-reads the JSON and drives toon.Encoder.WriteToken. A seekable input
-// (an *os.File on a regular file) is read twice in place; anything else is
-// first copied to a temporary file. The output is byte for byte what
-// toon.Marshal writes for a toon.Object built from the same JSON with its
-// key order.
+// twice, with a strict JSON lexer of its own that accepts exactly what
+// jsontext accepts. The first pass records, per array and per object in
+// document order, what the encoder needs (a compact side stream that
+// spills to a temporary file when it grows past a few megabytes); the
+// second pass re-reads the JSON and drives toon.Encoder.WriteToken, or
+// WriteRow for the rows of a table. Rows that repeat the names of their
+// table's first row are read whole, in both passes, by a fast path that
+// checks them as strictly. A seekable input (an *os.File on a regular file)
+// is read twice in place; anything else is first copied to a temporary
+// file. The output is byte for byte what toon.Marshal writes for a
+// toon.Object built from the same JSON with its key order.
 package convert

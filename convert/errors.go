@@ -48,25 +48,77 @@ func (e *JSONError) Message() string {
 // Unwrap returns the cause.
 func (e *JSONError) Unwrap() error { return e.Err }
 
+// errMoreValues reports data after the root value that is itself a value.
+var errMoreValues = errors.New("convert: more than one JSON value in the input")
+
 // jsonError turns an error of the first pass into a *JSONError located in
 // the input. Other errors (I/O, limits) are returned as they are.
-func (s *source) jsonError(err error) error {
-	var off int64
-	var se *jsontext.SyntacticError
-	switch {
-	case errors.As(err, &se):
-		off = se.ByteOffset
-	case err == io.ErrUnexpectedEOF:
-		off = -1 // the end
-	default:
+//
+// The first pass's lexer only says where and roughly why it stopped, so a
+// rejected input is read again with jsontext, whose error (the same
+// position: the two accept the same documents) explains it better. The
+// second reading costs nothing on valid input.
+func (s *source) jsonError(err error, maxDepth int) error {
+	var le *syntaxError
+	if !errors.As(err, &le) {
 		return err
 	}
-	je := &JSONError{Offset: off, Err: err}
+	je := &JSONError{Offset: le.off, Err: le}
 	if s.rewind() != nil {
 		return je
 	}
-	locate(je, bufio.NewReaderSize(s.r, 64<<10), off)
+	ref := referenceError(bufio.NewReaderSize(s.r, 64<<10), maxDepth)
+	var se *jsontext.SyntacticError
+	switch {
+	case errors.As(ref, &se):
+		je.Offset, je.Err = se.ByteOffset, ref
+	case ref == io.ErrUnexpectedEOF:
+		je.Offset, je.Err = -1, ref // at the end
+	case ref == nil:
+		// jsontext accepts what the lexer rejected: keep the lexer's error.
+	default:
+		return ref
+	}
+	if s.rewind() != nil {
+		return je
+	}
+	locate(je, bufio.NewReaderSize(s.r, 64<<10), je.Offset)
 	return je
+}
+
+// referenceError reads a JSON document with jsontext as the first pass did
+// before it had its own lexer, and returns the first error: a
+// *jsontext.SyntacticError, io.ErrUnexpectedEOF for an input without a
+// value, errMoreValues, or an error for nesting deeper than maxDepth.
+func referenceError(r io.Reader, maxDepth int) error {
+	dec := jsontext.NewDecoder(r)
+	for {
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return io.ErrUnexpectedEOF
+		}
+		if err != nil {
+			return err
+		}
+		if k := tok.Kind(); (k == '{' || k == '[') && dec.StackDepth() > maxDepth {
+			return errTooDeep(maxDepth)
+		}
+		if dec.StackDepth() == 0 {
+			break
+		}
+	}
+	_, err := dec.ReadToken()
+	switch err {
+	case io.EOF:
+		return nil
+	case nil:
+		return errMoreValues
+	}
+	return err
+}
+
+func errTooDeep(maxDepth int) error {
+	return errors.New("convert: JSON nested deeper than " + strconv.Itoa(maxDepth) + " levels")
 }
 
 // locate finds line, column and source window of offset off (-1: the end

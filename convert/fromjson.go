@@ -2,10 +2,12 @@ package convert
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
 	"os"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
@@ -20,8 +22,13 @@ import (
 // r is read twice (see the package documentation). If r is an io.Seeker
 // whose Seek works (a regular file), FromJSON reads it from its current
 // offset and seeks back for the second pass; otherwise it first copies r to
-// a temporary file. The options that apply are WithIndent, WithDelimiter,
-// WithTempDir, WithMaxHeaderSize and WithMaxDepth.
+// a temporary file. When more than one CPU may run Go code, FromJSON uses a
+// second goroutine for large tables: if r is also an io.ReaderAt, to read
+// the far half of a table in the first pass (with ReadAt, while it reads
+// the near half), and to call w while it reads the next rows in the second
+// pass. w is never called by two goroutines at once, and every goroutine
+// has ended when FromJSON returns. The options that apply are WithIndent,
+// WithDelimiter, WithTempDir, WithMaxHeaderSize and WithMaxDepth.
 //
 // Malformed JSON, including a repeated key in an object, is reported as a
 // *JSONError, before anything is written to w. Errors from r and w are
@@ -37,8 +44,12 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	p := &planner{c: &c, slots: newSpill(c.tempDir, c.memBudget), tables: newSpill(c.tempDir, c.memBudget)}
 	defer p.slots.close()
 	defer p.tables.close()
+	if ra, size, ok := src.readerAt(); ok {
+		p.ra, p.raStart, p.size = ra, src.start, size
+		p.seek = src.seekTo
+	}
 	if err := p.run(src.reader()); err != nil {
-		return src.jsonError(err)
+		return src.jsonError(err, c.maxDepth)
 	}
 	p.arena = nil
 	slots, err := p.slots.reader()
@@ -53,17 +64,19 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		return err
 	}
 	e := &emitter{
-		c: &c,
-		dec: jsontext.NewDecoder(src.reader(),
-			// The first pass has rejected repeated keys; rows are checked
-			// field by field anyway.
-			jsontext.AllowDuplicateNames(true)),
+		c:      &c,
+		lx:     newLexer(src.reader(), p.lx.buf),
 		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1)),
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
+	defer func() {
+		if e.rw != nil {
+			e.rw.stop()
+		}
+	}()
 	if err := e.run(); err != nil {
-		var se *jsontext.SyntacticError
+		var se *syntaxError
 		if errors.As(err, &se) {
 			return errChanged(err)
 		}
@@ -117,6 +130,26 @@ func seekable(r io.Reader, dir string) (*source, error) {
 // so this only spares it small reads from slow readers.
 func (s *source) reader() io.Reader { return s.r }
 
+// readerAt returns the input as an io.ReaderAt, with the JSON's length,
+// if it is one and its end can be found.
+func (s *source) readerAt() (io.ReaderAt, int64, bool) {
+	ra, ok := s.r.(io.ReaderAt)
+	if !ok {
+		return nil, 0, false
+	}
+	end, err := s.s.Seek(0, io.SeekEnd)
+	if err != nil || s.rewind() != nil {
+		return nil, 0, false
+	}
+	return ra, end - s.start, true
+}
+
+// seekTo moves the input to offset off of the JSON.
+func (s *source) seekTo(off int64) error {
+	_, err := s.s.Seek(s.start+off, io.SeekStart)
+	return err
+}
+
 func (s *source) rewind() error {
 	_, err := s.s.Seek(s.start, io.SeekStart)
 	return err
@@ -128,67 +161,102 @@ func (s *source) close() {
 	}
 }
 
-// emitter runs the second pass: it re-reads the JSON and writes TOON tokens
-// as the plan says.
+// emitter runs the second pass: it re-reads the JSON and writes TOON as
+// the plan says.
 type emitter struct {
 	c      *config
-	dec    *jsontext.Decoder
+	lx     *lexer
 	enc    *toon.Encoder
 	slots  io.ByteReader
 	tables io.ByteReader
 	stack  []p2frame
 	scr    []byte
-	tree   table // the current table's header
+	key    []byte // the key whose value comes next, not yet written
+	keyed  bool   // key is pending
+	tree   table  // the current table's header
 	row    rowBuf
+	cells  []toon.Value // a row of a flat table, for WriteRow
+	names  []string     // a flat table's field names, for BeginTable
+	tmpl   rowTemplate  // a flat table's names, for lexer.matchRow
+	mcells []mcell
+	rw     *rowWriter // writes matched rows on another goroutine, once needed
+
+	traw      []byte // scratch for the next table record
+	treeGen   int    // counts the headers parsed into tree (0: none valid)
+	namesGen  int    // the treeGen that names and tmpl were made for
+	keyStr    string // the key of the last flat table, as a string
+	tableRows int    // the row count of the flat table being written
 }
 
 type p2kind uint8
 
 const (
-	p2Object p2kind = iota
-	p2Array
-	p2Tabular
+	p2Object  p2kind = iota
+	p2Array          // any array but a tabular one
+	p2Tabular        // a tabular array whose header has nested groups: rows as tokens
+	p2Table          // a flat tabular array: rows through WriteRow
 	p2Keyed
 )
 
 type p2frame struct {
-	kind    p2kind
-	wantKey bool
+	kind p2kind
 }
+
+// tableMinRows is the least number of rows for which a flat table is
+// written with BeginTable and WriteRow.
+const tableMinRows = 8
 
 var errPlan = errors.New("convert: internal error: plan out of step with the input")
 
-func (e *emitter) readSlot(n int) ([]byte, error) {
+// readObjectSlot reads the slot of an object that is not an array
+// element: whether it is written as a keyed table.
+func (e *emitter) readObjectSlot() (keyed bool, err error) {
+	c, err := e.slots.ReadByte()
+	if err != nil {
+		return false, errPlan
+	}
+	return c == 1, nil
+}
+
+// readArraySlot reads the slot of an array: its form and length.
+func (e *emitter) readArraySlot() (toon.Form, int, error) {
 	var b [slotArray]byte
-	for i := 0; i < n; i++ {
+	for i := range b {
 		c, err := e.slots.ReadByte()
 		if err != nil {
-			return nil, errPlan
+			return 0, 0, errPlan
 		}
 		b[i] = c
 	}
-	return b[:n], nil
+	return toon.Form(b[0]), int(binary.LittleEndian.Uint64(b[1:])), nil
 }
 
 func (e *emitter) run() error {
 	for {
-		k := e.dec.PeekKind()
-		if k == 0 {
-			_, err := e.dec.ReadToken()
-			if err == io.EOF && len(e.stack) == 0 {
-				return e.enc.Close()
+		if n := len(e.stack); n > 0 && e.stack[n-1].kind == p2Table && e.tmpl.ok {
+			if err := e.matchRows(); err != nil {
+				return err
 			}
-			if err == nil || err == io.EOF {
-				return errChanged(io.ErrUnexpectedEOF)
-			}
+		}
+		k, err := e.lx.next()
+		if err != nil {
 			return err
+		}
+		if k == tkEOF { // the lexer has seen the root value end
+			if len(e.stack) != 0 {
+				return errPlan
+			}
+			return e.enc.Close()
 		}
 		var top *p2frame
 		if len(e.stack) > 0 {
 			top = &e.stack[len(e.stack)-1]
-		}
-		if top != nil {
 			switch top.kind {
+			case p2Table:
+				if err := e.tableStep(k); err != nil {
+					return err
+				}
+				continue
 			case p2Tabular:
 				if err := e.tabularStep(k); err != nil {
 					return err
@@ -199,24 +267,16 @@ func (e *emitter) run() error {
 					return err
 				}
 				continue
-			case p2Object:
-				if top.wantKey && k != '}' {
-					v, err := e.dec.ReadValue()
-					if err != nil {
-						return err
-					}
-					key, err := unquoteInto(&e.scr, v)
-					if err != nil {
-						return err
-					}
-					top.wantKey = false
-					if err := e.enc.WriteToken(toon.KeyToken(key)); err != nil {
-						return err
-					}
-					continue
-				}
-				top.wantKey = true
 			}
+		}
+		if k == tkKey {
+			key, err := e.lx.unescaped(&e.scr)
+			if err != nil {
+				return err
+			}
+			e.key = append(e.key[:0], key...)
+			e.keyed = true
+			continue
 		}
 		if err := e.value(k, top); err != nil {
 			return err
@@ -224,42 +284,49 @@ func (e *emitter) run() error {
 	}
 }
 
+// flushKey writes the pending key, if any.
+func (e *emitter) flushKey() error {
+	if !e.keyed {
+		return nil
+	}
+	e.keyed = false
+	return e.enc.WriteToken(toon.KeyToken(e.key))
+}
+
 // value writes the next value, or the end of the current container.
-func (e *emitter) value(k jsontext.Kind, top *p2frame) error {
+func (e *emitter) value(k byte, top *p2frame) error {
 	switch k {
-	case '{':
-		if _, err := e.dec.ReadToken(); err != nil {
-			return err
-		}
+	case tkObjStart:
 		if len(e.stack) >= e.c.maxDepth {
 			return errPlan
 		}
 		if top == nil || top.kind != p2Array { // not an array element: it has a slot
-			s, err := e.readSlot(slotObject)
+			keyed, err := e.readObjectSlot()
 			if err != nil {
 				return err
 			}
-			if s[0] == 1 {
+			if keyed {
 				n, err := e.readTable()
 				if err != nil {
 					return err
 				}
-				e.stack = append(e.stack, p2frame{kind: p2Keyed, wantKey: true})
+				if err := e.flushKey(); err != nil {
+					return err
+				}
+				e.stack = append(e.stack, p2frame{kind: p2Keyed})
 				return e.enc.WriteToken(toon.KeyedStartToken(n, 0, e.tree.fields))
 			}
 		}
-		e.stack = append(e.stack, p2frame{kind: p2Object, wantKey: true})
-		return e.enc.WriteToken(toon.ObjectStartToken())
-	case '[':
-		if _, err := e.dec.ReadToken(); err != nil {
+		if err := e.flushKey(); err != nil {
 			return err
 		}
-		s, err := e.readSlot(slotArray)
+		e.stack = append(e.stack, p2frame{kind: p2Object})
+		return e.enc.WriteToken(toon.ObjectStartToken())
+	case tkArrStart:
+		form, n, err := e.readArraySlot()
 		if err != nil {
 			return err
 		}
-		form := toon.Form(s[0])
-		n := int(binary.LittleEndian.Uint64(s[1:]))
 		if form == toon.FormTabular {
 			tn, err := e.readTable()
 			if err != nil {
@@ -268,50 +335,88 @@ func (e *emitter) value(k jsontext.Kind, top *p2frame) error {
 			if tn != n {
 				return errPlan
 			}
+			if len(e.tree.groups) == 1 && (e.keyed || top == nil) && n >= tableMinRows {
+				// A flat table in an object field or at the root: its rows
+				// are written whole with WriteRow, which costs far less
+				// than a token per cell. (A small one is written with
+				// tokens: BeginTable's own setup would cost more.)
+				// The strings BeginTable takes are made once for a run
+				// of tables with the same key and header.
+				key := ""
+				if e.keyed {
+					if string(e.key) != e.keyStr {
+						e.keyStr = string(e.key)
+					}
+					key = e.keyStr
+					e.keyed = false
+				}
+				if e.namesGen != e.treeGen {
+					e.namesGen = e.treeGen
+					e.names = e.names[:0]
+					e.tmpl.reset()
+					ok := true
+					for _, f := range e.tree.fields {
+						e.names = append(e.names, string(f.Name))
+						ok = ok && e.tmpl.add(f.Name)
+					}
+					if !ok {
+						e.tmpl.reset()
+					}
+					e.tmpl.finish()
+				}
+				e.tableRows = n
+				e.stack = append(e.stack, p2frame{kind: p2Table})
+				return e.enc.BeginTable(key, n, e.names...)
+			}
+			if err := e.flushKey(); err != nil {
+				return err
+			}
 			e.stack = append(e.stack, p2frame{kind: p2Tabular})
 			return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, e.tree.fields))
 		}
-		e.stack = append(e.stack, p2frame{kind: p2Array})
-		return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, nil))
-	case '}', ']':
-		if _, err := e.dec.ReadToken(); err != nil {
+		if err := e.flushKey(); err != nil {
 			return err
 		}
-		if len(e.stack) == 0 {
+		e.stack = append(e.stack, p2frame{kind: p2Array})
+		return e.enc.WriteToken(toon.ArrayStartToken(n, form, 0, nil))
+	case tkObjEnd, tkArrEnd:
+		if len(e.stack) == 0 || e.keyed {
 			return errPlan
 		}
 		e.stack = e.stack[:len(e.stack)-1]
-		if k == '}' {
+		if k == tkObjEnd {
 			return e.enc.WriteToken(toon.ObjectEndToken())
 		}
 		return e.enc.WriteToken(toon.ArrayEndToken())
 	}
-	v, err := e.dec.ReadValue()
-	if err != nil {
+	if err := e.flushKey(); err != nil {
 		return err
 	}
-	t, err := e.primToken(v, &e.scr)
+	t, err := e.primToken(k, &e.scr)
 	if err != nil {
 		return err
 	}
 	return e.enc.WriteToken(t)
 }
 
-// primToken returns the token of the JSON primitive v; string text may be
-// unescaped into *scr.
-func (e *emitter) primToken(v jsontext.Value, scr *[]byte) (toon.Token, error) {
-	switch v[0] {
-	case '"':
-		s, err := unquoteInto(scr, v)
+// primToken returns the token of the primitive the lexer has just read;
+// string text may be unescaped into *scr.
+func (e *emitter) primToken(k byte, scr *[]byte) (toon.Token, error) {
+	switch k {
+	case tkString:
+		if !e.lx.esc {
+			return toon.StringToken(e.lx.text()), nil
+		}
+		s, err := unquoteInto(scr, e.lx.quoted())
 		return toon.StringToken(s), err
-	case 't':
+	case tkTrue:
 		return toon.BoolToken(true), nil
-	case 'f':
+	case tkFalse:
 		return toon.BoolToken(false), nil
-	case 'n':
+	case tkNull:
 		return toon.NullToken(), nil
 	}
-	return toon.NumberToken(v), nil
+	return toon.NumberToken(e.lx.text()), nil
 }
 
 // readTable reads the next table record: the entry count and the header.
@@ -324,7 +429,7 @@ func (e *emitter) readTable() (int, error) {
 	if err != nil || size > uint64(e.c.maxHeader)+16 {
 		return 0, errPlan
 	}
-	buf := e.tree.raw[:0]
+	buf := e.traw[:0]
 	for i := uint64(0); i < size; i++ {
 		c, err := e.tables.ReadByte()
 		if err != nil {
@@ -332,65 +437,229 @@ func (e *emitter) readTable() (int, error) {
 		}
 		buf = append(buf, c)
 	}
+	e.traw = buf
+	if e.treeGen > 0 && bytes.Equal(buf, e.tree.raw) {
+		return int(n), nil // the same header again, as in a list of small tables
+	}
+	e.traw = e.tree.raw // the tree's names point into buf from now on
+	e.treeGen++
 	if err := e.tree.parse(buf); err != nil {
+		e.treeGen = 0
 		return 0, err
 	}
 	return int(n), nil
 }
 
-// tabularStep handles the next token inside a tabular array: a row object
-// or the end of the array.
-func (e *emitter) tabularStep(k jsontext.Kind) error {
-	switch k {
-	case ']':
-		return e.value(k, nil)
-	case '{':
-		if _, err := e.dec.ReadToken(); err != nil {
+// matchRows writes the rows of a flat table that lexer.matchRow reads:
+// those whose names are the header's in the header's order.
+func (e *emitter) matchRows() error {
+	w := len(e.tmpl.ends)
+	if cap(e.mcells) < w {
+		e.mcells = make([]mcell, w)
+	}
+	if cap(e.cells) < w {
+		e.cells = make([]toon.Value, w)
+	}
+	cells, vals := e.mcells[:w], e.cells[:w]
+	// Handing rows to the other goroutine pays for its waits only in
+	// large tables.
+	if e.tableRows >= pipeMinRows && e.c.pipeline() {
+		if e.rw == nil { // made for the first large table only
+			e.rw = newRowWriter(e.enc)
+		}
+		e.rw.w = w // the writing goroutine is idle: every call ends in sync
+		for e.lx.matchNext(&e.tmpl, cells) {
+			if err := e.rw.add(e.lx, cells); err != nil {
+				e.rw.sync()
+				return err
+			}
+		}
+		return e.rw.sync()
+	}
+	for e.lx.matchNext(&e.tmpl, cells) {
+		buf := e.lx.buf
+		escaped := false
+		for j := range cells {
+			c := &cells[j]
+			switch c.kind {
+			case tkString:
+				vals[j] = toon.Bytes(buf[c.lo:c.hi])
+				escaped = escaped || c.esc
+			case tkNumber:
+				vals[j] = numberValue(buf[c.lo:c.hi])
+			case tkTrue:
+				vals[j] = toon.Bool(true)
+			case tkFalse:
+				vals[j] = toon.Bool(false)
+			default:
+				vals[j] = toon.Null()
+			}
+		}
+		if escaped {
+			if err := e.unescapeCells(cells, vals); err != nil {
+				return err
+			}
+		}
+		if err := e.enc.WriteRow(vals...); err != nil {
 			return err
 		}
-		return e.rowObject()
+	}
+	return nil
+}
+
+// unescapeCells replaces the values of the strings with escapes in a
+// matched row by their unescaped text, in the row buffer.
+func (e *emitter) unescapeCells(cells []mcell, vals []toon.Value) error {
+	data := e.row.data[:0]
+	for j := range cells {
+		if c := &cells[j]; c.kind == tkString && c.esc {
+			lo := len(data)
+			var err error
+			if data, err = jsontext.AppendUnquote(data, e.lx.buf[c.lo-1:c.hi+1]); err != nil {
+				return err
+			}
+			// The values are made once all are unescaped: appending may
+			// move data.
+			c.lo, c.hi = lo, len(data)
+		}
+	}
+	e.row.data = data
+	for j := range cells {
+		if c := &cells[j]; c.kind == tkString && c.esc {
+			vals[j] = toon.Bytes(data[c.lo:c.hi])
+		}
+	}
+	return nil
+}
+
+// numberValue returns the value of the JSON number b (valid, and valid
+// only as long as b is). The writer formats a toon.Int or a toon.Float
+// faster than it canonicalises number text, so the numbers for which
+// either writes exactly the canonical text become one:
+//
+//   - an integer of at most 18 digits becomes a toon.Int: its canonical
+//     form is its digits (JSON has no leading zeros; -0 is written 0
+//     either way);
+//   - a plain decimal, no exponent, with at most 7 integer digits, 1 to 6
+//     fraction digits and 15 digits in all, becomes a toon.Float of
+//     m/10^s, its digits m over the power of ten s: both are exact in a
+//     float64, so the quotient is the double nearest to the decimal, and
+//     since two decimals of at most 15 significant digits never share a
+//     nearest double, the shortest text of that double is the decimal
+//     without trailing zeros, which is its canonical form. The value is
+//     at least 1e-6 and below 1e7, where the writer uses no exponent.
+//
+// TestNumberValue checks both against NumberValue on the writer at hand.
+func numberValue(b []byte) toon.Value {
+	if len(b) > 18 {
+		return numberText(b)
+	}
+	s, neg := b, b[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var m uint64
+	dot := -1
+	for i, c := range s {
+		switch {
+		case c-'0' < 10:
+			m = m*10 + uint64(c-'0')
+		case c == '.' && dot < 0:
+			dot = i
+		default:
+			return numberText(b)
+		}
+	}
+	if len(s) == 0 {
+		return numberText(b)
+	}
+	if dot < 0 {
+		v := int64(m)
+		if neg {
+			v = -v
+		}
+		return toon.Int(v)
+	}
+	scale := len(s) - dot - 1
+	if dot > 7 || scale < 1 || scale > 6 || len(s)-1 > 15 {
+		return numberText(b)
+	}
+	f := float64(m) / pow10f[scale]
+	if neg {
+		f = -f
+	}
+	return toon.Float(f)
+}
+
+var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
+
+// numberText returns the value of the JSON number b as its text.
+func numberText(b []byte) toon.Value {
+	return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
+}
+
+// tableStep handles the next token inside a flat table: a row object that
+// matchRow did not take, or the end of the table.
+func (e *emitter) tableStep(k byte) error {
+	switch k {
+	case tkArrEnd:
+		e.stack = e.stack[:len(e.stack)-1]
+		return e.enc.EndTable()
+	case tkObjStart:
+		e.row.reset(&e.tree)
+		if err := e.readGroup(0); err != nil {
+			return err
+		}
+		return e.writeFlatRow()
+	}
+	return errChanged(errors.New("a tabular row is not an object"))
+}
+
+// tabularStep handles the next token inside a tabular array: a row object
+// or the end of the array.
+func (e *emitter) tabularStep(k byte) error {
+	switch k {
+	case tkArrEnd:
+		return e.value(k, nil)
+	case tkObjStart:
+		e.row.reset(&e.tree)
+		if err := e.readGroup(0); err != nil {
+			return err
+		}
+		return e.writeRow()
 	}
 	return errChanged(errors.New("a tabular row is not an object"))
 }
 
 // keyedStep handles the next token inside a keyed object: an entry key and
 // its object, or the end of the object.
-func (e *emitter) keyedStep(k jsontext.Kind) error {
+func (e *emitter) keyedStep(k byte) error {
 	switch k {
-	case '}':
+	case tkObjEnd:
 		return e.value(k, nil)
-	case '"':
-		v, err := e.dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		key, err := unquoteInto(&e.scr, v)
+	case tkKey:
+		key, err := e.lx.unescaped(&e.scr)
 		if err != nil {
 			return err
 		}
 		if err := e.enc.WriteToken(toon.KeyToken(key)); err != nil {
 			return err
 		}
-		if e.dec.PeekKind() != '{' {
+		k, err := e.lx.next()
+		if err != nil {
+			return err
+		}
+		if k != tkObjStart {
 			return errChanged(errors.New("a keyed entry is not an object"))
 		}
-		if _, err := e.dec.ReadToken(); err != nil {
+		if _, err := e.readObjectSlot(); err != nil { // entry values are object values
 			return err
 		}
-		if _, err := e.readSlot(slotObject); err != nil { // entry values are object values
+		e.row.reset(&e.tree)
+		if err := e.readGroup(0); err != nil {
 			return err
 		}
-		return e.rowObject()
+		return e.writeRow()
 	}
 	return errChanged(errors.New("unexpected token in a keyed object"))
-}
-
-// rowObject reads one row object, whose '{' has been read, into the row
-// buffer, then writes it in the header's field order.
-func (e *emitter) rowObject() error {
-	e.row.reset(&e.tree)
-	if err := e.readGroup(0); err != nil {
-		return err
-	}
-	return e.writeRow()
 }

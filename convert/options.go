@@ -15,6 +15,10 @@ type config struct {
 	maxHeader  int            // FromJSON: bytes of field names one tabular header may hold
 	maxDepth   int            // both: deepest nesting accepted
 	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
+	bufSize    int            // FromJSON: the JSON lexer's initial buffer
+	pipe       int            // FromJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	aheadMin   int            // FromJSON: input left for the first pass to start a helper
+	aheadWait  bool           // FromJSON: the first pass waits for its helper's guess (tests)
 }
 
 func makeConfig(opts []Option) config {
@@ -25,6 +29,8 @@ func makeConfig(opts []Option) config {
 		maxHeader: 8 << 20,
 		maxDepth:  10000,
 		memBudget: 1 << 20,
+		bufSize:   lexBufSize,
+		aheadMin:  aheadMin,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -101,3 +107,27 @@ func WithMaxDepth(n int) Option {
 // before they spill to a temporary file; tests lower it to exercise the
 // spill path.
 func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }
+
+// withBufSize sets the initial size of FromJSON's read buffer; tests make
+// it small so that tokens and rows straddle refills.
+func withBufSize(n int) Option { return func(c *config) { c.bufSize = n } }
+
+// withPipeline makes FromJSON write table rows on a goroutine of their own
+// (on) or not (off), whatever the number of CPUs; tests use it to cover
+// both ways.
+func withPipeline(on bool) Option {
+	return func(c *config) {
+		c.pipe = -1
+		if on {
+			c.pipe = 1
+		}
+	}
+}
+
+// withAheadMin sets how much input must be left after a table's first row
+// for the first pass to start a helper; tests lower it,
+// and make the pass wait for the helper's guess of a row boundary, so
+// that the helper's rows are taken whenever the guess is right.
+func withAheadMin(n int) Option {
+	return func(c *config) { c.aheadMin, c.aheadWait = n, true }
+}

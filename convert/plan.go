@@ -92,7 +92,7 @@ type p1frame struct {
 	sum     uint64 // sum of the members' hashes
 	allOK   bool   // every member so far is ok
 	keyHash uint64 // hash of the key whose value is being read
-	wantKey bool   // an object expecting a key (or its end)
+	names   int    // object: its mark in the planner's nameSet
 
 	// Form.
 	allPrim bool   // array: every element so far is a primitive
@@ -107,11 +107,18 @@ type p1frame struct {
 	recStart int  // the first element's structure: arena[recStart:recEnd]
 	recEnd   int
 	arenaAt  int // object being recorded: offset of its key count, else -1
+
+	// Rows: an array whose first element is a flat object has that
+	// object's names as the template p.tmpls[depth], and its next elements
+	// are read with lexer.matchRow while they fit it.
+	tmpl bool
+	miss int // consecutive elements that did not fit the template
 }
 
 type planner struct {
 	c      *config
-	dec    *jsontext.Decoder
+	lx     *lexer
+	names  nameSet
 	slots  *spill
 	tables *spill
 	seed   maphash.Seed
@@ -121,6 +128,17 @@ type planner struct {
 	over   bool // the arena overflowed while recN > 0
 	scr    []byte
 	tmp    [16]byte
+	tmpls  []rowTemplate // by depth
+	cells  []mcell
+
+	// The input as an io.ReaderAt, for a helper (ahead.go): raStart is the
+	// offset of the JSON in it, size the JSON's length.
+	ra      io.ReaderAt
+	raStart int64
+	size    int64
+	seek    func(off int64) error
+	ahead   *ahead
+	joined  int // rows counted by helpers (for the tests)
 }
 
 // Shape hash constants.
@@ -142,85 +160,142 @@ func mix(x uint64) uint64 { // the splitmix64 finalizer
 // exceed WithMaxHeaderSize.
 var errHeaderTooLarge = errors.New("tabular header too large")
 
-// plan runs the first pass over r.
+// run runs the first pass over r.
 func (p *planner) run(r io.Reader) error {
-	p.dec = jsontext.NewDecoder(r)
+	p.lx = newLexer(r, make([]byte, 0, p.c.bufSize))
+	p.lx.seek = p.seek
 	p.seed = maphash.MakeSeed()
-	done := false
+	defer p.cancelAhead()
 	for {
-		k := p.dec.PeekKind()
-		if k == 0 || done {
-			// End of input, an error, or something after the root value.
-			_, err := p.dec.ReadToken()
-			if err == io.EOF {
-				if !done {
-					return io.ErrUnexpectedEOF
-				}
-				return nil
+		if n := len(p.stack); n > 0 && p.stack[n-1].tmpl {
+			if err := p.matchRows(&p.stack[n-1]); err != nil {
+				return err
 			}
-			if err == nil {
-				return errors.New("convert: more than one JSON value in the input")
-			}
+		}
+		k, err := p.lx.next()
+		if err != nil {
 			return err
 		}
 		var top *p1frame
 		if len(p.stack) > 0 {
 			top = &p.stack[len(p.stack)-1]
 		}
-		if top != nil && !top.array && top.wantKey {
-			if k == '}' {
-				if _, err := p.dec.ReadToken(); err != nil {
-					return err
-				}
-				if err := p.endObject(); err != nil {
-					return err
-				}
-				done = len(p.stack) == 0
-				continue
-			}
-			v, err := p.dec.ReadValue()
+		switch k {
+		case tkEOF:
+			return nil
+		case tkKey:
+			key, err := p.lx.unescaped(&p.scr)
 			if err != nil {
 				return err
 			}
-			key, err := p.unquote(v)
-			if err != nil {
-				return err
+			h := maphash.Bytes(p.seed, key)
+			if p.names.seen(top.names, h, key) {
+				return &syntaxError{off: p.lx.off, msg: "duplicate object member name " + strconv.Quote(string(key))}
 			}
-			top.keyHash = maphash.Bytes(p.seed, key)
-			top.wantKey = false
+			top.keyHash = h
 			if top.arenaAt >= 0 {
 				p.record(binary.AppendUvarint(p.tmp[:0], uint64(len(key)))...)
 				p.record(key...)
 			}
-			continue
-		}
-		switch k {
-		case ']':
-			if _, err := p.dec.ReadToken(); err != nil {
+		case tkObjEnd:
+			if err := p.endObject(); err != nil {
 				return err
 			}
+		case tkArrEnd:
 			if err := p.endArray(); err != nil {
 				return err
 			}
-		case '{', '[':
-			if _, err := p.dec.ReadToken(); err != nil {
-				return err
-			}
-			if err := p.begin(top, k == '['); err != nil {
+		case tkObjStart, tkArrStart:
+			if err := p.begin(top, k == tkArrStart); err != nil {
 				return err
 			}
 		default: // a primitive
-			if _, err := p.dec.ReadValue(); err != nil {
-				return err
-			}
 			p.startValue(top, false)
 			p.record('p')
 			if err := p.endValue(shape{prim: true, ok: true, h: hashPrim}); err != nil {
 				return err
 			}
 		}
-		done = len(p.stack) == 0
 	}
+}
+
+// matchRows reads the elements of the array f that fit its template. Each
+// is an object with the names of f's first element, in the same order, all
+// with primitive values: its shape is the first element's, it has no slot,
+// no table and no repeated name, so counting it is all the plan needs of
+// it. That holds only while no candidate records (the recording would
+// miss the row) and while a row is within the depth limit.
+func (p *planner) matchRows(f *p1frame) error {
+	if p.recN > 0 && !p.over || len(p.stack) >= p.c.maxDepth {
+		return nil
+	}
+	t := &p.tmpls[len(p.stack)-1]
+	if cap(p.cells) < len(t.ends) {
+		p.cells = make([]mcell, len(t.ends))
+	}
+	cells := p.cells[:len(t.ends)]
+	if f.n == 1 && p.ahead == nil {
+		p.startAhead(t)
+	}
+	for {
+		if p.ahead != nil {
+			if moved, err := p.joinAhead(f); err != nil || moved {
+				return err
+			}
+		}
+		if !p.lx.matchNext(t, cells) {
+			break
+		}
+		f.n++
+		f.miss = 0
+	}
+	// The next element does not fit, or is not wholly in the buffer, or
+	// the array ends: it is read token by token. Stop trying after many
+	// misfits in a row.
+	if f.miss++; f.miss > 16 {
+		f.tmpl = false
+	}
+	return nil
+}
+
+// setTemplate makes the template of array f, at the top of the stack, from
+// the recording of its first element, if that element is a flat object.
+func (p *planner) setTemplate(f *p1frame) {
+	depth := len(p.stack) - 1
+	for len(p.tmpls) <= depth {
+		p.tmpls = append(p.tmpls, rowTemplate{})
+	}
+	t := &p.tmpls[depth]
+	rec := p.arena[f.recStart:f.recEnd]
+	if t.ok && string(rec) == string(t.src) {
+		// The same names as the last array here (a list of small tables).
+		f.tmpl, f.miss = true, 0
+		return
+	}
+	t.reset()
+	t.src = append(t.src[:0], rec...)
+	if len(rec) < 5 || rec[0] != 'o' {
+		return
+	}
+	n := binary.LittleEndian.Uint32(rec[1:])
+	rec = rec[5:]
+	for i := uint32(0); i < n; i++ {
+		l, k := binary.Uvarint(rec)
+		if k <= 0 || l >= uint64(len(rec)-k) || rec[k+int(l)] != 'p' {
+			t.reset()
+			return
+		}
+		if !t.add(rec[k : k+int(l)]) {
+			return
+		}
+		rec = rec[k+int(l)+1:]
+	}
+	if len(rec) != 0 {
+		t.reset()
+		return
+	}
+	t.finish()
+	f.tmpl, f.miss = t.ok, 0
 }
 
 // startValue is called when a value starts in the container top (nil at the
@@ -248,7 +323,7 @@ func (p *planner) record(b ...byte) {
 
 func (p *planner) begin(top *p1frame, array bool) error {
 	if len(p.stack) >= p.c.maxDepth {
-		return errors.New("convert: JSON nested deeper than " + strconv.Itoa(p.c.maxDepth) + " levels")
+		return errTooDeep(p.c.maxDepth)
 	}
 	pos := posRoot
 	if top != nil {
@@ -258,7 +333,7 @@ func (p *planner) begin(top *p1frame, array bool) error {
 		}
 	}
 	p.startValue(top, !array)
-	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, wantKey: !array, arenaAt: -1}
+	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, names: p.names.mark(), arenaAt: -1}
 	f.tmark = p.tables.size()
 	switch {
 	case array:
@@ -302,6 +377,8 @@ func (p *planner) endValue(s shape) error {
 		if p.recN == 0 && (f.recOver || !f.cand || !s.obj || !s.ok) {
 			// Nobody needs this recording: drop it now.
 			p.dropRecording(f)
+		} else if f.array && s.obj && s.ok && !f.recOver {
+			p.setTemplate(f)
 		}
 	}
 	if f.array {
@@ -314,7 +391,6 @@ func (p *planner) endValue(s shape) error {
 		} else {
 			f.allOK = false
 		}
-		f.wantKey = true
 	}
 	if f.cand {
 		switch {
@@ -368,6 +444,9 @@ func (p *planner) writeTable(f *p1frame) error {
 }
 
 func (p *planner) endArray() error {
+	if p.ahead != nil && p.ahead.depth == len(p.stack) {
+		p.cancelAhead() // the table ends before the helper's boundary
+	}
 	f := p.pop()
 	form := toon.FormList
 	switch {
@@ -396,6 +475,7 @@ func (p *planner) endObject() error {
 		binary.LittleEndian.PutUint32(p.arena[top.arenaAt:], uint32(top.n))
 	}
 	f := p.pop()
+	p.names.close(f.names)
 	if f.slot >= 0 && f.cand && f.n >= 2 {
 		if err := p.writeTable(&f); err != nil {
 			return err
@@ -411,27 +491,12 @@ func (p *planner) endObject() error {
 	return p.endValue(s)
 }
 
-// unquote returns the text of a JSON string value: a view of v when it has
-// no escapes, else its unescaped copy in p.scr.
-func (p *planner) unquote(v jsontext.Value) ([]byte, error) {
-	return unquoteInto(&p.scr, v)
-}
-
-func unquoteInto(scr *[]byte, v jsontext.Value) ([]byte, error) {
-	b := []byte(v)
-	if len(b) >= 2 && indexBackslash(b) < 0 {
-		return b[1 : len(b)-1], nil
-	}
+// unquoteInto unescapes the JSON string raw (with its quotes) into *scr.
+// The lexer has validated raw, so jsontext's unquoting cannot fail on it;
+// it is used for the rare strings with escapes, so that they decode
+// exactly as jsontext decodes them.
+func unquoteInto(scr *[]byte, raw []byte) ([]byte, error) {
 	var err error
-	*scr, err = jsontext.AppendUnquote((*scr)[:0], b)
+	*scr, err = jsontext.AppendUnquote((*scr)[:0], raw)
 	return *scr, err
-}
-
-func indexBackslash(b []byte) int {
-	for i, c := range b {
-		if c == '\\' {
-			return i
-		}
-	}
-	return -1
 }

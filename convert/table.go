@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
@@ -146,35 +147,35 @@ func (r *rowBuf) reset(t *table) {
 	r.gen++
 }
 
-// set stores the primitive v in cell i.
-func (r *rowBuf) set(i int32, v jsontext.Value) error {
+// set stores the primitive of kind k the lexer has just read in cell i.
+func (r *rowBuf) set(i int32, k byte, lx *lexer) error {
 	c := &r.cells[i]
 	c.gen = r.gen
-	switch v[0] {
-	case '"':
+	switch k {
+	case tkString:
 		c.kind = toon.KindString
 		lo := len(r.data)
-		if indexBackslash(v) < 0 {
-			r.data = append(r.data, v[1:len(v)-1]...)
+		if !lx.esc {
+			r.data = append(r.data, lx.text()...)
 		} else {
 			var err error
-			if r.data, err = jsontext.AppendUnquote(r.data, v); err != nil {
+			if r.data, err = jsontext.AppendUnquote(r.data, lx.quoted()); err != nil {
 				return err
 			}
 		}
 		c.lo, c.hi = int32(lo), int32(len(r.data))
-	case 't', 'f':
+	case tkTrue, tkFalse:
 		c.kind = toon.KindBool
 		c.lo = 0
-		if v[0] == 't' {
+		if k == tkTrue {
 			c.lo = 1
 		}
-	case 'n':
+	case tkNull:
 		c.kind = toon.KindNull
 	default:
 		c.kind = toon.KindNumber
 		c.lo = int32(len(r.data))
-		r.data = append(r.data, v...)
+		r.data = append(r.data, lx.text()...)
 		c.hi = int32(len(r.data))
 	}
 	return nil
@@ -193,6 +194,22 @@ func (r *rowBuf) token(i int32) toon.Token {
 	return toon.NullToken()
 }
 
+// value returns cell i as a toon.Value that refers to r.data: it is valid
+// until the next row.
+func (r *rowBuf) value(i int32) toon.Value {
+	c := &r.cells[i]
+	switch c.kind {
+	case toon.KindString:
+		return toon.Bytes(r.data[c.lo:c.hi])
+	case toon.KindNumber:
+		b := r.data[c.lo:c.hi]
+		return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
+	case toon.KindBool:
+		return toon.Bool(c.lo == 1)
+	}
+	return toon.Null()
+}
+
 // readGroup reads the members of an object of group g, whose '{' has been
 // read, into the row buffer.
 func (e *emitter) readGroup(g int32) error {
@@ -200,28 +217,20 @@ func (e *emitter) readGroup(g int32) error {
 	gr := t.groups[g]
 	var seen, next int32
 	for {
-		k := e.dec.PeekKind()
-		if k == '}' {
-			if _, err := e.dec.ReadToken(); err != nil {
-				return err
-			}
+		k, err := e.lx.next()
+		if err != nil {
+			return err
+		}
+		if k == tkObjEnd {
 			if seen != gr.n {
 				return errChanged(errors.New("a row does not have its header's fields"))
 			}
 			return nil
 		}
-		if k != '"' {
-			_, err := e.dec.ReadToken() // reports the syntax error, if any
-			if err == nil {
-				err = errPlan
-			}
-			return err
+		if k != tkKey {
+			return errPlan
 		}
-		v, err := e.dec.ReadValue()
-		if err != nil {
-			return err
-		}
-		key, err := unquoteInto(&e.scr, v)
+		key, err := e.lx.unescaped(&e.scr)
 		if err != nil {
 			return err
 		}
@@ -232,33 +241,40 @@ func (e *emitter) readGroup(g int32) error {
 		next = i + 1
 		seen++
 		nd := &t.nodes[gr.first+i]
-		k = e.dec.PeekKind()
+		if k, err = e.lx.next(); err != nil {
+			return err
+		}
 		if nd.group < 0 {
-			if k == '{' || k == '[' {
+			if k == tkObjStart || k == tkArrStart {
 				return errChanged(errors.New("a row cell is not a primitive"))
 			}
-			v, err := e.dec.ReadValue()
-			if err != nil {
-				return err
-			}
-			if err := e.row.set(nd.leaf, v); err != nil {
+			if err := e.row.set(nd.leaf, k, e.lx); err != nil {
 				return err
 			}
 			continue
 		}
-		if k != '{' {
+		if k != tkObjStart {
 			return errChanged(errors.New("a row's nested field is not an object"))
 		}
-		if _, err := e.dec.ReadToken(); err != nil {
-			return err
-		}
-		if _, err := e.readSlot(slotObject); err != nil {
+		if _, err := e.readObjectSlot(); err != nil {
 			return err
 		}
 		if err := e.readGroup(nd.group); err != nil {
 			return err
 		}
 	}
+}
+
+// writeFlatRow writes the buffered row of a flat table with WriteRow.
+func (e *emitter) writeFlatRow() error {
+	e.cells = e.cells[:0]
+	for i := range e.row.cells {
+		if e.row.cells[i].gen != e.row.gen {
+			return errChanged(errors.New("a row lacks one of its header's fields"))
+		}
+		e.cells = append(e.cells, e.row.value(int32(i)))
+	}
+	return e.enc.WriteRow(e.cells...)
 }
 
 // writeRow writes the buffered row as tokens in header order.

@@ -114,8 +114,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 // countingSeeker counts the bytes read from a file and lets the reader
-// seek it (convert.FromJSON reads a seekable input twice in place). It has
-// no other methods, so io.Copy cannot bypass the count.
+// seek it (convert.FromJSON reads a seekable input twice in place) and
+// read it at an offset (FromJSON's first pass reads the far half of a big
+// table that way, on another goroutine). It has no other methods, so
+// io.Copy cannot bypass the count.
 type countingSeeker struct {
 	f *os.File
 	n *atomic.Int64
@@ -123,6 +125,12 @@ type countingSeeker struct {
 
 func (c *countingSeeker) Read(p []byte) (int, error) {
 	n, err := c.f.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
+
+func (c *countingSeeker) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.f.ReadAt(p, off)
 	c.n.Add(int64(n))
 	return n, err
 }

@@ -1,0 +1,158 @@
+package convert
+
+import (
+	"runtime"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/toonstream/toon"
+)
+
+// In the second pass the rows of a flat table cost two things of about
+// the same size: reading them (lexer.matchRow) and writing them
+// (Encoder.WriteRow, then the output's Write). When the process may use
+// more than one CPU, a rowWriter does the writing on its own goroutine:
+// the reading side copies each matched row's cells into a batch and hands
+// full batches over. The encoder is only ever used by one goroutine at a
+// time: the reading side waits for every batch to be written (sync)
+// before it touches the encoder itself. So w, the caller's writer, may be
+// called from that goroutine, though never concurrently.
+
+// batch is a run of rows of one table: their text, copied from the read
+// buffer (strings with escapes unescaped after it), and their cells as
+// toon.Values that refer to it, w after w.
+type batch struct {
+	data []byte
+	vals []toon.Value
+}
+
+const (
+	pipeMinRows = 1024      // tables with fewer rows are written in line
+	batchBytes  = 256 << 10 // a batch is handed over at this much text...
+	batchCells  = 16 << 10  // ... or this many cells
+	batches     = 3         // in flight: one filling, one being written, one spare
+)
+
+type rowWriter struct {
+	enc  *toon.Encoder
+	todo chan *batch
+	free chan *batch
+	done chan struct{}
+	cur  *batch // being filled; nil when none is
+	w    int    // cells per row of the current table
+
+	// err is the first error of WriteRow. The writing goroutine sets it
+	// before it hands the batch back, so the reading side may read it once
+	// it has every batch back.
+	err error
+}
+
+// pipeline reports whether FromJSON writes table rows on a goroutine of
+// their own: by default when more than one CPU may run Go code.
+func (c *config) pipeline() bool {
+	if c.pipe != 0 {
+		return c.pipe > 0
+	}
+	return runtime.GOMAXPROCS(0) > 1
+}
+
+func newRowWriter(enc *toon.Encoder) *rowWriter {
+	rw := &rowWriter{
+		enc:  enc,
+		todo: make(chan *batch, batches),
+		free: make(chan *batch, batches),
+		done: make(chan struct{}),
+	}
+	for i := 0; i < batches; i++ {
+		rw.free <- &batch{data: make([]byte, 0, batchBytes+4096), vals: make([]toon.Value, 0, batchCells)}
+	}
+	go rw.loop()
+	return rw
+}
+
+func (rw *rowWriter) loop() {
+	defer close(rw.done)
+	for b := range rw.todo {
+		for r := 0; rw.err == nil && r+rw.w <= len(b.vals); r += rw.w {
+			rw.err = rw.enc.WriteRow(b.vals[r : r+rw.w]...)
+		}
+		rw.free <- b
+	}
+}
+
+// add copies a matched row, the lexer's last token, into the current
+// batch with its cells as values, and hands the batch over when it is
+// full. The values refer to b.data: if a later row makes data grow, they
+// go on referring to the old array, which keeps the same bytes.
+func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
+	if rw.cur == nil {
+		rw.cur = <-rw.free
+		rw.cur.data, rw.cur.vals = rw.cur.data[:0], rw.cur.vals[:0]
+	}
+	b := rw.cur
+	// One copy of the row, names and all, costs less than one per cell.
+	shift := len(b.data) - lx.lo
+	b.data = append(b.data, lx.text()...)
+	n := len(b.vals)
+	if cap(b.vals)-n < len(cells) {
+		b.vals = append(b.vals, make([]toon.Value, len(cells))...)
+	}
+	b.vals = b.vals[:n+len(cells)]
+	vals := b.vals[n:]
+	for j := range cells {
+		c := &cells[j]
+		switch c.kind {
+		case tkString:
+			if !c.esc {
+				vals[j] = toon.Bytes(b.data[c.lo+shift : c.hi+shift])
+				continue
+			}
+			lo := len(b.data)
+			var err error
+			if b.data, err = jsontext.AppendUnquote(b.data, lx.buf[c.lo-1:c.hi+1]); err != nil {
+				return err
+			}
+			vals[j] = toon.Bytes(b.data[lo:])
+		case tkNumber:
+			vals[j] = numberValue(b.data[c.lo+shift : c.hi+shift])
+		case tkTrue:
+			vals[j] = toon.Bool(true)
+		case tkFalse:
+			vals[j] = toon.Bool(false)
+		default:
+			vals[j] = toon.Null()
+		}
+	}
+	if len(b.data) >= batchBytes || len(b.vals)+len(cells) > batchCells {
+		rw.todo <- b
+		rw.cur = nil
+	}
+	return nil
+}
+
+// sync hands over the current batch and waits until every batch is
+// written; it returns the first error of WriteRow.
+func (rw *rowWriter) sync() error {
+	if rw.cur != nil {
+		if len(rw.cur.vals) > 0 {
+			rw.todo <- rw.cur
+		} else {
+			rw.free <- rw.cur
+		}
+		rw.cur = nil
+	}
+	// Every batch is back once the free list holds them all.
+	var all [batches]*batch
+	for i := range all {
+		all[i] = <-rw.free
+	}
+	for _, b := range all {
+		rw.free <- b
+	}
+	return rw.err
+}
+
+// stop ends the writing goroutine.
+func (rw *rowWriter) stop() {
+	close(rw.todo)
+	<-rw.done
+}
