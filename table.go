@@ -238,17 +238,22 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 
 // rowStyle is what a row writer needs to know of its table's layout.
 type rowStyle struct {
-	lead  string // LF and the indentation of a row, without its last byte
-	sep0  byte   // that last byte: the separator before a row's first cell
-	delim byte   // the separator before the other cells
-	mask  uint8  // quoteMask of the delimiter
-	dw    uint64 // delimWord(mask)
+	lead     string // LF and the indentation of a row, without its last byte
+	leadWord uint64 // lead, when it has at most 8 bytes, as a word
+	sep0     byte   // that last byte: the separator before a row's first cell
+	delim    byte   // the separator before the other cells
+	mask     uint8  // quoteMask of the delimiter
+	dw       uint64 // delimWord(mask)
 }
 
 // set sets the layout of rows indent spaces deep, separated by
 // delim.
 func (rs *rowStyle) set(indent int, delim Delimiter) {
 	rs.lead, rs.sep0 = rowLead(indent)
+	rs.leadWord = 0
+	for i := min(len(rs.lead), 8) - 1; i >= 0; i-- {
+		rs.leadWord = rs.leadWord<<8 | uint64(rs.lead[i])
+	}
 	rs.delim = byte(delim)
 	rs.mask = quoteMask(delim)
 	rs.dw = delimWord(rs.mask)
@@ -268,7 +273,14 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	if cap(b)-len(b) < len(rs.lead)+rowSlack {
 		b = slices.Grow(b, len(rs.lead)+rowSlack)
 	}
-	b = append(b, rs.lead...)
+	if len(rs.lead) <= 8 {
+		// One store for the usual indentation, rather than a copy.
+		o := len(b)
+		*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)) = rs.leadWord
+		b = b[:o+len(rs.lead)]
+	} else {
+		b = append(b, rs.lead...)
+	}
 	sep := rs.sep0
 	for i := 0; ; i++ {
 		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cap(b), cells[i:], sep, rs.delim, rs.dw)
@@ -290,6 +302,12 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 		}
 	}
 }
+
+// The texts of the booleans, as words.
+const (
+	trueWord  = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
+)
 
 // rowSlack is the room appendRowCells makes before it hands a buffer to
 // putCells, which stops at a cell that does not fit.
@@ -449,13 +467,11 @@ func putCells(base unsafe.Pointer, o, end int, cells []Value, sep, delim byte, d
 				n += 9 - bits.LeadingZeros64(w)>>3
 			}
 		case vBool:
-			if c.u != 0 {
-				*(*uint32)(p) = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
-				n = 4
-			} else {
-				*(*uint64)(p) = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
-				n = 5
-			}
+			// Without a branch: a column of booleans is a coin toss for
+			// the branch predictor.
+			t := (c.u | -c.u) >> 63 // 1 for true, else 0
+			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
+			n = 5 - int(t)
 		}
 		if n < 0 {
 			return o, i
