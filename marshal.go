@@ -115,6 +115,9 @@ type encPlan struct {
 	leaves []encLeaf
 	depth  int
 
+	// simpleLeaves: no leaf has the kind vGeneral (copyLeaves).
+	simpleLeaves bool
+
 	// Keyed (§9.5): an shapeObj struct of at least two shapeObj fields with the
 	// same field trees; keyedCells[i] are the cells of field i in the
 	// first field's order.
@@ -263,6 +266,12 @@ func (pl *encPlan) staticShape() {
 			pl.leaves = append(pl.leaves, newLeaf(f.off+l.off, l.plan))
 		}
 		pl.depth = max(pl.depth, f.plan.depth+1)
+	}
+	pl.simpleLeaves = true
+	for _, l := range pl.leaves {
+		if l.vk == vGeneral {
+			pl.simpleLeaves = false
+		}
 	}
 	if len(pl.fields) < 2 {
 		return
@@ -653,15 +662,22 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
 			e.reserve((len(e.b)-start)/sampleRows, n-i)
 		}
-		if err := leafValues(cells, ep.leaves, unsafe.Add(base, uintptr(i)*ep.size)); err != nil {
+		q := unsafe.Add(base, uintptr(i)*ep.size)
+		if ep.simpleLeaves {
+			copyLeaves(cells, ep.leaves, q)
+		} else if err := leafValues(cells, ep.leaves, q); err != nil {
 			return err
 		}
 		var bad int
 		if e.b, bad = appendRowCells(e.b, cells, &rs); bad >= 0 {
 			return invalidNumber(cells[bad].s)
 		}
-		if err := e.maybeFlush(); err != nil {
-			return err
+		// Marshal (noFlush) keeps everything: past flushSize, every row
+		// would call flush for nothing.
+		if len(e.b) >= flushSize && !e.noFlush {
+			if err := e.flush(); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -690,6 +706,25 @@ func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
 		}
 	}
 	return nil
+}
+
+// copyLeaves is leafValues for static objects whose leaves are all of the
+// common kinds (simpleLeaves). It calls nothing, so that its loop runs in
+// registers (see appendRowCells).
+func copyLeaves(cells []Value, leaves []encLeaf, p unsafe.Pointer) {
+	cells = cells[:len(leaves)]
+	for i := range leaves {
+		l := &leaves[i]
+		q := unsafe.Add(p, l.off)
+		switch l.vk {
+		case vString:
+			cells[i].s = *(*string)(q)
+		case vBool:
+			cells[i].u = uint64(*(*uint8)(q))
+		default: // vInt, vFloat
+			cells[i].u = *(*uint64)(q)
+		}
+	}
 }
 
 // setLeafKinds sets the kinds of the cells of the common leaves, which
