@@ -283,13 +283,20 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	}
 	sep := rs.sep0
 	for i := 0; ; i++ {
-		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cap(b), cells[i:], sep, rs.delim, rs.dw)
+		fit := (cap(b) - len(b)) / maxCell
+		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], sep, rs.delim, rs.dw)
 		b = b[:o]
 		if i += k; i == len(cells) {
 			return b, -1
 		}
 		if k > 0 {
 			sep = rs.delim
+		}
+		if k == fit {
+			// Out of room, not at a cell for appendCell.
+			b = slices.Grow(b, rowSlack)
+			i--
+			continue
 		}
 		b = append(b, sep)
 		sep = rs.delim
@@ -309,30 +316,30 @@ const (
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
 )
 
-// rowSlack is the room appendRowCells makes before it hands a buffer to
-// putCells, which stops at a cell that does not fit.
-const rowSlack = 512
+// rowSlack is the room appendRowCells makes for putCells: enough for 31
+// cells, which it checks once rather than cell by cell.
+const rowSlack = 2048
+
+// maxCell is the most a cell that putCells writes can take, with its
+// separator: cellRoom and a string of 32 bytes.
+const maxCell = cellRoom + 32
 
 // putCells writes the separators and the common cells of cells at
-// base[o:], up to base[end], the capacity of the buffer: ASCII strings of
-// up to 32 bytes with nothing to escape, integers below 10^16, floats of
-// putFloat8's shape and booleans. sep is the separator before the first
-// cell, delim the one before the others. It stops before the first cell
-// that is of none of these shapes, or that could need more room than is
-// left (cellRoom and the bytes of its string), and returns the new end of
-// the text and the number of cells it wrote.
+// base[o:]: ASCII strings of up to 32 bytes with nothing to escape,
+// integers below 10^16, floats of putFloat8's shape and booleans. sep is
+// the separator before the first cell, delim the one before the others.
+// The buffer must have room for len(cells) cells of maxCell bytes. It
+// stops before the first cell that is of none of these shapes, and
+// returns the new end of the text and the number of cells it wrote.
 //
 // It calls nothing, so that its loop runs in registers (see
 // appendRowCells). The string, integer and float code is that of putStr,
 // putInt and putFloat8, written out; the tests compare all three paths
 // with the general ones.
-func putCells(base unsafe.Pointer, o, end int, cells []Value, sep, delim byte, dw uint64) (int, int) {
+func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uint64) (int, int) {
 	for i := range cells {
 		c := &cells[i]
 		s := c.s
-		if end-o < cellRoom+len(s) {
-			return o, i
-		}
 		p := unsafe.Add(base, o+1)
 		n := -1
 		switch c.kind {
