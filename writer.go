@@ -128,17 +128,19 @@ func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
 // anything, and only for the word as a whole, not for which lane holds
 // them.
 //
-// The tests are the "has a byte less than n" x-n*lo8 of Hacker's Delight,
-// applied to x itself (n = 0x20) and to x XOR a repeated byte (n = 1, "has
-// that byte"). Without their usual &^x they also flag the lanes of bytes
-// of 0x80 and above, and a borrow can flag the lane above a true hit; both
-// only ever add bits to a word that has one for a true reason, a byte that
-// is not ASCII (x's own high bit, in hard) or a hit. x|0x20 folds '[',
-// '\\' and ']' onto '{', '|' and '}', and for ASCII bytes (z+5)&^(z+2) has
-// the high bit set exactly for those three.
+// The tests are the "has a byte less than n" y-n*lo8 of Hacker's Delight,
+// applied to y = x XOR a repeated byte. With n = 1 that is "has that
+// byte"; with x^0x02 and n = 0x21 it is "has a control or '"'", as x^0x02
+// maps U+0000–U+001F onto 0x00–0x1f, '"' onto 0x20 and every other byte
+// onto 0x21 or above. Without their usual &^y they also flag the lanes of
+// bytes of 0x80 and above, and a borrow can flag the lane above a true
+// hit; both only ever add bits to a word that has one for a true reason, a
+// byte that is not ASCII (x's own high bit, in hard) or a hit. x|0x20
+// folds '[', '\\' and ']' onto '{', '|' and '}', and for ASCII bytes
+// (z+5)&^(z+2) has the high bit set exactly for those three.
 func special(x, dw uint64) (hard, quo uint64) {
 	z := x | 0x20*lo8
-	hard = x | (x - 0x20*lo8) | ((x ^ '"'*lo8) - lo8) | (z+0x05*lo8)&^(z+0x02*lo8)
+	hard = x | ((x ^ 0x02*lo8) - 0x21*lo8) | (z+0x05*lo8)&^(z+0x02*lo8)
 	quo = ((x ^ ':'*lo8) - lo8) | ((x ^ dw) - lo8)
 	return hard, quo
 }
