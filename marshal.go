@@ -115,6 +115,9 @@ type encPlan struct {
 	leaves []encLeaf
 	depth  int
 
+	// simpleLeaves: no leaf has the kind vGeneral (copyLeaves).
+	simpleLeaves bool
+
 	// Keyed (§9.5): an shapeObj struct of at least two shapeObj fields with the
 	// same field trees; keyedCells[i] are the cells of field i in the
 	// first field's order.
@@ -130,7 +133,27 @@ type encField struct {
 type encLeaf struct {
 	off  uintptr
 	plan *encPlan
-	kind encKind // plan.kind, at hand
+	kind encKind   // plan.kind, at hand
+	vk   valueKind // the kind of Value leafValues makes of it, or vGeneral
+}
+
+// vGeneral marks a leaf that leafValues converts with cellValue.
+const vGeneral valueKind = 0xff
+
+// newLeaf returns the leaf at offset off of a plan of shape shapePrim.
+func newLeaf(off uintptr, pl *encPlan) encLeaf {
+	vk := vGeneral
+	switch {
+	case pl.kind == ekString:
+		vk = vString
+	case pl.kind == ekInt && pl.size == 8:
+		vk = vInt
+	case pl.kind == ekFloat64:
+		vk = vFloat
+	case pl.kind == ekBool:
+		vk = vBool
+	}
+	return encLeaf{off: off, plan: pl, kind: pl.kind, vk: vk}
 }
 
 var encPlans planCache[encPlan]
@@ -236,13 +259,19 @@ func (pl *encPlan) staticShape() {
 	for i := range pl.fields {
 		f := &pl.fields[i]
 		if f.plan.shape == shapePrim {
-			pl.leaves = append(pl.leaves, encLeaf{off: f.off, plan: f.plan, kind: f.plan.kind})
+			pl.leaves = append(pl.leaves, newLeaf(f.off, f.plan))
 			continue
 		}
 		for _, l := range f.plan.leaves {
-			pl.leaves = append(pl.leaves, encLeaf{off: f.off + l.off, plan: l.plan, kind: l.kind})
+			pl.leaves = append(pl.leaves, newLeaf(f.off+l.off, l.plan))
 		}
 		pl.depth = max(pl.depth, f.plan.depth+1)
+	}
+	pl.simpleLeaves = true
+	for _, l := range pl.leaves {
+		if l.vk == vGeneral {
+			pl.simpleLeaves = false
+		}
 	}
 	if len(pl.fields) < 2 {
 		return
@@ -294,7 +323,7 @@ func cellsInOrder(a, b *encPlan, off uintptr, out []encLeaf) []encLeaf {
 	for i := range a.fields {
 		g := b.field(a.fields[i].name)
 		if g.plan.shape == shapePrim {
-			out = append(out, encLeaf{off: off + g.off, plan: g.plan, kind: g.plan.kind})
+			out = append(out, newLeaf(off+g.off, g.plan))
 			continue
 		}
 		out = cellsInOrder(a.fields[i].plan, g.plan, off+g.off, out)
@@ -580,6 +609,9 @@ func (e *Encoder) tElems(ep *encPlan, base unsafe.Pointer, n int, at place, d in
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendStaticFields(e.b, ep, e.delim)
 		e.b = append(e.b, ':')
+		if len(ep.leaves) <= maxValueRow {
+			return e.valueRows(ep, base, n, child)
+		}
 		start := len(e.b)
 		for i := 0; i < n; i++ {
 			if i == sampleRows && e.noFlush && n > 2*sampleRows {
@@ -607,6 +639,102 @@ func (e *Encoder) tElems(ep *encPlan, base unsafe.Pointer, n int, at place, d in
 		}
 	}
 	return nil
+}
+
+// maxValueRow is the most leaves a static object may have for valueRows,
+// which holds a row's cells on its stack.
+const maxValueRow = 32
+
+// valueRows writes the rows of a table of n static objects of plan ep at
+// base, at depth d: each row's leaves become Values, which the streaming
+// table's row writer, appendRowCells, writes as WriteRow would. The text
+// is the same as appendCells would write (cellValue and appendTyped agree
+// on every primitive; TestWriteRowsMatchesMarshal and
+// TestMarshalRowsMatchesGeneric check it).
+func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
+	var rs rowStyle
+	rs.set(d*e.opts.indent, e.delim)
+	var row [maxValueRow]Value
+	cells := row[:len(ep.leaves)]
+	setLeafKinds(cells, ep.leaves)
+	start := len(e.b)
+	for i := 0; i < n; i++ {
+		if i == sampleRows && e.noFlush && n > 2*sampleRows {
+			e.reserve((len(e.b)-start)/sampleRows, n-i)
+		}
+		q := unsafe.Add(base, uintptr(i)*ep.size)
+		if ep.simpleLeaves {
+			copyLeaves(cells, ep.leaves, q)
+		} else if err := leafValues(cells, ep.leaves, q); err != nil {
+			return err
+		}
+		var bad int
+		if e.b, bad = appendRowCells(e.b, cells, &rs); bad >= 0 {
+			return invalidNumber(cells[bad].s)
+		}
+		// Marshal (noFlush) keeps everything: past flushSize, every row
+		// would call flush for nothing.
+		if len(e.b) >= flushSize && !e.noFlush {
+			if err := e.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// leafValues sets cells to the leaves of the static object at p, as
+// cellValue does. The common kinds only have their payload copied: the
+// kind of their cell is set once, by setLeafKinds, and stays.
+func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
+	for i := range leaves {
+		l := &leaves[i]
+		q := unsafe.Add(p, l.off)
+		c := &cells[i]
+		switch l.vk {
+		case vString:
+			c.s = *(*string)(q)
+		case vInt, vFloat:
+			c.u = *(*uint64)(q)
+		case vBool:
+			c.u = uint64(*(*uint8)(q))
+		default:
+			var err error
+			if *c, err = cellValue(l.plan, q); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// copyLeaves is leafValues for static objects whose leaves are all of the
+// common kinds (simpleLeaves). It calls nothing, so that its loop runs in
+// registers (see appendRowCells).
+func copyLeaves(cells []Value, leaves []encLeaf, p unsafe.Pointer) {
+	cells = cells[:len(leaves)]
+	for i := range leaves {
+		l := &leaves[i]
+		q := unsafe.Add(p, l.off)
+		switch l.vk {
+		case vString:
+			cells[i].s = *(*string)(q)
+		case vBool:
+			cells[i].u = uint64(*(*uint8)(q))
+		default: // vInt, vFloat
+			cells[i].u = *(*uint64)(q)
+		}
+	}
+}
+
+// setLeafKinds sets the kinds of the cells of the common leaves, which
+// leafValues leaves alone.
+func setLeafKinds(cells []Value, leaves []encLeaf) {
+	for i := range leaves {
+		if vk := leaves[i].vk; vk != vGeneral {
+			cells[i].kind = vk
+		}
+	}
 }
 
 // sampleRows is the number of rows Marshal writes before it estimates the

@@ -4,8 +4,12 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/valyala/bytebufferpool"
 )
@@ -62,10 +66,7 @@ type table struct {
 	n      int    // declared rows; < 0 if unknown
 	width  int
 	rows   int
-	indent int // spaces before each row
-	delim  byte
-	mask   uint8
-	dw     uint64 // delimWord(mask)
+	rowStyle
 
 	// Tables of unknown length keep their rows, each with its leading LF
 	// and indentation, in rb up to the budget, then in a temporary file;
@@ -152,10 +153,7 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	}
 	t.active = true
 	t.key, t.root, t.n, t.width, t.rows = key, root, n, len(fields), 0
-	t.indent = rowDepth * e.opts.indent
-	t.delim = byte(e.delim)
-	t.mask = e.docMask
-	t.dw = delimWord(t.mask)
+	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendStrFields(e.b, fields, e.delim)
@@ -231,39 +229,310 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 // error b is returned cut back to its length on entry.
 func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 	start := len(b)
-	if t.indent < len(spaces) {
-		b = append(b, '\n')
-		b = append(b, spaces[:t.indent]...)
-	} else {
-		b = appendIndent(append(b, '\n'), t.indent)
-	}
-	for i := range cells {
-		c := &cells[i]
-		if i > 0 {
-			b = append(b, t.delim)
-		}
-		switch c.kind {
-		case vString:
-			b = appendStrW(b, c.s, t.dw)
-		case vInt:
-			b = appendInt(b, int64(c.u))
-		case vFloat:
-			b = appendFloat(b, math.Float64frombits(c.u), 64)
-		case vBool:
-			if c.u != 0 {
-				b = append(b, "true"...)
-			} else {
-				b = append(b, "false"...)
-			}
-		default:
-			var ok bool
-			if b, ok = appendValue(b, c, t.mask); !ok {
-				return b[:start], invalidNumber(c.s)
-			}
-		}
+	b, bad := appendRowCells(b, cells, &t.rowStyle)
+	if bad >= 0 {
+		return b[:start], invalidNumber(cells[bad].s)
 	}
 	return b, nil
 }
+
+// rowStyle is what a row writer needs to know of its table's layout.
+type rowStyle struct {
+	lead     string // LF and the indentation of a row, without its last byte
+	leadWord uint64 // lead, when it has at most 8 bytes, as a word
+	sep0     byte   // that last byte: the separator before a row's first cell
+	delim    byte   // the separator before the other cells
+	mask     uint8  // quoteMask of the delimiter
+	dw       uint64 // delimWord(mask)
+}
+
+// set sets the layout of rows indent spaces deep, separated by
+// delim.
+func (rs *rowStyle) set(indent int, delim Delimiter) {
+	rs.lead, rs.sep0 = rowLead(indent)
+	rs.leadWord = 0
+	for i := min(len(rs.lead), 8) - 1; i >= 0; i-- {
+		rs.leadWord = rs.leadWord<<8 | uint64(rs.lead[i])
+	}
+	rs.delim = byte(delim)
+	rs.mask = quoteMask(delim)
+	rs.dw = delimWord(rs.mask)
+}
+
+// appendRowCells appends a row of cells, with its leading LF and
+// indentation, to b. It returns -1, or the index of a malformed
+// NumberValue, in which case the row is left unfinished at that cell.
+//
+// It is the encoder's hottest loop (WriteRow, and Marshal of slices of
+// flat structs, which hands it its rows as Values). putCells writes the
+// common cells, and stops at the first one it leaves to appendCell; the
+// loop then resumes after it. Keeping every call out of putCells's loop
+// lets the compiler keep the loop's state in registers, where a call in
+// any branch would have it stored and reloaded on every cell.
+func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
+	if cap(b)-len(b) < len(rs.lead)+rowSlack {
+		b = slices.Grow(b, len(rs.lead)+rowSlack)
+	}
+	if len(rs.lead) <= 8 {
+		// One store for the usual indentation, rather than a copy.
+		o := len(b)
+		*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)) = rs.leadWord
+		b = b[:o+len(rs.lead)]
+	} else {
+		b = append(b, rs.lead...)
+	}
+	sep := rs.sep0
+	for i := 0; ; i++ {
+		fit := (cap(b) - len(b)) / maxCell
+		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], sep, rs.delim, rs.dw)
+		b = b[:o]
+		if i += k; i == len(cells) {
+			return b, -1
+		}
+		if k > 0 {
+			sep = rs.delim
+		}
+		if k == fit {
+			// Out of room, not at a cell for appendCell.
+			b = slices.Grow(b, rowSlack)
+			i--
+			continue
+		}
+		b = append(b, sep)
+		sep = rs.delim
+		var ok bool
+		if b, ok = appendCell(b, &cells[i], rs); !ok {
+			return b, i
+		}
+		if cap(b)-len(b) < rowSlack {
+			b = slices.Grow(b, rowSlack)
+		}
+	}
+}
+
+// The texts of the booleans, as words.
+const (
+	trueWord  = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
+)
+
+// rowSlack is the room appendRowCells makes for putCells: enough for 31
+// cells, which it checks once rather than cell by cell.
+const rowSlack = 2048
+
+// maxCell is the most a cell that putCells writes can take, with its
+// separator: cellRoom and a string of 32 bytes.
+const maxCell = cellRoom + 32
+
+// putCells writes the separators and the common cells of cells at
+// base[o:]: ASCII strings of up to 32 bytes with nothing to escape,
+// integers below 10^16, floats of putFloat8's shape and booleans. sep is
+// the separator before the first cell, delim the one before the others.
+// The buffer must have room for len(cells) cells of maxCell bytes. It
+// stops before the first cell that is of none of these shapes, and
+// returns the new end of the text and the number of cells it wrote.
+//
+// It calls nothing, so that its loop runs in registers (see
+// appendRowCells). The string, integer and float code is that of putStr,
+// putInt and putFloat8, written out; the tests compare all three paths
+// with the general ones.
+func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uint64) (int, int) {
+	for i := range cells {
+		c := &cells[i]
+		s := c.s
+		p := unsafe.Add(base, o+1)
+		n := -1
+		switch c.kind {
+		case vString:
+			// The words tested are the first and last 8 bytes, and for
+			// more than 16 bytes the 8 after the first and the 8 before
+			// the last.
+			ln := uintptr(len(s))
+			if ln-1 >= 32 {
+				if ln == 0 {
+					*(*uint16)(p) = '"' | '"'<<8
+					n = 2
+				}
+				break
+			}
+			sp := unsafe.Pointer(unsafe.StringData(s))
+			var x0, x1, x2, x3, hard, quo uint64
+			switch {
+			case ln >= 8:
+				x0, x3 = *(*uint64)(sp), *(*uint64)(unsafe.Add(sp, ln-8))
+				h0, q0 := special(x0, dw)
+				h3, q3 := special(x3, dw)
+				hard, quo = h0|h3, q0|q3
+				if ln > 16 {
+					x1, x2 = *(*uint64)(unsafe.Add(sp, 8)), *(*uint64)(unsafe.Add(sp, ln-16))
+					h1, q1 := special(x1, dw)
+					h2, q2 := special(x2, dw)
+					hard, quo = hard|h1|h2, quo|q1|q2
+				}
+			case ln >= 4:
+				x0, x3 = uint64(*(*uint32)(sp)), uint64(*(*uint32)(unsafe.Add(sp, ln-4)))
+				hard, quo = special(x0|x3<<32, dw)
+			default:
+				hard, quo = special(smallWord(sp, ln), dw)
+			}
+			if hard&hi8 != 0 {
+				break
+			}
+			// The shapes of quoteByShape, but numeric-like text, which
+			// is left to appendCell.
+			q := uintptr(1)
+			if quo&hi8 == 0 && s[ln-1] != ' ' {
+				switch c0 := s[0]; {
+				case charClass[c0]&clsFirst == 0:
+					q = 0
+				case c0 == '-' || c0 == '#' || c0 == ' ':
+				case c0 == 't':
+					if s != "true" {
+						q = 0
+					}
+				case c0 == 'f':
+					if s != "false" {
+						q = 0
+					}
+				case c0 == 'n':
+					if s != "null" {
+						q = 0
+					}
+				default: // a digit or '+'
+					q = 2
+				}
+			}
+			if q > 1 {
+				break
+			}
+			*(*uint8)(p) = '"'
+			d := unsafe.Add(p, q)
+			switch {
+			case ln >= 8:
+				*(*uint64)(d) = x0
+				if ln > 16 {
+					*(*uint64)(unsafe.Add(d, 8)) = x1
+					*(*uint64)(unsafe.Add(d, ln-16)) = x2
+				}
+				*(*uint64)(unsafe.Add(d, ln-8)) = x3
+			case ln >= 4:
+				*(*uint32)(d) = uint32(x0)
+				*(*uint32)(unsafe.Add(d, ln-4)) = uint32(x3)
+			default:
+				*(*uint8)(d) = s[0]
+				*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
+				*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
+			}
+			*(*uint8)(unsafe.Add(d, ln)) = '"'
+			n = int(ln + 2*q)
+		case vInt:
+			u, neg := c.u, uintptr(c.u>>63)
+			if neg != 0 {
+				u = -u
+			}
+			if u >= 1e16 {
+				break
+			}
+			*(*uint8)(p) = '-'
+			d := unsafe.Add(p, neg)
+			var lo uint64
+			big := u >= 1e8
+			if big {
+				u, lo = u/1e8, u%1e8
+			}
+			w := digits8(u)
+			z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
+			*(*uint64)(d) = (w + '0'*lo8) >> z
+			n = int(neg) + 8 - int(z>>3)
+			if big { // the last 8 digits
+				*(*uint64)(unsafe.Add(p, n)) = digits8(lo) + '0'*lo8
+				n += 8
+			}
+		case vFloat:
+			f := math.Float64frombits(c.u)
+			a := math.Abs(f)
+			if !(a >= 1e-6 && a < 1e7) {
+				break
+			}
+			m := uint64(a*1e8 + 0.5)
+			if float64(m)/1e8 != a {
+				break
+			}
+			neg := uintptr(c.u >> 63)
+			*(*uint8)(p) = '-'
+			d := unsafe.Add(p, neg)
+			ip, fp := m/1e8, m%1e8
+			w := digits8(ip)
+			z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
+			*(*uint64)(d) = (w + '0'*lo8) >> z
+			ni := 8 - uintptr(z>>3)
+			n = int(neg + ni)
+			if fp != 0 {
+				w = digits8(fp)
+				*(*uint8)(unsafe.Add(d, ni)) = '.'
+				*(*uint64)(unsafe.Add(d, ni+1)) = w + '0'*lo8
+				n += 9 - bits.LeadingZeros64(w)>>3
+			}
+		case vBool:
+			// Without a branch: a column of booleans is a coin toss for
+			// the branch predictor.
+			t := (c.u | -c.u) >> 63 // 1 for true, else 0
+			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
+			n = 5 - int(t)
+		}
+		if n < 0 {
+			return o, i
+		}
+		*(*uint8)(unsafe.Add(base, o)) = sep
+		sep = delim
+		o += 1 + n
+	}
+	return o, len(cells)
+}
+
+// appendCell appends the cells appendRowCells leaves: strings that need a
+// closer look, floats of other shapes, and the other kinds.
+func appendCell(b []byte, c *Value, rs *rowStyle) ([]byte, bool) {
+	switch c.kind {
+	case vString:
+		return appendStrW(b, c.s, rs.dw), true
+	case vFloat:
+		return appendFloatRest(b, math.Float64frombits(c.u), 64), true
+	}
+	return appendValue(b, c, rs.mask)
+}
+
+// cellRoom is the room a row writer makes before each cell, beyond the
+// bytes of a string: its separator, and numRoom for a number, or the
+// quotes of a string.
+const cellRoom = 1 + numRoom
+
+// putBool writes true or false at p, which has 8 bytes of room, and
+// returns its length.
+func putBool(p unsafe.Pointer, v bool) int {
+	if v {
+		*(*uint64)(p) = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+		return 4
+	}
+	*(*uint64)(p) = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
+	return 5
+}
+
+// rowLead returns the text that starts each row of a table whose rows are
+// indent spaces deep, LF and the indentation, without its last byte, and
+// that last byte, which a row writer writes as the first cell's separator.
+func rowLead(indent int) (string, byte) {
+	if indent == 0 {
+		return "", '\n'
+	}
+	if indent < len(spaces) {
+		return nlSpaces[:indent], ' '
+	}
+	return "\n" + strings.Repeat(" ", indent-1), ' '
+}
+
+// nlSpaces is LF and then spaces.
+const nlSpaces = "\n" + spaces
 
 // spill moves the buffered rows of a table of unknown length to its
 // temporary file, creating the file the first time.

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestTableValues(t *testing.T) {
@@ -348,5 +349,158 @@ func TestWriteRowAllocs(t *testing.T) {
 		if allocs != 0 {
 			t.Fatalf("n=%d: %v allocations per row", n, allocs)
 		}
+	}
+}
+
+// refCell is a cell's text by the general paths alone, none of which
+// appendRowCells's inline code shares: refAppendStr for strings, strconv
+// for integers, refFloat for floats.
+func refCell(c Value, d Delimiter) string {
+	switch c.kind {
+	case vString:
+		return refAppendStr(c.s, d)
+	case vInt:
+		return strconv.FormatInt(int64(c.u), 10)
+	case vUint:
+		return strconv.FormatUint(c.u, 10)
+	case vFloat:
+		return refFloat(math.Float64frombits(c.u))
+	case vFloat32:
+		return strconv.FormatFloat(math.Float64frombits(c.u), 'f', -1, 32)
+	case vBool:
+		return strconv.FormatBool(c.u != 0)
+	case vNumber:
+		b, _ := appendNumber(nil, []byte(c.s))
+		return string(b)
+	}
+	return "null"
+}
+
+// randomCell returns a Value aimed at appendRowCells's inline paths and
+// their edges: strings of 0 to 40 bytes over an alphabet of the bytes that
+// matter (so every length class, and words that force quotes, escapes or
+// a closer look), integers at every digit count and sign, floats from
+// floatCases, and the other kinds.
+func randomCell(r *rand.Rand, floats []float64) Value {
+	alphabet := []string{"a", "Z", "0", "7", "+", "-", ".", "e", "#", " ", "\t", "\n", "\x00", "\x7f", ":", ",", "|",
+		"\"", "\\", "[", "]", "{", "}", "é", "\xff", "t", "f", "n", "true", "false", "null", "@", "x", "y", "q", "w"}
+	switch r.Intn(8) {
+	case 0, 1, 2:
+		var sb strings.Builder
+		n := r.Intn(41)
+		for sb.Len() < n {
+			if r.Intn(4) == 0 {
+				sb.WriteString(alphabet[r.Intn(len(alphabet))])
+			} else {
+				sb.WriteByte(byte('a' + r.Intn(26)))
+			}
+		}
+		s := sb.String()
+		if len(s) > n && r.Intn(2) == 0 {
+			s = s[:n] // may cut UTF-8 in two
+		}
+		return String(s)
+	case 3:
+		i := r.Int63() >> r.Intn(64)
+		if r.Intn(2) == 0 {
+			i = -i
+		}
+		if r.Intn(50) == 0 {
+			i = math.MinInt64
+		}
+		return Int(i)
+	case 4, 5:
+		return Float(floats[r.Intn(len(floats))])
+	case 6:
+		return Bool(r.Intn(2) == 0)
+	}
+	return []Value{Null(), Uint(r.Uint64()), Float32(r.Float32()), NumberValue("1.50e1"), String("12"), String("+1"), String("1e5x")}[r.Intn(7)]
+}
+
+// TestRowCellsMatchReference compares appendRowCells, the inline row
+// writer, with the general path of every cell, on random rows of up to
+// 100 cells, for every delimiter and several indentations, appending to
+// buffers of every spare capacity from none to more than a row, and
+// nothing past it.
+func TestRowCellsMatchReference(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	floats := floatCases(r)
+	for k := 0; k < 200000; k++ {
+		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
+		indent := []int{0, 1, 2, 7, 8, 9, 200}[r.Intn(7)]
+		cells := make([]Value, 1+r.Intn(12))
+		if r.Intn(20) == 0 { // more cells than putCells takes at once
+			cells = make([]Value, 1+r.Intn(100))
+		}
+		for i := range cells {
+			cells[i] = randomCell(r, floats)
+		}
+		want := "xy\n" + strings.Repeat(" ", indent)
+		for i, c := range cells {
+			if i > 0 {
+				want += string(byte(d))
+			}
+			want += refCell(c, d)
+		}
+		var rs rowStyle
+		rs.set(indent, d)
+		// b's capacity ends where a guard of 64 bytes begins, which
+		// nothing may write.
+		c := 2 + r.Intn(600)
+		back := bytes.Repeat([]byte{0xAA}, c+64)
+		b := append(back[:0:c], "xy"...)
+		got, bad := appendRowCells(b, cells, &rs)
+		if bad >= 0 || string(got) != want {
+			t.Fatalf("row %q (%q, indent %d), spare %d:\n got: %q (%d)\nwant: %q", cells, d, indent, cap(b)-2, got, bad, want)
+		}
+		if g := back[c:]; !bytes.Equal(g, bytes.Repeat([]byte{0xAA}, 64)) {
+			t.Fatalf("row %q, spare %d: written past the capacity: %q", cells, c-2, g)
+		}
+	}
+	// putCells alone, given room for as many cells of maxCell bytes as
+	// fit in end bytes, and a guard right after them: it writes what it
+	// can of those cells, and nothing past end.
+	for k := 0; k < 20000; k++ {
+		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
+		cells := make([]Value, 1+r.Intn(12))
+		for i := range cells {
+			cells[i] = randomCell(r, floats)
+		}
+		var rs rowStyle
+		rs.set(2, d)
+		end := r.Intn((len(cells) + 1) * maxCell)
+		cells = cells[:min(len(cells), end/maxCell)]
+		back := bytes.Repeat([]byte{0xAA}, end+64)
+		o, n := putCells(unsafe.Pointer(&back[0]), 0, cells, ',', byte(d), rs.dw)
+		want := ","
+		for i, c := range cells[:n] {
+			if i > 0 {
+				want += string(byte(d))
+			}
+			want += refCell(c, d)
+		}
+		if n == 0 {
+			want = ""
+		}
+		if string(back[:o]) != want {
+			t.Fatalf("putCells(%q) with room %d: %q, want %q", cells, end, back[:o], want)
+		}
+		if g := back[end:]; !bytes.Equal(g, bytes.Repeat([]byte{0xAA}, 64)) {
+			t.Fatalf("putCells(%q) with room %d wrote past it: %q", cells, end, g)
+		}
+	}
+	// And it does write the shapes it is for, given room.
+	common := []Value{Int(1000001), String("Ada Lovelace"), String("Ada.Lovelace1@example.com"), Bool(true), Float(123.45),
+		Int(-7), String("Korea, Republic of"), String("2024-03-05T12:34:56Z"), Float(0.1234), Bool(false), String("true"),
+		String(""), String("abc"), String("-x"), Int(-1234567890123456), Float(-1e-6), Float(9999999.99999999), String("ab\"cd")}
+	var buf [1024]byte
+	if _, n := putCells(unsafe.Pointer(&buf), 0, common, ',', ',', delimWords[1]); n != len(common)-1 {
+		t.Fatalf("putCells wrote %d of the %d common cells", n, len(common)-1)
+	}
+	// A malformed NumberValue is reported by its index.
+	var rs rowStyle
+	rs.set(2, Comma)
+	if _, bad := appendRowCells(nil, []Value{Int(1), String("a"), NumberValue("1x"), Int(2)}, &rs); bad != 2 {
+		t.Fatalf("malformed NumberValue: index %d, want 2", bad)
 	}
 }

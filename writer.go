@@ -120,24 +120,29 @@ var delimWords = [4]uint64{'\t' * lo8, ',' * lo8, '|' * lo8, '\t' * lo8}
 func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
 
 // special tests the bytes of a word of a string for §7.1 and §7.2. In the
-// high bit of some byte lane, quo has a bit exactly if some byte is ':' or
-// the delimiter repeated in dw, which force quotes (§7.2, §11.1), and hard
-// has one if some byte is not ASCII or is one of the bytes that may need an
-// escape or force quotes: a control U+0000–U+001F, '"', '[', '\\', ']',
-// '{', '|' or '}'. Only the high bits mean anything, and only for the word
-// as a whole, not for which lane holds them.
+// high bit of some byte lane, hard has a bit if some byte is not ASCII or
+// is one of the bytes that may need an escape or force quotes: a control
+// U+0000–U+001F, '"', '[', '\\', ']', '{', '|' or '}'; and when hard has
+// none, quo has one exactly if some byte is ':' or the delimiter repeated
+// in dw, which force quotes (§7.2, §11.1). Only the high bits mean
+// anything, and only for the word as a whole, not for which lane holds
+// them.
 //
-// The tests are the "has a zero byte" (v-lo8)&^v and "has a byte less than
-// n" (x-n*lo8)&^x of Hacker's Delight; x|0x20 folds '[', '\\' and ']' onto
-// '{', '|' and '}', and for ASCII bytes (z+5)&^(z+2) has the high bit set
-// exactly for those three. A byte that is not ASCII sets its own high bit
-// in hard, so the carries it may cause do no harm.
+// The tests are the "has a byte less than n" y-n*lo8 of Hacker's Delight,
+// applied to y = x XOR a repeated byte. With n = 1 that is "has that
+// byte"; with x^0x02 and n = 0x21 it is "has a control or '"'", as x^0x02
+// maps U+0000–U+001F onto 0x00–0x1f, '"' onto 0x20 and every other byte
+// onto 0x21 or above. Without their usual &^y they also flag the lanes of
+// bytes of 0x80 and above, and a borrow can flag the lane above a true
+// hit; both only ever add bits to a word that has one for a true reason, a
+// byte that is not ASCII (x's own high bit, in hard) or a hit. x|0x20
+// folds '[', '\\' and ']' onto '{', '|' and '}', and for ASCII bytes
+// (z+5)&^(z+2) has the high bit set exactly for those three.
 func special(x, dw uint64) (hard, quo uint64) {
-	q := x ^ '"'*lo8
-	c := x ^ ':'*lo8
-	d := x ^ dw
 	z := x | 0x20*lo8
-	return x | (x-0x20*lo8)&^x | (q-lo8)&^q | (z+0x05*lo8)&^(z+0x02*lo8), (c-lo8)&^c | (d-lo8)&^d
+	hard = x | ((x ^ 0x02*lo8) - 0x21*lo8) | (z+0x05*lo8)&^(z+0x02*lo8)
+	quo = ((x ^ ':'*lo8) - lo8) | ((x ^ dw) - lo8)
+	return hard, quo
 }
 
 // appendStr appends the string value s, quoted and escaped if §7.2 requires
@@ -148,57 +153,109 @@ func appendStr(b []byte, s string, mask uint8) []byte {
 }
 
 // appendStrW is appendStr with the delimiter given as a word (delimWord).
-// The common cases, ASCII strings with no byte that needs an escape, are
-// settled by the special test on the first and last 8 bytes (4 for strings
-// of 4 to 7 bytes; the words overlap when the string is short) and on the
-// words between them if any, and by O(1) looks at the first and last bytes
-// for the shapes of §7.2. Everything else goes to appendStrSlow.
 func appendStrW(b []byte, s string, dw uint64) []byte {
+	b, p, o := spare(b, len(s)+2, false)
+	if n := putStr(p, s, dw); n >= 0 {
+		return b[:o+n]
+	}
+	return appendStrSlow(b, s, dw)
+}
+
+// putStr writes the string value s at p, in quotes if §7.2 requires them,
+// and returns how many bytes it wrote; p must have room for len(s)+2. It
+// settles the common cases, ASCII strings with no byte that needs an
+// escape: the special test on the first and last 8 bytes (4 for strings
+// of 4 to 7 bytes; the words overlap when the string is short) and on the
+// words between them if any, and O(1) looks at the first and last bytes
+// for the shapes of §7.2. For every other string it writes nothing and
+// returns -1, for appendStrSlow.
+//
+// The text is stored a word at a time from the words just tested, after an
+// opening quote that the first word overwrites when no quotes are needed;
+// the closing quote lands just past the text, where it is counted only if
+// the string is quoted.
+func putStr(p unsafe.Pointer, s string, dw uint64) int {
 	n := uintptr(len(s))
-	p := unsafe.Pointer(unsafe.StringData(s))
-	var hard, quo uint64
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	var x0, x1, hard, quo uint64
 	switch {
+	case n > 16:
+		return putLongStr(p, s, dw)
 	case n >= 8:
 		// Unaligned loads are fine where Go runs.
-		h0, q0 := special(*(*uint64)(p), dw)
-		h1, q1 := special(*(*uint64)(unsafe.Add(p, n-8)), dw)
+		x0, x1 = *(*uint64)(sp), *(*uint64)(unsafe.Add(sp, n-8))
+		h0, q0 := special(x0, dw)
+		h1, q1 := special(x1, dw)
 		hard, quo = h0|h1, q0|q1
-		if n > 16 {
-			h, q := midSpecial(p, n, dw)
-			hard, quo = hard|h, quo|q
-		}
 	case n >= 4:
-		hard, quo = special(uint64(*(*uint32)(p))|uint64(*(*uint32)(unsafe.Add(p, n-4)))<<32, dw)
+		x0, x1 = uint64(*(*uint32)(sp)), uint64(*(*uint32)(unsafe.Add(sp, n-4)))
+		hard, quo = special(x0|x1<<32, dw)
 	case n > 0:
-		hard, quo = special(smallWord(p, n), dw)
+		hard, quo = special(smallWord(sp, n), dw)
 	default:
-		return append(b, '"', '"')
+		*(*uint16)(p) = '"' | '"'<<8
+		return 2
 	}
 	if hard&hi8 != 0 {
-		return appendStrSlow(b, s, dw)
+		return -1
 	}
-	if quo&hi8 == 0 && s[n-1] != ' ' && (charClass[s[0]]&clsFirst == 0 || !quoteByShape(s)) {
-		return append(b, s...)
+	q := uintptr(0)
+	if quo&hi8 != 0 || s[n-1] == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
+		q = 1
 	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
+	*(*uint8)(p) = '"'
+	d := unsafe.Add(p, q)
+	switch {
+	case n >= 8:
+		*(*uint64)(d) = x0
+		*(*uint64)(unsafe.Add(d, n-8)) = x1
+	case n >= 4:
+		*(*uint32)(d) = uint32(x0)
+		*(*uint32)(unsafe.Add(d, n-4)) = uint32(x1)
+	default:
+		*(*uint8)(d) = s[0]
+		*(*uint8)(unsafe.Add(d, n>>1)) = s[n>>1]
+		*(*uint8)(unsafe.Add(d, n-1)) = s[n-1]
+	}
+	*(*uint8)(unsafe.Add(d, n)) = '"'
+	return int(n + 2*q)
+}
+
+// putLongStr is putStr for strings of more than 16 bytes.
+func putLongStr(p unsafe.Pointer, s string, dw uint64) int {
+	n := uintptr(len(s))
+	sp := unsafe.Pointer(unsafe.StringData(s))
+	last := *(*uint64)(unsafe.Add(sp, n-8))
+	hard, quo := special(last, dw)
+	for i := uintptr(0); i < n-8; i += 8 {
+		h, q := special(*(*uint64)(unsafe.Add(sp, i)), dw)
+		hard, quo = hard|h, quo|q
+	}
+	if hard&hi8 != 0 {
+		return -1
+	}
+	q := uintptr(0)
+	if quo&hi8 != 0 || last>>56 == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
+		q = 1
+	}
+	*(*uint8)(p) = '"'
+	d := unsafe.Add(p, q)
+	if n <= 64 {
+		for i := uintptr(0); i < n-8; i += 8 {
+			*(*uint64)(unsafe.Add(d, i)) = *(*uint64)(unsafe.Add(sp, i))
+		}
+		*(*uint64)(unsafe.Add(d, n-8)) = last
+	} else {
+		copy(unsafe.Slice((*byte)(d), n), s)
+	}
+	*(*uint8)(unsafe.Add(d, n)) = '"'
+	return int(n + 2*q)
 }
 
 // smallWord returns a word of the bytes of s for 0 < n < 4, repeated.
 func smallWord(p unsafe.Pointer, n uintptr) uint64 {
 	v := uint64(*(*uint8)(p)) | uint64(*(*uint8)(unsafe.Add(p, n>>1)))<<8 | uint64(*(*uint8)(unsafe.Add(p, n-1)))<<16
 	return v | v<<24 | (v&0xffff)<<48
-}
-
-// midSpecial is special for the words of a string of n > 16 bytes at p
-// between its first and last 8 bytes.
-func midSpecial(p unsafe.Pointer, n uintptr, dw uint64) (hard, quo uint64) {
-	for i := uintptr(8); i < n-8; i += 8 {
-		h, q := special(*(*uint64)(unsafe.Add(p, i)), dw)
-		hard, quo = hard|h, quo|q
-	}
-	return hard, quo
 }
 
 // strFlags tells apart what special lumps together, exactly, for the whole
@@ -401,6 +458,18 @@ func appendBytesKey(b []byte, k []byte) []byte {
 // lowercase e and an explicit sign outside that range, -0 as 0, and NaN and
 // the infinities as null (§3).
 func appendFloat(b []byte, f float64, bits int) []byte {
+	if a := math.Abs(f); bits == 64 && a >= 1e-6 && a < 1e7 {
+		b, p, o := spare(b, numRoom, false)
+		if n := putFloat8(p, f, a); n >= 0 {
+			return b[:o+n]
+		}
+	}
+	return appendFloatRest(b, f, bits)
+}
+
+// appendFloatRest is appendFloat without its first fast path, putFloat8,
+// for callers that have tried it.
+func appendFloatRest(b []byte, f float64, bits int) []byte {
 	if bits == 64 {
 		if a := math.Abs(f); a >= 1e-6 && a < 1e15 {
 			if b, ok := appendShortFloat(b, f); ok {
@@ -427,6 +496,58 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 		b = b[:n-1]
 	}
 	return b
+}
+
+// putFloat writes the canonical text of the float64 f at p, which has
+// numRoom bytes of room, when putFloat8 can make it, and returns its
+// length; otherwise it writes nothing and returns -1, for appendFloat.
+func putFloat(p unsafe.Pointer, f float64) int {
+	if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
+		return putFloat8(p, f, a)
+	}
+	return -1
+}
+
+// putFloat8 writes f, for 1e-6 ≤ a = |f| < 1e7, at p (numRoom bytes of
+// room) when some decimal with at most 8 fraction digits reads back as f,
+// and returns its length; otherwise it writes nothing and returns -1.
+// These are the common shapes of prices, ratios and measures, written
+// without appendShortFloat's search for the scale.
+//
+// Why it is exact: p = fl(a·10^8) < 10^15, so by the argument given at
+// appendShortFloat (which holds for any scale K with a·10^K < 10^15, not
+// only the largest) a decimal with at most 8 fraction digits that reads
+// back as f is n·10^-8, n the integer nearest to p, and it does exactly
+// when the correctly rounded n/10^8 is a. It is then also the shortest
+// decimal that reads back as f: one with fewer significant digits would
+// need more than 8 fraction digits and a first digit one place lower, so
+// it would lie below a power of ten that n·10^-8 reaches, at least 10^-9
+// away from it, while both lie within half an ulp of a, and an ulp of a
+// number near a power of ten below 10^7 is less than 2·10^-10.
+func putFloat8(p unsafe.Pointer, f, a float64) int {
+	n := uint64(a*1e8 + 0.5)
+	if float64(n)/1e8 != a {
+		return -1
+	}
+	s := 0
+	if f < 0 {
+		*(*uint8)(p) = '-'
+		p, s = unsafe.Add(p, 1), 1
+	}
+	ip, fp := n/1e8, n%1e8
+	d := digits8(ip)
+	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
+	*(*uint64)(p) = (d + '0'*lo8) >> z
+	ni := 8 - int(z>>3)
+	if fp == 0 {
+		return s + ni
+	}
+	// The fraction's 8 digits, the last in the highest byte: its trailing
+	// zeros are the high zero bytes, cut off by the length.
+	d = digits8(fp)
+	*(*uint8)(unsafe.Add(p, ni)) = '.'
+	*(*uint64)(unsafe.Add(p, ni+1)) = d + '0'*lo8
+	return s + ni + 9 - bits.LeadingZeros64(d)>>3
 }
 
 // pow10u holds the powers of ten that fit a uint64.
@@ -735,10 +856,8 @@ func writeOut(w io.Writer, p []byte) error {
 
 // appendInt appends a signed integer; integers are always canonical.
 func appendInt(b []byte, i int64) []byte {
-	if i >= 0 {
-		return appendUint(b, uint64(i))
-	}
-	return appendUint(append(b, '-'), -uint64(i))
+	b, p, o := spare(b, numRoom, false)
+	return b[:o+putInt(p, i)]
 }
 
 // spare makes room for n more bytes of b and returns b, the address of its
@@ -759,25 +878,52 @@ func spare(b []byte, n int, neg bool) ([]byte, unsafe.Pointer, int) {
 	return b, dst, o
 }
 
+// numRoom is the room putInt, putUint and putFloat need: a sign and 20
+// digits, stored 8 bytes at a time, end at most 25 bytes on.
+const numRoom = 32
+
 // appendUint appends an unsigned integer, eight digits at a time
 // (digits8), straight into b's spare capacity.
 func appendUint(b []byte, u uint64) []byte {
-	b, p, n := spare(b, 24, false)
+	b, p, o := spare(b, numRoom, false)
+	return b[:o+putUint(p, u)]
+}
+
+// putInt writes the decimal text of i at p, which has numRoom bytes of
+// room, and returns its length.
+func putInt(p unsafe.Pointer, i int64) int {
+	u, s := uint64(i), 0
+	if i < 0 {
+		*(*uint8)(p) = '-'
+		p, u, s = unsafe.Add(p, 1), -u, 1
+	}
+	if u < 1e8 { // putDigits, by hand: the common case without a call
+		d := digits8(u)
+		z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
+		*(*uint64)(p) = (d + '0'*lo8) >> z
+		return s + 8 - int(z>>3)
+	}
+	return s + putUint(p, u)
+}
+
+// putUint writes the decimal text of u at p, which has numRoom bytes of
+// room, and returns its length.
+func putUint(p unsafe.Pointer, u uint64) int {
 	if u < 1e8 {
-		return b[:n+putDigits(p, u)]
+		return putDigits(p, u)
 	}
 	if u < 1e16 {
 		hi, lo := u/1e8, u%1e8
 		k := putDigits(p, hi)
 		*(*uint64)(unsafe.Add(p, k)) = digits8(lo) + '0'*lo8
-		return b[:n+k+8]
+		return k + 8
 	}
 	top, mid := u/1e16, u%1e16
 	hi, lo := mid/1e8, mid%1e8
 	k := putDigits(p, top)
 	*(*uint64)(unsafe.Add(p, k)) = digits8(hi) + '0'*lo8
 	*(*uint64)(unsafe.Add(p, k+8)) = digits8(lo) + '0'*lo8
-	return b[:n+k+16]
+	return k + 16
 }
 
 // putDigits writes the decimal digits of u < 1e8, without leading zeros,

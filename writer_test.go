@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestAppendStrQuoting(t *testing.T) {
@@ -721,5 +722,80 @@ func TestAppendFloatShortPaths(t *testing.T) {
 		123456789012345, 1e14, 1e15 - 0.125, 5e-324, 0.30000000000000004} {
 		check(f)
 		check(-f)
+	}
+}
+
+// refFloat is the canonical text of §2 for a float64, made by strconv's
+// general formatting alone: the reference the fast float paths must match.
+func refFloat(f float64) string {
+	switch a := math.Abs(f); {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return "null"
+	case f == 0:
+		return "0"
+	case a >= 1e-6 && a < 1e21:
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	if i := strings.IndexByte(s, 'e'); s[i+2] == '0' { // e-07 -> e-7
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
+}
+
+// floatCases returns float64s aimed at the fast float paths and their
+// edges: -0, NaN and the infinities, both ends of putFloat8's range (1e-6
+// and 1e7) and of the plain range (1e21), decimals with 7, 8 and 9
+// fraction digits, the neighbours of all of these, and random bit
+// patterns and decimals of every scale.
+func floatCases(r *rand.Rand) []float64 {
+	fs := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e-6, 1e-7, 9.99999e-7, 1e7, 1e7 - 1e-8, 9999999.99999999,
+		9999999.999999999, 1e7 + 1, 1e21, 1e21 - 65536, 1e15, 1e16, 0.1, 0.2, 0.1 + 0.2, 0.12345678, 0.123456789, 1.00000001,
+		1.000000001, 0.00000123, 0.0000012345678, 12345.6789, 1234567.12345678, 5e-324, math.MaxFloat64, 2.5, 1e-5 + 1e-13}
+	for i := 0; i < 20000; i++ {
+		switch i % 5 {
+		case 0: // up to 8 fraction digits, under 1e7
+			fs = append(fs, float64(r.Int63n(1e15))/1e8/math.Pow10(r.Intn(8)))
+		case 1: // an integer part below 1e7 and k fraction digits
+			k := r.Intn(10)
+			fs = append(fs, float64(r.Int63n(int64(1e7*math.Pow10(k))))/math.Pow10(k))
+		case 2:
+			fs = append(fs, math.Float64frombits(r.Uint64()))
+		case 3:
+			fs = append(fs, r.Float64()*math.Pow10(r.Intn(30)-10))
+		case 4: // integers of every size
+			fs = append(fs, float64(r.Int63()>>r.Intn(63)))
+		}
+	}
+	for _, f := range fs[:len(fs):len(fs)] {
+		fs = append(fs, -f, math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1)))
+	}
+	return fs
+}
+
+// TestPutFloat8MatchesStrconv compares the fixed-scale float path, alone
+// and through appendFloat, with strconv's general path on floatCases, and
+// checks that it declines exactly the floats it cannot write: those
+// outside [1e-6, 1e7) and those whose shortest text has more than 8
+// fraction digits.
+func TestPutFloat8MatchesStrconv(t *testing.T) {
+	var buf [numRoom]byte
+	for _, f := range floatCases(rand.New(rand.NewSource(11))) {
+		want := refFloat(f)
+		if got := string(appendFloat(nil, f, 64)); got != want {
+			t.Fatalf("appendFloat(%v) = %s, want %s", f, got, want)
+		}
+		n := putFloat(unsafe.Pointer(&buf), f)
+		a := math.Abs(f)
+		frac := 0
+		if i := strings.IndexByte(want, '.'); i >= 0 {
+			frac = len(want) - i - 1
+		}
+		if fits := a >= 1e-6 && a < 1e7 && frac <= 8; fits != (n >= 0) {
+			t.Fatalf("putFloat(%v) = %d, want it to take the float: %v", f, n, fits)
+		}
+		if n >= 0 && string(buf[:n]) != want {
+			t.Fatalf("putFloat(%v) = %s, want %s", f, buf[:n], want)
+		}
 	}
 }
