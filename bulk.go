@@ -9,18 +9,18 @@ import (
 )
 
 // This file holds the decoder's fast path for runs of table rows. Inside a
-// tabular array whose fields are all primitive, the usual line is a row at
-// the table's depth with plain or simply quoted cells. For those, the
-// general path (step, tabularLine, row) repeats for every line work whose
-// outcome is already known. The fast path instead indexes a window of the
-// lexer's buffer in one pass (indexRows) and queues the tokens of every row
-// it can, stopping at the first line that is anything else (a comment, a
-// blank line, another depth, a colon, a stray CR, a quote
-// left open, a row of the wrong width, a bad quoted cell, ill-formed UTF-8,
-// a line longer than the limit) and leaving that line to the general path, which decides what it is and
-// reports any error with its position. So the fast path never makes a
-// decision of its own: it only takes lines on which the general path could
-// not fail and would queue the same tokens.
+// tabular array, the usual line is a row at the table's depth with plain or
+// quoted cells, and for such lines the general path (step, tabularLine,
+// row) repeats work whose outcome is already known. The fast path instead
+// indexes a window of the lexer's buffer in one pass (indexRows) and queues
+// the tokens of every row it can. It stops at the first line that is
+// anything else (a comment, a blank line, another depth, a colon, a stray
+// CR, a quote left open, a row of the wrong width, a bad quoted cell,
+// ill-formed UTF-8, a line longer than the limit) and leaves that line to
+// the general path, which decides what it is and reports any error with
+// its position. So the fast path never makes a decision of its own: it
+// only takes lines on which the general path could not fail and would
+// queue the same tokens.
 //
 // The queued tokens are views into the lexer's buffer, which does not move
 // until the queue is empty (the lexer only refills from step).
@@ -96,8 +96,8 @@ func (d *Decoder) bulkRows() bool {
 	stopped := false // stopped at a line for the general path
 	for rows < maxRows {
 		// The line must start with exactly the table's indentation, then
-		// content that is not a comment. A window that ends first holds
-		// an LF or other bytes there, which stop the check too.
+		// content that is not a comment. (A line that runs past the end
+		// of the window is left to the next call.)
 		if ls+indent >= len(src) {
 			break
 		}
