@@ -181,10 +181,11 @@ const (
 // bulkLine types the cells of one row for bulkRows: the line whose content
 // starts at src[cs], whose index entries start at idx[k]. It writes the
 // cells' tokens into the row at rp (a copy of the row template, whose cell
-// c sits at cellAt[c]), decoding escaped strings into scratch, and returns the index of the next line's first entry, the
-// offset of the line's LF, and whether the line has bytes >= 0x80; or, in
-// place of the LF's offset, lineStop or lineOpen. It is a function of its
-// own so that its loop keeps its few values in registers.
+// c sits at cellAt[c]), decoding escaped strings into scratch, and returns
+// the index of the next line's first entry, the offset of the line's LF,
+// and whether the line has bytes >= 0x80; or, in place of the LF's offset,
+// lineStop or lineOpen. It is a function of its own so that its loop keeps
+// more of its values in registers.
 //
 // The bytes are read through sp without bounds checks: every offset is
 // inside src (the index holds offsets in src, and a cell's bounds lie
