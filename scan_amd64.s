@@ -144,6 +144,24 @@ emit_done:
 	VZEROUPPER;                \
 	RET
 
+// AVX2_BCAST fills every byte of ymm with the byte in R11 (xmm is ymm's
+// low half).
+#define AVX2_BCAST(xmm, ymm) \
+	VMOVQ        R11, xmm; \
+	VPBROADCASTB xmm, ymm
+
+// AVX2_SCAN_CONSTS sets Y8 to '"', Y9 to '\', Y10 to delim and Y11 to ':'
+// in every byte: the constants both AVX2 kernels compare with.
+#define AVX2_SCAN_CONSTS \
+	MOVL    $0x22, R11;         \
+	AVX2_BCAST(X8, Y8);         \
+	MOVL    $0x5c, R11;         \
+	AVX2_BCAST(X9, Y9);         \
+	MOVBQZX delim+24(FP), R11;  \
+	AVX2_BCAST(X10, Y10);       \
+	MOVL    $0x3a, R11;         \
+	AVX2_BCAST(X11, Y11)
+
 // AVX2_MASK sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to the
 // byte broadcast in cmp, shifted right by CX.
 #define AVX2_MASK(cmp, dst) \
@@ -165,21 +183,9 @@ emit_done:
 // delimiters might not fit in out; writes only out[0:ret].
 TEXT ·scanAVX2(SB), NOSPLIT, $0-72
 	SCAN_LOAD_STATE
-	MOVL         $0x22, R11
-	VMOVQ        R11, X8
-	VPBROADCASTB X8, Y8        // '"'
-	MOVL         $0x5c, R11
-	VMOVQ        R11, X9
-	VPBROADCASTB X9, Y9        // '\'
-	MOVBQZX      delim+24(FP), R11
-	VMOVQ        R11, X10
-	VPBROADCASTB X10, Y10      // delim
-	MOVL         $0x3a, R11
-	VMOVQ        R11, X11
-	VPBROADCASTB X11, Y11      // ':'
+	AVX2_SCAN_CONSTS
 	MOVL         $0x5b, R11
-	VMOVQ        R11, X12
-	VPBROADCASTB X12, Y12      // '['
+	AVX2_BCAST(X12, Y12)       // '['
 	VPXOR        Y13, Y13, Y13
 	VPCMPEQB     Y13, Y10, Y13 // all ones if delim == 0
 	VPCMPEQB     Y4, Y4, Y4
@@ -368,24 +374,11 @@ TEXT ·indexAVX2(SB), NOSPLIT, $0-72
 	MOVQ         IX_HIGH(R8), R10
 	MOVQ         $-1, R11
 	VMOVQ        R11, X14
-	MOVL         $0x22, R11
-	VMOVQ        R11, X8
-	VPBROADCASTB X8, Y8        // '"'
-	MOVL         $0x5c, R11
-	VMOVQ        R11, X9
-	VPBROADCASTB X9, Y9        // '\'
-	MOVBQZX      delim+24(FP), R11
-	VMOVQ        R11, X10
-	VPBROADCASTB X10, Y10      // delim
-	MOVL         $0x3a, R11
-	VMOVQ        R11, X11
-	VPBROADCASTB X11, Y11      // ':'
+	AVX2_SCAN_CONSTS
 	MOVL         $0x0a, R11
-	VMOVQ        R11, X12
-	VPBROADCASTB X12, Y12      // LF
+	AVX2_BCAST(X12, Y12)       // LF
 	MOVL         $0x0d, R11
-	VMOVQ        R11, X13
-	VPBROADCASTB X13, Y13      // CR
+	AVX2_BCAST(X13, Y13)       // CR
 
 ix_loop:
 	LEAQ 64(BX), R11
