@@ -368,47 +368,54 @@ func (l *lexer) number() error {
 // is the index of the first byte at which it stops being one (len(s) if s
 // ends too early).
 func validNumber(s []byte) (bad int, ok bool) {
-	i := 0
-	if i < len(s) && s[i] == '-' {
+	i, ok := scanNumber(s, 0)
+	return i, ok && i == len(s)
+}
+
+// scanNumber reads the JSON number grammar from b[i] and returns the index
+// after the longest prefix that is a number, or false and the index of the
+// first byte at which it stops being one (len(b) if b ends too early).
+func scanNumber(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
 		i++
 	}
 	switch {
-	case i >= len(s):
+	case i >= len(b):
 		return i, false
-	case s[i] == '0':
+	case b[i] == '0':
 		i++
-	case s[i]-'1' < 9:
+	case b[i]-'1' < 9:
 		i++
-		for i < len(s) && s[i]-'0' < 10 {
+		for i < len(b) && b[i]-'0' < 10 {
 			i++
 		}
 	default:
 		return i, false
 	}
-	if i < len(s) && s[i] == '.' {
+	if i < len(b) && b[i] == '.' {
 		i++
 		d := i
-		for i < len(s) && s[i]-'0' < 10 {
+		for i < len(b) && b[i]-'0' < 10 {
 			i++
 		}
 		if i == d {
 			return i, false
 		}
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	if i < len(b) && b[i]|0x20 == 'e' {
 		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		d := i
-		for i < len(s) && s[i]-'0' < 10 {
+		for i < len(b) && b[i]-'0' < 10 {
 			i++
 		}
 		if i == d {
 			return i, false
 		}
 	}
-	return i, i == len(s)
+	return i, true
 }
 
 const (
@@ -950,49 +957,11 @@ func equalAt(b []byte, i int, p []byte) bool {
 // reports false if the number is malformed, if a number byte follows it
 // (as in "01" or "1-"), or if b ends with it (the number may go on).
 func numberAt(b []byte, i int) (int, bool) {
-	if b[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(b):
-		return 0, false
-	case b[i] == '0':
-		i++
-	case b[i]-'1' < 9:
-		i++
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-	default:
+	j, ok := scanNumber(b, i)
+	if !ok || j >= len(b) || numChar[b[j]] {
 		return 0, false
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		if i == d {
-			return 0, false
-		}
-	}
-	if i < len(b) && b[i]|0x20 == 'e' {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		if i == d {
-			return 0, false
-		}
-	}
-	if i >= len(b) || numChar[b[i]] {
-		return 0, false
-	}
-	return i, true
+	return j, true
 }
 
 // jump moves the lexer to input offset off, between two elements of the
