@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // Hostile input: each case must end in a clear error or a correct result,
@@ -789,6 +790,27 @@ func TestHostileHugeExponent(t *testing.T) {
 		got, ok := appendNumber(nil, []byte(in))
 		if !ok || string(got) != want {
 			t.Errorf("appendNumber(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}
+
+// TestValidUTF8 compares validUTF8's word-at-a-time ASCII check with
+// utf8.Valid on inputs of every length up to 40 with an ill-formed,
+// surrogate or well-formed multi-byte sequence at every position.
+func TestValidUTF8(t *testing.T) {
+	seqs := []string{"\xff", "\xed\xa0\x80", "é", "€", "😀", "\xc3", "\xe2\x82", "\x80"}
+	for n := 0; n <= 40; n++ {
+		base := strings.Repeat("a", n)
+		if got, want := validUTF8([]byte(base)), utf8.ValidString(base); got != want {
+			t.Fatalf("%q: validUTF8 %v, utf8.Valid %v", base, got, want)
+		}
+		for p := 0; p <= n; p++ {
+			for _, s := range seqs {
+				b := []byte(base[:p] + s + base[p:])
+				if got, want := validUTF8(b), utf8.Valid(b); got != want {
+					t.Fatalf("%q: validUTF8 %v, utf8.Valid %v", b, got, want)
+				}
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"encoding/binary"
 	"errors"
 	"io"
 	"unicode/utf8"
@@ -223,8 +224,23 @@ func (l *lexer) readLine(ln *rawLine) error {
 	}
 }
 
-// validUTF8 reports whether b is well-formed UTF-8 (no surrogates).
-func validUTF8(b []byte) bool { return utf8.Valid(b) }
+// validUTF8 reports whether b is well-formed UTF-8 (no surrogates). Lines
+// are mostly short and ASCII: a word-at-a-time check settles those before
+// utf8.Valid is called.
+func validUTF8(b []byte) bool {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&swarHi != 0 {
+			return utf8.Valid(b[i:])
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] >= utf8.RuneSelf {
+			return utf8.Valid(b[i:])
+		}
+	}
+	return true
+}
 
 // trimSpaces removes U+0020 on both sides (§12: no other character).
 func trimSpaces(b []byte) []byte {
