@@ -659,13 +659,7 @@ func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
 
 // appendHeader appends "[N<delim?>]" or, keyed, "[N:<delim?>]".
 func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
-	b = append(b, '[')
-	b = strconv.AppendInt(b, int64(n), 10)
-	if keyed {
-		b = append(b, ':')
-	}
-	b = appendDelimSym(b, e.delim)
-	return append(b, ']')
+	return appendBracket(b, n, keyed, e.delim)
 }
 
 // appendCells appends the leaf values of x in the depth-first order of the
@@ -819,15 +813,7 @@ func (e *Encoder) writeArray(a []any, p place, d int) error {
 	}
 	defer e.leave()
 	if len(a) == 0 {
-		switch p {
-		case atRoot:
-			e.b = append(e.b, '[', ']')
-		case atField:
-			e.b = append(e.b, ':', ' ', '[', ']')
-		default: // §9.2: never "- []"
-			e.b = e.appendHeader(e.b, 0, false)
-			e.b = append(e.b, ':')
-		}
+		e.b = appendEmptyArray(e.b, p, e.delim)
 		return nil
 	}
 	prims := true
@@ -1370,6 +1356,20 @@ func appendFields(b []byte, fs []Field, d Delimiter) []byte {
 	return append(b, '}')
 }
 
+// appendEmptyArray appends an empty array at place p (§9.2): "[]" at the
+// root, ": []" after a key, and "[0]:" as a list item, never "- []".
+func appendEmptyArray(b []byte, p place, d Delimiter) []byte {
+	switch p {
+	case atRoot:
+		return append(b, '[', ']')
+	case atField:
+		return append(b, ':', ' ', '[', ']')
+	}
+	return append(appendBracket(b, 0, false, d), ':')
+}
+
+// appendBracket appends a header's bracket: the length, a ':' for a keyed
+// object, and the symbol of delimiter d where it is not the comma.
 func appendBracket(b []byte, n int, keyed bool, d Delimiter) []byte {
 	b = append(b, '[')
 	b = strconv.AppendInt(b, int64(n), 10)
@@ -1477,15 +1477,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 		f := wframe{delim: delim, mask: quoteMask(delim), depth: child, n: n, pc: -1}
 		switch form {
 		case FormEmpty:
-			switch p {
-			case atRoot:
-				e.b = append(e.b, '[', ']')
-			case atField:
-				e.b = append(e.b, ':', ' ', '[', ']')
-			default: // §9.2: never "- []"
-				e.b = appendBracket(e.b, 0, false, delim)
-				e.b = append(e.b, ':')
-			}
+			e.b = appendEmptyArray(e.b, p, delim)
 			f.kind = wEmpty
 		case FormInline:
 			e.b = appendBracket(e.b, n, false, delim)

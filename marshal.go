@@ -577,15 +577,7 @@ func (e *Encoder) tElems(ep *encPlan, base unsafe.Pointer, n int, at place, d in
 	}
 	defer e.leave()
 	if n == 0 {
-		switch at {
-		case atRoot:
-			e.b = append(e.b, '[', ']')
-		case atField:
-			e.b = append(e.b, ':', ' ', '[', ']')
-		default: // §9.2: never "- []"
-			e.b = e.appendHeader(e.b, 0, false)
-			e.b = append(e.b, ':')
-		}
+		e.b = appendEmptyArray(e.b, at, e.delim)
 		return nil
 	}
 	size := ep.size
