@@ -69,9 +69,8 @@ func (d *Decoder) bulkReady() bool {
 
 // bulkRows queues the tokens of the open table's next rows, as many as the
 // fast path can take from the buffered input, and reports whether it
-// queued any. The queue must be empty.
+// queued any. The queue must be empty, and bulk.n zero.
 func (d *Decoder) bulkRows() bool {
-	d.bulk.n = 0
 	f := &d.stack[len(d.stack)-1]
 	lx := &d.lx
 	per := len(d.rowTmpl) // ObjectStart, keys, cells (and nested groups), ObjectEnd

@@ -233,10 +233,10 @@ func (d *Decoder) refill() error {
 			if d.err != nil {
 				return d.err
 			}
+			d.bulk.n = 0 // the queue holds no fast-path rows now
 			if d.bulkReady() && d.bulkRows() {
 				continue
 			}
-			d.bulk.n = 0
 			d.err = d.step()
 		}
 	}
@@ -252,33 +252,17 @@ func (d *Decoder) stopLazy(err error) {
 }
 
 // cellToken returns the token of cell i of the current row or inline array.
-// The common cases (plain strings, numbers, literals) are typed here without
-// a further call; quoted cells go through primitive.
+// Quoted cells go through primitive, the others through plainToken.
 func (d *Decoder) cellToken(i int) (Token, error) {
 	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
 	b := d.cellsOf[s:e]
-	if len(b) == 0 {
+	switch {
+	case len(b) == 0:
 		return Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}, nil
-	}
-	k := KindString
-	switch primStart[b[0]] {
-	case primDigit:
-		if isNumber(b) {
-			k = KindNumber
-		}
-	case primLetter:
-		switch string(b) {
-		case "true":
-			return Token{h: uint64(KindBool), n: 1}, nil
-		case "false":
-			return Token{h: uint64(KindBool)}, nil
-		case "null":
-			return Token{h: uint64(KindNull)}, nil
-		}
-	case primQuote:
+	case b[0] == '"':
 		return d.primitive(b, d.cellCol+s)
 	}
-	return Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}, nil
+	return plainToken(b), nil
 }
 
 // primStart classifies the first byte of a value token.
