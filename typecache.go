@@ -247,27 +247,25 @@ const (
 // with pointer receivers count: values are always reached through a
 // pointer.
 func marshalHook(t reflect.Type) hook {
-	pt := reflect.PointerTo(t)
-	switch {
-	case pt.Implements(marshalerType):
-		return hookTOON
-	case pt.Implements(jsonMarshalerType):
-		return hookJSON
-	case pt.Implements(textMarshalerType):
-		return hookText
-	}
-	return hookNone
+	return hookOf(t, marshalerType, jsonMarshalerType, textMarshalerType)
 }
 
 // unmarshalHook returns the hook Unmarshal calls for values of type t.
 func unmarshalHook(t reflect.Type) hook {
+	return hookOf(t, unmarshalerType, jsonUnmarshType, textUnmarshType)
+}
+
+// hookOf returns the first of the library's, encoding/json's and
+// encoding's interfaces (in that order of precedence, §3) that *t
+// implements.
+func hookOf(t, toonIface, jsonIface, textIface reflect.Type) hook {
 	pt := reflect.PointerTo(t)
 	switch {
-	case pt.Implements(unmarshalerType):
+	case pt.Implements(toonIface):
 		return hookTOON
-	case pt.Implements(jsonUnmarshType):
+	case pt.Implements(jsonIface):
 		return hookJSON
-	case pt.Implements(textUnmarshType):
+	case pt.Implements(textIface):
 		return hookText
 	}
 	return hookNone
