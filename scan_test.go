@@ -53,15 +53,15 @@ func scanLineOracle(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
 // parity of backslash runs (carried between blocks), quoted regions by
 // prefix-xor of the unescaped quotes (carried between blocks), then a
 // correction for escaped quotes that stand outside any region and so are
-// real. It is tested like the kernels so that an algorithm error and an
-// assembly error can be told apart.
+// real: the arithmetic of quoteRegions, which the row index also uses. It
+// is tested like the kernels so that an algorithm error and an assembly
+// error can be told apart.
 func scanLineBlockModel(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
-	const even = 0x5555555555555555
 	r := lineScan{colon: -1, bracket: -1}
 	if delim == '"' {
 		return scanLineGeneric(line, delim, seps)
 	}
-	var inq, esc uint64 // inq is 0 or ^0; esc is 0 or 1
+	var st idxState // the regions and escapes carried from block to block
 	for base := 0; base < len(line); base += 64 {
 		var q, b, d, c, k uint64
 		for i := 0; i < 64 && base+i < len(line); i++ {
@@ -80,28 +80,7 @@ func scanLineBlockModel(line []byte, delim byte, seps []int32) ([]int32, lineSca
 				d |= bit
 			}
 		}
-		// Escaped bytes (simdjson's find_escaped).
-		b &^= esc
-		follows := b<<1 | esc
-		oddStarts := b &^ even &^ follows
-		sum, carry := bits.Add64(oddStarts, b, 0)
-		esc = carry
-		escaped := (even ^ sum<<1) & follows
-		u := q &^ escaped
-		e := q & escaped
-		// Inclusive prefix xor: bit i is the parity of the quotes at 0..i.
-		inside := u
-		for s := 1; s < 64; s <<= 1 {
-			inside ^= inside << s
-		}
-		inside ^= inq
-		// An escaped quote outside every region is a real (opening) quote.
-		for bad := e &^ inside; bad != 0; bad = e &^ inside {
-			low := bad & -bad
-			inside ^= -low
-			e &^= bad ^ (bad - 1)
-		}
-		inq = uint64(int64(inside) >> 63)
+		inside := quoteRegions(q, b, &st)
 		if q != 0 {
 			r.quote = true
 		}
@@ -116,7 +95,7 @@ func scanLineBlockModel(line []byte, delim byte, seps []int32) ([]int32, lineSca
 			r.bracket = base + bits.TrailingZeros64(m)
 		}
 	}
-	r.open = inq != 0
+	r.open = st.inq != 0
 	return seps, r
 }
 
