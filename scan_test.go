@@ -101,10 +101,12 @@ func scanLineBlockModel(line []byte, delim byte, seps []int32) ([]int32, lineSca
 
 // testedScanImpls is every implementation the differential tests compare
 // with the oracle: those scanLine can dispatch to, the raw kernels without
-// their short-line shortcuts, and the Go model of the kernels.
+// their short-line shortcuts, the byte walk scanLine uses for short lines
+// (at every length), and the Go model of the kernels.
 func testedScanImpls() []scanImpl {
 	all := append([]scanImpl(nil), scanImpls...)
 	all = append(all, scanRawKernels...)
+	all = append(all, scanImpl{"short", scanLineShort})
 	return append(all, scanImpl{"blockmodel", scanLineBlockModel})
 }
 
