@@ -814,3 +814,22 @@ func TestValidUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestLeadingSpaces checks the word-at-a-time indentation count against a
+// byte loop, for every indentation and line length up to a few words.
+func TestLeadingSpaces(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for sp := 0; sp <= n; sp++ {
+			for _, rest := range []string{"a", "\t", "#", "\x00", "\xa0", "!"} {
+				b := []byte(strings.Repeat(" ", sp) + strings.Repeat(rest, n-sp))
+				want := 0
+				for want < len(b) && b[want] == ' ' {
+					want++
+				}
+				if got := leadingSpaces(b); got != want {
+					t.Fatalf("%q: leadingSpaces %d, want %d", b, got, want)
+				}
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -181,10 +182,7 @@ func (l *lexer) readLine(ln *rawLine) error {
 		if n := len(line); n > 0 && line[n-1] == '\r' {
 			line = line[:n-1]
 		}
-		i := 0
-		for i < len(line) && line[i] == ' ' {
-			i++
-		}
+		i := leadingSpaces(line)
 		if i < len(line) && line[i] == '#' {
 			// A comment line (only spaces may precede '#') is dropped, but
 			// in strict mode its bytes must still be UTF-8 (§4).
@@ -213,10 +211,14 @@ func (l *lexer) readLine(ln *rawLine) error {
 		ln.tab = tab
 		ln.blank = i == len(line)
 		if spaces != l.lastSpaces {
-			// Divisions are slow; consecutive lines mostly share an indent.
+			// Divisions are slow; consecutive lines mostly share an indent,
+			// and the default indent of 2 needs none.
 			l.lastSpaces = spaces
-			l.lastDepth = spaces / l.indent
-			l.lastOdd = spaces%l.indent != 0
+			if l.indent == 2 {
+				l.lastDepth, l.lastOdd = spaces>>1, spaces&1 != 0
+			} else {
+				l.lastDepth, l.lastOdd = spaces/l.indent, spaces%l.indent != 0
+			}
 		}
 		ln.depth = l.lastDepth
 		ln.odd = l.lastOdd
@@ -226,20 +228,46 @@ func (l *lexer) readLine(ln *rawLine) error {
 
 // validUTF8 reports whether b is well-formed UTF-8 (no surrogates). Lines
 // are mostly short and ASCII: a word-at-a-time check settles those before
-// utf8.Valid is called.
+// utf8.Valid is called. The last partial word is checked as the line's
+// last eight bytes, which overlap bytes already known to be ASCII.
 func validUTF8(b []byte) bool {
+	n := len(b)
 	i := 0
-	for ; i+8 <= len(b); i += 8 {
+	for ; i+8 <= n; i += 8 {
 		if binary.LittleEndian.Uint64(b[i:])&swarHi != 0 {
 			return utf8.Valid(b[i:])
 		}
 	}
-	for ; i < len(b); i++ {
+	if i == n {
+		return true
+	}
+	if n >= 8 {
+		if binary.LittleEndian.Uint64(b[n-8:])&swarHi != 0 {
+			return utf8.Valid(b[i:])
+		}
+		return true
+	}
+	for ; i < n; i++ {
 		if b[i] >= utf8.RuneSelf {
 			return utf8.Valid(b[i:])
 		}
 	}
 	return true
+}
+
+// leadingSpaces returns the number of ' ' bytes at the start of b, a word
+// at a time.
+func leadingSpaces(b []byte) int {
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if x := binary.LittleEndian.Uint64(b[i:]) ^ (' ' * swarLo); x != 0 {
+			return i + bits.TrailingZeros64(x)>>3
+		}
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	return i
 }
 
 // trimSpaces removes U+0020 on both sides (§12: no other character).
