@@ -20,6 +20,10 @@ import (
 // Errors in the TOON input are returned as *toon.SyntaxError; errors from r
 // and w are returned as they are. When an error occurs, part of the JSON may
 // already have been written to w.
+//
+// When more than one CPU may run Go code, the output of a large document is
+// written to w by a second goroutine while the conversion goes on (see
+// outPipe); w is never called concurrently, and not after ToJSON returns.
 func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
@@ -30,6 +34,7 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 		return toJSONText(w, dec, c)
 	}
 	jw := newJSONWriter(w, c.jsonIndent)
+	jw.piped = c.pipeline()
 	var err error
 	switch {
 	case c.strict && c.jsonIndent == 0:
@@ -39,7 +44,8 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	default:
 		err = lenientToJSON(jw, dec)
 	}
-	jw.flush() // what was converted before an error still reaches w
+	jw.flushEnd() // what was converted before an error still reaches w
+	jw.stopPipe()
 	if jw.err != nil {
 		err = jw.err
 	}
@@ -81,7 +87,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 			if jw.flush(); jw.err != nil {
 				return nil
 			}
-			n = 0
+			buf, n = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0 // a pipe swaps buffers
 		}
 		if ind == 0 || depth*ind <= maxIndentFast {
 			b := buf[n : n+tokenRoom]
@@ -219,6 +225,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 				// flushes it.
 				jw.buf, jw.depth = buf[:n], 0
 				jw.valueDone()
+				buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 				n, st = len(jw.buf), int(jw.next)
 				continue
 			default:
@@ -241,6 +248,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 		if jw.err != nil {
 			return nil
 		}
+		buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 		n, st, depth = len(jw.buf), int(jw.next), jw.depth
 	}
 }
@@ -278,7 +286,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			if jw.flush(); jw.err != nil {
 				return nil
 			}
-			n = 0
+			buf, n = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0 // a pipe swaps buffers
 		}
 		b := buf[n : n+fastRoom]
 		b[0] = ','
@@ -390,6 +398,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			// flushes it.
 			jw.buf, jw.depth = buf[:n], 0
 			jw.valueDone()
+			buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 			n, c = len(jw.buf), 0
 			continue
 		default:
@@ -406,6 +415,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 		if jw.err != nil {
 			return nil
 		}
+		buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 		n, depth, c = len(jw.buf), jw.depth, 0
 		if jw.next == needComma {
 			c = 1
