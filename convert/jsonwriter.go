@@ -37,6 +37,8 @@ type jsonWriter struct {
 	// of a buffer before the document ends.
 	pipe  *outPipe
 	piped bool
+
+	tab tableKeys // the current table's prefixes (tabjson.go)
 }
 
 // The states of jsonWriter.next. streamJSON computes where a token starts

@@ -386,6 +386,19 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			n += c + 1
 			depth++
 			c = 0
+			if t.Form() != toon.FormTabular || t.Len() < minTableRows || !jw.tab.setTable(t.Fields()) {
+				continue
+			}
+			// A table with flat fields: tableRows writes its rows.
+			jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
+			if err := tableRows(jw, dec, &jw.tab); err != nil || jw.err != nil {
+				return err
+			}
+			buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
+			n, depth, c = len(jw.buf), jw.depth, 0
+			if jw.next == needComma {
+				c = 1
+			}
 			continue
 		case toon.KindObjectEnd, toon.KindArrayEnd:
 			b[0] = byte(t.Kind()) // '}' or ']', with no comma before it
