@@ -12,8 +12,10 @@ import (
 )
 
 // ToJSON reads one TOON document from r and writes it to w as JSON, followed
-// by a newline. It streams: memory does not grow with the document. Object
-// keys keep their order and numbers keep their exact text. The options that
+// by a newline. In strict mode (the default) it streams: memory does not
+// grow with the document. WithStrict(false) holds the whole document in
+// memory before writing it (see lenientToJSON). Object keys keep their
+// order and numbers keep their exact text. The options that
 // apply are WithIndent (the TOON input's indentation), WithStrict,
 // WithJSONIndent and WithMaxDepth.
 //
@@ -563,10 +565,19 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 
 // lenientToJSON converts a document decoded in non-strict mode, where keys
 // may repeat. The specification gives repeated keys last-write-wins
-// meaning (§14.3), which cannot be decided before an object ends, so this
-// path builds the document in memory, keeps each key once (at its first
-// position, with its last value) and then writes it. Strict mode, which
-// rejects repeated keys, streams in constant memory instead.
+// meaning (§14.3): a key keeps its first position and takes its last value.
+// So no member of an object can be written before the object ends, a later
+// line may replace it; and as every value lies inside the root, when the
+// root is an object (the usual document, a table included) nothing can be
+// written before the last line. This path therefore builds the whole
+// document in memory, keeps each key once and then writes it: memory grows
+// with the document, by several times its size.
+//
+// Only a root array could be written element by element (an element is
+// final once it ends, no object being open around it), and writing the
+// members of an object as they come would need them kept aside (in memory
+// or a temporary file) until the object ends; neither is done. Strict
+// mode, which rejects repeated keys, streams in constant memory instead.
 func lenientToJSON(jw *jsonWriter, dec *toon.Decoder) error {
 	v, ok, err := lenientDocument(dec)
 	if !ok {
