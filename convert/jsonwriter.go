@@ -31,6 +31,14 @@ type jsonWriter struct {
 	depth  int    // open objects and arrays
 	next   byte   // what comes before the next key or value: one of the need* values
 	indent int    // spaces per level; 0 writes compact JSON
+
+	// pipe, when not nil, writes full buffers on a goroutine of its own
+	// (outpipe.go); piped asks for one to be started at the first flush
+	// of a buffer before the document ends.
+	pipe  *outPipe
+	piped bool
+
+	tab tableKeys // the current table's prefixes (tabjson.go)
 }
 
 // The states of jsonWriter.next. streamJSON computes where a token starts
@@ -61,12 +69,32 @@ func (w *jsonWriter) release() {
 	w.buf = nil
 }
 
-// flush hands the buffered output to w.
+// flush hands the buffered output to w, or to the pipe. The buffer may
+// change: callers that hold it must take it again from w.buf.
 func (w *jsonWriter) flush() {
 	if len(w.buf) > 0 && w.err == nil {
-		w.err = writeAll(w.w, w.buf)
+		switch {
+		case w.pipe != nil:
+			w.handOff()
+		case w.piped:
+			w.startPipe()
+			w.handOff()
+		default:
+			w.err = writeAll(w.w, w.buf)
+		}
 	}
 	w.buf = w.buf[:0]
+}
+
+// flushEnd is flush at the end of the document. A small document, which
+// never filled the buffer, is written at once, without a pipe.
+func (w *jsonWriter) flushEnd() {
+	if w.pipe == nil && len(w.buf) > 0 && w.err == nil {
+		w.err = writeAll(w.w, w.buf)
+		w.buf = w.buf[:0]
+		return
+	}
+	w.flush()
 }
 
 // writeAll writes b, reporting a short write without an error as
@@ -161,7 +189,7 @@ func (w *jsonWriter) valueDone() {
 	w.next = needNothing
 	w.room(1)
 	w.buf = append(w.buf, '\n')
-	w.flush()
+	w.flushEnd()
 }
 
 // The methods below write the tokens that streamCompact and streamJSON
@@ -234,6 +262,9 @@ func (w *jsonWriter) write(b []byte) {
 	if len(b) > cap(w.buf)-len(w.buf) {
 		w.flush()
 		if len(b) > cap(w.buf) {
+			if w.pipe != nil {
+				w.drain() // what is in the pipe goes first
+			}
 			if w.err == nil {
 				w.err = writeAll(w.w, b)
 			}

@@ -16,7 +16,7 @@ type config struct {
 	maxDepth   int            // both: deepest nesting accepted
 	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
 	bufSize    int            // FromJSON: the JSON lexer's initial buffer
-	pipe       int            // FromJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	pipe       int            // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
 	aheadMin   int            // FromJSON: input left for the first pass to start a helper
 	aheadWait  bool           // FromJSON: the first pass waits for its helper's guess (tests)
 }
@@ -112,9 +112,9 @@ func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }
 // it small so that tokens and rows straddle refills.
 func withBufSize(n int) Option { return func(c *config) { c.bufSize = n } }
 
-// withPipeline makes FromJSON write table rows on a goroutine of their own
-// (on) or not (off), whatever the number of CPUs; tests use it to cover
-// both ways.
+// withPipeline makes FromJSON write table rows, and ToJSON its output, on
+// a goroutine of their own (on) or not (off), whatever the number of CPUs;
+// tests use it to cover both ways.
 func withPipeline(on bool) Option {
 	return func(c *config) {
 		c.pipe = -1

@@ -46,8 +46,9 @@ type rowWriter struct {
 	err error
 }
 
-// pipeline reports whether FromJSON writes table rows on a goroutine of
-// their own: by default when more than one CPU may run Go code.
+// pipeline reports whether FromJSON writes table rows, and ToJSON its
+// output, on a goroutine of their own: by default when more than one CPU
+// may run Go code.
 func (c *config) pipeline() bool {
 	if c.pipe != 0 {
 		return c.pipe > 0

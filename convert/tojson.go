@@ -12,14 +12,20 @@ import (
 )
 
 // ToJSON reads one TOON document from r and writes it to w as JSON, followed
-// by a newline. It streams: memory does not grow with the document. Object
-// keys keep their order and numbers keep their exact text. The options that
+// by a newline. In strict mode (the default) it streams: memory does not
+// grow with the document. WithStrict(false) holds the whole document in
+// memory before writing it (see lenientToJSON). Object keys keep their
+// order and numbers keep their exact text. The options that
 // apply are WithIndent (the TOON input's indentation), WithStrict,
 // WithJSONIndent and WithMaxDepth.
 //
 // Errors in the TOON input are returned as *toon.SyntaxError; errors from r
 // and w are returned as they are. When an error occurs, part of the JSON may
 // already have been written to w.
+//
+// When more than one CPU may run Go code, the output of a large document is
+// written to w by a second goroutine while the conversion goes on (see
+// outPipe); w is never called concurrently, and not after ToJSON returns.
 func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
@@ -30,6 +36,7 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 		return toJSONText(w, dec, c)
 	}
 	jw := newJSONWriter(w, c.jsonIndent)
+	jw.piped = c.pipeline()
 	var err error
 	switch {
 	case c.strict && c.jsonIndent == 0:
@@ -39,7 +46,8 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	default:
 		err = lenientToJSON(jw, dec)
 	}
-	jw.flush() // what was converted before an error still reaches w
+	jw.flushEnd() // what was converted before an error still reaches w
+	jw.stopPipe()
 	if jw.err != nil {
 		err = jw.err
 	}
@@ -81,7 +89,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 			if jw.flush(); jw.err != nil {
 				return nil
 			}
-			n = 0
+			buf, n = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0 // a pipe swaps buffers
 		}
 		if ind == 0 || depth*ind <= maxIndentFast {
 			b := buf[n : n+tokenRoom]
@@ -219,6 +227,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 				// flushes it.
 				jw.buf, jw.depth = buf[:n], 0
 				jw.valueDone()
+				buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 				n, st = len(jw.buf), int(jw.next)
 				continue
 			default:
@@ -241,6 +250,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 		if jw.err != nil {
 			return nil
 		}
+		buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 		n, st, depth = len(jw.buf), int(jw.next), jw.depth
 	}
 }
@@ -278,7 +288,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			if jw.flush(); jw.err != nil {
 				return nil
 			}
-			n = 0
+			buf, n = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0 // a pipe swaps buffers
 		}
 		b := buf[n : n+fastRoom]
 		b[0] = ','
@@ -378,6 +388,19 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			n += c + 1
 			depth++
 			c = 0
+			if t.Form() != toon.FormTabular || t.Len() < minTableRows || !jw.tab.setTable(t.Fields()) {
+				continue
+			}
+			// A table with flat fields: tableRows writes its rows.
+			jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
+			if err := tableRows(jw, dec, &jw.tab); err != nil || jw.err != nil {
+				return err
+			}
+			buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
+			n, depth, c = len(jw.buf), jw.depth, 0
+			if jw.next == needComma {
+				c = 1
+			}
 			continue
 		case toon.KindObjectEnd, toon.KindArrayEnd:
 			b[0] = byte(t.Kind()) // '}' or ']', with no comma before it
@@ -390,6 +413,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			// flushes it.
 			jw.buf, jw.depth = buf[:n], 0
 			jw.valueDone()
+			buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 			n, c = len(jw.buf), 0
 			continue
 		default:
@@ -406,6 +430,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 		if jw.err != nil {
 			return nil
 		}
+		buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]) // jw may have swapped it (outPipe)
 		n, depth, c = len(jw.buf), jw.depth, 0
 		if jw.next == needComma {
 			c = 1
@@ -540,10 +565,19 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 
 // lenientToJSON converts a document decoded in non-strict mode, where keys
 // may repeat. The specification gives repeated keys last-write-wins
-// meaning (§14.3), which cannot be decided before an object ends, so this
-// path builds the document in memory, keeps each key once (at its first
-// position, with its last value) and then writes it. Strict mode, which
-// rejects repeated keys, streams in constant memory instead.
+// meaning (§14.3): a key keeps its first position and takes its last value.
+// So no member of an object can be written before the object ends, a later
+// line may replace it; and as every value lies inside the root, when the
+// root is an object (the usual document, a table included) nothing can be
+// written before the last line. This path therefore builds the whole
+// document in memory, keeps each key once and then writes it: memory grows
+// with the document, by several times its size.
+//
+// Only a root array could be written element by element (an element is
+// final once it ends, no object being open around it), and writing the
+// members of an object as they come would need them kept aside (in memory
+// or a temporary file) until the object ends; neither is done. Strict
+// mode, which rejects repeated keys, streams in constant memory instead.
 func lenientToJSON(jw *jsonWriter, dec *toon.Decoder) error {
 	v, ok, err := lenientDocument(dec)
 	if !ok {
