@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unsafe"
 )
 
 // Unmarshal decodes the TOON document in data into the value v points to.
@@ -100,7 +101,9 @@ func (d *Decoder) decodeAny() (any, error) {
 		}
 		return nil, err
 	}
-	v, err := d.anyValue(t)
+	var ad anyDecoder
+	ad.d = d
+	v, err := ad.value(t, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -113,11 +116,63 @@ func (d *Decoder) decodeAny() (any, error) {
 	return v, nil
 }
 
-// anyValue builds the generic value that starts with token t.
-func (d *Decoder) anyValue(t Token) (any, error) {
+// anyDecoder builds generic values from a Decoder's tokens, saving
+// allocations where the result allows: object keys come from a small cache
+// (documents repeat a few keys: every row of a table has the same ones),
+// and short strings are cut from shared blocks, which the result keeps
+// alive anyway.
+type anyDecoder struct {
+	d     *Decoder
+	keys  [keyCacheSize]string
+	block []byte // the current block of short strings
+}
+
+const (
+	keyCacheSize = 64   // entries in anyDecoder's key cache (a power of 2)
+	maxCachedKey = 64   // longer keys are not cached
+	anyBlockSize = 4096 // bytes per block of short strings
+	maxBlockStr  = 64   // longer strings get their own allocation
+)
+
+// key returns the string of an object key. The cache compares contents,
+// so a key whose bytes merely sit where an earlier key's did is never
+// mistaken for it.
+func (a *anyDecoder) key(b []byte) string {
+	n := len(b)
+	if n == 0 || n > maxCachedKey {
+		return string(b)
+	}
+	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
+	if k := a.keys[h]; k == string(b) {
+		return k
+	}
+	k := string(b)
+	a.keys[h] = k
+	return k
+}
+
+// str returns b as a string, cut from a shared block when it is short.
+func (a *anyDecoder) str(b []byte) string {
+	n := len(b)
+	if n == 0 || n > maxBlockStr {
+		return string(b)
+	}
+	if cap(a.block)-len(a.block) < n {
+		a.block = make([]byte, 0, anyBlockSize)
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return unsafe.String(&a.block[start], n)
+}
+
+// value builds the generic value that starts with token t. size is the
+// number of members an object is known to have (a tabular row's fields),
+// or 0.
+func (a *anyDecoder) value(t Token, size int) (any, error) {
+	d := a.d
 	switch t.kind() {
 	case KindObjectStart:
-		m := make(map[string]any)
+		m := make(map[string]any, size)
 		for {
 			k, err := d.Token()
 			if err != nil {
@@ -126,12 +181,12 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 			if k.kind() == KindObjectEnd {
 				return m, nil
 			}
-			name := string(k.text())
+			name := a.key(k.text())
 			vt, err := d.Token()
 			if err != nil {
 				return nil, err
 			}
-			v, err := d.anyValue(vt)
+			v, err := a.value(vt, 0)
 			if err != nil {
 				return nil, err
 			}
@@ -142,31 +197,35 @@ func (d *Decoder) anyValue(t Token) (any, error) {
 		if n > 1024 {
 			n = 1024 // the declared length is not trusted for preallocation
 		}
-		a := make([]any, 0, n)
+		rowSize := 0
+		if t.Form() == FormTabular {
+			rowSize = t.nf() // each row is an object with the header's fields
+		}
+		arr := make([]any, 0, n)
 		for {
 			et, err := d.Token()
 			if err != nil {
 				return nil, err
 			}
 			if et.kind() == KindArrayEnd {
-				return a, nil
+				return arr, nil
 			}
-			v, err := d.anyValue(et)
+			v, err := a.value(et, rowSize)
 			if err != nil {
 				return nil, err
 			}
-			a = append(a, v)
+			arr = append(arr, v)
 		}
 	case KindString:
-		return string(t.text()), nil
+		return a.str(t.text()), nil
 	case KindNumber:
 		if d.opts.useNumber {
-			return Number(t.text()), nil
+			return Number(a.str(t.text())), nil
 		}
 		f, err := parseFloat(t.text())
 		if err != nil {
 			// Out of float64 range: §4 lets us choose; keep the exact text.
-			return Number(t.text()), nil
+			return Number(a.str(t.text())), nil
 		}
 		if f == 0 {
 			f = 0 // -0 decodes to 0

@@ -1,0 +1,94 @@
+package toon
+
+import (
+	"encoding/json"
+	"math/rand"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDecodeAnyCaches decodes documents with many distinct keys (more than
+// the key cache holds, so entries are replaced), keys that collide in the
+// cache, repeated keys in rows, and short and long strings, and compares
+// the generic result with encoding/json's decoding of the same data.
+func TestDecodeAnyCaches(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	for doc := 0; doc < 200; doc++ {
+		var tb, jb strings.Builder
+		jb.WriteString("{")
+		nkeys := 1 + rng.Intn(300)
+		for i := 0; i < nkeys; i++ {
+			// Keys of equal length, first, middle and last byte: they
+			// collide in the cache while their contents differ.
+			k := "k" + strconv.Itoa(rng.Intn(50)) + "x" + strconv.Itoa(i)
+			v := strings.Repeat(string(rune('a'+rng.Intn(26))), rng.Intn(100))
+			if i > 0 {
+				jb.WriteString(",")
+			}
+			tb.WriteString(k + ": " + quoteIfNeeded(v) + "\n")
+			jb.WriteString(strconv.Quote(k) + ":" + strconv.Quote(v))
+		}
+		rows := rng.Intn(20)
+		tb.WriteString("rows[" + strconv.Itoa(rows) + "]{id,name}:\n")
+		jb.WriteString(`,"rows":[`)
+		for r := 0; r < rows; r++ {
+			name := "n" + strconv.Itoa(rng.Intn(5))
+			tb.WriteString("  " + strconv.Itoa(r) + "," + name + "\n")
+			if r > 0 {
+				jb.WriteString(",")
+			}
+			jb.WriteString(`{"id":` + strconv.Itoa(r) + `,"name":"` + name + `"}`)
+		}
+		jb.WriteString("]}")
+		data := []byte(strings.TrimSuffix(tb.String(), "\n"))
+		var got, want any
+		if err := Unmarshal(data, &got); err != nil {
+			t.Fatalf("doc %d: %v\n%s", doc, err, data)
+		}
+		if err := json.Unmarshal([]byte(jb.String()), &want); err != nil {
+			t.Fatal(err)
+		}
+		// The result must not share memory with the input.
+		for i := range data {
+			data[i] = '#'
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("doc %d: decoded value differs from encoding/json's", doc)
+		}
+	}
+}
+
+// quoteIfNeeded quotes the empty string, the only value the generated
+// documents need quoted.
+func quoteIfNeeded(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}
+
+// TestDecodeAnyAllocs bounds the allocations of decoding a table into
+// generic values: each row costs its map (two allocations), its number and
+// its three strings boxed in interfaces (the runtime allocates a string's
+// header when it boxes it), and nothing for its keys or the strings' bytes.
+func TestDecodeAnyAllocs(t *testing.T) {
+	const rows = 2000
+	var b strings.Builder
+	b.WriteString("t[" + strconv.Itoa(rows) + "]{id,name,city,code}:")
+	for i := 0; i < rows; i++ {
+		b.WriteString("\n  " + strconv.Itoa(i) + ",name" + strconv.Itoa(i%7) + ",city,c" + strconv.Itoa(i))
+	}
+	data := []byte(b.String())
+	allocs := testing.AllocsPerRun(5, func() {
+		var v any
+		if err := Unmarshal(data, &v); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// Before the key cache and the string blocks, this was 13 per row.
+	if perRow := allocs / rows; perRow > 6.5 {
+		t.Fatalf("%.2f allocations per row, want at most 6.5", perRow)
+	}
+}
