@@ -123,31 +123,35 @@ func (d *Decoder) decodeAny() (any, error) {
 // alive anyway.
 type anyDecoder struct {
 	d     *Decoder
-	keys  [keyCacheSize]string
+	keys  keyCache
 	block []byte // the current block of short strings
 }
 
+// keyCache holds the strings of recently decoded object keys, so that a
+// key seen before costs no allocation.
+type keyCache [keyCacheSize]string
+
 const (
-	keyCacheSize = 64   // entries in anyDecoder's key cache (a power of 2)
+	keyCacheSize = 64   // entries in a keyCache (a power of 2)
 	maxCachedKey = 64   // longer keys are not cached
 	anyBlockSize = 4096 // bytes per block of short strings
 	maxBlockStr  = 64   // longer strings get their own allocation
 )
 
-// key returns the string of an object key. The cache compares contents,
+// get returns the string of an object key. The cache compares contents,
 // so a key whose bytes merely sit where an earlier key's did is never
 // mistaken for it.
-func (a *anyDecoder) key(b []byte) string {
+func (c *keyCache) get(b []byte) string {
 	n := len(b)
 	if n == 0 || n > maxCachedKey {
 		return string(b)
 	}
 	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
-	if k := a.keys[h]; k == string(b) {
+	if k := c[h]; k == string(b) {
 		return k
 	}
 	k := string(b)
-	a.keys[h] = k
+	c[h] = k
 	return k
 }
 
@@ -181,7 +185,7 @@ func (a *anyDecoder) value(t Token, size int) (any, error) {
 			if k.kind() == KindObjectEnd {
 				return m, nil
 			}
-			name := a.key(k.text())
+			name := a.keys.get(k.text())
 			vt, err := d.Token()
 			if err != nil {
 				return nil, err

@@ -91,6 +91,7 @@ type decState struct {
 	delim  byte              // delimiter of the current table
 	pack   bool              // pack short strings into shared blocks
 	block  []byte            // the current block of packed strings
+	keys   *keyCache         // keys of generic objects, made on first use
 }
 
 // decFunc decodes the value that starts with token t into the Go value at
@@ -856,7 +857,10 @@ func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
 				}
 				return m, nil
 			}
-			name := string(k.text())
+			if s.keys == nil {
+				s.keys = new(keyCache)
+			}
+			name := s.keys.get(k.text())
 			vt, err := s.next()
 			if err != nil {
 				return nil, err
