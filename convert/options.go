@@ -11,7 +11,7 @@ type config struct {
 	delim       toon.Delimiter // FromJSON: the document delimiter
 	strict      bool           // ToJSON: the decoder's strict mode
 	jsonIndent  int            // ToJSON: spaces per level of JSON output; 0 is compact
-	tempDir     string         // FromJSON: where spooled input and spilled plans go
+	tempDir     string         // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
 	maxHeader   int            // FromJSON: bytes of field names one tabular header may hold
 	maxDepth    int            // both: deepest nesting accepted
 	memBudget   int            // FromJSON: bytes of plan kept in memory before spilling
@@ -63,8 +63,10 @@ func WithDelimiter(d toon.Delimiter) Option { return func(c *config) { c.delim =
 // or off for ToJSON. Without them a document may repeat a key in an object;
 // its meaning is last write wins (§14.3), which ToJSON applies: the key is
 // written once, at its first position, with its last value. Because that
-// cannot be known before an object ends, non-strict ToJSON holds the
-// document in memory; strict ToJSON streams in constant memory.
+// cannot be known before an object ends, non-strict ToJSON writes the
+// JSON to a spool first, in memory up to a budget and then in a temporary
+// file, and copies it to w at the end (see ToJSON); strict ToJSON streams
+// in constant memory, with no temporary file.
 func WithStrict(strict bool) Option { return func(c *config) { c.strict = strict } }
 
 // WithJSONIndent makes ToJSON write indented JSON with n spaces per level.
@@ -78,8 +80,8 @@ func WithJSONIndent(n int) Option {
 	}
 }
 
-// WithTempDir sets the directory for FromJSON's temporary files (default
-// os.TempDir()). The files are unlinked as soon as they are created, so
+// WithTempDir sets the directory for the temporary files of FromJSON and
+// of non-strict ToJSON (default os.TempDir()). The files are unlinked as soon as they are created, so
 // nothing is left behind even if the process is killed.
 func WithTempDir(dir string) Option { return func(c *config) { c.tempDir = dir } }
 
