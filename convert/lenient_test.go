@@ -299,6 +299,13 @@ func TestLenientTempFile(t *testing.T) {
 			t.Fatalf("%s: %d files left in the temporary directory", c.name, len(left))
 		}
 	}
+	// A temporary file that cannot be made is an error, and nothing is
+	// written.
+	var none bytes.Buffer
+	err := ToJSON(&none, strings.NewReader(good), WithStrict(false), withSpoolBudget(1024), WithTempDir(t.TempDir()+"/missing"))
+	if !errors.Is(err, os.ErrNotExist) || none.Len() != 0 {
+		t.Fatalf("missing temporary directory: %v, %d bytes written", err, none.Len())
+	}
 	// Within the budget no file is made.
 	spoolFileHook = func(*os.File) { t.Fatal("a temporary file for a small document") }
 	defer func() { spoolFileHook = nil }()
