@@ -3,7 +3,10 @@
 //
 // ToJSON pipes the tokens of a toon.Decoder straight into a JSON writer
 // (github.com/go-json-experiment/json/jsontext): key order and the exact
-// text of every number are kept.
+// text of every number are kept. In non-strict mode, where a repeated key
+// can replace a member of any open object, ToJSON writes the JSON to a
+// spool (memory up to a budget, then a temporary file), resolves repeated
+// keys there as objects close, and copies the result out at the end.
 //
 // FromJSON must know each array's length and form, and each tabular
 // header's field list, before it writes the header, so it reads its input

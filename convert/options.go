@@ -7,30 +7,34 @@ import "github.com/toonstream/toon"
 type Option func(*config)
 
 type config struct {
-	indent     int            // TOON indentation: written by FromJSON, expected by ToJSON
-	delim      toon.Delimiter // FromJSON: the document delimiter
-	strict     bool           // ToJSON: the decoder's strict mode
-	jsonIndent int            // ToJSON: spaces per level of JSON output; 0 is compact
-	tempDir    string         // FromJSON: where spooled input and spilled plans go
-	maxHeader  int            // FromJSON: bytes of field names one tabular header may hold
-	maxDepth   int            // both: deepest nesting accepted
-	memBudget  int            // FromJSON: bytes of plan kept in memory before spilling
-	bufSize    int            // FromJSON: the JSON lexer's initial buffer
-	pipe       int            // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
-	aheadMin   int            // FromJSON: input left for the first pass to start a helper
-	aheadWait  bool           // FromJSON: the first pass waits for its helper's guess (tests)
+	indent      int            // TOON indentation: written by FromJSON, expected by ToJSON
+	delim       toon.Delimiter // FromJSON: the document delimiter
+	strict      bool           // ToJSON: the decoder's strict mode
+	jsonIndent  int            // ToJSON: spaces per level of JSON output; 0 is compact
+	tempDir     string         // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
+	maxHeader   int            // FromJSON: bytes of field names one tabular header may hold
+	maxDepth    int            // both: deepest nesting accepted
+	memBudget   int            // FromJSON: bytes of plan kept in memory before spilling
+	bufSize     int            // FromJSON: the JSON lexer's initial buffer
+	spoolBudget int            // ToJSON, non-strict: bytes of JSON kept in memory before spilling
+	compactMax  int            // ToJSON, non-strict: largest object with a repeated key rewritten in place
+	pipe        int            // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	aheadMin    int            // FromJSON: input left for the first pass to start a helper
+	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
 }
 
 func makeConfig(opts []Option) config {
 	c := config{
-		indent:    2,
-		delim:     toon.Comma,
-		strict:    true,
-		maxHeader: 8 << 20,
-		maxDepth:  10000,
-		memBudget: 1 << 20,
-		bufSize:   lexBufSize,
-		aheadMin:  aheadMin,
+		indent:      2,
+		delim:       toon.Comma,
+		strict:      true,
+		maxHeader:   8 << 20,
+		maxDepth:    10000,
+		memBudget:   1 << 20,
+		spoolBudget: spoolBudget,
+		compactMax:  compactMax,
+		bufSize:     lexBufSize,
+		aheadMin:    aheadMin,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -59,8 +63,10 @@ func WithDelimiter(d toon.Delimiter) Option { return func(c *config) { c.delim =
 // or off for ToJSON. Without them a document may repeat a key in an object;
 // its meaning is last write wins (§14.3), which ToJSON applies: the key is
 // written once, at its first position, with its last value. Because that
-// cannot be known before an object ends, non-strict ToJSON holds the
-// document in memory; strict ToJSON streams in constant memory.
+// cannot be known before an object ends, non-strict ToJSON writes the
+// JSON to a spool first, in memory up to a budget and then in a temporary
+// file, and copies it to w at the end (see ToJSON); strict ToJSON streams
+// in constant memory, with no temporary file.
 func WithStrict(strict bool) Option { return func(c *config) { c.strict = strict } }
 
 // WithJSONIndent makes ToJSON write indented JSON with n spaces per level.
@@ -74,8 +80,8 @@ func WithJSONIndent(n int) Option {
 	}
 }
 
-// WithTempDir sets the directory for FromJSON's temporary files (default
-// os.TempDir()). The files are unlinked as soon as they are created, so
+// WithTempDir sets the directory for the temporary files of FromJSON and
+// of non-strict ToJSON (default os.TempDir()). The files are unlinked as soon as they are created, so
 // nothing is left behind even if the process is killed.
 func WithTempDir(dir string) Option { return func(c *config) { c.tempDir = dir } }
 
@@ -107,6 +113,16 @@ func WithMaxDepth(n int) Option {
 // before they spill to a temporary file; tests lower it to exercise the
 // spill path.
 func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }
+
+// withSpoolBudget sets how many bytes of JSON non-strict ToJSON keeps in
+// memory before its spool moves to a temporary file; tests lower it to
+// exercise the file.
+func withSpoolBudget(n int) Option { return func(c *config) { c.spoolBudget = n } }
+
+// withCompactMax sets the largest object with a repeated key that
+// non-strict ToJSON rewrites in place; tests lower it (0: never) to
+// exercise the ropes.
+func withCompactMax(n int) Option { return func(c *config) { c.compactMax = n } }
 
 // withBufSize sets the initial size of FromJSON's read buffer; tests make
 // it small so that tokens and rows straddle refills.

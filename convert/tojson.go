@@ -12,16 +12,28 @@ import (
 )
 
 // ToJSON reads one TOON document from r and writes it to w as JSON, followed
-// by a newline. In strict mode (the default) it streams: memory does not
-// grow with the document. WithStrict(false) holds the whole document in
-// memory before writing it (see lenientToJSON). Object keys keep their
-// order and numbers keep their exact text. The options that
-// apply are WithIndent (the TOON input's indentation), WithStrict,
-// WithJSONIndent and WithMaxDepth.
+// by a newline. Object keys keep their order and numbers keep their exact
+// text. The options that apply are WithIndent (the TOON input's
+// indentation), WithStrict, WithJSONIndent, WithMaxDepth and WithTempDir.
+//
+// In strict mode (the default) it streams: memory does not grow with the
+// document. With WithStrict(false) a key may repeat in an object, and a
+// later line can replace any member of an open object (§14.3), so nothing
+// is written to w before the document ends: the JSON goes first to a spool,
+// kept in memory up to 32 MiB and past that in a temporary file (in
+// WithTempDir's directory, unlinked at once), and repeated keys are
+// resolved there as their objects close (see spoolToJSON). Memory then
+// stays bounded too: besides the spool's 32 MiB it holds, for each open
+// object, its keys and a few offsets per member, and a few pieces per
+// repeated key of each object larger than 256 KiB that repeats one; disk
+// use is the size of the JSON. (The exception is WithMaxDepth above
+// 10,000, where non-strict ToJSON still builds the document in memory; see
+// toJSONText.)
 //
 // Errors in the TOON input are returned as *toon.SyntaxError; errors from r
-// and w are returned as they are. When an error occurs, part of the JSON may
-// already have been written to w.
+// and w are returned as they are, and so are those of the temporary file.
+// When an error occurs, part of the JSON may already have been written to
+// w; in non-strict mode, an error in the input leaves w untouched.
 //
 // When more than one CPU may run Go code, the output of a large document is
 // written to w by a second goroutine while the conversion goes on (see
@@ -44,7 +56,7 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	case c.strict:
 		err = streamJSON(jw, dec)
 	default:
-		err = lenientToJSON(jw, dec)
+		err = spoolToJSON(jw, dec, c)
 	}
 	jw.flushEnd() // what was converted before an error still reaches w
 	jw.stopPipe()
@@ -499,7 +511,7 @@ func toJSONText(w io.Writer, dec *toon.Decoder, c config) error {
 		// The decoder has done jsontext's checks already: in strict mode it
 		// rejects ill-formed UTF-8 and repeated keys, and in non-strict mode
 		// strings pass through as they are and repeated keys are resolved
-		// before writing (see lenientToJSON). Checking again costs time.
+		// before writing (see lenientToJSONText). Checking again costs time.
 		jsontext.AllowInvalidUTF8(true),
 		jsontext.AllowDuplicateNames(true),
 	}
@@ -563,31 +575,12 @@ func writeErr(err error) error {
 
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// lenientToJSON converts a document decoded in non-strict mode, where keys
-// may repeat. The specification gives repeated keys last-write-wins
-// meaning (§14.3): a key keeps its first position and takes its last value.
-// So no member of an object can be written before the object ends, a later
-// line may replace it; and as every value lies inside the root, when the
-// root is an object (the usual document, a table included) nothing can be
-// written before the last line. This path therefore builds the whole
-// document in memory, keeps each key once and then writes it: memory grows
-// with the document, by several times its size.
-//
-// Only a root array could be written element by element (an element is
-// final once it ends, no object being open around it), and writing the
-// members of an object as they come would need them kept aside (in memory
-// or a temporary file) until the object ends; neither is done. Strict
-// mode, which rejects repeated keys, streams in constant memory instead.
-func lenientToJSON(jw *jsonWriter, dec *toon.Decoder) error {
-	v, ok, err := lenientDocument(dec)
-	if !ok {
-		return err
-	}
-	writeLenient(jw, v)
-	return nil
-}
-
-// lenientToJSONText is lenientToJSON written with jsontext.
+// lenientToJSONText converts a document decoded in non-strict mode with
+// jsontext, for the depths only jsontext reports as it did (see ToJSON).
+// It builds the whole document in memory (lenientDocument), keeping each
+// repeated key once, at its first position with its last value (§14.3),
+// and then writes it: unlike spoolToJSON, its memory grows with the
+// document.
 func lenientToJSONText(enc *jsontext.Encoder, dec *toon.Decoder) error {
 	v, ok, err := lenientDocument(dec)
 	if !ok {
@@ -720,35 +713,4 @@ func writeLenientText(enc *jsontext.Encoder, v any) error {
 		return enc.WriteToken(jsontext.Null)
 	}
 	return errors.New("convert: unexpected value")
-}
-
-// writeLenient writes a value built by lenientValue.
-func writeLenient(jw *jsonWriter, v any) {
-	switch x := v.(type) {
-	case toon.Object:
-		jw.open('{')
-		for _, m := range x {
-			jw.key(unsafe.Slice(unsafe.StringData(m.Key), len(m.Key)))
-			writeLenient(jw, m.Value)
-		}
-		jw.close('}')
-	case []any:
-		jw.open('[')
-		for _, e := range x {
-			writeLenient(jw, e)
-		}
-		jw.close(']')
-	case string:
-		jw.str(unsafe.Slice(unsafe.StringData(x), len(x)))
-	case lenientNumber:
-		jw.raw(unsafe.Slice(unsafe.StringData(string(x)), len(x)))
-	case bool:
-		if x {
-			jw.raw(litTrue)
-		} else {
-			jw.raw(litFalse)
-		}
-	case nil:
-		jw.raw(litNull)
-	}
 }

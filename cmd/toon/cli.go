@@ -41,7 +41,8 @@ Flags:
                          when encoding, expected when decoding
       --no-strict        decode leniently: no count, width, indentation or
                          duplicate-key checks; a repeated key keeps its last
-                         value (this mode holds the document in memory)
+                         value (the JSON is held until the end: in memory
+                         up to 32 MiB, past that in a temporary file)
       --json-indent N    indent decoded JSON by N spaces (default 0: compact)
       --stats            print byte and token counts of the JSON (compact) and
                          the TOON to standard error
