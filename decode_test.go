@@ -92,3 +92,33 @@ func TestDecodeAnyAllocs(t *testing.T) {
 		t.Fatalf("%.2f allocations per row, want at most 6.5", perRow)
 	}
 }
+
+// TestKeySet checks duplicate detection against a map, for sets that stay
+// small (the linear search through key prints) and sets that grow past it
+// (the hash table), with keys that share prefixes, lengths and zero bytes.
+func TestKeySet(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	alphabet := []byte{'a', 'b', 0, 0xff}
+	var s keySet
+	for round := 0; round < 300; round++ {
+		s.reset()
+		seen := map[string]bool{}
+		n := rng.Intn(40)
+		for i := 0; i < n; i++ {
+			// Half the keys sit in a larger buffer with other bytes after
+			// them, as keys do in the decoder's line buffer.
+			buf := make([]byte, 20)
+			for j := range buf {
+				buf[j] = alphabet[rng.Intn(len(alphabet))]
+			}
+			k := buf[:rng.Intn(12)]
+			if rng.Intn(2) == 0 {
+				k = append([]byte(nil), k...)
+			}
+			if got, want := s.add(k), !seen[string(k)]; got != want {
+				t.Fatalf("round %d: add(%q) = %v, want %v", round, k, got, want)
+			}
+			seen[string(k)] = true
+		}
+	}
+}

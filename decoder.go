@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"encoding/binary"
 	"hash/maphash"
 	"io"
 	"slices"
@@ -1138,12 +1139,15 @@ func firstInvalidUTF8(b []byte) int {
 }
 
 // keySet remembers the keys of one object to find duplicates. Small sets are
-// searched linearly; larger ones through an open-addressing table, so a
-// million sibling keys cost linear time.
+// searched linearly, through a word per key (its first eight bytes and its
+// length) so that most keys are told apart without comparing their bytes;
+// larger ones through an open-addressing table, so a million sibling keys
+// cost linear time.
 type keySet struct {
 	arena []byte
 	ends  []int32
-	table []int32 // slot: index+1 into ends, 0 empty
+	fps   []uint64 // per key, keyPrint of it (small sets only)
+	table []int32  // slot: index+1 into ends, 0 empty
 }
 
 var keySeed = maphash.MakeSeed()
@@ -1151,6 +1155,7 @@ var keySeed = maphash.MakeSeed()
 func (s *keySet) reset() {
 	s.arena = s.arena[:0]
 	s.ends = s.ends[:0]
+	s.fps = s.fps[:0]
 	s.table = s.table[:0]
 }
 
@@ -1162,16 +1167,40 @@ func (s *keySet) key(i int) []byte {
 	return s.arena[start:s.ends[i]]
 }
 
-// add records k and reports whether it was new.
+// keyPrint packs a key's length and its first bytes into a word: keys
+// with different prints differ, and keys of up to seven bytes with equal
+// prints are equal. A short key whose slice has room is read as a whole
+// word (the bytes past its length, inside its capacity, are masked off).
+func keyPrint(k []byte) uint64 {
+	n := len(k)
+	switch {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(k)&^(0xff<<56) | uint64(min(n, 255))<<56
+	case cap(k) >= 8:
+		return binary.LittleEndian.Uint64(k[:8])&(1<<(8*uint(n))-1) | uint64(n)<<56
+	}
+	var w uint64
+	for i := n - 1; i >= 0; i-- {
+		w = w<<8 | uint64(k[i])
+	}
+	return w | uint64(n)<<56
+}
+
+// add records k and reports whether it was new. Keys shorter than eight
+// bytes are kept as their prints alone; longer ones also in the arena.
 func (s *keySet) add(k []byte) bool {
 	if len(s.table) == 0 {
-		for i := range s.ends {
-			if bytes.Equal(s.key(i), k) {
+		fp := keyPrint(k)
+		for i, f := range s.fps {
+			if f == fp && (len(k) < 8 || bytes.Equal(s.key(i), k)) {
 				return false
 			}
 		}
-		s.arena = append(s.arena, k...)
+		if len(k) >= 8 {
+			s.arena = append(s.arena, k...)
+		}
 		s.ends = append(s.ends, int32(len(s.arena)))
+		s.fps = append(s.fps, fp)
 		if len(s.ends) > 16 {
 			s.rehash(64)
 		}
@@ -1195,7 +1224,31 @@ func (s *keySet) add(k []byte) bool {
 	}
 }
 
+// toTable moves a small set's short keys, kept as prints only, into the
+// arena, so that every key has its bytes there: the hash table needs them.
+func (s *keySet) toTable() {
+	arena := make([]byte, 0, len(s.arena)+8*len(s.fps))
+	start := int32(0) // of key i in the old arena
+	for i, fp := range s.fps {
+		end := s.ends[i]
+		if n := int(fp >> 56); n < 8 {
+			for j := 0; j < n; j++ {
+				arena = append(arena, byte(fp>>(8*uint(j))))
+			}
+		} else {
+			arena = append(arena, s.arena[start:end]...)
+		}
+		start = end
+		s.ends[i] = int32(len(arena))
+	}
+	s.arena = arena
+	s.fps = s.fps[:0]
+}
+
 func (s *keySet) rehash(size int) {
+	if len(s.fps) > 0 {
+		s.toTable()
+	}
 	if cap(s.table) >= size {
 		s.table = s.table[:size]
 		clear(s.table)

@@ -185,16 +185,39 @@ func swarLoadTiny(line []byte, i int) (w, valid uint64) {
 
 // skipQuoted returns the index of the '"' that closes the quoted region
 // starting at line[i] (just after its opening quote), or len(line) or more
-// when the region is still open at the end of the line. A '\' makes the
-// byte after it literal.
+// when the region is still open at the end of the line. A '\\' makes the
+// byte after it literal. It looks a word at a time for the next '"' or
+// '\\' (the last partial word read as the line's last eight bytes).
 func skipQuoted(line []byte, i int) int {
-	for ; i < len(line); i++ {
-		switch line[i] {
-		case '"':
-			return i
-		case '\\':
-			i++
+	const (
+		quoteW  = '"' * swarLo
+		bslashW = '\\' * swarLo
+	)
+	n := len(line)
+	if n < 8 {
+		for ; i < n; i++ {
+			switch line[i] {
+			case '"':
+				return i
+			case '\\':
+				i++
+			}
 		}
+		return i
+	}
+	for i < n {
+		w, valid := swarLoadShort(line, i)
+		// The lowest candidate is always a real '"' or '\\'.
+		m := ((w^quoteW-swarLo)&^(w^quoteW) | (w^bslashW-swarLo)&^(w^bslashW)) & valid
+		if m == 0 {
+			i += 8
+			continue
+		}
+		j := i + bits.TrailingZeros64(m)>>3
+		if line[j] == '"' {
+			return j
+		}
+		i = j + 2 // the byte after '\\' is literal, whatever it is
 	}
 	return i
 }
