@@ -1147,6 +1147,7 @@ type keySet struct {
 	arena []byte
 	ends  []int32
 	fps   []uint64 // per key, keyPrint of it (small sets only)
+	spare []byte   // toTable's other arena, kept for its capacity
 	table []int32  // slot: index+1 into ends, 0 empty
 }
 
@@ -1227,7 +1228,7 @@ func (s *keySet) add(k []byte) bool {
 // toTable moves a small set's short keys, kept as prints only, into the
 // arena, so that every key has its bytes there: the hash table needs them.
 func (s *keySet) toTable() {
-	arena := make([]byte, 0, len(s.arena)+8*len(s.fps))
+	arena := s.spare[:0]
 	start := int32(0) // of key i in the old arena
 	for i, fp := range s.fps {
 		end := s.ends[i]
@@ -1241,7 +1242,7 @@ func (s *keySet) toTable() {
 		start = end
 		s.ends[i] = int32(len(arena))
 	}
-	s.arena = arena
+	s.arena, s.spare = arena, s.arena[:0] // both keep their capacity
 	s.fps = s.fps[:0]
 }
 
