@@ -437,7 +437,8 @@ func (d *Decoder) step() error {
 		}
 		return err
 	}
-	if d.opts.strict && !validUTF8(ln.full) {
+	// The indentation is spaces and tabs, so only the text needs checking.
+	if d.opts.strict && !validUTF8(ln.text) {
 		return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
 	}
 	if ln.blank {
