@@ -45,6 +45,7 @@ type bulkRun struct {
 	depth  int
 	idx    []uint32 // the window's index (kept for its capacity)
 	win    int      // bytes to index next time
+	rowLen int      // bytes per row in the last call, to size small windows
 	cool   int      // refills to leave to the general path
 	off    bool     // the fast path is off (set by tests, to compare it with the general path)
 }
@@ -78,6 +79,15 @@ func (d *Decoder) bulkRows() bool {
 	win := d.bulk.win
 	if win == 0 {
 		win = bulkWinMin
+	}
+	if rem := f.n - f.count; rem < bulkWinMin/64 {
+		// A small table (or the end of one): index about what its rows
+		// need, not a whole window of the lines after it.
+		est := d.bulk.rowLen
+		if est == 0 {
+			est = 128
+		}
+		win = min(win, max((rem*est+est/2+63)&^63, 64))
 	}
 	start := lx.pos
 	src := lx.buf[start:min(lx.end, start+win)]
@@ -144,6 +154,7 @@ func (d *Decoder) bulkRows() bool {
 		return false
 	}
 	d.bulk.at = append(at, int32(ls))
+	d.bulk.rowLen = ls / rows
 	d.bulk.n = rows
 	d.bulk.per = per
 	d.bulk.src = src
