@@ -238,10 +238,9 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 
 // rowStyle is what a row writer needs to know of its table's layout.
 type rowStyle struct {
-	lead     string // LF and the indentation of a row, without its last byte
+	lead     string // LF and the indentation of a row
 	leadWord uint64 // lead, when it has at most 8 bytes, as a word
-	sep0     byte   // that last byte: the separator before a row's first cell
-	delim    byte   // the separator before the other cells
+	delim    byte   // the separator between cells
 	mask     uint8  // quoteMask of the delimiter
 	dw       uint64 // delimWord(mask)
 }
@@ -249,7 +248,7 @@ type rowStyle struct {
 // set sets the layout of rows indent spaces deep, separated by
 // delim.
 func (rs *rowStyle) set(indent int, delim Delimiter) {
-	rs.lead, rs.sep0 = rowLead(indent)
+	rs.lead = rowLead(indent)
 	rs.leadWord = 0
 	for i := min(len(rs.lead), 8) - 1; i >= 0; i-- {
 		rs.leadWord = rs.leadWord<<8 | uint64(rs.lead[i])
@@ -269,6 +268,11 @@ func (rs *rowStyle) set(indent int, delim Delimiter) {
 // loop then resumes after it. Keeping every call out of putCells's loop
 // lets the compiler keep the loop's state in registers, where a call in
 // any branch would have it stored and reloaded on every cell.
+//
+// Every cell is written with the delimiter after it, so that the cell
+// loop has one separator to write rather than two to choose from; the
+// last one is cut off at the end, and the room for it is always there
+// (putCells counts it in maxCell, and appendRowCells keeps rowSlack).
 func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	if cap(b)-len(b) < len(rs.lead)+rowSlack {
 		b = slices.Grow(b, len(rs.lead)+rowSlack)
@@ -281,32 +285,29 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	} else {
 		b = append(b, rs.lead...)
 	}
-	sep := rs.sep0
-	for i := 0; ; i++ {
+	for i := 0; ; {
 		fit := (cap(b) - len(b)) / maxCell
-		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], sep, rs.delim, rs.dw)
+		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], rs.delim, rs.dw)
 		b = b[:o]
 		if i += k; i == len(cells) {
-			return b, -1
-		}
-		if k > 0 {
-			sep = rs.delim
+			return b[:o-1], -1
 		}
 		if k == fit {
 			// Out of room, not at a cell for appendCell.
 			b = slices.Grow(b, rowSlack)
-			i--
 			continue
 		}
-		b = append(b, sep)
-		sep = rs.delim
 		var ok bool
 		if b, ok = appendCell(b, &cells[i], rs); !ok {
 			return b, i
 		}
+		if i++; i == len(cells) {
+			return b, -1
+		}
 		if cap(b)-len(b) < rowSlack {
 			b = slices.Grow(b, rowSlack)
 		}
+		b = append(b, rs.delim)
 	}
 }
 
@@ -320,33 +321,30 @@ const (
 // cells, which it checks once rather than cell by cell.
 const rowSlack = 2048
 
-// maxCell is the most a cell that putCells writes can take, with its
-// separator: cellRoom and a string of 32 bytes.
+// maxCell is the most a cell that putCells writes can take, with the
+// delimiter after it: cellRoom and a string of 32 bytes.
 const maxCell = cellRoom + 32
 
-// putCells writes the separators and the common cells of cells at
-// base[o:]: ASCII strings of up to 32 bytes with nothing to escape,
-// integers below 10^16, floats of putFloat8's shape and booleans. sep is
-// the separator before the first cell, delim the one before the others.
-// The buffer must have room for len(cells) cells of maxCell bytes. It
-// stops before the first cell that is of none of these shapes, and
-// returns the new end of the text and the number of cells it wrote.
+// putCells writes the common cells of cells at base[o:], each followed by
+// delim: ASCII strings of up to 32 bytes with nothing to escape, integers
+// below 10^16, floats of putFloat8's shape and booleans. The buffer must
+// have room for len(cells) cells of maxCell bytes. It stops before the
+// first cell that is of none of these shapes, and returns the new end of
+// the text (just past the last delimiter it wrote) and the number of
+// cells it wrote.
 //
 // It calls nothing, so that its loop runs in registers (see
 // appendRowCells). The string, integer and float code is that of putStr,
 // putInt and putFloat8, written out; the tests compare all three paths
 // with the general ones.
-func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uint64) (int, int) {
+func putCells(base unsafe.Pointer, o int, cells []Value, delim byte, dw uint64) (int, int) {
 	for i := range cells {
 		c := &cells[i]
-		s := c.s
-		p := unsafe.Add(base, o+1)
+		p := unsafe.Add(base, o)
 		n := -1
 		switch c.kind {
 		case vString:
-			// The words tested are the first and last 8 bytes, and for
-			// more than 16 bytes the 8 after the first and the 8 before
-			// the last.
+			s := c.s
 			ln := uintptr(len(s))
 			if ln-1 >= 32 {
 				if ln == 0 {
@@ -355,32 +353,52 @@ func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uin
 				}
 				break
 			}
+			// The text is stored unquoted as its words are loaded and
+			// tested, so that no word stays live; a string that turns
+			// out to need quotes is stored again one byte further on.
+			// The words are the first and last 8 bytes, and for more
+			// than 16 bytes the 8 after the first, and for more than 24
+			// the 8 after those.
 			sp := unsafe.Pointer(unsafe.StringData(s))
-			var x0, x1, x2, x3, hard, quo uint64
+			var hard, quo uint64
 			switch {
 			case ln >= 8:
-				x0, x3 = *(*uint64)(sp), *(*uint64)(unsafe.Add(sp, ln-8))
-				h0, q0 := special(x0, dw)
-				h3, q3 := special(x3, dw)
-				hard, quo = h0|h3, q0|q3
+				x := *(*uint64)(sp)
+				*(*uint64)(p) = x
+				hard, quo = special(x, dw)
+				x = *(*uint64)(unsafe.Add(sp, ln-8))
+				*(*uint64)(unsafe.Add(p, ln-8)) = x
+				h, q := special(x, dw)
+				hard, quo = hard|h, quo|q
 				if ln > 16 {
-					x1, x2 = *(*uint64)(unsafe.Add(sp, 8)), *(*uint64)(unsafe.Add(sp, ln-16))
-					h1, q1 := special(x1, dw)
-					h2, q2 := special(x2, dw)
-					hard, quo = hard|h1|h2, quo|q1|q2
+					x = *(*uint64)(unsafe.Add(sp, 8))
+					*(*uint64)(unsafe.Add(p, 8)) = x
+					h, q = special(x, dw)
+					hard, quo = hard|h, quo|q
+					if ln > 24 {
+						x = *(*uint64)(unsafe.Add(sp, 16))
+						*(*uint64)(unsafe.Add(p, 16)) = x
+						h, q = special(x, dw)
+						hard, quo = hard|h, quo|q
+					}
 				}
 			case ln >= 4:
-				x0, x3 = uint64(*(*uint32)(sp)), uint64(*(*uint32)(unsafe.Add(sp, ln-4)))
-				hard, quo = special(x0|x3<<32, dw)
+				x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
+				*(*uint32)(p) = x0
+				*(*uint32)(unsafe.Add(p, ln-4)) = x1
+				hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
 			default:
 				hard, quo = special(smallWord(sp, ln), dw)
+				*(*uint8)(p) = s[0]
+				*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
+				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 			}
 			if hard&hi8 != 0 {
 				break
 			}
 			// The shapes of quoteByShape, but numeric-like text, which
 			// is left to appendCell.
-			q := uintptr(1)
+			q := 1
 			if quo&hi8 == 0 && s[ln-1] != ' ' {
 				switch c0 := s[0]; {
 				case charClass[c0]&clsFirst == 0:
@@ -402,29 +420,36 @@ func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uin
 					q = 2
 				}
 			}
+			n = int(ln)
+			if q == 0 {
+				break
+			}
 			if q > 1 {
+				n = -1
 				break
 			}
 			*(*uint8)(p) = '"'
-			d := unsafe.Add(p, q)
+			d := unsafe.Add(p, 1)
 			switch {
 			case ln >= 8:
-				*(*uint64)(d) = x0
+				*(*uint64)(d) = *(*uint64)(sp)
 				if ln > 16 {
-					*(*uint64)(unsafe.Add(d, 8)) = x1
-					*(*uint64)(unsafe.Add(d, ln-16)) = x2
+					*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
+					if ln > 24 {
+						*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+					}
 				}
-				*(*uint64)(unsafe.Add(d, ln-8)) = x3
+				*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
 			case ln >= 4:
-				*(*uint32)(d) = uint32(x0)
-				*(*uint32)(unsafe.Add(d, ln-4)) = uint32(x3)
+				*(*uint32)(d) = *(*uint32)(sp)
+				*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
 			default:
 				*(*uint8)(d) = s[0]
 				*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
 				*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
 			}
 			*(*uint8)(unsafe.Add(d, ln)) = '"'
-			n = int(ln + 2*q)
+			n += 2
 		case vInt:
 			u, neg := c.u, uintptr(c.u>>63)
 			if neg != 0 {
@@ -483,9 +508,8 @@ func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uin
 		if n < 0 {
 			return o, i
 		}
-		*(*uint8)(unsafe.Add(base, o)) = sep
-		sep = delim
-		o += 1 + n
+		*(*uint8)(unsafe.Add(p, n)) = delim
+		o += n + 1
 	}
 	return o, len(cells)
 }
@@ -519,16 +543,12 @@ func putBool(p unsafe.Pointer, v bool) int {
 }
 
 // rowLead returns the text that starts each row of a table whose rows are
-// indent spaces deep, LF and the indentation, without its last byte, and
-// that last byte, which a row writer writes as the first cell's separator.
-func rowLead(indent int) (string, byte) {
-	if indent == 0 {
-		return "", '\n'
-	}
+// indent spaces deep: LF and the indentation.
+func rowLead(indent int) string {
 	if indent < len(spaces) {
-		return nlSpaces[:indent], ' '
+		return nlSpaces[:indent+1]
 	}
-	return "\n" + strings.Repeat(" ", indent-1), ' '
+	return "\n" + strings.Repeat(" ", indent)
 }
 
 // nlSpaces is LF and then spaces.
