@@ -287,7 +287,7 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	}
 	for i := 0; ; {
 		fit := (cap(b) - len(b)) / maxCell
-		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], rs.delim, rs.dw)
+		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], rs.dw)
 		b = b[:o]
 		if i += k; i == len(cells) {
 			return b[:o-1], -1
@@ -337,20 +337,24 @@ const maxCell = cellRoom + 32
 // appendRowCells). The string, integer and float code is that of putStr,
 // putInt and putFloat8, written out; the tests compare all three paths
 // with the general ones.
-func putCells(base unsafe.Pointer, o int, cells []Value, delim byte, dw uint64) (int, int) {
+func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
+	// p is where the next cell goes; the function's other state is the
+	// loop's, so that it all fits in registers. A cell it leaves returns
+	// at once, without a flag to test on every cell.
+	p := unsafe.Add(base, o)
 	for i := range cells {
 		c := &cells[i]
-		p := unsafe.Add(base, o)
-		n := -1
+		var n uintptr
 		switch c.kind {
 		case vString:
 			s := c.s
 			ln := uintptr(len(s))
 			if ln-1 >= 32 {
-				if ln == 0 {
-					*(*uint16)(p) = '"' | '"'<<8
-					n = 2
+				if ln != 0 {
+					return int(uintptr(p) - uintptr(base)), i
 				}
+				*(*uint16)(p) = '"' | '"'<<8
+				n = 2
 				break
 			}
 			// The text is stored unquoted as its words are loaded and
@@ -394,39 +398,31 @@ func putCells(base unsafe.Pointer, o int, cells []Value, delim byte, dw uint64) 
 				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 			}
 			if hard&hi8 != 0 {
-				break
+				return int(uintptr(p) - uintptr(base)), i
 			}
+			n = ln
 			// The shapes of quoteByShape, but numeric-like text, which
 			// is left to appendCell.
-			q := 1
 			if quo&hi8 == 0 && s[ln-1] != ' ' {
 				switch c0 := s[0]; {
 				case charClass[c0]&clsFirst == 0:
-					q = 0
+					goto done
 				case c0 == '-' || c0 == '#' || c0 == ' ':
 				case c0 == 't':
 					if s != "true" {
-						q = 0
+						goto done
 					}
 				case c0 == 'f':
 					if s != "false" {
-						q = 0
+						goto done
 					}
 				case c0 == 'n':
 					if s != "null" {
-						q = 0
+						goto done
 					}
 				default: // a digit or '+'
-					q = 2
+					return int(uintptr(p) - uintptr(base)), i
 				}
-			}
-			n = int(ln)
-			if q == 0 {
-				break
-			}
-			if q > 1 {
-				n = -1
-				break
 			}
 			*(*uint8)(p) = '"'
 			d := unsafe.Add(p, 1)
@@ -456,7 +452,7 @@ func putCells(base unsafe.Pointer, o int, cells []Value, delim byte, dw uint64) 
 				u = -u
 			}
 			if u >= 1e16 {
-				break
+				return int(uintptr(p) - uintptr(base)), i
 			}
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
@@ -466,9 +462,9 @@ func putCells(base unsafe.Pointer, o int, cells []Value, delim byte, dw uint64) 
 				u, lo = u/1e8, u%1e8
 			}
 			w := digits8(u)
-			z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
+			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
 			*(*uint64)(d) = (w + '0'*lo8) >> z
-			n = int(neg) + 8 - int(z>>3)
+			n = neg + 8 - z>>3
 			if big { // the last 8 digits
 				*(*uint64)(unsafe.Add(p, n)) = digits8(lo) + '0'*lo8
 				n += 8
@@ -477,41 +473,45 @@ func putCells(base unsafe.Pointer, o int, cells []Value, delim byte, dw uint64) 
 			f := math.Float64frombits(c.u)
 			a := math.Abs(f)
 			if !(a >= 1e-6 && a < 1e7) {
-				break
+				return int(uintptr(p) - uintptr(base)), i
 			}
-			m := uint64(a*1e8 + 0.5)
-			if float64(m)/1e8 != a {
-				break
+			// Through int64, which converts in one instruction where
+			// uint64 takes a dozen; m < 10^15 either way.
+			mi := int64(a*1e8 + 0.5)
+			if float64(mi)/1e8 != a {
+				return int(uintptr(p) - uintptr(base)), i
 			}
+			m := uint64(mi)
 			neg := uintptr(c.u >> 63)
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
 			ip, fp := m/1e8, m%1e8
 			w := digits8(ip)
-			z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
+			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
 			*(*uint64)(d) = (w + '0'*lo8) >> z
-			ni := 8 - uintptr(z>>3)
-			n = int(neg + ni)
+			ni := 8 - z>>3
+			n = neg + ni
 			if fp != 0 {
 				w = digits8(fp)
 				*(*uint8)(unsafe.Add(d, ni)) = '.'
 				*(*uint64)(unsafe.Add(d, ni+1)) = w + '0'*lo8
-				n += 9 - bits.LeadingZeros64(w)>>3
+				n += 9 - uintptr(bits.LeadingZeros64(w)>>3)
 			}
 		case vBool:
 			// Without a branch: a column of booleans is a coin toss for
 			// the branch predictor.
 			t := (c.u | -c.u) >> 63 // 1 for true, else 0
 			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
-			n = 5 - int(t)
+			n = 5 - uintptr(t)
+		default:
+			return int(uintptr(p) - uintptr(base)), i
 		}
-		if n < 0 {
-			return o, i
-		}
-		*(*uint8)(unsafe.Add(p, n)) = delim
-		o += n + 1
+	done:
+		// dw holds the delimiter in every byte.
+		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
+		p = unsafe.Add(p, n+1)
 	}
-	return o, len(cells)
+	return int(uintptr(p) - uintptr(base)), len(cells)
 }
 
 // appendCell appends the cells appendRowCells leaves: strings that need a
