@@ -655,6 +655,7 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 	// is much of the time.
 	b := e.b
 	start := len(b)
+	bad := 0
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
 			e.b = b
@@ -668,8 +669,9 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 			e.b = b
 			return err
 		}
-		var bad int
-		if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
+		if o, ok := rs.putRow(b, cells); ok {
+			b = b[:o]
+		} else if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
 			e.b = b
 			return invalidNumber(cells[bad].s)
 		}

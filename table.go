@@ -202,6 +202,17 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 		if t.rows == t.n {
 			return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
 		}
+		if o, ok := t.putRow(e.b, cells); ok {
+			// The row is in e.b's array: only its length changes, which
+			// the compiler stores without the write barrier that storing
+			// a slice in the heap would take.
+			e.b = e.b[:o]
+			t.rows++
+			if o >= flushSize {
+				return e.flush()
+			}
+			return nil
+		}
 		b, err := t.appendRow(e.b, cells)
 		if err != nil {
 			return err
@@ -223,6 +234,23 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 		return nil
 	}
 	return e.spill()
+}
+
+// putRow writes a row, with its leading LF and indentation, after the
+// text of b, in b's spare capacity, when that has room for it and
+// putCells writes all its cells, and returns the new length of the text.
+// Otherwise it returns false, for appendRow. It is WriteRow's fast path:
+// one call of putCells, without appendRowCells's loop (and Marshal's,
+// through valueRows).
+func (rs *rowStyle) putRow(b []byte, cells []Value) (int, bool) {
+	if len(rs.lead) > 8 || len(cells) > rowSlack/maxCell || cap(b)-len(b) < rowSlack {
+		return 0, false
+	}
+	base := unsafe.Pointer(unsafe.SliceData(b))
+	*(*uint64)(unsafe.Add(base, len(b))) = rs.leadWord
+	o, k := putCells(base, len(b)+len(rs.lead), cells, rs.dw)
+	// o is past the last cell's delimiter.
+	return o - 1, k == len(cells)
 }
 
 // appendRow appends a row, with its leading LF and indentation, to b. On

@@ -498,3 +498,60 @@ func TestRowCellsMatchReference(t *testing.T) {
 		t.Fatalf("malformed NumberValue: index %d, want 2", bad)
 	}
 }
+
+// TestWriteRowMatchesReference writes random rows with WriteRow, whose
+// fast path (putRow) writes a whole row with one call of putCells, and
+// compares the document with one built cell by cell by the general paths
+// (refCell): for every delimiter, indentations that fit putRow's one-word
+// lead and ones that do not, rows wider than putCells takes at once, and
+// rows with cells left to appendCell.
+func TestWriteRowMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	floats := floatCases(r)
+	for k := 0; k < 3000; k++ {
+		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
+		indent := []int{1, 2, 4, 7, 8, 9}[r.Intn(6)]
+		width := 1 + r.Intn(12)
+		if r.Intn(10) == 0 {
+			width = 25 + r.Intn(20) // around putRow's limit of 31 cells
+		}
+		rows := 1 + r.Intn(40)
+		fields := make([]string, width)
+		for i := range fields {
+			fields[i] = "f" + strconv.Itoa(i)
+		}
+		var out bytes.Buffer
+		enc := NewEncoder(&out, WithDelimiter(d), WithIndent(indent))
+		if err := enc.BeginTable("t", rows, fields...); err != nil {
+			t.Fatal(err)
+		}
+		want := "t[" + strconv.Itoa(rows)
+		if d != Comma {
+			want += string(byte(d))
+		}
+		want += "]{" + strings.Join(fields, string(byte(d))) + "}:"
+		for range rows {
+			cells := make([]Value, width)
+			want += "\n" + strings.Repeat(" ", indent)
+			for i := range cells {
+				cells[i] = randomCell(r, floats)
+				if i > 0 {
+					want += string(byte(d))
+				}
+				want += refCell(cells[i], d)
+			}
+			if err := enc.WriteRow(cells...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := enc.EndTable(); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Fatalf("delimiter %q, indent %d, width %d:\n got: %q\nwant: %q", d, indent, width, out.String(), want)
+		}
+	}
+}
