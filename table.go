@@ -354,12 +354,12 @@ const rowSlack = 2048
 const maxCell = cellRoom + 32
 
 // putCells writes the common cells of cells at base[o:], each followed by
-// delim: ASCII strings of up to 32 bytes with nothing to escape, integers
-// below 10^16, floats of putFloat8's shape and booleans. The buffer must
-// have room for len(cells) cells of maxCell bytes. It stops before the
-// first cell that is of none of these shapes, and returns the new end of
-// the text (just past the last delimiter it wrote) and the number of
-// cells it wrote.
+// the delimiter, the low byte of its word dw: ASCII strings of up to 32
+// bytes with nothing to escape, integers below 10^16, floats of
+// putFloat8's shape and booleans. The buffer must have room for
+// len(cells) cells of maxCell bytes. It stops before the first cell that
+// is of none of these shapes, and returns the new end of the text (just
+// past the last delimiter it wrote) and the number of cells it wrote.
 //
 // It calls nothing, so that its loop runs in registers (see
 // appendRowCells). The string, integer and float code is that of putStr,
