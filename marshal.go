@@ -649,29 +649,43 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 	var row [maxValueRow]Value
 	cells := row[:len(ep.leaves)]
 	setLeafKinds(cells, ep.leaves)
-	start := len(e.b)
+	// The text goes to a local slice, stored back in e.b only where
+	// something else uses it: a store to e.b, which is on the heap, costs
+	// a write barrier while the collector runs, which for a large Marshal
+	// is much of the time.
+	b := e.b
+	start := len(b)
+	bad := 0
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
-			e.reserve((len(e.b)-start)/sampleRows, n-i)
+			e.b = b
+			e.reserve((len(b)-start)/sampleRows, n-i)
+			b = e.b
 		}
 		q := unsafe.Add(base, uintptr(i)*ep.size)
 		if ep.simpleLeaves {
 			copyLeaves(cells, ep.leaves, q)
 		} else if err := leafValues(cells, ep.leaves, q); err != nil {
+			e.b = b
 			return err
 		}
-		var bad int
-		if e.b, bad = appendRowCells(e.b, cells, &rs); bad >= 0 {
+		if o, ok := rs.putRow(b, cells); ok {
+			b = b[:o]
+		} else if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
+			e.b = b
 			return invalidNumber(cells[bad].s)
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
 		// would call flush for nothing.
-		if len(e.b) >= flushSize && !e.noFlush {
+		if len(b) >= flushSize && !e.noFlush {
+			e.b = b
 			if err := e.flush(); err != nil {
 				return err
 			}
+			b = e.b
 		}
 	}
+	e.b = b
 	return nil
 }
 

@@ -202,6 +202,17 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 		if t.rows == t.n {
 			return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
 		}
+		if o, ok := t.putRow(e.b, cells); ok {
+			// The row is in e.b's array: only its length changes, which
+			// the compiler stores without the write barrier that storing
+			// a slice in the heap would take.
+			e.b = e.b[:o]
+			t.rows++
+			if o >= flushSize {
+				return e.flush()
+			}
+			return nil
+		}
 		b, err := t.appendRow(e.b, cells)
 		if err != nil {
 			return err
@@ -225,6 +236,23 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	return e.spill()
 }
 
+// putRow writes a row, with its leading LF and indentation, after the
+// text of b, in b's spare capacity, when that has room for it and
+// putCells writes all its cells, and returns the new length of the text.
+// Otherwise it returns false, for appendRow. It is WriteRow's fast path:
+// one call of putCells, without appendRowCells's loop (and Marshal's,
+// through valueRows).
+func (rs *rowStyle) putRow(b []byte, cells []Value) (int, bool) {
+	if len(rs.lead) > 8 || len(cells) > rowSlack/maxCell || cap(b)-len(b) < rowSlack {
+		return 0, false
+	}
+	base := unsafe.Pointer(unsafe.SliceData(b))
+	*(*uint64)(unsafe.Add(base, len(b))) = rs.leadWord
+	o, k := putCells(base, len(b)+len(rs.lead), cells, rs.dw)
+	// o is past the last cell's delimiter.
+	return o - 1, k == len(cells)
+}
+
 // appendRow appends a row, with its leading LF and indentation, to b. On
 // error b is returned cut back to its length on entry.
 func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
@@ -238,10 +266,9 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 
 // rowStyle is what a row writer needs to know of its table's layout.
 type rowStyle struct {
-	lead     string // LF and the indentation of a row, without its last byte
+	lead     string // LF and the indentation of a row
 	leadWord uint64 // lead, when it has at most 8 bytes, as a word
-	sep0     byte   // that last byte: the separator before a row's first cell
-	delim    byte   // the separator before the other cells
+	delim    byte   // the separator between cells
 	mask     uint8  // quoteMask of the delimiter
 	dw       uint64 // delimWord(mask)
 }
@@ -249,7 +276,7 @@ type rowStyle struct {
 // set sets the layout of rows indent spaces deep, separated by
 // delim.
 func (rs *rowStyle) set(indent int, delim Delimiter) {
-	rs.lead, rs.sep0 = rowLead(indent)
+	rs.lead = rowLead(indent)
 	rs.leadWord = 0
 	for i := min(len(rs.lead), 8) - 1; i >= 0; i-- {
 		rs.leadWord = rs.leadWord<<8 | uint64(rs.lead[i])
@@ -269,6 +296,11 @@ func (rs *rowStyle) set(indent int, delim Delimiter) {
 // loop then resumes after it. Keeping every call out of putCells's loop
 // lets the compiler keep the loop's state in registers, where a call in
 // any branch would have it stored and reloaded on every cell.
+//
+// Every cell is written with the delimiter after it, so that the cell
+// loop has one separator to write rather than two to choose from; the
+// last one is cut off at the end, and the room for it is always there
+// (putCells counts it in maxCell, and appendRowCells keeps rowSlack).
 func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	if cap(b)-len(b) < len(rs.lead)+rowSlack {
 		b = slices.Grow(b, len(rs.lead)+rowSlack)
@@ -281,32 +313,29 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	} else {
 		b = append(b, rs.lead...)
 	}
-	sep := rs.sep0
-	for i := 0; ; i++ {
+	for i := 0; ; {
 		fit := (cap(b) - len(b)) / maxCell
-		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], sep, rs.delim, rs.dw)
+		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], rs.dw)
 		b = b[:o]
 		if i += k; i == len(cells) {
-			return b, -1
-		}
-		if k > 0 {
-			sep = rs.delim
+			return b[:o-1], -1
 		}
 		if k == fit {
 			// Out of room, not at a cell for appendCell.
 			b = slices.Grow(b, rowSlack)
-			i--
 			continue
 		}
-		b = append(b, sep)
-		sep = rs.delim
 		var ok bool
 		if b, ok = appendCell(b, &cells[i], rs); !ok {
 			return b, i
 		}
+		if i++; i == len(cells) {
+			return b, -1
+		}
 		if cap(b)-len(b) < rowSlack {
 			b = slices.Grow(b, rowSlack)
 		}
+		b = append(b, rs.delim)
 	}
 }
 
@@ -320,118 +349,138 @@ const (
 // cells, which it checks once rather than cell by cell.
 const rowSlack = 2048
 
-// maxCell is the most a cell that putCells writes can take, with its
-// separator: cellRoom and a string of 32 bytes.
+// maxCell is the most a cell that putCells writes can take, with the
+// delimiter after it: cellRoom and a string of 32 bytes.
 const maxCell = cellRoom + 32
 
-// putCells writes the separators and the common cells of cells at
-// base[o:]: ASCII strings of up to 32 bytes with nothing to escape,
-// integers below 10^16, floats of putFloat8's shape and booleans. sep is
-// the separator before the first cell, delim the one before the others.
-// The buffer must have room for len(cells) cells of maxCell bytes. It
-// stops before the first cell that is of none of these shapes, and
-// returns the new end of the text and the number of cells it wrote.
+// putCells writes the common cells of cells at base[o:], each followed by
+// the delimiter, the low byte of its word dw: ASCII strings of up to 32
+// bytes with nothing to escape, integers below 10^16, floats of
+// putFloat8's shape and booleans. The buffer must have room for
+// len(cells) cells of maxCell bytes. It stops before the first cell that
+// is of none of these shapes, and returns the new end of the text (just
+// past the last delimiter it wrote) and the number of cells it wrote.
 //
 // It calls nothing, so that its loop runs in registers (see
 // appendRowCells). The string, integer and float code is that of putStr,
 // putInt and putFloat8, written out; the tests compare all three paths
 // with the general ones.
-func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uint64) (int, int) {
+func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
+	// p is where the next cell goes; the function's other state is the
+	// loop's, so that it all fits in registers. A cell it leaves returns
+	// at once, without a flag to test on every cell.
+	p := unsafe.Add(base, o)
 	for i := range cells {
 		c := &cells[i]
-		s := c.s
-		p := unsafe.Add(base, o+1)
-		n := -1
+		var n uintptr
 		switch c.kind {
 		case vString:
-			// The words tested are the first and last 8 bytes, and for
-			// more than 16 bytes the 8 after the first and the 8 before
-			// the last.
+			s := c.s
 			ln := uintptr(len(s))
 			if ln-1 >= 32 {
-				if ln == 0 {
-					*(*uint16)(p) = '"' | '"'<<8
-					n = 2
+				if ln != 0 {
+					return int(uintptr(p) - uintptr(base)), i
 				}
+				*(*uint16)(p) = '"' | '"'<<8
+				n = 2
 				break
 			}
+			// The text is stored unquoted as its words are loaded and
+			// tested, so that no word stays live; a string that turns
+			// out to need quotes is stored again one byte further on.
+			// The words are the first and last 8 bytes, and for more
+			// than 16 bytes the 8 after the first, and for more than 24
+			// the 8 after those.
 			sp := unsafe.Pointer(unsafe.StringData(s))
-			var x0, x1, x2, x3, hard, quo uint64
+			var hard, quo uint64
 			switch {
 			case ln >= 8:
-				x0, x3 = *(*uint64)(sp), *(*uint64)(unsafe.Add(sp, ln-8))
-				h0, q0 := special(x0, dw)
-				h3, q3 := special(x3, dw)
-				hard, quo = h0|h3, q0|q3
+				x := *(*uint64)(sp)
+				*(*uint64)(p) = x
+				hard, quo = special(x, dw)
+				x = *(*uint64)(unsafe.Add(sp, ln-8))
+				*(*uint64)(unsafe.Add(p, ln-8)) = x
+				h, q := special(x, dw)
+				hard, quo = hard|h, quo|q
 				if ln > 16 {
-					x1, x2 = *(*uint64)(unsafe.Add(sp, 8)), *(*uint64)(unsafe.Add(sp, ln-16))
-					h1, q1 := special(x1, dw)
-					h2, q2 := special(x2, dw)
-					hard, quo = hard|h1|h2, quo|q1|q2
+					x = *(*uint64)(unsafe.Add(sp, 8))
+					*(*uint64)(unsafe.Add(p, 8)) = x
+					h, q = special(x, dw)
+					hard, quo = hard|h, quo|q
+					if ln > 24 {
+						x = *(*uint64)(unsafe.Add(sp, 16))
+						*(*uint64)(unsafe.Add(p, 16)) = x
+						h, q = special(x, dw)
+						hard, quo = hard|h, quo|q
+					}
 				}
 			case ln >= 4:
-				x0, x3 = uint64(*(*uint32)(sp)), uint64(*(*uint32)(unsafe.Add(sp, ln-4)))
-				hard, quo = special(x0|x3<<32, dw)
+				x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
+				*(*uint32)(p) = x0
+				*(*uint32)(unsafe.Add(p, ln-4)) = x1
+				hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
 			default:
 				hard, quo = special(smallWord(sp, ln), dw)
+				*(*uint8)(p) = s[0]
+				*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
+				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 			}
 			if hard&hi8 != 0 {
-				break
+				return int(uintptr(p) - uintptr(base)), i
 			}
+			n = ln
 			// The shapes of quoteByShape, but numeric-like text, which
 			// is left to appendCell.
-			q := uintptr(1)
 			if quo&hi8 == 0 && s[ln-1] != ' ' {
 				switch c0 := s[0]; {
 				case charClass[c0]&clsFirst == 0:
-					q = 0
+					goto done
 				case c0 == '-' || c0 == '#' || c0 == ' ':
 				case c0 == 't':
 					if s != "true" {
-						q = 0
+						goto done
 					}
 				case c0 == 'f':
 					if s != "false" {
-						q = 0
+						goto done
 					}
 				case c0 == 'n':
 					if s != "null" {
-						q = 0
+						goto done
 					}
 				default: // a digit or '+'
-					q = 2
+					return int(uintptr(p) - uintptr(base)), i
 				}
-			}
-			if q > 1 {
-				break
 			}
 			*(*uint8)(p) = '"'
-			d := unsafe.Add(p, q)
+			d := unsafe.Add(p, 1)
 			switch {
 			case ln >= 8:
-				*(*uint64)(d) = x0
+				*(*uint64)(d) = *(*uint64)(sp)
 				if ln > 16 {
-					*(*uint64)(unsafe.Add(d, 8)) = x1
-					*(*uint64)(unsafe.Add(d, ln-16)) = x2
+					*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
+					if ln > 24 {
+						*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+					}
 				}
-				*(*uint64)(unsafe.Add(d, ln-8)) = x3
+				*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
 			case ln >= 4:
-				*(*uint32)(d) = uint32(x0)
-				*(*uint32)(unsafe.Add(d, ln-4)) = uint32(x3)
+				*(*uint32)(d) = *(*uint32)(sp)
+				*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
 			default:
 				*(*uint8)(d) = s[0]
 				*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
 				*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
 			}
 			*(*uint8)(unsafe.Add(d, ln)) = '"'
-			n = int(ln + 2*q)
+			n += 2
 		case vInt:
 			u, neg := c.u, uintptr(c.u>>63)
 			if neg != 0 {
 				u = -u
 			}
 			if u >= 1e16 {
-				break
+				return int(uintptr(p) - uintptr(base)), i
 			}
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
@@ -441,9 +490,9 @@ func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uin
 				u, lo = u/1e8, u%1e8
 			}
 			w := digits8(u)
-			z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
+			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
 			*(*uint64)(d) = (w + '0'*lo8) >> z
-			n = int(neg) + 8 - int(z>>3)
+			n = neg + 8 - z>>3
 			if big { // the last 8 digits
 				*(*uint64)(unsafe.Add(p, n)) = digits8(lo) + '0'*lo8
 				n += 8
@@ -452,42 +501,45 @@ func putCells(base unsafe.Pointer, o int, cells []Value, sep, delim byte, dw uin
 			f := math.Float64frombits(c.u)
 			a := math.Abs(f)
 			if !(a >= 1e-6 && a < 1e7) {
-				break
+				return int(uintptr(p) - uintptr(base)), i
 			}
-			m := uint64(a*1e8 + 0.5)
-			if float64(m)/1e8 != a {
-				break
+			// Through int64, which converts in one instruction where
+			// uint64 takes a dozen; m < 10^15 either way.
+			mi := int64(a*1e8 + 0.5)
+			if float64(mi)/1e8 != a {
+				return int(uintptr(p) - uintptr(base)), i
 			}
+			m := uint64(mi)
 			neg := uintptr(c.u >> 63)
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
 			ip, fp := m/1e8, m%1e8
 			w := digits8(ip)
-			z := uint(bits.TrailingZeros64(w|1<<56)) &^ 7
+			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
 			*(*uint64)(d) = (w + '0'*lo8) >> z
-			ni := 8 - uintptr(z>>3)
-			n = int(neg + ni)
+			ni := 8 - z>>3
+			n = neg + ni
 			if fp != 0 {
 				w = digits8(fp)
 				*(*uint8)(unsafe.Add(d, ni)) = '.'
 				*(*uint64)(unsafe.Add(d, ni+1)) = w + '0'*lo8
-				n += 9 - bits.LeadingZeros64(w)>>3
+				n += 9 - uintptr(bits.LeadingZeros64(w)>>3)
 			}
 		case vBool:
 			// Without a branch: a column of booleans is a coin toss for
 			// the branch predictor.
 			t := (c.u | -c.u) >> 63 // 1 for true, else 0
 			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
-			n = 5 - int(t)
+			n = 5 - uintptr(t)
+		default:
+			return int(uintptr(p) - uintptr(base)), i
 		}
-		if n < 0 {
-			return o, i
-		}
-		*(*uint8)(unsafe.Add(base, o)) = sep
-		sep = delim
-		o += 1 + n
+	done:
+		// dw holds the delimiter in every byte.
+		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
+		p = unsafe.Add(p, n+1)
 	}
-	return o, len(cells)
+	return int(uintptr(p) - uintptr(base)), len(cells)
 }
 
 // appendCell appends the cells appendRowCells leaves: strings that need a
@@ -519,16 +571,12 @@ func putBool(p unsafe.Pointer, v bool) int {
 }
 
 // rowLead returns the text that starts each row of a table whose rows are
-// indent spaces deep, LF and the indentation, without its last byte, and
-// that last byte, which a row writer writes as the first cell's separator.
-func rowLead(indent int) (string, byte) {
-	if indent == 0 {
-		return "", '\n'
-	}
+// indent spaces deep: LF and the indentation.
+func rowLead(indent int) string {
 	if indent < len(spaces) {
-		return nlSpaces[:indent], ' '
+		return nlSpaces[:indent+1]
 	}
-	return "\n" + strings.Repeat(" ", indent-1), ' '
+	return "\n" + strings.Repeat(" ", indent)
 }
 
 // nlSpaces is LF and then spaces.

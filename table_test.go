@@ -471,16 +471,10 @@ func TestRowCellsMatchReference(t *testing.T) {
 		end := r.Intn((len(cells) + 1) * maxCell)
 		cells = cells[:min(len(cells), end/maxCell)]
 		back := bytes.Repeat([]byte{0xAA}, end+64)
-		o, n := putCells(unsafe.Pointer(&back[0]), 0, cells, ',', byte(d), rs.dw)
-		want := ","
-		for i, c := range cells[:n] {
-			if i > 0 {
-				want += string(byte(d))
-			}
-			want += refCell(c, d)
-		}
-		if n == 0 {
-			want = ""
+		o, n := putCells(unsafe.Pointer(&back[0]), 0, cells, rs.dw)
+		want := ""
+		for _, c := range cells[:n] {
+			want += refCell(c, d) + string(byte(d))
 		}
 		if string(back[:o]) != want {
 			t.Fatalf("putCells(%q) with room %d: %q, want %q", cells, end, back[:o], want)
@@ -494,7 +488,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 		Int(-7), String("Korea, Republic of"), String("2024-03-05T12:34:56Z"), Float(0.1234), Bool(false), String("true"),
 		String(""), String("abc"), String("-x"), Int(-1234567890123456), Float(-1e-6), Float(9999999.99999999), String("ab\"cd")}
 	var buf [1024]byte
-	if _, n := putCells(unsafe.Pointer(&buf), 0, common, ',', ',', delimWords[1]); n != len(common)-1 {
+	if _, n := putCells(unsafe.Pointer(&buf), 0, common, delimWords[1]); n != len(common)-1 {
 		t.Fatalf("putCells wrote %d of the %d common cells", n, len(common)-1)
 	}
 	// A malformed NumberValue is reported by its index.
@@ -502,5 +496,62 @@ func TestRowCellsMatchReference(t *testing.T) {
 	rs.set(2, Comma)
 	if _, bad := appendRowCells(nil, []Value{Int(1), String("a"), NumberValue("1x"), Int(2)}, &rs); bad != 2 {
 		t.Fatalf("malformed NumberValue: index %d, want 2", bad)
+	}
+}
+
+// TestWriteRowMatchesReference writes random rows with WriteRow, whose
+// fast path (putRow) writes a whole row with one call of putCells, and
+// compares the document with one built cell by cell by the general paths
+// (refCell): for every delimiter, indentations that fit putRow's one-word
+// lead and ones that do not, rows wider than putCells takes at once, and
+// rows with cells left to appendCell.
+func TestWriteRowMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	floats := floatCases(r)
+	for k := 0; k < 3000; k++ {
+		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
+		indent := []int{1, 2, 4, 7, 8, 9}[r.Intn(6)]
+		width := 1 + r.Intn(12)
+		if r.Intn(10) == 0 {
+			width = 25 + r.Intn(20) // around putRow's limit of 31 cells
+		}
+		rows := 1 + r.Intn(40)
+		fields := make([]string, width)
+		for i := range fields {
+			fields[i] = "f" + strconv.Itoa(i)
+		}
+		var out bytes.Buffer
+		enc := NewEncoder(&out, WithDelimiter(d), WithIndent(indent))
+		if err := enc.BeginTable("t", rows, fields...); err != nil {
+			t.Fatal(err)
+		}
+		want := "t[" + strconv.Itoa(rows)
+		if d != Comma {
+			want += string(byte(d))
+		}
+		want += "]{" + strings.Join(fields, string(byte(d))) + "}:"
+		for range rows {
+			cells := make([]Value, width)
+			want += "\n" + strings.Repeat(" ", indent)
+			for i := range cells {
+				cells[i] = randomCell(r, floats)
+				if i > 0 {
+					want += string(byte(d))
+				}
+				want += refCell(cells[i], d)
+			}
+			if err := enc.WriteRow(cells...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := enc.EndTable(); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if out.String() != want {
+			t.Fatalf("delimiter %q, indent %d, width %d:\n got: %q\nwant: %q", d, indent, width, out.String(), want)
+		}
 	}
 }

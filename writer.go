@@ -525,10 +525,13 @@ func putFloat(p unsafe.Pointer, f float64) int {
 // away from it, while both lie within half an ulp of a, and an ulp of a
 // number near a power of ten below 10^7 is less than 2·10^-10.
 func putFloat8(p unsafe.Pointer, f, a float64) int {
-	n := uint64(a*1e8 + 0.5)
-	if float64(n)/1e8 != a {
+	// Through int64, which converts in one instruction where uint64
+	// takes a dozen; a·10^8 < 10^15 either way.
+	m := int64(a*1e8 + 0.5)
+	if float64(m)/1e8 != a {
 		return -1
 	}
+	n := uint64(m)
 	s := 0
 	if f < 0 {
 		*(*uint8)(p) = '-'
