@@ -33,6 +33,25 @@ func readFixtures(t *testing.T, category string) map[string][]fixture {
 	return out
 }
 
+// eachDecodeInput calls fn with the TOON input of every decode fixture and
+// ToJSON options for its indentation.
+func eachDecodeInput(t *testing.T, fn func(in []byte, opts ...Option)) {
+	t.Helper()
+	for _, fs := range readFixtures(t, "decode") {
+		for _, f := range fs {
+			var in string
+			if err := json.Unmarshal(f.Input, &in); err != nil {
+				t.Fatalf("%s/%s: input is not a string", f.File, f.Name)
+			}
+			var opts []Option
+			if f.Options.IndentSize > 0 {
+				opts = append(opts, WithIndent(f.Options.IndentSize))
+			}
+			fn([]byte(in), opts...)
+		}
+	}
+}
+
 // encodeOptions turns a fixture's options into FromJSON's.
 func encodeOptions(f *fixture) []Option {
 	var opts []Option

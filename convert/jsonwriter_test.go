@@ -477,20 +477,7 @@ func TestToJSONMatchesJSONText(t *testing.T) {
 		"\xff", "a: \xff\n\"\xfe\": \x01", "a: 1\nb: 2\na: 3\n", "a:\n  b: 1\n  b: 2\n"} {
 		sameAsJSONText(t, []byte(in))
 	}
-	tests := readFixtures(t, "decode")
-	for _, fs := range tests {
-		for _, f := range fs {
-			var in string
-			if err := json.Unmarshal(f.Input, &in); err != nil {
-				t.Fatalf("%s/%s: input is not a string", f.File, f.Name)
-			}
-			var opts []Option
-			if f.Options.IndentSize > 0 {
-				opts = append(opts, WithIndent(f.Options.IndentSize))
-			}
-			sameAsJSONText(t, []byte(in), opts...)
-		}
-	}
+	eachDecodeInput(t, func(in []byte, opts ...Option) { sameAsJSONText(t, in, opts...) })
 }
 
 // FuzzToJSONMatchesJSONText compares ToJSON with the jsontext path on any

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -218,19 +217,7 @@ func TestLenientMatchesOracle(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		sameAsOracle(t, randomTOON(rng))
 	}
-	for _, fs := range readFixtures(t, "decode") {
-		for _, f := range fs {
-			var in string
-			if err := json.Unmarshal(f.Input, &in); err != nil {
-				t.Fatalf("%s/%s: input is not a string", f.File, f.Name)
-			}
-			var opts []Option
-			if f.Options.IndentSize > 0 {
-				opts = append(opts, WithIndent(f.Options.IndentSize))
-			}
-			sameAsOracle(t, []byte(in), opts...)
-		}
-	}
+	eachDecodeInput(t, func(in []byte, opts ...Option) { sameAsOracle(t, in, opts...) })
 }
 
 // TestLenientLarge compares the two paths on documents larger than the
