@@ -375,45 +375,54 @@ const quoteSlack = 2 + wordSlack
 
 // appendQuoted appends s to dst as a quoted JSON string. dst must have
 // room for maxEscape*len(s)+quoteSlack more bytes.
-//
-// A string of at most maxFast bytes that needs no escape, as most are, is
-// checked and copied a word at a time, as in streamJSON (which has its
-// own copy of this code so as not to call): the last word overlaps the one
-// before it, and a string shorter than a word is read with loadShort and
-// stored as one word, whose bytes past the string are scratch.
 func appendQuoted(dst, s []byte) []byte {
-	if n := len(s); n <= maxFast {
-		l := len(dst)
-		d := dst[l : l+n+2+wordSlack]
-		plain := true
-		if n < 8 {
-			x := loadShort(s)
-			if plain = specialMask(x)&(uint64(1)<<(8*n)-1) == 0; plain { // only s's bytes count
-				binary.LittleEndian.PutUint64(d[1:], x)
-			}
-		} else {
-			i := 0
-			for ; i < n-8; i += 8 {
-				x := binary.LittleEndian.Uint64(s[i:])
-				if specialMask(x) != 0 {
-					break
-				}
-				binary.LittleEndian.PutUint64(d[1+i:], x)
-			}
-			x := binary.LittleEndian.Uint64(s[n-8:])
-			if plain = i >= n-8 && specialMask(x) == 0; plain {
-				binary.LittleEndian.PutUint64(d[n-7:], x) // s[n-8:] goes to d[1+n-8:]
-			}
-		}
-		if plain {
-			d[0] = '"'
-			d[n+1] = '"'
-			return dst[:l+n+2]
-		}
+	l, n := len(dst), len(s)
+	if n <= maxFast && putPlain(dst[l:l+n+2+wordSlack], s) {
+		return dst[:l+n+2]
 	}
 	dst = append(dst, '"')
 	dst = appendEscaped(dst, s)
 	return append(dst, '"')
+}
+
+// putPlain writes s into d as a quoted JSON string and reports whether it
+// could: s must be at most maxFast bytes and need no escape, as most
+// strings are. d must have room for len(s)+2+wordSlack bytes; what it
+// holds after a false result, and past the closing quote, is scratch.
+//
+// s is checked and copied a word at a time: the last word overlaps the
+// one before it, and a string shorter than a word is read with loadShort
+// and stored as one word.
+func putPlain(d, s []byte) bool {
+	n := len(s)
+	if n > maxFast {
+		return false
+	}
+	d = d[:n+2+wordSlack]
+	if n < 8 {
+		x := loadShort(s)
+		if specialMask(x)&(uint64(1)<<(8*n)-1) != 0 { // only s's bytes count
+			return false
+		}
+		binary.LittleEndian.PutUint64(d[1:], x)
+	} else {
+		i := 0
+		for ; i < n-8; i += 8 {
+			x := binary.LittleEndian.Uint64(s[i:])
+			if specialMask(x) != 0 {
+				return false
+			}
+			binary.LittleEndian.PutUint64(d[1+i:], x)
+		}
+		x := binary.LittleEndian.Uint64(s[n-8:])
+		if specialMask(x) != 0 {
+			return false
+		}
+		binary.LittleEndian.PutUint64(d[n-7:], x) // s[n-8:] goes to d[1+n-8:]
+	}
+	d[0] = '"'
+	d[n+1] = '"'
+	return true
 }
 
 // appendEscaped appends the JSON escaping of s, without quotes, to dst.

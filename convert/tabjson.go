@@ -192,37 +192,12 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 			t, _ = dec.Token()
 			switch t.Kind() {
 			case toon.KindString:
-				// A short string that needs no escape, checked and copied a
-				// word at a time as in streamCompact.
+				// A short string that needs no escape (putPlain).
 				s := t.Bytes()
 				ln := len(s)
-				if ln > maxFast {
+				if !putPlain(buf[q:], s) {
 					break
 				}
-				d := buf[q : q+maxFast+2+wordSlack]
-				d[0] = '"'
-				if ln < 8 {
-					x := loadShort(s)
-					if specialMask(x)&(uint64(1)<<(8*ln)-1) != 0 {
-						break
-					}
-					binary.LittleEndian.PutUint64(d[1:], x)
-				} else {
-					i := 0
-					for ; i < ln-8; i += 8 {
-						x := binary.LittleEndian.Uint64(s[i:])
-						if specialMask(x) != 0 {
-							break
-						}
-						binary.LittleEndian.PutUint64(d[1+i:], x)
-					}
-					x := binary.LittleEndian.Uint64(s[ln-8:])
-					if i < ln-8 || specialMask(x) != 0 {
-						break
-					}
-					binary.LittleEndian.PutUint64(d[ln-7:], x)
-				}
-				d[ln+1] = '"'
 				q += ln + 2
 				continue
 			case toon.KindNumber:
