@@ -249,15 +249,8 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 		}
 		// The general path: jw writes the token and what goes before it.
 		jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
-		switch t.Kind() {
-		case toon.KindKey:
-			jw.key(t.Bytes())
-		case toon.KindObjectStart, toon.KindArrayStart:
-			jw.open(byte(t.Kind()))
-		case toon.KindObjectEnd, toon.KindArrayEnd:
-			jw.close(byte(t.Kind()))
-		default:
-			writeValue(jw, t)
+		if err := writeToken(jw, t); err != nil {
+			return err
 		}
 		if jw.err != nil {
 			return nil
