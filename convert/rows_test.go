@@ -158,17 +158,7 @@ func TestFromJSONRows(t *testing.T) {
 		}
 		checkAgainstReference(t, doc, opts...)
 		if len(doc) > 0 {
-			m := append([]byte(nil), doc...)
-			j := rng.Intn(len(m))
-			switch rng.Intn(3) {
-			case 0:
-				m[j] = mut[rng.Intn(len(mut))]
-			case 1:
-				m = append(m[:j], m[j+1:]...)
-			default:
-				m = append(m[:j+1], m[j:]...)
-			}
-			checkAgainstReference(t, m, opts...)
+			checkAgainstReference(t, mutateByte(rng, doc, mut), opts...)
 		}
 	}
 }
@@ -352,17 +342,7 @@ func TestMatchRow(t *testing.T) {
 	mut := []byte("{}[],:\" \\0123456789-+.eEtrufalsn\x00\x1f\x7f\xc3\xff")
 	for i := 0; i < 20000; i++ {
 		c := matchRowSeeds[rng.Intn(len(matchRowSeeds))]
-		row := []byte(c[1])
-		j := rng.Intn(len(row))
-		switch rng.Intn(3) {
-		case 0:
-			row[j] = mut[rng.Intn(len(mut))]
-		case 1:
-			row = append(row[:j], row[j+1:]...)
-		default:
-			row = append(row[:j+1], row[j:]...)
-		}
-		checkMatchRow(t, c[0], string(row))
+		checkMatchRow(t, c[0], string(mutateByte(rng, []byte(c[1]), mut)))
 	}
 }
 
