@@ -51,8 +51,8 @@ func checkIndex(t testing.TB, src []byte, delim byte) {
 	t.Helper()
 	want := indexBlocksRef(src, delim)
 	for _, im := range indexedImpls() {
-		prev := indexAsm
-		indexAsm = im.asm
+		prev := indexKernel
+		indexKernel = im.kernel
 		out := make([]uint32, 1, 1+len(src)+200)
 		out[0] = 12345
 		full := out[:cap(out)]
@@ -60,7 +60,7 @@ func checkIndex(t testing.TB, src []byte, delim byte) {
 			full[i] = 0xdeadbeef
 		}
 		got := indexRows(src, delim, out)
-		indexAsm = prev
+		indexKernel = prev
 		if got[0] != 12345 || !slices.Equal(got[1:], want) {
 			t.Fatalf("%s: delim %q, input %q:\n got %v\nwant %v", im.name, delim, src, got[1:], want)
 		}
@@ -130,10 +130,10 @@ func TestIndexRowsAllocs(t *testing.T) {
 	src := []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", 100))
 	out := indexRows(src, ',', nil)
 	for _, im := range indexedImpls() {
-		prev := indexAsm
-		indexAsm = im.asm
+		prev := indexKernel
+		indexKernel = im.kernel
 		allocs := testing.AllocsPerRun(100, func() { out = indexRows(src, ',', out[:0]) })
-		indexAsm = prev
+		indexKernel = prev
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations", im.name, allocs)
 		}

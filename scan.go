@@ -248,13 +248,25 @@ var scanImplName = scanImpls[0].name
 func setScanImpl(name string) (restore func()) {
 	for _, im := range scanImpls {
 		if im.name == name {
-			prevFn, prevName, prevIdx := scanLineImpl, scanImplName, indexAsm
+			prevFn, prevName, prevIdx := scanLineImpl, scanImplName, indexKernel
 			scanLineImpl, scanImplName = im.fn, im.name
-			indexAsm = name != "generic" && indexImpls[0].asm
-			return func() { scanLineImpl, scanImplName, indexAsm = prevFn, prevName, prevIdx }
+			indexKernel = indexKernelFor(name)
+			return func() { scanLineImpl, scanImplName, indexKernel = prevFn, prevName, prevIdx }
 		}
 	}
 	panic("toon: scan implementation " + name + " is not available on this CPU")
+}
+
+// indexKernelFor returns the index kernel setScanImpl selects with the
+// scanLine kernel called name: the index kernel of that name, else the
+// best one (generic for "generic").
+func indexKernelFor(name string) uint8 {
+	for _, im := range indexImpls {
+		if im.name == name {
+			return im.kernel
+		}
+	}
+	return indexImpls[0].kernel
 }
 
 // indexNewline returns the index of the first LF in b, or -1: the lexer's
@@ -325,28 +337,29 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 // indexImpl names one implementation of the index kernel, which indexes
 // src[st.pos:] a 64-byte block at a time (len(src) is a multiple of 64),
 // storing offsets into out, stops before a block when out has fewer than
-// 64 free places, and returns the number stored. asm selects the
-// architecture's kernel (indexBlocksArch), else indexBlocksGeneric runs.
+// 64 free places, and returns the number stored. kernel is the number of
+// one of the architecture's kernels (indexBlocksArch), or 0 for
+// indexBlocksGeneric.
 type indexImpl struct {
-	name string
-	asm  bool
+	name   string
+	kernel uint8
 }
 
 // indexImpls lists the index kernels that can run on this CPU, best first.
 var indexImpls = append(append([]indexImpl(nil), archIndexImpls...),
-	indexImpl{"generic", false})
+	indexImpl{"generic", 0})
 
-// indexAsm is chosen once at start-up, like scanLineImpl, and switched with
-// setScanImpl, which selects the assembly kernel for every name but
-// "generic" where there is one (the AVX2 kernel serves AVX-512 CPUs too).
-var indexAsm = indexImpls[0].asm
+// indexKernel is chosen once at start-up, like scanLineImpl, and switched
+// with setScanImpl, which selects the index kernel of the same name as the
+// scanLine kernel, or else the best one for any name but "generic".
+var indexKernel = indexImpls[0].kernel
 
 // indexBlocks runs the chosen index kernel. The kernels are called
 // directly rather than through a function value, which would make st and
 // the caller's padding block escape to the heap.
 func indexBlocks(src []byte, delim byte, st *idxState, out []uint32) int {
-	if indexAsm {
-		return indexBlocksArch(src, delim, st, out)
+	if indexKernel != 0 {
+		return indexBlocksArch(indexKernel, src, delim, st, out)
 	}
 	return indexBlocksGeneric(src, delim, st, out)
 }

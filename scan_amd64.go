@@ -15,6 +15,8 @@ var (
 	useAVX2Scan = cpuid.CPU.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.CLMUL)
 	// useAVX512Scan: scanAVX512 can run.
 	useAVX512Scan = useAVX2Scan && cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW)
+	// useAVX512Index: indexAVX512 can run.
+	useAVX512Index = useAVX512Scan && cpuid.CPU.Supports(cpuid.AVX512VBMI2)
 )
 
 // scanState is the state the kernels carry from one block to the next and
@@ -139,17 +141,37 @@ var scanRawKernels = func() []scanImpl {
 //go:noescape
 func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
 
-// archIndexImpls lists the index kernels this CPU can run, best first. The
-// AVX2 kernel also serves AVX-512 CPUs: the index has no AVX-512 kernel.
+// indexAVX512 is indexAVX2 for CPUs with AVX-512 (BW and VBMI2), storing
+// each block's offsets without a loop over them. See scan_amd64.s.
+//
+//go:noescape
+func indexAVX512(src []byte, delim byte, st *idxState, out []uint32) int
+
+// The index kernels of this architecture, as indexImpl.kernel numbers them.
+const (
+	idxAVX2   = 1
+	idxAVX512 = 2
+)
+
+// archIndexImpls lists the index kernels this CPU can run, best first,
+// named as the scanLine kernels are, so that setScanImpl selects the
+// index kernel of the same name.
 var archIndexImpls = func() []indexImpl {
-	if useAVX2Scan {
-		return []indexImpl{{"avx2", true}}
+	var l []indexImpl
+	if useAVX512Index {
+		l = append(l, indexImpl{"avx512", idxAVX512})
 	}
-	return nil
+	if useAVX2Scan {
+		l = append(l, indexImpl{"avx2", idxAVX2})
+	}
+	return l
 }()
 
-// indexBlocksArch runs the AVX2 index kernel; indexAsm is only set where
-// it can run.
-func indexBlocksArch(src []byte, delim byte, st *idxState, out []uint32) int {
+// indexBlocksArch runs the index kernel numbered k; indexKernel is only
+// set to the number of a kernel that can run.
+func indexBlocksArch(k uint8, src []byte, delim byte, st *idxState, out []uint32) int {
+	if k == idxAVX512 {
+		return indexAVX512(src, delim, st, out)
+	}
 	return indexAVX2(src, delim, st, out)
 }

@@ -350,6 +350,69 @@ done:
 	SHLQ      $32, R14;     \
 	ORQ       R14, dst
 
+// IX_QUOTES takes Q in R11, B in CX, the delimiters and colons in R12 and
+// the other bytes of interest in R13, and leaves the quoted regions in R14
+// (R12 and R13 as they were), updating inq (R9) and st.esc. A block with no
+// '"' or '\' and no escape carried in lies wholly inside or outside a
+// region, as carried in; one with quotes but no '\' (nor escape carried
+// in) has the prefix-xor of its quotes as its regions. Otherwise the
+// escaped bytes come from the parity of backslash runs (see quoteRegions
+// in scan_generic.go), and the regions from the prefix-xor of the
+// unescaped quotes. Spills R12 and R13 to X15 and X7. Both index kernels
+// use it.
+#define IX_QUOTES \
+	MOVQ  CX, R14;                        \
+	ORQ   IX_ESC(R8), R14;                \
+	JNZ   ix_quotes;                      \
+	MOVQ  R9, R14;                        \
+	TESTQ R11, R11;                       \
+	JZ    ix_regions;                     \
+	VMOVQ R11, X6;                        \ // no '\': every quote toggles
+	VPCLMULQDQ $0, X14, X6, X6;           \
+	VMOVQ X6, R14;                        \
+	XORQ  R9, R14;                        \
+	JMP   ix_fixed;                       \
+ix_quotes:                                \
+	VMOVQ R12, X15;                       \ // free R12 and R13
+	VMOVQ R13, X7;                        \
+	MOVQ  IX_ESC(R8), R12;                \ // R12 = esc
+	ANDNQ CX, R12, CX;                    \ // B &^= esc
+	LEAQ  (R12)(CX*2), R13;               \ // follows = B<<1 | esc
+	MOVQ  $-0x5555555555555556, R14;      \ // odd bits
+	ANDQ  CX, R14;                        \
+	ANDNQ R14, R13, R14;                  \ // oddStarts = B & odd &^ follows
+	XORL  R12, R12;                       \
+	ADDQ  CX, R14;                        \ // oddStarts + B
+	ADCQ  $0, R12;                        \ // esc = carry out
+	MOVQ  R12, IX_ESC(R8);                \
+	SHLQ  $1, R14;                        \
+	MOVQ  $0x5555555555555555, CX;        \
+	XORQ  R14, CX;                        \
+	ANDQ  R13, CX;                        \ // CX = escaped bytes
+	ANDNQ R11, CX, R13;                   \ // R13 = unescaped quotes
+	ANDQ  R11, CX;                        \ // CX = escaped quotes
+	VMOVQ R13, X6;                        \
+	VPCLMULQDQ $0, X14, X6, X6;           \ // prefix-xor
+	VMOVQ X6, R14;                        \
+	XORQ  R9, R14;                        \ // R14 = inside a region
+	ANDNQ CX, R14, R11;                   \ // escaped quotes outside regions
+	JZ    ix_restore;                     \
+ix_fix:                                   \
+	BLSIQ   R11, R12;                     \
+	NEGQ    R12;                          \
+	XORQ    R12, R14;                     \ // a region opens there
+	BLSMSKQ R11, R12;                     \
+	ANDNQ   CX, R12, CX;                  \ // drop escaped quotes up to it
+	ANDNQ   CX, R14, R11;                 \
+	JNZ     ix_fix;                       \
+ix_restore:                               \
+	VMOVQ X15, R12;                       \
+	VMOVQ X7, R13;                        \
+ix_fixed:                                 \
+	MOVQ  R14, R9;                        \
+	SARQ  $63, R9;                        \ // inq for the next block
+ix_regions:
+
 // func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
 //
 // Requires AVX2, BMI1, BMI2 and PCLMULQDQ. The index kernel (see indexRows
@@ -425,59 +488,7 @@ ix_loop:
 	ORQ       CX, R13
 	ORQ       R11, R13
 
-	// R14 = the quoted regions. A block with no '"' or '\' and no escape
-	// carried in lies wholly inside or outside a region, as carried in.
-	MOVQ  R11, R14
-	ORQ   CX, R14
-	ORQ   IX_ESC(R8), R14
-	JNZ   ix_quotes
-	MOVQ  R9, R14
-	JMP   ix_regions
-
-ix_quotes:
-	// Escaped bytes from the parity of backslash runs (see quoteRegions
-	// in scan_generic.go), then the prefix-xor of the unescaped quotes.
-	VMOVQ R12, X15                     // free R12 and R13
-	VMOVQ R13, X7
-	MOVQ  IX_ESC(R8), R12              // R12 = esc
-	ANDNQ CX, R12, CX                  // B &^= esc
-	LEAQ  (R12)(CX*2), R13             // follows = B<<1 | esc
-	MOVQ  $-0x5555555555555556, R14    // odd bits
-	ANDQ  CX, R14
-	ANDNQ R14, R13, R14                // oddStarts = B & odd &^ follows
-	XORL  R12, R12
-	ADDQ  CX, R14                      // oddStarts + B
-	ADCQ  $0, R12                      // esc = carry out
-	MOVQ  R12, IX_ESC(R8)
-	SHLQ  $1, R14
-	MOVQ  $0x5555555555555555, CX
-	XORQ  R14, CX
-	ANDQ  R13, CX                      // CX = escaped bytes
-	ANDNQ R11, CX, R13                 // R13 = unescaped quotes
-	ANDQ  R11, CX                      // CX = escaped quotes
-	VMOVQ R13, X6
-	VPCLMULQDQ $0, X14, X6, X6         // prefix-xor
-	VMOVQ X6, R14
-	XORQ  R9, R14                      // R14 = inside a region
-	ANDNQ CX, R14, R11                 // escaped quotes outside regions
-	JZ    ix_fixed
-
-ix_fix:
-	BLSIQ   R11, R12
-	NEGQ    R12
-	XORQ    R12, R14                   // a region opens there
-	BLSMSKQ R11, R12
-	ANDNQ   CX, R12, CX                // drop escaped quotes up to it
-	ANDNQ   CX, R14, R11
-	JNZ     ix_fix
-
-ix_fixed:
-	MOVQ  R14, R9
-	SARQ  $63, R9                      // inq for the next block
-	VMOVQ X15, R12
-	VMOVQ X7, R13
-
-ix_regions:
+	IX_QUOTES
 	ANDNQ R12, R14, R12         // delimiters and colons outside regions
 	ORQ   R12, R13
 	JZ    ix_next
@@ -495,6 +506,126 @@ ix_next:
 	JMP  ix_loop
 
 ix_done:
+	MOVQ BX, IX_POS(R8)
+	MOVQ R9, IX_INQ(R8)
+	MOVQ R10, IX_HIGH(R8)
+	MOVQ AX, ret+64(FP)
+	VZEROUPPER
+	RET
+
+// ixBytes holds the bytes 0 to 63 in order: the offsets within a block
+// that indexAVX512 compresses.
+DATA ixBytes<>+0(SB)/8, $0x0706050403020100
+DATA ixBytes<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA ixBytes<>+16(SB)/8, $0x1716151413121110
+DATA ixBytes<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA ixBytes<>+32(SB)/8, $0x2726252423222120
+DATA ixBytes<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA ixBytes<>+48(SB)/8, $0x3736353433323130
+DATA ixBytes<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL ixBytes<>(SB), RODATA|NOPTR, $64
+
+// func indexAVX512(src []byte, delim byte, st *idxState, out []uint32) int
+//
+// Requires AVX512F, AVX512BW, AVX512_VBMI2, BMI1, BMI2, POPCNT and
+// PCLMULQDQ. indexAVX2 for AVX-512 CPUs, with the same contract and
+// registers: the masks come from compares into mask registers, and the
+// offsets are stored without a loop over the bits: the block's offsets of
+// interest are compressed (VPCOMPRESSB) into the low bytes of a vector,
+// widened sixteen at a time to 32 bits, added to the block's offset and
+// stored with a write mask that covers exactly the offsets there are, so
+// nothing past out[ret-1] is written.
+TEXT ·indexAVX512(SB), NOSPLIT, $0-72
+	MOVQ         src_base+0(FP), SI
+	MOVQ         src_len+8(FP), DX
+	MOVQ         st+32(FP), R8
+	MOVQ         out_base+40(FP), DI
+	MOVQ         out_len+48(FP), R15
+	XORQ         AX, AX
+	MOVQ         IX_POS(R8), BX
+	MOVQ         IX_INQ(R8), R9
+	MOVQ         IX_HIGH(R8), R10
+	MOVQ         $-1, R11
+	VMOVQ        R11, X14
+	MOVL         $0x22, R11
+	VPBROADCASTB R11, Z8       // '"'
+	MOVL         $0x5c, R11
+	VPBROADCASTB R11, Z9       // '\'
+	MOVBQZX      delim+24(FP), R11
+	VPBROADCASTB R11, Z10      // delim
+	MOVL         $0x3a, R11
+	VPBROADCASTB R11, Z11      // ':'
+	MOVL         $0x0a, R11
+	VPBROADCASTB R11, Z12      // LF
+	MOVL         $0x0d, R11
+	VPBROADCASTB R11, Z13      // CR
+	VMOVDQU64    ixBytes<>(SB), Z16
+
+ix5_loop:
+	LEAQ 64(BX), R11
+	CMPQ R11, DX
+	JGT  ix5_done
+	MOVQ R15, R11
+	SUBQ AX, R11
+	CMPQ R11, $64
+	JLT  ix5_done
+
+	VMOVDQU64 (SI)(BX*1), Z0
+	VPCMPEQB  Z0, Z8, K1
+	KMOVQ     K1, R11          // R11 = Q
+	VPCMPEQB  Z0, Z10, K2
+	VPCMPEQB  Z0, Z11, K3
+	KORQ      K2, K3, K2
+	KMOVQ     K2, R12          // R12 = delimiters and colons
+	VPCMPEQB  Z0, Z12, K4
+	VPCMPEQB  Z0, Z13, K5
+	KORQ      K4, K5, K4
+	KMOVQ     K4, R13          // R13 = LF and CR
+	VPMOVB2M  Z0, K6
+	KMOVQ     K6, CX           // CX = H, the bytes >= 0x80
+	LEAQ      (R10)(CX*2), R14 // H<<1 | high
+	ANDNQ     CX, R14, R14     // H &^ (H<<1 | high)
+	ORQ       R14, R13         // R13 |= the first byte of each run of them
+	SHRQ      $63, CX
+	MOVQ      CX, R10
+	VPCMPEQB  Z0, Z9, K7
+	KMOVQ     K7, CX           // CX = B
+	ORQ       CX, R13
+	ORQ       R11, R13         // R13 |= B | Q
+
+	IX_QUOTES
+	ANDNQ R12, R14, R12        // delimiters and colons outside regions
+	ORQ   R12, R13
+	JZ    ix5_next
+
+	// Store BX+i for every set bit i of R13, sixteen at a time.
+	KMOVQ        R13, K1
+	VPCOMPRESSB  Z16, K1, Z1
+	POPCNTQ      R13, CX
+	VPBROADCASTD BX, Z17
+
+ix5_store:
+	VPMOVZXBD X1, Z2
+	VPADDD    Z17, Z2, Z2
+	MOVQ      $-1, R14
+	BZHIQ     CX, R14, R14     // the low min(CX, 16) bits, as a word
+	KMOVW     R14, K2
+	VMOVDQU32 Z2, K2, (DI)(AX*4)
+	CMPQ      CX, $16
+	JLE       ix5_last
+	ADDQ      $16, AX
+	SUBQ      $16, CX
+	VALIGND   $4, Z1, Z1, Z1   // the next sixteen bytes down
+	JMP       ix5_store
+
+ix5_last:
+	ADDQ CX, AX
+
+ix5_next:
+	ADDQ $64, BX
+	JMP  ix5_loop
+
+ix5_done:
 	MOVQ BX, IX_POS(R8)
 	MOVQ R9, IX_INQ(R8)
 	MOVQ R10, IX_HIGH(R8)

@@ -13,7 +13,7 @@ var scanRawKernels []scanImpl
 // indexBlocksGeneric.
 var archIndexImpls []indexImpl
 
-// indexBlocksArch is never called here: indexAsm stays false.
-func indexBlocksArch(src []byte, delim byte, st *idxState, out []uint32) int {
+// indexBlocksArch is never called here: indexKernel stays 0.
+func indexBlocksArch(k uint8, src []byte, delim byte, st *idxState, out []uint32) int {
 	return indexBlocksGeneric(src, delim, st, out)
 }
