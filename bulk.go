@@ -110,11 +110,7 @@ func (d *Decoder) bulkRows() bool {
 		if ls+indent >= len(src) {
 			break
 		}
-		if !isIndent(src[ls : ls+indent]) {
-			stopped = true
-			break
-		}
-		if c := src[ls+indent]; c == ' ' || c == '\t' || c == '#' || c == '\n' || c == '\r' {
+		if !rowStart(src, ls, indent) {
 			stopped = true
 			break
 		}
@@ -172,15 +168,43 @@ func (d *Decoder) bulkRows() bool {
 	return true
 }
 
-// isIndent reports whether b is all spaces.
-func isIndent(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' {
+// rowStart reports whether the line at src[ls:] starts with exactly
+// indent spaces and then content that is not a comment: its byte at
+// ls+indent, which must be in src, is not a space, tab, '#', LF or CR. An
+// indentation of up to 7 spaces is checked with one word where the line
+// has 8 bytes in src.
+func rowStart(src []byte, ls, indent int) bool {
+	var c byte
+	if indent < 8 && ls+8 <= len(src) {
+		w := binary.LittleEndian.Uint64(src[ls:])
+		if (w^swarSpaces)&wordMask[indent&7] != 0 {
 			return false
 		}
+		c = byte(w >> (8 * uint(indent&7)))
+	} else {
+		for _, b := range src[ls : ls+indent] {
+			if b != ' ' {
+				return false
+			}
+		}
+		c = src[ls+indent]
 	}
-	return true
+	return rowFirst[c]
 }
+
+// swarSpaces is a word of spaces.
+const swarSpaces = ' ' * swarLo
+
+// rowFirst tells the bytes that may start a row's content.
+var rowFirst = func() (t [256]bool) {
+	for i := range t {
+		t[i] = true
+	}
+	for _, c := range " \t#\n\r" {
+		t[c] = false
+	}
+	return t
+}()
 
 // What bulkLine reports instead of a line's end.
 const (
@@ -270,6 +294,21 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				} else {
 					*slot = plainToken(src[s:e])
 				}
+			case primLetter:
+				if n := e - s; n <= 5 && s+8 <= len(src) {
+					switch binary.LittleEndian.Uint64(src[s:s+8]) & wordMask[n&7] {
+					case wordTrue:
+						*slot = Token{h: uint64(KindBool), n: 1}
+					case wordFalse:
+						*slot = Token{h: uint64(KindBool)}
+					case wordNull:
+						*slot = Token{h: uint64(KindNull)}
+					default:
+						*slot = Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: n}
+					}
+				} else {
+					*slot = plainToken(src[s:e])
+				}
 			default:
 				*slot = plainToken(src[s:e])
 			}
@@ -284,6 +323,16 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 		cs = p + 1
 	}
 }
+
+// The keywords as little-endian words, and wordMask[n], the mask of a
+// word's first n bytes, to compare a cell of n bytes with them.
+const (
+	wordTrue  = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
+	wordNull  = 'n' | 'u'<<8 | 'l'<<16 | 'l'<<24
+	wordFalse = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
+)
+
+var wordMask = [8]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff}
 
 // syncLine makes d.line the line of the last token returned, when that
 // token was queued by the fast path (which does not keep d.line current).

@@ -67,6 +67,7 @@ var bulkCells = []string{
 	"1", "-2", "3.25", "0", "007", "1e5", "1.", "x", "Ada Lovelace", "true", "false", "null", `""`,
 	`"a,b"`, `"a:b"`, `"q\"q"`, `"\\"`, `"é"`, "é", "€x", "\xff", " pad ", "a b", "", `"x"y`, `a"b`,
 	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls",
+	"t", "f", "n", "fals", "falsey", "truE", "nul", "nulL", "trues", "no", "fa",
 }
 
 // bulkDoc builds a document of one table with rows random cells, and
