@@ -58,6 +58,44 @@
 	CMPQ    R11, R12; \
 	JGT     done
 
+// QUOTE_REGIONS is the quote arithmetic of the file comment, shared by
+// every kernel: from Q (a block's quotes), B (its backslashes), esc (1 when
+// its first byte is escaped by an odd backslash run carried in, else 0)
+// and R9 (the region carried in, 0 or ^0), it leaves the block's quoted
+// regions in F and the escape carry into the next block in esc. It
+// clobbers Q, B, T and X6, and needs X14 all ones; fix and fixed are its
+// labels, named apart in each kernel.
+#define QUOTE_REGIONS(Q, B, esc, F, T, fix, fixed) \
+	ANDNQ B, esc, B;                      \ // B &^= esc
+	LEAQ  (esc)(B*2), F;                  \ // follows = B<<1 | esc
+	MOVQ  $-0x5555555555555556, T;        \ // odd bits
+	ANDQ  B, T;                           \
+	ANDNQ T, F, T;                        \ // oddStarts = B & odd &^ follows
+	XORL  esc, esc;                       \
+	ADDQ  B, T;                           \ // oddStarts + B
+	ADCQ  $0, esc;                        \ // esc = carry out
+	SHLQ  $1, T;                          \
+	MOVQ  $0x5555555555555555, B;         \
+	XORQ  T, B;                           \
+	ANDQ  F, B;                           \ // B = escaped bytes
+	ANDNQ Q, B, F;                        \ // F = unescaped quotes
+	ANDQ  Q, B;                           \ // B = escaped quotes
+	VMOVQ F, X6;                          \
+	VPCLMULQDQ $0, X14, X6, X6;           \ // prefix-xor
+	VMOVQ X6, F;                          \
+	XORQ  R9, F;                          \ // F = inside a region
+	ANDNQ B, F, Q;                        \ // escaped quotes outside regions
+	JZ    fixed;                          \
+fix:                                      \
+	BLSIQ   Q, T;                         \
+	NEGQ    T;                            \
+	XORQ    T, F;                         \ // a region opens there
+	BLSMSKQ Q, T;                         \
+	ANDNQ   B, T, B;                      \ // drop escaped quotes up to it
+	ANDNQ   B, F, Q;                      \
+	JNZ     fix;                          \
+fixed:
+
 // SCAN_QUOTES takes Q in R11, B in R12 and the raw D in R13. It leaves the
 // unquoted bytes' mask in R13, D in R11, and updates inq, esc and the quote
 // flag. A block with no '"' or '\' and no escape carried in is settled
@@ -76,35 +114,7 @@
 quotes_slow:                              \
 	ORQ   R11, ST_QUOTE(R8);              \
 	VMOVQ R13, X15;                       \
-	ANDNQ R12, R10, R12;                  \ // B &^= esc
-	LEAQ  (R10)(R12*2), R13;              \ // follows = B<<1 | esc
-	MOVQ  $-0x5555555555555556, R14;      \ // odd bits
-	ANDQ  R12, R14;                       \
-	ANDNQ R14, R13, R14;                  \ // oddStarts = B & odd &^ follows
-	XORL  R10, R10;                       \
-	ADDQ  R12, R14;                       \ // oddStarts + B
-	ADCQ  $0, R10;                        \ // esc = carry out
-	SHLQ  $1, R14;                        \
-	MOVQ  $0x5555555555555555, R12;       \
-	XORQ  R14, R12;                       \
-	ANDQ  R13, R12;                       \ // R12 = escaped bytes
-	ANDNQ R11, R12, R13;                  \ // R13 = unescaped quotes
-	ANDQ  R11, R12;                       \ // R12 = escaped quotes
-	VMOVQ R13, X6;                        \
-	VPCLMULQDQ $0, X14, X6, X6;           \ // prefix-xor
-	VMOVQ X6, R13;                        \
-	XORQ  R9, R13;                        \ // R13 = inside a region
-	ANDNQ R12, R13, R11;                  \ // escaped quotes outside regions
-	JZ    quotes_fixed;                   \
-quotes_fix:                               \
-	BLSIQ   R11, R14;                     \
-	NEGQ    R14;                          \
-	XORQ    R14, R13;                     \ // a region opens there
-	BLSMSKQ R11, R14;                     \
-	ANDNQ   R12, R14, R12;                \ // drop escaped quotes up to it
-	ANDNQ   R12, R13, R11;                \
-	JNZ     quotes_fix;                   \
-quotes_fixed:                             \
+	QUOTE_REGIONS(R11, R12, R10, R13, R14, quotes_fix, quotes_fixed) \
 	MOVQ  R13, R9;                        \
 	SARQ  $63, R9;                        \ // inq for the next block
 	NOTQ  R13;                            \
@@ -172,6 +182,40 @@ emit_done:
 	SHLQ      $32, R14;    \
 	ORQ       R14, dst;    \
 	SHRXQ     CX, dst, dst
+
+// IX_LOAD_STATE reads an index kernel's arguments and carried state.
+#define IX_LOAD_STATE \
+	MOVQ  src_base+0(FP), SI;  \
+	MOVQ  src_len+8(FP), DX;   \
+	MOVQ  st+32(FP), R8;       \
+	MOVQ  out_base+40(FP), DI; \
+	MOVQ  out_len+48(FP), R15; \
+	XORQ  AX, AX;              \
+	MOVQ  IX_POS(R8), BX;      \
+	MOVQ  IX_INQ(R8), R9;      \
+	MOVQ  IX_HIGH(R8), R10;    \
+	MOVQ  $-1, R11;            \
+	VMOVQ R11, X14
+
+// IX_ROOM jumps to done unless a whole block is left in src and out has
+// room for 64 more offsets.
+#define IX_ROOM(done) \
+	LEAQ 64(BX), R11; \
+	CMPQ R11, DX;     \
+	JGT  done;        \
+	MOVQ R15, R11;    \
+	SUBQ AX, R11;     \
+	CMPQ R11, $64;    \
+	JLT  done
+
+// IX_STORE_STATE writes the carried state back and returns AX.
+#define IX_STORE_STATE \
+	MOVQ BX, IX_POS(R8);  \
+	MOVQ R9, IX_INQ(R8);  \
+	MOVQ R10, IX_HIGH(R8); \
+	MOVQ AX, ret+64(FP);  \
+	VZEROUPPER;           \
+	RET
 
 // func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
 //
@@ -355,11 +399,9 @@ done:
 // (R12 and R13 as they were), updating inq (R9) and st.esc. A block with no
 // '"' or '\' and no escape carried in lies wholly inside or outside a
 // region, as carried in; one with quotes but no '\' (nor escape carried
-// in) has the prefix-xor of its quotes as its regions. Otherwise the
-// escaped bytes come from the parity of backslash runs (see quoteRegions
-// in scan_generic.go), and the regions from the prefix-xor of the
-// unescaped quotes. Spills R12 and R13 to X15 and X7. Both index kernels
-// use it.
+// in) has the prefix-xor of its quotes as its regions; any other goes
+// through QUOTE_REGIONS, with R12 and R13 spilled to X15 and X7. Both
+// index kernels use it.
 #define IX_QUOTES \
 	MOVQ  CX, R14;                        \
 	ORQ   IX_ESC(R8), R14;                \
@@ -376,36 +418,9 @@ ix_quotes:                                \
 	VMOVQ R12, X15;                       \ // free R12 and R13
 	VMOVQ R13, X7;                        \
 	MOVQ  IX_ESC(R8), R12;                \ // R12 = esc
-	ANDNQ CX, R12, CX;                    \ // B &^= esc
-	LEAQ  (R12)(CX*2), R13;               \ // follows = B<<1 | esc
-	MOVQ  $-0x5555555555555556, R14;      \ // odd bits
-	ANDQ  CX, R14;                        \
-	ANDNQ R14, R13, R14;                  \ // oddStarts = B & odd &^ follows
-	XORL  R12, R12;                       \
-	ADDQ  CX, R14;                        \ // oddStarts + B
-	ADCQ  $0, R12;                        \ // esc = carry out
+	QUOTE_REGIONS(R11, CX, R12, R13, R14, ix_fix, ix_settled) \
 	MOVQ  R12, IX_ESC(R8);                \
-	SHLQ  $1, R14;                        \
-	MOVQ  $0x5555555555555555, CX;        \
-	XORQ  R14, CX;                        \
-	ANDQ  R13, CX;                        \ // CX = escaped bytes
-	ANDNQ R11, CX, R13;                   \ // R13 = unescaped quotes
-	ANDQ  R11, CX;                        \ // CX = escaped quotes
-	VMOVQ R13, X6;                        \
-	VPCLMULQDQ $0, X14, X6, X6;           \ // prefix-xor
-	VMOVQ X6, R14;                        \
-	XORQ  R9, R14;                        \ // R14 = inside a region
-	ANDNQ CX, R14, R11;                   \ // escaped quotes outside regions
-	JZ    ix_restore;                     \
-ix_fix:                                   \
-	BLSIQ   R11, R12;                     \
-	NEGQ    R12;                          \
-	XORQ    R12, R14;                     \ // a region opens there
-	BLSMSKQ R11, R12;                     \
-	ANDNQ   CX, R12, CX;                  \ // drop escaped quotes up to it
-	ANDNQ   CX, R14, R11;                 \
-	JNZ     ix_fix;                       \
-ix_restore:                               \
+	MOVQ  R13, R14;                       \ // R14 = inside a region
 	VMOVQ X15, R12;                       \
 	VMOVQ X7, R13;                        \
 ix_fixed:                                 \
@@ -426,17 +441,7 @@ ix_regions:
 // R10 high (0 or 1), R11-R14 and CX scratch, X14 the all-ones CLMUL
 // operand, X7 and X15 spills. The escape carry stays in st.esc.
 TEXT ·indexAVX2(SB), NOSPLIT, $0-72
-	MOVQ         src_base+0(FP), SI
-	MOVQ         src_len+8(FP), DX
-	MOVQ         st+32(FP), R8
-	MOVQ         out_base+40(FP), DI
-	MOVQ         out_len+48(FP), R15
-	XORQ         AX, AX
-	MOVQ         IX_POS(R8), BX
-	MOVQ         IX_INQ(R8), R9
-	MOVQ         IX_HIGH(R8), R10
-	MOVQ         $-1, R11
-	VMOVQ        R11, X14
+	IX_LOAD_STATE
 	AVX2_SCAN_CONSTS
 	MOVL         $0x0a, R11
 	AVX2_BCAST(X12, Y12)       // LF
@@ -444,13 +449,7 @@ TEXT ·indexAVX2(SB), NOSPLIT, $0-72
 	AVX2_BCAST(X13, Y13)       // CR
 
 ix_loop:
-	LEAQ 64(BX), R11
-	CMPQ R11, DX
-	JGT  ix_done
-	MOVQ R15, R11
-	SUBQ AX, R11
-	CMPQ R11, $64
-	JLT  ix_done
+	IX_ROOM(ix_done)
 
 	VMOVDQU (SI)(BX*1), Y0
 	VMOVDQU 32(SI)(BX*1), Y1
@@ -506,12 +505,7 @@ ix_next:
 	JMP  ix_loop
 
 ix_done:
-	MOVQ BX, IX_POS(R8)
-	MOVQ R9, IX_INQ(R8)
-	MOVQ R10, IX_HIGH(R8)
-	MOVQ AX, ret+64(FP)
-	VZEROUPPER
-	RET
+	IX_STORE_STATE
 
 // ixBytes holds the bytes 0 to 63 in order: the offsets within a block
 // that indexAVX512 compresses.
@@ -536,17 +530,7 @@ GLOBL ixBytes<>(SB), RODATA|NOPTR, $64
 // stored with a write mask that covers exactly the offsets there are, so
 // nothing past out[ret-1] is written.
 TEXT ·indexAVX512(SB), NOSPLIT, $0-72
-	MOVQ         src_base+0(FP), SI
-	MOVQ         src_len+8(FP), DX
-	MOVQ         st+32(FP), R8
-	MOVQ         out_base+40(FP), DI
-	MOVQ         out_len+48(FP), R15
-	XORQ         AX, AX
-	MOVQ         IX_POS(R8), BX
-	MOVQ         IX_INQ(R8), R9
-	MOVQ         IX_HIGH(R8), R10
-	MOVQ         $-1, R11
-	VMOVQ        R11, X14
+	IX_LOAD_STATE
 	MOVL         $0x22, R11
 	VPBROADCASTB R11, Z8       // '"'
 	MOVL         $0x5c, R11
@@ -562,13 +546,7 @@ TEXT ·indexAVX512(SB), NOSPLIT, $0-72
 	VMOVDQU64    ixBytes<>(SB), Z16
 
 ix5_loop:
-	LEAQ 64(BX), R11
-	CMPQ R11, DX
-	JGT  ix5_done
-	MOVQ R15, R11
-	SUBQ AX, R11
-	CMPQ R11, $64
-	JLT  ix5_done
+	IX_ROOM(ix5_done)
 
 	VMOVDQU64 (SI)(BX*1), Z0
 	VPCMPEQB  Z0, Z8, K1
@@ -626,9 +604,4 @@ ix5_next:
 	JMP  ix5_loop
 
 ix5_done:
-	MOVQ BX, IX_POS(R8)
-	MOVQ R9, IX_INQ(R8)
-	MOVQ R10, IX_HIGH(R8)
-	MOVQ AX, ret+64(FP)
-	VZEROUPPER
-	RET
+	IX_STORE_STATE
