@@ -100,7 +100,9 @@ fixed:
 // unquoted bytes' mask in R13, D in R11, and updates inq, esc and the quote
 // flag. A block with no '"' or '\' and no escape carried in is settled
 // without the arithmetic: all of it is unquoted, or, inside a region, none
-// of it is and the block is done (jump to next_block).
+// of it is and the block is done (jump to next_block). One with quotes but
+// no '\' (nor escape carried in) has the prefix-xor of its quotes as its
+// regions.
 #define SCAN_QUOTES \
 	MOVQ  R11, R14;                       \
 	ORQ   R12, R14;                       \
@@ -114,6 +116,15 @@ fixed:
 quotes_slow:                              \
 	ORQ   R11, ST_QUOTE(R8);              \
 	VMOVQ R13, X15;                       \
+	MOVQ  R12, R14;                       \
+	ORQ   R10, R14;                       \
+	JNZ   quotes_esc;                     \
+	VMOVQ R11, X6;                        \ // no '\': every quote toggles
+	VPCLMULQDQ $0, X14, X6, X6;           \
+	VMOVQ X6, R13;                        \
+	XORQ  R9, R13;                        \
+	JMP   quotes_fixed;                   \
+quotes_esc:                               \
 	QUOTE_REGIONS(R11, R12, R10, R13, R14, quotes_fix, quotes_fixed) \
 	MOVQ  R13, R9;                        \
 	SARQ  $63, R9;                        \ // inq for the next block
