@@ -7,8 +7,13 @@
 # then measures with /usr/bin/time -v:
 #   encode: toon rows.json -o rows.toon      (JSON -> TOON, two passes)
 #   decode: toon rows.toon -o back.json      (TOON -> JSON, streaming)
+#   decode: toon rows.toon > /dev/null       (the same, output discarded)
 # and checks that back.json is byte-identical to rows.json (the generator
 # writes compact JSON with canonical numbers, so the round trip is exact).
+# The second decode line shows the converter without the file system: the
+# difference between the two is the cost of writing 800 MB to a file, the
+# kernel's copy into the page cache above all (and, when back.json exists
+# from a KEEP=1 run, of replacing it: the line then says so).
 # Targets (issue 6): encode >= 250 MB/s of JSON with max RSS < 64 MB;
 # decode >= 500 MB/s of TOON with max RSS < 32 MB.
 #
@@ -38,26 +43,38 @@ awk -v n="$ROWS" 'BEGIN {
   printf "]}\n"
 }' > "$OUT/rows.json"
 
-# measure NAME INPUT OUTPUT: runs the command and prints one result line.
+# measure NAME INPUT OUTPUT [LABEL]: runs the command and prints one result
+# line, ending with LABEL if given. An OUTPUT of /dev/null is standard
+# output redirected there, not -o.
 measure() {
-  name=$1 in=$2 out=$3
+  name=$1 in=$2 out=$3 label=${4:-}
+  if [ "$out" != /dev/null ] && [ -e "$out" ]; then
+    label="$label (replacing the file of an earlier KEEP=1 run)"
+  fi
+  tf=$OUT/$name.time
   sync
-  "$TIME" -v "$OUT/toon" "$in" -o "$out" 2> "$OUT/$name.time"
+  if [ "$out" = /dev/null ]; then
+    tf=$OUT/$name-null.time
+    "$TIME" -v -o "$tf" "$OUT/toon" "$in" > /dev/null
+  else
+    "$TIME" -v "$OUT/toon" "$in" -o "$out" 2> "$tf"
+  fi
   size=$(wc -c < "$in")
-  awk -v name="$name" -v size="$size" -F': ' '
+  awk -v name="$name" -v size="$size" -v label="$label" -F': ' '
     /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
     /User time/ { user = $2 }
     /System time/ { sys = $2 }
     /Maximum resident set size/ { rss = $2 }
     END {
       cpu = user + sys
-      printf "%-7s %8.1f MB in %6.2f s wall (%6.1f MB/s), %6.2f s CPU (%6.1f MB/s per CPU second), max RSS %6.1f MB\n",
-        name, size / 1e6, wall, size / 1e6 / wall, cpu, size / 1e6 / cpu, rss / 1024
-    }' "$OUT/$name.time"
+      printf "%-7s %8.1f MB in %6.2f s wall (%6.1f MB/s), %6.2f s CPU (%6.1f MB/s per CPU second), max RSS %6.1f MB; user %.2f s, sys %.2f s%s\n",
+        name, size / 1e6, wall, size / 1e6 / wall, cpu, size / 1e6 / cpu, rss / 1024, user, sys, label
+    }' "$tf"
 }
 
 measure encode "$OUT/rows.json" "$OUT/rows.toon"
-measure decode "$OUT/rows.toon" "$OUT/back.json"
+measure decode "$OUT/rows.toon" "$OUT/back.json" "  [-o back.json]"
+measure decode "$OUT/rows.toon" /dev/null "  [> /dev/null]"
 if cmp -s "$OUT/rows.json" "$OUT/back.json"; then
   echo "round trip: identical"
 else

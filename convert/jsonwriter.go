@@ -22,11 +22,12 @@ import (
 // its time on copying bytes.
 //
 // Output collects in a buffer of fixed size and goes to the io.Writer in
-// chunks of up to jsonBufSize bytes; a string longer than the buffer is
-// written in pieces, so memory does not depend on the document.
+// chunks of up to jsonBufSize bytes (with a pipe, of up to the pipe's
+// buffer size); a string longer than the buffer is written in pieces, so
+// memory does not depend on the document.
 type jsonWriter struct {
 	w      io.Writer
-	buf    []byte // pending output; its capacity never changes
+	buf    []byte // pending output; its capacity is always jsonBufSize
 	err    error  // the first error from w; once set, nothing more is written
 	depth  int    // open objects and arrays
 	next   byte   // what comes before the next key or value: one of the need* values
@@ -37,6 +38,9 @@ type jsonWriter struct {
 	// of a buffer before the document ends.
 	pipe  *outPipe
 	piped bool
+	chunk int // the pipe's buffer size; 0 for pipeChunk
+
+	home *[jsonBufSize]byte // the buffer from jsonBufs, buf's when there is no pipe
 
 	tab tableKeys // the current table's prefixes (tabjson.go)
 }
@@ -59,14 +63,15 @@ var jsonBufs = sync.Pool{New: func() any { return new([jsonBufSize]byte) }}
 // newJSONWriter returns a writer to w with a buffer from jsonBufs; release
 // gives the buffer back.
 func newJSONWriter(w io.Writer, indent int) *jsonWriter {
-	return &jsonWriter{w: w, buf: jsonBufs.Get().(*[jsonBufSize]byte)[:0], indent: indent}
+	home := jsonBufs.Get().(*[jsonBufSize]byte)
+	return &jsonWriter{w: w, buf: home[:0], home: home, indent: indent}
 }
 
 // release returns the buffer to jsonBufs. The writer must not be used
 // afterwards.
 func (w *jsonWriter) release() {
-	jsonBufs.Put((*[jsonBufSize]byte)(w.buf[:jsonBufSize]))
-	w.buf = nil
+	jsonBufs.Put(w.home)
+	w.buf, w.home = nil, nil
 }
 
 // flush hands the buffered output to w, or to the pipe. The buffer may
@@ -78,7 +83,6 @@ func (w *jsonWriter) flush() {
 			w.handOff()
 		case w.piped:
 			w.startPipe()
-			w.handOff()
 		default:
 			w.err = writeAll(w.w, w.buf)
 		}

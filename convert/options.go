@@ -19,6 +19,7 @@ type config struct {
 	spoolBudget int            // ToJSON, non-strict: bytes of JSON kept in memory before spilling
 	compactMax  int            // ToJSON, non-strict: largest object with a repeated key rewritten in place
 	pipe        int            // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	pipeChunk   int            // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
 	aheadMin    int            // FromJSON: input left for the first pass to start a helper
 	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
 }
@@ -139,6 +140,11 @@ func withPipeline(on bool) Option {
 		}
 	}
 }
+
+// withPipeChunk sets the size of the buffers ToJSON's output goroutine
+// writes (at least jsonBufSize); tests make it small, so that a document
+// of a few hundred KiB fills several.
+func withPipeChunk(n int) Option { return func(c *config) { c.pipeChunk = n } }
 
 // withAheadMin sets how much input must be left after a table's first row
 // for the first pass to start a helper; tests lower it,

@@ -50,6 +50,11 @@ func pipeDocs(t *testing.T) map[string][]byte {
 	}
 }
 
+// pipeChunks are the sizes of the pipe's buffers the tests try: the
+// default, one window (every flush sends the buffer), and a few windows
+// and a bit (the window moves on, and the buffer is sent part full).
+var pipeChunks = []int{0, jsonBufSize, 2*jsonBufSize + 1000}
+
 // TestToJSONPipe checks that the piped output (outPipe) is the serial one:
 // the same bytes, also those written before an error, and the same error;
 // that w is never called concurrently nor after ToJSON returns; and that
@@ -65,16 +70,18 @@ func TestToJSONPipe(t *testing.T) {
 				}
 				var serial bytes.Buffer
 				serr := ToJSON(&serial, bytes.NewReader(in), append(o, withPipeline(false))...)
-				piped := &exclusiveWriter{t: t}
-				perr := ToJSON(piped, bytes.NewReader(in), append(o, withPipeline(true))...)
-				piped.closed.Store(true)
-				if (serr == nil) != (perr == nil) || serr != nil && serr.Error() != perr.Error() {
-					t.Fatalf("%s, strict %v, indent %d: error %v, serial %v", name, strict, ind, perr, serr)
+				for _, chunk := range pipeChunks {
+					piped := &exclusiveWriter{t: t}
+					perr := ToJSON(piped, bytes.NewReader(in), append(o, withPipeline(true), withPipeChunk(chunk))...)
+					piped.closed.Store(true)
+					if (serr == nil) != (perr == nil) || serr != nil && serr.Error() != perr.Error() {
+						t.Fatalf("%s, strict %v, indent %d, chunk %d: error %v, serial %v", name, strict, ind, chunk, perr, serr)
+					}
+					if !bytes.Equal(piped.buf.Bytes(), serial.Bytes()) {
+						t.Fatalf("%s, strict %v, indent %d, chunk %d: output differs (lengths %d, %d)", name, strict, ind, chunk, piped.buf.Len(), serial.Len())
+					}
 				}
-				if !bytes.Equal(piped.buf.Bytes(), serial.Bytes()) {
-					t.Fatalf("%s, strict %v, indent %d: output differs (lengths %d, %d)", name, strict, ind, piped.buf.Len(), serial.Len())
-				}
-				if name == "table" && serial.Len() < 4*jsonBufSize {
+				if name == "table" && serial.Len() < 2*pipeChunks[len(pipeChunks)-1] {
 					t.Fatalf("the table's JSON, %d bytes, does not fill the pipe's buffers", serial.Len())
 				}
 			}
@@ -93,21 +100,25 @@ func TestToJSONPipeWriteErrors(t *testing.T) {
 		for _, n := range []int{0, 10, jsonBufSize - 1, jsonBufSize, jsonBufSize + 5, 3*jsonBufSize + 7} {
 			var got [2]int
 			var errs [2]error
-			for i, on := range []bool{false, true} {
-				w := &failWriter{n: n, err: errDisk}
-				errs[i] = ToJSON(w, bytes.NewReader(in), withPipeline(on))
-				got[i] = n - w.n
-			}
-			if errs[0] != errs[1] && (errs[0] == nil || errs[1] == nil || errs[0].Error() != errs[1].Error()) {
-				t.Fatalf("%s, fail after %d bytes: error %v, serial %v", name, n, errs[1], errs[0])
-			}
-			if got[0] != got[1] {
-				t.Fatalf("%s, fail after %d bytes: %d bytes written, serial %d", name, n, got[1], got[0])
+			for _, chunk := range pipeChunks {
+				for i, on := range []bool{false, true} {
+					w := &failWriter{n: n, err: errDisk}
+					errs[i] = ToJSON(w, bytes.NewReader(in), withPipeline(on), withPipeChunk(chunk))
+					got[i] = n - w.n
+				}
+				if errs[0] != errs[1] && (errs[0] == nil || errs[1] == nil || errs[0].Error() != errs[1].Error()) {
+					t.Fatalf("%s, chunk %d, fail after %d bytes: error %v, serial %v", name, chunk, n, errs[1], errs[0])
+				}
+				if got[0] != got[1] {
+					t.Fatalf("%s, chunk %d, fail after %d bytes: %d bytes written, serial %d", name, chunk, n, got[1], got[0])
+				}
 			}
 		}
 		// Every document writes something before it ends or fails.
-		if err := ToJSON(shortWriter{}, bytes.NewReader(in), WithIndent(1), withPipeline(true)); err != io.ErrShortWrite {
-			t.Fatalf("%s, short write: got %v", name, err)
+		for _, chunk := range pipeChunks {
+			if err := ToJSON(shortWriter{}, bytes.NewReader(in), WithIndent(1), withPipeline(true), withPipeChunk(chunk)); err != io.ErrShortWrite {
+				t.Fatalf("%s, chunk %d, short write: got %v", name, chunk, err)
+			}
 		}
 	}
 	checkGoroutines(t, before)

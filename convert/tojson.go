@@ -48,7 +48,7 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 		return toJSONText(w, dec, c)
 	}
 	jw := newJSONWriter(w, c.jsonIndent)
-	jw.piped = c.pipeline()
+	jw.piped, jw.chunk = c.pipeline(), c.pipeChunk
 	var err error
 	switch {
 	case c.strict && c.jsonIndent == 0:
