@@ -503,6 +503,28 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			if !(a >= 1e-6 && a < 1e7) {
 				return int(uintptr(p) - uintptr(base)), i
 			}
+			neg := uintptr(c.u >> 63)
+			if a < 1e4 {
+				// At most 4 digits either side of the point, by the
+				// argument of putFloat8 with 10^4 for 10^8: one digits8
+				// makes them, the integer part in the low 4 bytes and
+				// the fraction in the high 4.
+				if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
+					*(*uint8)(p) = '-'
+					d := unsafe.Add(p, neg)
+					w := digits8(uint64(m))
+					z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
+					*(*uint64)(d) = (w&0xffffffff + '0'*lo4) >> z
+					ni := 4 - z>>3
+					n = neg + ni
+					if fw := w >> 32; fw != 0 {
+						*(*uint8)(unsafe.Add(d, ni)) = '.'
+						*(*uint32)(unsafe.Add(d, ni+1)) = uint32(fw + '0'*lo4)
+						n += 9 - uintptr(bits.LeadingZeros64(fw)>>3)
+					}
+					break
+				}
+			}
 			// Through int64, which converts in one instruction where
 			// uint64 takes a dozen; m < 10^15 either way.
 			mi := int64(a*1e8 + 0.5)
@@ -510,7 +532,6 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 				return int(uintptr(p) - uintptr(base)), i
 			}
 			m := uint64(mi)
-			neg := uintptr(c.u >> 63)
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
 			ip, fp := m/1e8, m%1e8
