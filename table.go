@@ -363,7 +363,8 @@ const maxCell = cellRoom + 32
 //
 // It calls nothing, so that its loop runs in registers (see
 // appendRowCells). The string, integer and float code is that of putStr,
-// putInt and putFloat8, written out; the tests compare all three paths
+// putInt and putFloat8, written out, but for integers below 10^4, which
+// take digits4 rather than digits8; the tests compare all three paths
 // with the general ones.
 func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 	// p is where the next cell goes; the function's other state is the
@@ -484,6 +485,13 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			}
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
+			if u < 1e4 {
+				w := digits4(u)
+				z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
+				*(*uint64)(d) = (w + '0'*lo4) >> z
+				n = neg + 4 - z>>3
+				break
+			}
 			var lo uint64
 			big := u >= 1e8
 			if big {

@@ -965,6 +965,15 @@ func putDigits(p unsafe.Pointer, u uint64) int {
 	return 8 - int(z>>3)
 }
 
+// digits4 is digits8 for u < 1e4: its four digits in the low four bytes,
+// by the same steps on one lane.
+func digits4(u uint64) uint64 {
+	q := u * 10486 >> 20   // the first two digits
+	x := q | (u-q*100)<<16 // 2-digit halves in 16-bit lanes
+	q = x * 103 >> 10 & 0x000f000f
+	return q | (x-q*10)<<8
+}
+
 // digits8 returns the eight decimal digits of u < 1e8, zero-padded, one
 // per byte with the most significant in the lowest byte (so that stored
 // little-endian they read in order) and without the '0' offset. It splits

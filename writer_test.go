@@ -620,8 +620,8 @@ func TestAppendStrRandom(t *testing.T) {
 }
 
 // TestDigits8 checks the lane divisions digits8 rests on, for every value
-// they meet, and digits8 itself at and around every power of ten and on
-// random values.
+// they meet, digits8 itself at and around every power of ten and on
+// random values, and digits4 on all its values.
 func TestDigits8(t *testing.T) {
 	for x := uint64(0); x < 1e4; x++ {
 		if x*10486>>20 != x/100 {
@@ -651,6 +651,13 @@ func TestDigits8(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
 	for i := 0; i < 1000000; i++ {
 		check(uint64(r.Int63n(1e8)))
+	}
+	// digits4, on every value it takes: the same digits, and nothing
+	// above the low four bytes.
+	for u := uint64(0); u < 1e4; u++ {
+		if got, want := digits4(u), digits8(u)>>32; got != want {
+			t.Fatalf("digits4(%d) = %#x, want %#x", u, got, want)
+		}
 	}
 }
 
