@@ -67,6 +67,10 @@ type table struct {
 	width  int
 	rows   int
 	rowStyle
+	// quick: WriteRow may write rows as putRow does, with one call of
+	// putCells: the length is declared, the lead has at most 8 bytes and
+	// a row of width cells fits rowSlack.
+	quick bool
 
 	// Tables of unknown length keep their rows, each with its leading LF
 	// and indentation, in rb up to the budget, then in a temporary file;
@@ -154,6 +158,7 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	t.active = true
 	t.key, t.root, t.n, t.width, t.rows = key, root, n, len(fields), 0
 	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
+	t.quick = n >= 0 && len(t.lead) <= 8 && t.width <= rowSlack/maxCell
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendStrFields(e.b, fields, e.delim)
@@ -188,6 +193,31 @@ func appendStrFields(b []byte, fields []string, d Delimiter) []byte {
 // NumberValue are rejected with an error, and nothing of the row is written;
 // these errors are not sticky, so the caller may go on with the next row.
 func (e *Encoder) WriteRow(cells ...Value) error {
+	t := &e.tbl
+	// The common row, with all of the tests below in one: putRow's work,
+	// without the call and its tests of the table's layout.
+	if t.quick && len(cells) == t.width && t.rows != t.n && e.err == nil && cap(e.b)-len(e.b) >= rowSlack {
+		base := unsafe.Pointer(unsafe.SliceData(e.b))
+		*(*uint64)(unsafe.Add(base, len(e.b))) = t.leadWord
+		if o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw); k == len(cells) {
+			// The row is in e.b's array: only its length changes, which
+			// the compiler stores without the write barrier that storing
+			// a slice in the heap would take. o is past the last cell's
+			// delimiter.
+			e.b = e.b[:o-1]
+			t.rows++
+			if o > flushSize {
+				return e.flush()
+			}
+			return nil
+		}
+		// A cell that putCells leaves: appendRow writes the row again.
+	}
+	return e.writeRow(cells)
+}
+
+// writeRow is WriteRow for the rows its first test does not take.
+func (e *Encoder) writeRow(cells []Value) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -201,17 +231,6 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	if t.n >= 0 {
 		if t.rows == t.n {
 			return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
-		}
-		if o, ok := t.putRow(e.b, cells); ok {
-			// The row is in e.b's array: only its length changes, which
-			// the compiler stores without the write barrier that storing
-			// a slice in the heap would take.
-			e.b = e.b[:o]
-			t.rows++
-			if o >= flushSize {
-				return e.flush()
-			}
-			return nil
 		}
 		b, err := t.appendRow(e.b, cells)
 		if err != nil {
@@ -638,7 +657,7 @@ func (e *Encoder) spill() error {
 // buffer and its temporary file.
 func (e *Encoder) dropTable() {
 	t := &e.tbl
-	t.active = false
+	t.active, t.quick = false, false
 	if t.rb != nil {
 		outPool.Put(t.rb)
 		t.rb = nil
