@@ -445,13 +445,18 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 				*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
 				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 			}
-			if hard&hi8 != 0 {
-				return int(uintptr(p) - uintptr(base)), i
-			}
 			n = ln
+			// One test for the common string, with neither kind of
+			// special byte.
+			if (hard|quo)&hi8 != 0 {
+				if hard&hi8 != 0 {
+					return int(uintptr(p) - uintptr(base)), i
+				}
+				goto quote
+			}
 			// The shapes of quoteByShape, but numeric-like text, which
 			// is left to appendCell.
-			if quo&hi8 == 0 && s[ln-1] != ' ' {
+			if s[ln-1] != ' ' {
 				switch c0 := s[0]; {
 				case charClass[c0]&clsFirst == 0:
 					goto done
@@ -472,6 +477,7 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 					return int(uintptr(p) - uintptr(base)), i
 				}
 			}
+		quote:
 			*(*uint8)(p) = '"'
 			d := unsafe.Add(p, 1)
 			switch {
