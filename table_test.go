@@ -555,3 +555,54 @@ func TestWriteRowMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// FuzzWriteRow writes a row of cells made from the fuzzer's values with
+// WriteRow, and requires each cell's reference text (refCell: strconv for
+// the numbers, refAppendStr for the strings): strings of the fuzzer's
+// bytes and their two parts, in place and copied, floats as given and
+// cut to at most 2 and 4 fraction digits (the shapes of the fast float
+// paths), an integer and a boolean, with every delimiter.
+func FuzzWriteRow(f *testing.F) {
+	f.Add([]byte("Ada Lovelace"), 123.45, 0.1234, int64(1000001), uint8(3))
+	f.Add([]byte("2024-03-05T12:34:56Z"), -1e-6, 9999.99995, int64(-7), uint8(17))
+	f.Add([]byte("Korea, Republic of"), 1e21, 0.1+0.2, int64(math.MinInt64), uint8(200))
+	f.Add([]byte("tru\x00e\"\\\xff é|\t"), math.Copysign(0, -1), 1e4, int64(9999), uint8(1))
+	f.Fuzz(func(t *testing.T, s []byte, f1, f2 float64, i int64, cfg uint8) {
+		d := []Delimiter{Comma, Tab, Pipe}[cfg%3]
+		k := int(cfg) % (len(s) + 1)
+		cells := []Value{String(string(s)), Float(f1), Int(i), Bytes(s[k:]), Float(f2),
+			Float(math.Trunc(f1*1e4) / 1e4), Float(math.Trunc(f2*100) / 100), String(string(s[:k])), Bool(cfg&8 != 0)}
+		fields := make([]string, len(cells))
+		want := "t[1"
+		if d != Comma {
+			want += string(byte(d))
+		}
+		for j := range fields {
+			fields[j] = "f" + strconv.Itoa(j)
+		}
+		want += "]{" + strings.Join(fields, string(byte(d))) + "}:\n  "
+		for j, c := range cells {
+			if j > 0 {
+				want += string(byte(d))
+			}
+			want += refCell(c, d)
+		}
+		var out bytes.Buffer
+		enc := NewEncoder(&out, WithDelimiter(d))
+		if err := enc.BeginTable("t", 1, fields...); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.WriteRow(cells...); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.EndTable(); err != nil {
+			t.Fatal(err)
+		}
+		if err := enc.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if got := out.String(); got != want {
+			t.Fatalf("delimiter %q:\n got: %q\nwant: %q", d, got, want)
+		}
+	})
+}
