@@ -13,17 +13,17 @@ import (
 // binary dies. The copy of putCells is checked the same way, through
 // appendRowCells.
 func TestStrClassesNoOverread(t *testing.T) {
+	// Three pages, the first and the last inaccessible.
 	page := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		t.Skipf("mmap: %v", err)
 	}
 	defer syscall.Munmap(mem)
-	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
-	if err := syscall.Mprotect(mem[2*page:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
+	for _, guard := range [][]byte{mem[:page], mem[2*page:]} {
+		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
+			t.Skipf("mprotect: %v", err)
+		}
 	}
 	data := mem[page : 2*page]
 	for i := range data {

@@ -414,28 +414,9 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 				break
 			}
 			sp := unsafe.Pointer(unsafe.StringData(s))
+			n = ln
+			qt := uintptr(0) // 1 if the string is quoted
 			if classed {
-				n = ln
-				// The text is stored unquoted; a string that needs
-				// quotes is stored again one byte further on.
-				switch {
-				case ln >= 8:
-					*(*uint64)(p) = *(*uint64)(sp)
-					*(*uint64)(unsafe.Add(p, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
-					if ln > 16 {
-						*(*uint64)(unsafe.Add(p, 8)) = *(*uint64)(unsafe.Add(sp, 8))
-						if ln > 24 {
-							*(*uint64)(unsafe.Add(p, 16)) = *(*uint64)(unsafe.Add(sp, 16))
-						}
-					}
-				case ln >= 4:
-					*(*uint32)(p) = *(*uint32)(sp)
-					*(*uint32)(unsafe.Add(p, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
-				default:
-					*(*uint8)(p) = s[0]
-					*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
-					*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
-				}
 				if k := cls[i]; k != strPlain {
 					if k == strHard {
 						return int(uintptr(p) - uintptr(base)), i
@@ -445,10 +426,8 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			} else {
 				// The text is stored unquoted as its words are loaded and
 				// tested, so that no word stays live; a string that turns
-				// out to need quotes is stored again one byte further on.
-				// The words are the first and last 8 bytes, and for more
-				// than 16 bytes the 8 after the first, and for more than 24
-				// the 8 after those.
+				// out to need quotes is stored again one byte further on,
+				// at plain.
 				var hard, quo uint64
 				switch {
 				case ln >= 8:
@@ -482,7 +461,6 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 					*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
 					*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 				}
-				n = ln
 				// One test for the common string, with neither kind of
 				// special byte.
 				if (hard|quo)&hi8 != 0 {
@@ -497,47 +475,56 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			if s[ln-1] != ' ' {
 				switch c0 := s[0]; {
 				case charClass[c0]&clsFirst == 0:
-					goto done
+					goto plain
 				case c0 == '-' || c0 == '#' || c0 == ' ':
 				case c0 == 't':
 					if s != "true" {
-						goto done
+						goto plain
 					}
 				case c0 == 'f':
 					if s != "false" {
-						goto done
+						goto plain
 					}
 				case c0 == 'n':
 					if s != "null" {
-						goto done
+						goto plain
 					}
 				default: // a digit or '+'
 					return int(uintptr(p) - uintptr(base)), i
 				}
 			}
 		quote:
+			qt = 1
 			*(*uint8)(p) = '"'
-			d := unsafe.Add(p, 1)
-			switch {
-			case ln >= 8:
-				*(*uint64)(d) = *(*uint64)(sp)
-				if ln > 16 {
-					*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
-					if ln > 24 {
-						*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+		plain:
+			// The text, after the opening quote if any; the closing
+			// quote lands just past it, where the delimiter overwrites
+			// it if the string is not quoted. The words are the first
+			// and last 8 bytes, and for more than 16 bytes the 8 after
+			// the first, and for more than 24 the 8 after those.
+			if classed || qt != 0 {
+				d := unsafe.Add(p, qt)
+				switch {
+				case ln >= 8:
+					*(*uint64)(d) = *(*uint64)(sp)
+					if ln > 16 {
+						*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
+						if ln > 24 {
+							*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+						}
 					}
+					*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
+				case ln >= 4:
+					*(*uint32)(d) = *(*uint32)(sp)
+					*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
+				default:
+					*(*uint8)(d) = s[0]
+					*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
+					*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
 				}
-				*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
-			case ln >= 4:
-				*(*uint32)(d) = *(*uint32)(sp)
-				*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
-			default:
-				*(*uint8)(d) = s[0]
-				*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
-				*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
+				*(*uint8)(unsafe.Add(d, ln)) = '"'
+				n += 2 * qt
 			}
-			*(*uint8)(unsafe.Add(d, ln)) = '"'
-			n += 2
 		case vInt:
 			u, neg := c.u, uintptr(c.u>>63)
 			if neg != 0 {
@@ -626,7 +613,6 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 		default:
 			return int(uintptr(p) - uintptr(base)), i
 		}
-	done:
 		// dw holds the delimiter in every byte.
 		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
 		p = unsafe.Add(p, n+1)

@@ -520,38 +520,25 @@ func TestWriteRowMatchesReference(t *testing.T) {
 		for i := range fields {
 			fields[i] = "f" + strconv.Itoa(i)
 		}
-		var out bytes.Buffer
-		enc := NewEncoder(&out, WithDelimiter(d), WithIndent(indent))
-		if err := enc.BeginTable("t", rows, fields...); err != nil {
-			t.Fatal(err)
-		}
 		want := "t[" + strconv.Itoa(rows)
 		if d != Comma {
 			want += string(byte(d))
 		}
 		want += "]{" + strings.Join(fields, string(byte(d))) + "}:"
-		for range rows {
-			cells := make([]Value, width)
+		cells := make([][]Value, rows)
+		for k := range cells {
+			cells[k] = make([]Value, width)
 			want += "\n" + strings.Repeat(" ", indent)
-			for i := range cells {
-				cells[i] = randomCell(r, floats)
+			for i := range cells[k] {
+				cells[k][i] = randomCell(r, floats)
 				if i > 0 {
 					want += string(byte(d))
 				}
-				want += refCell(cells[i], d)
-			}
-			if err := enc.WriteRow(cells...); err != nil {
-				t.Fatal(err)
+				want += refCell(cells[k][i], d)
 			}
 		}
-		if err := enc.EndTable(); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if out.String() != want {
-			t.Fatalf("delimiter %q, indent %d, width %d:\n got: %q\nwant: %q", d, indent, width, out.String(), want)
+		if got := writeTableRows(t, fields, cells, WithDelimiter(d), WithIndent(indent)); got != want {
+			t.Fatalf("delimiter %q, indent %d, width %d:\n got: %q\nwant: %q", d, indent, width, got, want)
 		}
 	}
 }
@@ -587,22 +574,30 @@ func FuzzWriteRow(f *testing.F) {
 			}
 			want += refCell(c, d)
 		}
-		var out bytes.Buffer
-		enc := NewEncoder(&out, WithDelimiter(d))
-		if err := enc.BeginTable("t", 1, fields...); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.WriteRow(cells...); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.EndTable(); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if got := out.String(); got != want {
+		if got := writeTableRows(t, fields, [][]Value{cells}, WithDelimiter(d)); got != want {
 			t.Fatalf("delimiter %q:\n got: %q\nwant: %q", d, got, want)
 		}
 	})
+}
+
+// writeTableRows writes a document of one table, "t", of the given fields
+// and rows with WriteRow, and returns it.
+func writeTableRows(t testing.TB, fields []string, rows [][]Value, opts ...Option) string {
+	var out bytes.Buffer
+	enc := NewEncoder(&out, opts...)
+	if err := enc.BeginTable("t", len(rows), fields...); err != nil {
+		t.Fatal(err)
+	}
+	for _, cells := range rows {
+		if err := enc.WriteRow(cells...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.EndTable(); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }
