@@ -67,6 +67,10 @@ type table struct {
 	width  int
 	rows   int
 	rowStyle
+	// quick: WriteRow may write rows as putRow does, with one call of
+	// putCells: the length is declared, the lead has at most 8 bytes and
+	// a row of width cells fits rowSlack.
+	quick bool
 
 	// Tables of unknown length keep their rows, each with its leading LF
 	// and indentation, in rb up to the budget, then in a temporary file;
@@ -154,6 +158,7 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	t.active = true
 	t.key, t.root, t.n, t.width, t.rows = key, root, n, len(fields), 0
 	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
+	t.quick = n >= 0 && len(t.lead) <= 8 && t.width <= rowSlack/maxCell
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendStrFields(e.b, fields, e.delim)
@@ -188,6 +193,31 @@ func appendStrFields(b []byte, fields []string, d Delimiter) []byte {
 // NumberValue are rejected with an error, and nothing of the row is written;
 // these errors are not sticky, so the caller may go on with the next row.
 func (e *Encoder) WriteRow(cells ...Value) error {
+	t := &e.tbl
+	// The common row, with all of the tests below in one: putRow's work,
+	// without the call and its tests of the table's layout.
+	if t.quick && len(cells) == t.width && t.rows != t.n && e.err == nil && cap(e.b)-len(e.b) >= rowSlack {
+		base := unsafe.Pointer(unsafe.SliceData(e.b))
+		*(*uint64)(unsafe.Add(base, len(e.b))) = t.leadWord
+		if o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw); k == len(cells) {
+			// The row is in e.b's array: only its length changes, which
+			// the compiler stores without the write barrier that storing
+			// a slice in the heap would take. o is past the last cell's
+			// delimiter.
+			e.b = e.b[:o-1]
+			t.rows++
+			if o > flushSize {
+				return e.flush()
+			}
+			return nil
+		}
+		// A cell that putCells leaves: appendRow writes the row again.
+	}
+	return e.writeRow(cells)
+}
+
+// writeRow is WriteRow for the rows its first test does not take.
+func (e *Encoder) writeRow(cells []Value) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -201,17 +231,6 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	if t.n >= 0 {
 		if t.rows == t.n {
 			return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
-		}
-		if o, ok := t.putRow(e.b, cells); ok {
-			// The row is in e.b's array: only its length changes, which
-			// the compiler stores without the write barrier that storing
-			// a slice in the heap would take.
-			e.b = e.b[:o]
-			t.rows++
-			if o >= flushSize {
-				return e.flush()
-			}
-			return nil
 		}
 		b, err := t.appendRow(e.b, cells)
 		if err != nil {
@@ -361,15 +380,24 @@ const maxCell = cellRoom + 32
 // is of none of these shapes, and returns the new end of the text (just
 // past the last delimiter it wrote) and the number of cells it wrote.
 //
-// It calls nothing, so that its loop runs in registers (see
-// appendRowCells). The string, integer and float code is that of putStr,
-// putInt and putFloat8, written out; the tests compare all three paths
+// Its loop calls nothing, so that it runs in registers (see
+// appendRowCells); where AVX-512 is there, one call before it classifies
+// the row's strings (strClasses), and the loop only copies them. The string, integer and float code is that of putStr,
+// putInt and putFloat8, written out, but for integers below 10^4, which
+// take digits4 rather than digits8; the tests compare all three paths
 // with the general ones.
 func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 	// p is where the next cell goes; the function's other state is the
 	// loop's, so that it all fits in registers. A cell it leaves returns
 	// at once, without a flag to test on every cell.
 	p := unsafe.Add(base, o)
+	// With AVX-512, the strings of the row are classified at once, before
+	// the loop (rowclass.go), and the loop only copies them.
+	var cls [maxClassCells]uint8
+	classed := useRowClassAVX512 && len(cells) <= maxClassCells
+	if classed {
+		strClasses(cells, dw, &cls)
+	}
 	for i := range cells {
 		c := &cells[i]
 		var n uintptr
@@ -385,95 +413,118 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 				n = 2
 				break
 			}
-			// The text is stored unquoted as its words are loaded and
-			// tested, so that no word stays live; a string that turns
-			// out to need quotes is stored again one byte further on.
-			// The words are the first and last 8 bytes, and for more
-			// than 16 bytes the 8 after the first, and for more than 24
-			// the 8 after those.
 			sp := unsafe.Pointer(unsafe.StringData(s))
-			var hard, quo uint64
-			switch {
-			case ln >= 8:
-				x := *(*uint64)(sp)
-				*(*uint64)(p) = x
-				hard, quo = special(x, dw)
-				x = *(*uint64)(unsafe.Add(sp, ln-8))
-				*(*uint64)(unsafe.Add(p, ln-8)) = x
-				h, q := special(x, dw)
-				hard, quo = hard|h, quo|q
-				if ln > 16 {
-					x = *(*uint64)(unsafe.Add(sp, 8))
-					*(*uint64)(unsafe.Add(p, 8)) = x
-					h, q = special(x, dw)
+			n = ln
+			qt := uintptr(0) // 1 if the string is quoted
+			if classed {
+				if k := cls[i]; k != strPlain {
+					if k == strHard {
+						return int(uintptr(p) - uintptr(base)), i
+					}
+					goto quote
+				}
+			} else {
+				// The text is stored unquoted as its words are loaded and
+				// tested, so that no word stays live; a string that turns
+				// out to need quotes is stored again one byte further on,
+				// at plain.
+				var hard, quo uint64
+				switch {
+				case ln >= 8:
+					x := *(*uint64)(sp)
+					*(*uint64)(p) = x
+					hard, quo = special(x, dw)
+					x = *(*uint64)(unsafe.Add(sp, ln-8))
+					*(*uint64)(unsafe.Add(p, ln-8)) = x
+					h, q := special(x, dw)
 					hard, quo = hard|h, quo|q
-					if ln > 24 {
-						x = *(*uint64)(unsafe.Add(sp, 16))
-						*(*uint64)(unsafe.Add(p, 16)) = x
+					if ln > 16 {
+						x = *(*uint64)(unsafe.Add(sp, 8))
+						*(*uint64)(unsafe.Add(p, 8)) = x
 						h, q = special(x, dw)
 						hard, quo = hard|h, quo|q
+						if ln > 24 {
+							x = *(*uint64)(unsafe.Add(sp, 16))
+							*(*uint64)(unsafe.Add(p, 16)) = x
+							h, q = special(x, dw)
+							hard, quo = hard|h, quo|q
+						}
 					}
+				case ln >= 4:
+					x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
+					*(*uint32)(p) = x0
+					*(*uint32)(unsafe.Add(p, ln-4)) = x1
+					hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
+				default:
+					hard, quo = special(smallWord(sp, ln), dw)
+					*(*uint8)(p) = s[0]
+					*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
+					*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 				}
-			case ln >= 4:
-				x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
-				*(*uint32)(p) = x0
-				*(*uint32)(unsafe.Add(p, ln-4)) = x1
-				hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
-			default:
-				hard, quo = special(smallWord(sp, ln), dw)
-				*(*uint8)(p) = s[0]
-				*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
-				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
+				// One test for the common string, with neither kind of
+				// special byte.
+				if (hard|quo)&hi8 != 0 {
+					if hard&hi8 != 0 {
+						return int(uintptr(p) - uintptr(base)), i
+					}
+					goto quote
+				}
 			}
-			if hard&hi8 != 0 {
-				return int(uintptr(p) - uintptr(base)), i
-			}
-			n = ln
 			// The shapes of quoteByShape, but numeric-like text, which
 			// is left to appendCell.
-			if quo&hi8 == 0 && s[ln-1] != ' ' {
+			if s[ln-1] != ' ' {
 				switch c0 := s[0]; {
 				case charClass[c0]&clsFirst == 0:
-					goto done
+					goto plain
 				case c0 == '-' || c0 == '#' || c0 == ' ':
 				case c0 == 't':
 					if s != "true" {
-						goto done
+						goto plain
 					}
 				case c0 == 'f':
 					if s != "false" {
-						goto done
+						goto plain
 					}
 				case c0 == 'n':
 					if s != "null" {
-						goto done
+						goto plain
 					}
 				default: // a digit or '+'
 					return int(uintptr(p) - uintptr(base)), i
 				}
 			}
+		quote:
+			qt = 1
 			*(*uint8)(p) = '"'
-			d := unsafe.Add(p, 1)
-			switch {
-			case ln >= 8:
-				*(*uint64)(d) = *(*uint64)(sp)
-				if ln > 16 {
-					*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
-					if ln > 24 {
-						*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+		plain:
+			// The text, after the opening quote if any; the closing
+			// quote lands just past it, where the delimiter overwrites
+			// it if the string is not quoted. The words are the first
+			// and last 8 bytes, and for more than 16 bytes the 8 after
+			// the first, and for more than 24 the 8 after those.
+			if classed || qt != 0 {
+				d := unsafe.Add(p, qt)
+				switch {
+				case ln >= 8:
+					*(*uint64)(d) = *(*uint64)(sp)
+					if ln > 16 {
+						*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
+						if ln > 24 {
+							*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+						}
 					}
+					*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
+				case ln >= 4:
+					*(*uint32)(d) = *(*uint32)(sp)
+					*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
+				default:
+					*(*uint8)(d) = s[0]
+					*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
+					*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
 				}
-				*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
-			case ln >= 4:
-				*(*uint32)(d) = *(*uint32)(sp)
-				*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
-			default:
-				*(*uint8)(d) = s[0]
-				*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
-				*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
+				*(*uint8)(unsafe.Add(d, ln)) = '"'
+				n += 2 * qt
 			}
-			*(*uint8)(unsafe.Add(d, ln)) = '"'
-			n += 2
 		case vInt:
 			u, neg := c.u, uintptr(c.u>>63)
 			if neg != 0 {
@@ -484,6 +535,13 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			}
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
+			if u < 1e4 {
+				w := digits4(u)
+				z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
+				*(*uint64)(d) = (w + '0'*lo4) >> z
+				n = neg + 4 - z>>3
+				break
+			}
 			var lo uint64
 			big := u >= 1e8
 			if big {
@@ -503,6 +561,28 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			if !(a >= 1e-6 && a < 1e7) {
 				return int(uintptr(p) - uintptr(base)), i
 			}
+			neg := uintptr(c.u >> 63)
+			if a < 1e4 {
+				// At most 4 digits either side of the point, by the
+				// argument of putFloat8 with 10^4 for 10^8: one digits8
+				// makes them, the integer part in the low 4 bytes and
+				// the fraction in the high 4.
+				if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
+					*(*uint8)(p) = '-'
+					d := unsafe.Add(p, neg)
+					w := digits8(uint64(m))
+					z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
+					*(*uint64)(d) = (w&0xffffffff + '0'*lo4) >> z
+					ni := 4 - z>>3
+					n = neg + ni
+					if fw := w >> 32; fw != 0 {
+						*(*uint8)(unsafe.Add(d, ni)) = '.'
+						*(*uint32)(unsafe.Add(d, ni+1)) = uint32(fw + '0'*lo4)
+						n += 9 - uintptr(bits.LeadingZeros64(fw)>>3)
+					}
+					break
+				}
+			}
 			// Through int64, which converts in one instruction where
 			// uint64 takes a dozen; m < 10^15 either way.
 			mi := int64(a*1e8 + 0.5)
@@ -510,7 +590,6 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 				return int(uintptr(p) - uintptr(base)), i
 			}
 			m := uint64(mi)
-			neg := uintptr(c.u >> 63)
 			*(*uint8)(p) = '-'
 			d := unsafe.Add(p, neg)
 			ip, fp := m/1e8, m%1e8
@@ -534,7 +613,6 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 		default:
 			return int(uintptr(p) - uintptr(base)), i
 		}
-	done:
 		// dw holds the delimiter in every byte.
 		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
 		p = unsafe.Add(p, n+1)
@@ -609,7 +687,7 @@ func (e *Encoder) spill() error {
 // buffer and its temporary file.
 func (e *Encoder) dropTable() {
 	t := &e.tbl
-	t.active = false
+	t.active, t.quick = false, false
 	if t.rb != nil {
 		outPool.Put(t.rb)
 		t.rb = nil

@@ -520,38 +520,84 @@ func TestWriteRowMatchesReference(t *testing.T) {
 		for i := range fields {
 			fields[i] = "f" + strconv.Itoa(i)
 		}
-		var out bytes.Buffer
-		enc := NewEncoder(&out, WithDelimiter(d), WithIndent(indent))
-		if err := enc.BeginTable("t", rows, fields...); err != nil {
-			t.Fatal(err)
-		}
 		want := "t[" + strconv.Itoa(rows)
 		if d != Comma {
 			want += string(byte(d))
 		}
 		want += "]{" + strings.Join(fields, string(byte(d))) + "}:"
-		for range rows {
-			cells := make([]Value, width)
+		cells := make([][]Value, rows)
+		for k := range cells {
+			cells[k] = make([]Value, width)
 			want += "\n" + strings.Repeat(" ", indent)
-			for i := range cells {
-				cells[i] = randomCell(r, floats)
+			for i := range cells[k] {
+				cells[k][i] = randomCell(r, floats)
 				if i > 0 {
 					want += string(byte(d))
 				}
-				want += refCell(cells[i], d)
-			}
-			if err := enc.WriteRow(cells...); err != nil {
-				t.Fatal(err)
+				want += refCell(cells[k][i], d)
 			}
 		}
-		if err := enc.EndTable(); err != nil {
-			t.Fatal(err)
-		}
-		if err := enc.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if out.String() != want {
-			t.Fatalf("delimiter %q, indent %d, width %d:\n got: %q\nwant: %q", d, indent, width, out.String(), want)
+		if got := writeTableRows(t, fields, cells, WithDelimiter(d), WithIndent(indent)); got != want {
+			t.Fatalf("delimiter %q, indent %d, width %d:\n got: %q\nwant: %q", d, indent, width, got, want)
 		}
 	}
+}
+
+// FuzzWriteRow writes a row of cells made from the fuzzer's values with
+// WriteRow, and requires each cell's reference text (refCell: strconv for
+// the numbers, refAppendStr for the strings): strings of the fuzzer's
+// bytes and their two parts, in place and copied, floats as given and
+// cut to at most 2 and 4 fraction digits (the shapes of the fast float
+// paths), an integer and a boolean, with every delimiter.
+func FuzzWriteRow(f *testing.F) {
+	f.Add([]byte("Ada Lovelace"), 123.45, 0.1234, int64(1000001), uint8(3))
+	f.Add([]byte("2024-03-05T12:34:56Z"), -1e-6, 9999.99995, int64(-7), uint8(17))
+	f.Add([]byte("Korea, Republic of"), 1e21, 0.1+0.2, int64(math.MinInt64), uint8(200))
+	f.Add([]byte("tru\x00e\"\\\xff é|\t"), math.Copysign(0, -1), 1e4, int64(9999), uint8(1))
+	f.Fuzz(func(t *testing.T, s []byte, f1, f2 float64, i int64, cfg uint8) {
+		d := []Delimiter{Comma, Tab, Pipe}[cfg%3]
+		k := int(cfg) % (len(s) + 1)
+		cells := []Value{String(string(s)), Float(f1), Int(i), Bytes(s[k:]), Float(f2),
+			Float(math.Trunc(f1*1e4) / 1e4), Float(math.Trunc(f2*100) / 100), String(string(s[:k])), Bool(cfg&8 != 0)}
+		fields := make([]string, len(cells))
+		want := "t[1"
+		if d != Comma {
+			want += string(byte(d))
+		}
+		for j := range fields {
+			fields[j] = "f" + strconv.Itoa(j)
+		}
+		want += "]{" + strings.Join(fields, string(byte(d))) + "}:\n  "
+		for j, c := range cells {
+			if j > 0 {
+				want += string(byte(d))
+			}
+			want += refCell(c, d)
+		}
+		if got := writeTableRows(t, fields, [][]Value{cells}, WithDelimiter(d)); got != want {
+			t.Fatalf("delimiter %q:\n got: %q\nwant: %q", d, got, want)
+		}
+	})
+}
+
+// writeTableRows writes a document of one table, "t", of the given fields
+// and rows with WriteRow, and returns it.
+func writeTableRows(t testing.TB, fields []string, rows [][]Value, opts ...Option) string {
+	var out bytes.Buffer
+	enc := NewEncoder(&out, opts...)
+	if err := enc.BeginTable("t", len(rows), fields...); err != nil {
+		t.Fatal(err)
+	}
+	for _, cells := range rows {
+		if err := enc.WriteRow(cells...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.EndTable(); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
 }

@@ -110,6 +110,7 @@ func classify(s string) uint8 {
 const (
 	lo8 = 0x0101010101010101
 	hi8 = 0x8080808080808080
+	lo4 = 0x01010101 // lo8 in the low 4 bytes only
 )
 
 // delimWords holds the active delimiter repeated in every byte of a word,
@@ -524,7 +525,31 @@ func putFloat(p unsafe.Pointer, f float64) int {
 // it would lie below a power of ten that n·10^-8 reaches, at least 10^-9
 // away from it, while both lie within half an ulp of a, and an ulp of a
 // number near a power of ten below 10^7 is less than 2·10^-10.
+//
+// Below 10^4, a decimal with at most 4 fraction digits is tried first, by
+// the same argument with 10^4 for 10^8: its at most 8 digits are one
+// digits8, the integer part in the low 4 bytes and the fraction in the
+// high 4, where a scale of 10^8 needs two.
 func putFloat8(p unsafe.Pointer, f, a float64) int {
+	s := 0
+	if a < 1e4 {
+		if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
+			if f < 0 {
+				*(*uint8)(p) = '-'
+				p, s = unsafe.Add(p, 1), 1
+			}
+			d := digits8(uint64(m))
+			z := uint(bits.TrailingZeros64(d|1<<24)) &^ 7
+			*(*uint64)(p) = (d&0xffffffff + '0'*lo4) >> z
+			ni := 4 - int(z>>3)
+			if d>>32 == 0 {
+				return s + ni
+			}
+			*(*uint8)(unsafe.Add(p, ni)) = '.'
+			*(*uint32)(unsafe.Add(p, ni+1)) = uint32(d>>32 + '0'*lo4)
+			return s + ni + 9 - bits.LeadingZeros64(d>>32)>>3
+		}
+	}
 	// Through int64, which converts in one instruction where uint64
 	// takes a dozen; a·10^8 < 10^15 either way.
 	m := int64(a*1e8 + 0.5)
@@ -532,7 +557,6 @@ func putFloat8(p unsafe.Pointer, f, a float64) int {
 		return -1
 	}
 	n := uint64(m)
-	s := 0
 	if f < 0 {
 		*(*uint8)(p) = '-'
 		p, s = unsafe.Add(p, 1), 1
@@ -939,6 +963,15 @@ func putDigits(p unsafe.Pointer, u uint64) int {
 	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
 	*(*uint64)(p) = (d + '0'*lo8) >> z
 	return 8 - int(z>>3)
+}
+
+// digits4 is digits8 for u < 1e4: its four digits in the low four bytes,
+// by the same steps on one lane.
+func digits4(u uint64) uint64 {
+	q := u * 10486 >> 20   // the first two digits
+	x := q | (u-q*100)<<16 // 2-digit halves in 16-bit lanes
+	q = x * 103 >> 10 & 0x000f000f
+	return q | (x-q*10)<<8
 }
 
 // digits8 returns the eight decimal digits of u < 1e8, zero-padded, one

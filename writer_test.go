@@ -620,8 +620,8 @@ func TestAppendStrRandom(t *testing.T) {
 }
 
 // TestDigits8 checks the lane divisions digits8 rests on, for every value
-// they meet, and digits8 itself at and around every power of ten and on
-// random values.
+// they meet, digits8 itself at and around every power of ten and on
+// random values, and digits4 on all its values.
 func TestDigits8(t *testing.T) {
 	for x := uint64(0); x < 1e4; x++ {
 		if x*10486>>20 != x/100 {
@@ -651,6 +651,13 @@ func TestDigits8(t *testing.T) {
 	r := rand.New(rand.NewSource(8))
 	for i := 0; i < 1000000; i++ {
 		check(uint64(r.Int63n(1e8)))
+	}
+	// digits4, on every value it takes: the same digits, and nothing
+	// above the low four bytes.
+	for u := uint64(0); u < 1e4; u++ {
+		if got, want := digits4(u), digits8(u)>>32; got != want {
+			t.Fatalf("digits4(%d) = %#x, want %#x", u, got, want)
+		}
 	}
 }
 
@@ -746,14 +753,22 @@ func refFloat(f float64) string {
 // floatCases returns float64s aimed at the fast float paths and their
 // edges: -0, NaN and the infinities, both ends of putFloat8's range (1e-6
 // and 1e7) and of the plain range (1e21), decimals with 7, 8 and 9
-// fraction digits, the neighbours of all of these, and random bit
-// patterns and decimals of every scale.
+// fraction digits, decimals below 1e4 with up to 4 and with 5, the
+// neighbours of all of these, and random bit patterns and decimals of
+// every scale.
 func floatCases(r *rand.Rand) []float64 {
 	fs := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e-6, 1e-7, 9.99999e-7, 1e7, 1e7 - 1e-8, 9999999.99999999,
 		9999999.999999999, 1e7 + 1, 1e21, 1e21 - 65536, 1e15, 1e16, 0.1, 0.2, 0.1 + 0.2, 0.12345678, 0.123456789, 1.00000001,
-		1.000000001, 0.00000123, 0.0000012345678, 12345.6789, 1234567.12345678, 5e-324, math.MaxFloat64, 2.5, 1e-5 + 1e-13}
-	for i := 0; i < 20000; i++ {
-		switch i % 5 {
+		1.000000001, 0.00000123, 0.0000012345678, 12345.6789, 1234567.12345678, 5e-324, math.MaxFloat64, 2.5, 1e-5 + 1e-13,
+		1e-4, 5e-5, 1.5e-4, 0.1234, 0.12345, 123.45, 9999.9999, 9999.99995, 9999.99999, 1e4, 1e4 - 1e-4, 1e4 + 1e-4, 9999, 1000.0001}
+	for i := 0; i < 24000; i++ {
+		switch i % 6 {
+		case 5: // below 1e4 with up to 4 fraction digits, and just past them
+			f := float64(r.Int63n(1e8)) / 1e4
+			if r.Intn(4) == 0 {
+				f = float64(r.Int63n(1e9)) / 1e5
+			}
+			fs = append(fs, f)
 		case 0: // up to 8 fraction digits, under 1e7
 			fs = append(fs, float64(r.Int63n(1e15))/1e8/math.Pow10(r.Intn(8)))
 		case 1: // an integer part below 1e7 and k fraction digits
