@@ -28,7 +28,7 @@ import (
 const (
 	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
 	bulkWinMax = 16 << 10 // the most bytes indexed at a time
-	bulkTokens = 1024     // the most tokens queued at a time
+	bulkTokens = 4096     // the most tokens queued at a time
 	bulkCool   = 8        // lines left to the general path after a stop on the first row
 )
 
