@@ -98,8 +98,8 @@ func (d *Decoder) bulkRows() bool {
 	strict := d.opts.strict
 	tmpl := d.rowTmpl
 	q := slices.Grow(d.queue[:0], maxRows*per)[:maxRows*per]
-	d.queue = q[:0] // keep the capacity whatever happens below
-	at := d.bulk.at[:0]
+	d.queue = q[:0]                             // keep the capacity whatever happens below
+	at := slices.Grow(d.bulk.at[:0], maxRows+1) // one allocation, not one per doubling
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path

@@ -2,10 +2,7 @@
 
 package toon
 
-import (
-	"syscall"
-	"testing"
-)
+import "testing"
 
 // TestStrClassesNoOverread classifies strings that end right against an
 // inaccessible page and strings that start right after one: the kernel's
@@ -13,19 +10,8 @@ import (
 // binary dies. The copy of putCells is checked the same way, through
 // appendRowCells.
 func TestStrClassesNoOverread(t *testing.T) {
-	// Three pages, the first and the last inaccessible.
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(mem)
-	for _, guard := range [][]byte{mem[:page], mem[2*page:]} {
-		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
-			t.Skipf("mprotect: %v", err)
-		}
-	}
-	data := mem[page : 2*page]
+	data := guardedPage(t)
+	page := len(data)
 	for i := range data {
 		data[i] = "ab:,\"x y"[i%8]
 	}

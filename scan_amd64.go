@@ -31,19 +31,20 @@ type scanState struct {
 	quote   uint64 // nonzero once a '"' has been seen
 }
 
-// scanAVX2 scans line[st.pos:] a 64-byte block at a time, storing separator
-// positions into out and returning how many it stored. It stops early, with
-// st.pos at the first block not scanned, when a block's delimiters might not
-// fit in out. It requires len(line) >= 64. See scan_amd64.s.
+// scanAVX2 scans the line src[st.pos:] a 64-byte block at a time, storing
+// separator positions into out and returning how many it stored. It stops
+// early, with st.pos at the first block not scanned, when a block's
+// delimiters might not fit in out. It requires len(src) >= 64. See
+// scan_amd64.s.
 //
 //go:noescape
-func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
+func scanAVX2(src []byte, delim byte, st *scanState, out []int32) int
 
 // scanAVX512 is scanAVX2 for AVX-512 (BW) CPUs; it accepts lines of any
 // length, reading the last partial block with a masked load.
 //
 //go:noescape
-func scanAVX512(line []byte, delim byte, st *scanState, out []int32) int
+func scanAVX512(src []byte, delim byte, st *scanState, out []int32) int
 
 // scanShortGeneric is the line length below which the dispatching wrappers
 // hand a line to scanLineGeneric: for such short lines the call into the

@@ -34,19 +34,31 @@
 #define ST_BRACKET 32
 #define ST_QUOTE 40
 
-// SCAN_LOAD_STATE reads the arguments and the carried state.
-#define SCAN_LOAD_STATE \
-	MOVQ line_base+0(FP), SI;  \
-	MOVQ line_len+8(FP), DX;   \
+// LOAD_STATE reads a kernel's arguments (every kernel takes src, delim, st
+// and out, in that order) and the carried state, whose first three fields
+// are at the same offsets in scanState and idxState (ST_POS, ST_INQ, and
+// third, ST_ESC or IX_HIGH, into R10; TestKernelStateLayout checks them).
+#define LOAD_STATE(third) \
+	MOVQ src_base+0(FP), SI;   \
+	MOVQ src_len+8(FP), DX;    \
 	MOVQ st+32(FP), R8;        \
 	MOVQ out_base+40(FP), DI;  \
 	MOVQ out_len+48(FP), R15;  \
 	XORQ AX, AX;               \
 	MOVQ ST_POS(R8), BX;       \
 	MOVQ ST_INQ(R8), R9;       \
-	MOVQ ST_ESC(R8), R10;      \
+	MOVQ third(R8), R10;       \
 	MOVQ $-1, R11;             \
 	VMOVQ R11, X14
+
+// STORE_STATE writes the carried state back (R10 to third) and returns AX.
+#define STORE_STATE(third) \
+	MOVQ BX, ST_POS(R8); \
+	MOVQ R9, ST_INQ(R8); \
+	MOVQ R10, third(R8); \
+	MOVQ AX, ret+64(FP); \
+	VZEROUPPER;          \
+	RET
 
 // SCAN_ROOM leaves the kernel (to let the Go side grow out) when the raw
 // delimiter mask in R13 has more bits than out has room left. It runs before
@@ -57,6 +69,15 @@
 	SUBQ    AX, R12;  \
 	CMPQ    R11, R12; \
 	JGT     done
+
+// PREFIX_XOR sets F to the regions of a block whose unescaped quotes are
+// Q: their inclusive prefix-xor (a carry-less multiply by all ones, X14)
+// xor the region carried in (R9). It clobbers X6.
+#define PREFIX_XOR(Q, F) \
+	VMOVQ Q, X6;                          \
+	VPCLMULQDQ $0, X14, X6, X6;           \
+	VMOVQ X6, F;                          \
+	XORQ  R9, F
 
 // QUOTE_REGIONS is the quote arithmetic of the file comment, shared by
 // every kernel: from Q (a block's quotes), B (its backslashes), esc (1 when
@@ -80,10 +101,7 @@
 	ANDQ  F, B;                           \ // B = escaped bytes
 	ANDNQ Q, B, F;                        \ // F = unescaped quotes
 	ANDQ  Q, B;                           \ // B = escaped quotes
-	VMOVQ F, X6;                          \
-	VPCLMULQDQ $0, X14, X6, X6;           \ // prefix-xor
-	VMOVQ X6, F;                          \
-	XORQ  R9, F;                          \ // F = inside a region
+	PREFIX_XOR(F, F);                     \ // F = inside a region
 	ANDNQ B, F, Q;                        \ // escaped quotes outside regions
 	JZ    fixed;                          \
 fix:                                      \
@@ -119,10 +137,7 @@ quotes_slow:                              \
 	MOVQ  R12, R14;                       \
 	ORQ   R10, R14;                       \
 	JNZ   quotes_esc;                     \
-	VMOVQ R11, X6;                        \ // no '\': every quote toggles
-	VPCLMULQDQ $0, X14, X6, X6;           \
-	VMOVQ X6, R13;                        \
-	XORQ  R9, R13;                        \
+	PREFIX_XOR(R11, R13);                 \ // no '\': every quote toggles
 	JMP   quotes_fixed;                   \
 quotes_esc:                               \
 	QUOTE_REGIONS(R11, R12, R10, R13, R14, quotes_fix, quotes_fixed) \
@@ -154,16 +169,12 @@ emit_done:
 	ADDQ   BX, R12;        \
 	MOVQ   R12, off(R8)
 
-// SCAN_STORE_STATE writes the carried state back and returns AX.
+// SCAN_STORE_STATE is STORE_STATE for the scanLine kernels, with st.pos
+// no further than the end of the line.
 #define SCAN_STORE_STATE \
-	CMPQ    BX, DX;            \
-	CMOVQGT DX, BX;            \
-	MOVQ    BX, ST_POS(R8);    \
-	MOVQ    R9, ST_INQ(R8);    \
-	MOVQ    R10, ST_ESC(R8);   \
-	MOVQ    AX, ret+64(FP);    \
-	VZEROUPPER;                \
-	RET
+	CMPQ    BX, DX;     \
+	CMOVQGT DX, BX;     \
+	STORE_STATE(ST_ESC)
 
 // AVX2_BCAST fills every byte of ymm with the byte in R11 (xmm is ymm's
 // low half).
@@ -183,6 +194,19 @@ emit_done:
 	MOVL    $0x3a, R11;         \
 	AVX2_BCAST(X11, Y11)
 
+// AVX512_SCAN_CONSTS sets Z8 to '"', Z9 to '\', Z11 to ':' and Z10 to delim
+// in every byte, the constants both AVX-512 kernels compare with, and
+// leaves delim in R11.
+#define AVX512_SCAN_CONSTS \
+	MOVL         $0x22, R11;        \
+	VPBROADCASTB R11, Z8;           \
+	MOVL         $0x5c, R11;        \
+	VPBROADCASTB R11, Z9;           \
+	MOVL         $0x3a, R11;        \
+	VPBROADCASTB R11, Z11;          \
+	MOVBQZX      delim+24(FP), R11; \
+	VPBROADCASTB R11, Z10
+
 // AVX2_MASK sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to the
 // byte broadcast in cmp, shifted right by CX.
 #define AVX2_MASK(cmp, dst) \
@@ -193,20 +217,6 @@ emit_done:
 	SHLQ      $32, R14;    \
 	ORQ       R14, dst;    \
 	SHRXQ     CX, dst, dst
-
-// IX_LOAD_STATE reads an index kernel's arguments and carried state.
-#define IX_LOAD_STATE \
-	MOVQ  src_base+0(FP), SI;  \
-	MOVQ  src_len+8(FP), DX;   \
-	MOVQ  st+32(FP), R8;       \
-	MOVQ  out_base+40(FP), DI; \
-	MOVQ  out_len+48(FP), R15; \
-	XORQ  AX, AX;              \
-	MOVQ  IX_POS(R8), BX;      \
-	MOVQ  IX_INQ(R8), R9;      \
-	MOVQ  IX_HIGH(R8), R10;    \
-	MOVQ  $-1, R11;            \
-	VMOVQ R11, X14
 
 // IX_ROOM jumps to done unless a whole block is left in src and out has
 // room for 64 more offsets.
@@ -219,16 +229,7 @@ emit_done:
 	CMPQ R11, $64;    \
 	JLT  done
 
-// IX_STORE_STATE writes the carried state back and returns AX.
-#define IX_STORE_STATE \
-	MOVQ BX, IX_POS(R8);  \
-	MOVQ R9, IX_INQ(R8);  \
-	MOVQ R10, IX_HIGH(R8); \
-	MOVQ AX, ret+64(FP);  \
-	VZEROUPPER;           \
-	RET
-
-// func scanAVX2(line []byte, delim byte, st *scanState, out []int32) int
+// func scanAVX2(src []byte, delim byte, st *scanState, out []int32) int
 //
 // Requires AVX2, BMI1, BMI2, POPCNT and PCLMULQDQ. Requires len(line) >= 64:
 // the last partial block is read as the 64 bytes ending at the end of the
@@ -237,7 +238,7 @@ emit_done:
 // padded block. Scans from st.pos to the end of line, or until a block's
 // delimiters might not fit in out; writes only out[0:ret].
 TEXT ·scanAVX2(SB), NOSPLIT, $0-72
-	SCAN_LOAD_STATE
+	LOAD_STATE(ST_ESC)
 	AVX2_SCAN_CONSTS
 	MOVL         $0x5b, R11
 	AVX2_BCAST(X12, Y12)       // '['
@@ -311,24 +312,17 @@ first_bracket:
 done:
 	SCAN_STORE_STATE
 
-// func scanAVX512(line []byte, delim byte, st *scanState, out []int32) int
+// func scanAVX512(src []byte, delim byte, st *scanState, out []int32) int
 //
 // Requires AVX512F, AVX512BW, BMI1, BMI2, POPCNT and PCLMULQDQ. Any length:
 // the last partial block is read with a zero-masked load, which neither
 // reads nor faults on the bytes past the end of line. Otherwise as scanAVX2.
 TEXT ·scanAVX512(SB), NOSPLIT, $0-72
-	SCAN_LOAD_STATE
-	MOVL         $0x22, R11
-	VPBROADCASTB R11, Z8       // '"'
-	MOVL         $0x5c, R11
-	VPBROADCASTB R11, Z9       // '\'
-	MOVBQZX      delim+24(FP), R11
-	VPBROADCASTB R11, Z10      // delim
+	LOAD_STATE(ST_ESC)
+	AVX512_SCAN_CONSTS
 	NEGQ         R11
 	SBBQ         R11, R11
 	KMOVQ        R11, K7       // all ones if delim != 0
-	MOVL         $0x3a, R11
-	VPBROADCASTB R11, Z11      // ':'
 	MOVL         $0x5b, R11
 	VPBROADCASTB R11, Z12      // '['
 
@@ -385,9 +379,7 @@ first_bracket:
 done:
 	SCAN_STORE_STATE
 
-// idxState field offsets (see scan.go).
-#define IX_POS 0
-#define IX_INQ 8
+// idxState field offsets (see scan.go); pos and inq are at ST_POS and ST_INQ.
 #define IX_HIGH 16
 #define IX_ESC 24
 
@@ -420,10 +412,7 @@ done:
 	MOVQ  R9, R14;                        \
 	TESTQ R11, R11;                       \
 	JZ    ix_regions;                     \
-	VMOVQ R11, X6;                        \ // no '\': every quote toggles
-	VPCLMULQDQ $0, X14, X6, X6;           \
-	VMOVQ X6, R14;                        \
-	XORQ  R9, R14;                        \
+	PREFIX_XOR(R11, R14);                 \ // no '\': every quote toggles
 	JMP   ix_fixed;                       \
 ix_quotes:                                \
 	VMOVQ R12, X15;                       \ // free R12 and R13
@@ -452,7 +441,7 @@ ix_regions:
 // R10 high (0 or 1), R11-R14 and CX scratch, X14 the all-ones CLMUL
 // operand, X7 and X15 spills. The escape carry stays in st.esc.
 TEXT ·indexAVX2(SB), NOSPLIT, $0-72
-	IX_LOAD_STATE
+	LOAD_STATE(IX_HIGH)
 	AVX2_SCAN_CONSTS
 	MOVL         $0x0a, R11
 	AVX2_BCAST(X12, Y12)       // LF
@@ -516,7 +505,7 @@ ix_next:
 	JMP  ix_loop
 
 ix_done:
-	IX_STORE_STATE
+	STORE_STATE(IX_HIGH)
 
 // ixBytes holds the bytes 0 to 63 in order: the offsets within a block
 // that indexAVX512 compresses.
@@ -541,15 +530,8 @@ GLOBL ixBytes<>(SB), RODATA|NOPTR, $64
 // stored with a write mask that covers exactly the offsets there are, so
 // nothing past out[ret-1] is written.
 TEXT ·indexAVX512(SB), NOSPLIT, $0-72
-	IX_LOAD_STATE
-	MOVL         $0x22, R11
-	VPBROADCASTB R11, Z8       // '"'
-	MOVL         $0x5c, R11
-	VPBROADCASTB R11, Z9       // '\'
-	MOVBQZX      delim+24(FP), R11
-	VPBROADCASTB R11, Z10      // delim
-	MOVL         $0x3a, R11
-	VPBROADCASTB R11, Z11      // ':'
+	LOAD_STATE(IX_HIGH)
+	AVX512_SCAN_CONSTS
 	MOVL         $0x0a, R11
 	VPBROADCASTB R11, Z12      // LF
 	MOVL         $0x0d, R11
@@ -615,4 +597,4 @@ ix5_next:
 	JMP  ix5_loop
 
 ix5_done:
-	IX_STORE_STATE
+	STORE_STATE(IX_HIGH)

@@ -13,19 +13,8 @@ import (
 // implementation that reads a single byte outside its line faults and the
 // test binary dies.
 func TestScanLineNoOverread(t *testing.T) {
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	defer syscall.Munmap(mem)
-	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
-	if err := syscall.Mprotect(mem[2*page:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
-	data := mem[page : 2*page]
+	data := guardedPage(t)
+	page := len(data)
 	impls := testedScanImpls()
 	rng := rand.New(rand.NewSource(11))
 	for n := 0; n <= 300; n++ {
@@ -39,4 +28,23 @@ func TestScanLineNoOverread(t *testing.T) {
 			checkScan(t, impls, start, d)
 		}
 	}
+}
+
+// guardedPage returns a page of memory between two inaccessible pages, so
+// that a read of one byte before or after it faults and the test binary
+// dies. The memory is unmapped when the test ends.
+func guardedPage(t *testing.T) []byte {
+	t.Helper()
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	for _, guard := range [][]byte{mem[:page], mem[2*page:]} {
+		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
+			t.Skipf("mprotect: %v", err)
+		}
+	}
+	return mem[page : 2*page]
 }
