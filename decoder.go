@@ -950,6 +950,11 @@ func plainToken(b []byte) Token {
 			i++
 		}
 		n := i
+		if i > 0 && i < len(b) && b[i] != '.' && b[i]|0x20 != 'e' {
+			// Digits then anything but a fraction or an exponent, as in
+			// a date: a string, without isNumber's second look.
+			return Token{h: uint64(KindString), p: unsafe.Pointer(&b[0]), n: len(b)}
+		}
 		if i > 0 && i < len(b) && b[i] == '.' {
 			i++
 			f := i

@@ -449,3 +449,45 @@ func TestRowNumberTyping(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainTokenKinds holds plainToken, with its shortcuts, to the §4
+// grammar as isNumber states it, over every string of up to five bytes
+// from the bytes that matter to numbers (and some that do not), and to the
+// keywords.
+func TestPlainTokenKinds(t *testing.T) {
+	const alphabet = "0159.eE+-x:"
+	var b []byte
+	var walk func(n int)
+	walk = func(n int) {
+		if len(b) > 0 && b[0] != ' ' {
+			got := plainToken(b).Kind()
+			want := KindString
+			if isNumber(b) {
+				want = KindNumber
+			}
+			if got != want {
+				t.Fatalf("plainToken(%q) is %v, want %v", b, got, want)
+			}
+		}
+		if n == 0 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			b = append(b, alphabet[i])
+			walk(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	walk(5)
+	for _, c := range []struct {
+		s    string
+		kind Kind
+	}{
+		{"true", KindBool}, {"false", KindBool}, {"null", KindNull}, {"2010-01-01", KindString},
+		{"12:30", KindString}, {"1e5", KindNumber}, {"1E+05", KindNumber}, {"10.5", KindNumber}, {"007", KindString},
+	} {
+		if got := plainToken([]byte(c.s)).Kind(); got != c.kind {
+			t.Errorf("plainToken(%q) is %v, want %v", c.s, got, c.kind)
+		}
+	}
+}
