@@ -398,6 +398,16 @@ func appendQuoted(dst, s []byte) []byte {
 // one before it, and a string shorter than a word is read with loadShort
 // and stored as one word.
 func putPlain(d, s []byte) bool {
+	if usePlainAVX512 {
+		return putPlainAVX512(d, s)
+	}
+	return putPlainGeneric(d, s)
+}
+
+// putPlainGeneric is putPlain a word at a time, and its specification:
+// plain_amd64.s must give the same result and the same bytes up to the
+// closing quote.
+func putPlainGeneric(d, s []byte) bool {
 	n := len(s)
 	if n > maxFast {
 		return false
