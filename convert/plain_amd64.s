@@ -2,17 +2,6 @@
 
 #include "textflag.h"
 
-// func putPlainAVX512(d, s []byte) bool
-//
-// Requires AVX512F, AVX512BW and BMI2. putPlainGeneric (jsonwriter.go) is
-// its specification. A string of at most maxFast (48) bytes is loaded with
-// a mask of its length, so that no byte past it is read (masked-out bytes
-// neither load nor fault, and read as zero); a byte below 0x20, '"', '\'
-// or a byte of 0x80 and above makes the result false. Otherwise the string
-// is stored at d[1:] with the same mask, between two quotes: d[0:n+2] is
-// written and nothing else. It uses only Z16 of the vector registers,
-// which leaves the upper halves of Y0-Y15 clean, so it needs no
-// VZEROUPPER.
 // plainConsts holds 64 copies each of 0x20, '"' and '\', the bytes
 // putPlainAVX512 compares with.
 DATA plainConsts<>+0(SB)/8, $0x2020202020202020
@@ -41,6 +30,17 @@ DATA plainConsts<>+176(SB)/8, $0x5c5c5c5c5c5c5c5c
 DATA plainConsts<>+184(SB)/8, $0x5c5c5c5c5c5c5c5c
 GLOBL plainConsts<>(SB), RODATA|NOPTR, $192
 
+// func putPlainAVX512(d, s []byte) bool
+//
+// Requires AVX512F, AVX512BW and BMI2. putPlainGeneric (jsonwriter.go) is
+// its specification. A string of at most maxFast (48) bytes is loaded with
+// a mask of its length, so that no byte past it is read (masked-out bytes
+// neither load nor fault, and read as zero); a byte below 0x20, '"', '\'
+// or a byte of 0x80 and above makes the result false. Otherwise the string
+// is stored at d[1:] with the same mask, between two quotes: d[0:n+2] is
+// written and nothing else. It uses only Z16 of the vector registers,
+// which leaves the upper halves of Y0-Y15 clean, so it needs no
+// VZEROUPPER.
 TEXT ·putPlainAVX512(SB), NOSPLIT, $0-49
 	MOVQ s_len+32(FP), CX
 	CMPQ CX, $48               // maxFast
