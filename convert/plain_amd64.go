@@ -8,8 +8,8 @@ import "github.com/klauspost/cpuid/v2"
 // lists). Resolved once at start-up; tests switch it to compare the paths.
 var usePlainAVX512 = cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.BMI2)
 
-// putPlainAVX512 is putPlain for a string of up to 64 bytes with one
-// masked load, four compares and one masked store; it reports false, as
+// putPlainAVX512 is putPlain with one masked load, four compares and one
+// masked store; it reports false, as
 // putPlain does, for a string longer than maxFast or one that needs an
 // escape, and also when d has no room for the string and its quotes. See
 // plain_amd64.s.
