@@ -2,7 +2,11 @@
 
 package toon
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/toonstream/toon/internal/guardpage"
+)
 
 // TestStrClassesNoOverread classifies strings that end right against an
 // inaccessible page and strings that start right after one: the kernel's
@@ -10,7 +14,7 @@ import "testing"
 // binary dies. The copy of putCells is checked the same way, through
 // appendRowCells.
 func TestStrClassesNoOverread(t *testing.T) {
-	data := guardedPage(t)
+	data := guardpage.Page(t)
 	page := len(data)
 	for i := range data {
 		data[i] = "ab:,\"x y"[i%8]

@@ -5,8 +5,9 @@ package convert
 import (
 	"bytes"
 	"math/rand"
-	"syscall"
 	"testing"
+
+	"github.com/toonstream/toon/internal/guardpage"
 )
 
 // TestPutPlainAVX512 holds putPlainAVX512 to putPlainGeneric: the same
@@ -63,18 +64,8 @@ func TestPutPlainAVX512(t *testing.T) {
 			check(s, n+2+wordSlack)
 		}
 	}
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatalf("mmap: %v", err)
-	}
-	defer syscall.Munmap(mem)
-	for _, guard := range [][]byte{mem[:page], mem[2*page:]} {
-		if err := syscall.Mprotect(guard, syscall.PROT_NONE); err != nil {
-			t.Fatalf("mprotect: %v", err)
-		}
-	}
-	data := mem[page : 2*page]
+	data := guardpage.Page(t)
+	page := len(data)
 	for i := range data {
 		data[i] = 'a' + byte(i%26)
 	}
