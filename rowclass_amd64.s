@@ -13,7 +13,7 @@
 // (masked, so that the bytes past the end have class 0); a byte of 0x80 or
 // above, or of class byteHard, makes the string strHard, else a byte of a
 // nonzero class makes it strQuote. The Value layout it reads is checked
-// at the end of rowclass_amd64.go.
+// by TestKernelStateLayout (scan_amd64_test.go).
 TEXT ·strClassesAVX512(SB), NOSPLIT, $0-32
 	MOVQ      cells+0(FP), SI
 	MOVQ      n+8(FP), CX
