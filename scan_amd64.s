@@ -574,12 +574,12 @@ ix5_loop:
 	VPCOMPRESSB  Z16, K1, Z1
 	POPCNTQ      R13, CX
 	VPBROADCASTD BX, Z17
+	MOVQ         $-1, R12
 
 ix5_store:
 	VPMOVZXBD X1, Z2
 	VPADDD    Z17, Z2, Z2
-	MOVQ      $-1, R14
-	BZHIQ     CX, R14, R14     // the low min(CX, 16) bits, as a word
+	BZHIQ     CX, R12, R14     // the low min(CX, 16) bits, as a word
 	KMOVW     R14, K2
 	VMOVDQU32 Z2, K2, (DI)(AX*4)
 	CMPQ      CX, $16
