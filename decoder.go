@@ -953,7 +953,7 @@ func plainToken(b []byte) Token {
 		if i > 0 && i < len(b) && b[i] != '.' && b[i]|0x20 != 'e' {
 			// Digits then anything but a fraction or an exponent, as in
 			// a date: a string, without isNumber's second look.
-			return Token{h: uint64(KindString), p: unsafe.Pointer(&b[0]), n: len(b)}
+			break
 		}
 		if i > 0 && i < len(b) && b[i] == '.' {
 			i++
