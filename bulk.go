@@ -48,6 +48,16 @@ type bulkRun struct {
 	rowLen int      // bytes per row in the last call, to size small windows
 	cool   int      // refills to leave to the general path
 	off    bool     // the fast path is off (set by tests, to compare it with the general path)
+	// typeRows, where there is one: its state and records, and whether
+	// tests turned it off to compare it with bulkLine.
+	ts       typeState
+	slots    []uint32
+	noKernel bool
+	// The fast path's queue (see bulkQueue): its memory, how many of its
+	// rows hold the template, and whether d.queue views it.
+	mem      []uint64
+	tmplRows int
+	inQ      bool
 }
 
 // bulkReady reports whether the next lines may be rows the fast path can
@@ -96,14 +106,42 @@ func (d *Decoder) bulkRows() bool {
 	d.bulk.idx = idx
 	indent := f.depth * lx.indent
 	strict := d.opts.strict
-	tmpl := d.rowTmpl
-	q := slices.Grow(d.queue[:0], maxRows*per)[:maxRows*per]
-	d.queue = q[:0]                             // keep the capacity whatever happens below
+	q := d.bulkQueue(maxRows * per)
 	at := slices.Grow(d.bulk.at[:0], maxRows+1) // one allocation, not one per doubling
+	// Escaped cells are decoded into scratch, which must not move while
+	// the queue holds views into it (see bulkQueue); unescaping never
+	// makes a text longer.
+	if cap(d.scratch) < len(src) {
+		d.scratch = make([]byte, 0, max(len(src), bulkWinMax)) // once: windows grow up to bulkWinMax
+	}
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path
+	kernel := haveTypeRows && !d.bulk.noKernel && indent < 8 && len(d.cellAt) > 0
+	misses := 0 // calls in a row of typeRows that took no row
 	for rows < maxRows {
+		if kernel {
+			n, st := d.typeRun(q, rows, src, idx, k, ls, indent, maxRows-rows, at)
+			if n > 0 {
+				at = at[:len(at)+n]
+				rows += n
+				k, ls = d.bulk.ts.k, d.bulk.ts.ls
+				misses = 0
+				if st == typeHigh && strict && !utf8.Valid(src[at[len(at)-1]:ls-1]) {
+					// The last row is not taken after all.
+					ls = int(at[len(at)-1])
+					at = at[:len(at)-1]
+					rows--
+					stopped = true
+					break
+				}
+			} else if misses++; misses == 4 {
+				kernel = false // lines it leaves to bulkLine, one after another
+			}
+			if st != typeBail {
+				continue
+			}
+		}
 		// The line must start with exactly the table's indentation, then
 		// content that is not a comment. (A line that runs past the end
 		// of the window is left to the next call.)
@@ -114,10 +152,8 @@ func (d *Decoder) bulkRows() bool {
 			stopped = true
 			break
 		}
+		d.bulkTemplate(q, rows+1)
 		row := q[rows*per : rows*per+per]
-		if rows >= d.tmplRows {
-			copy(row, tmpl)
-		}
 		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, d.cellAt, unsafe.Pointer(&row[0]), &d.scratch)
 		if le < 0 {
 			stopped = le == lineStop
@@ -159,7 +195,10 @@ func (d *Decoder) bulkRows() bool {
 	d.bulk.indent = indent
 	d.bulk.depth = f.depth
 	f.count += rows
-	d.tmplRows = max(d.tmplRows, rows)
+	if !d.bulk.inQ {
+		d.gq = d.queue[:0]
+		d.bulk.inQ = true
+	}
 	d.queue = q[:rows*per]
 	d.qi = 0
 	lx.pos = start + ls
@@ -263,7 +302,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 		if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
 			s, e = trimSpan(src, s, e)
 		}
-		slot := (*Token)(unsafe.Add(rp, uintptr(cellAt[c])*unsafe.Sizeof(Token{})))
+		slot := unsafe.Add(rp, uintptr(cellAt[c])*unsafe.Sizeof(Token{}))
 		switch {
 		case nq != 0 || esc:
 			// A cell with a quote or a backslash is taken only when it is
@@ -273,44 +312,47 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				return k, lineStop, false
 			}
 			if !esc && nq == 2 && e-s >= 2 && src[e-1] == '"' {
-				*slot = textToken(KindString, src[s+1:e-1])
+				putToken(slot, textToken(KindString, src[s+1:e-1]))
 			} else {
+				if len(*scratch)+e-s > cap(*scratch) {
+					return k, lineStop, false // scratch would move (see bulkQueue)
+				}
 				u, next, _, err := unquote(src[s:e], scratch)
 				if err != nil || next != e-s {
 					return k, lineStop, false
 				}
-				*slot = textToken(KindString, u)
+				putToken(slot, textToken(KindString, u))
 			}
 			nq, esc = 0, false
 		case s == e:
-			*slot = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
+			putToken(slot, Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)})
 		default:
 			switch primStart[*(*byte)(unsafe.Add(sp, s))] {
 			case primPlain:
-				*slot = Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s}
+				putToken(slot, Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s})
 			case primDigit:
 				if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), lenMask[(e-s)&15]) {
-					*slot = Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s}
+					putToken(slot, Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s})
 				} else {
-					*slot = plainToken(src[s:e])
+					putToken(slot, plainToken(src[s:e]))
 				}
 			case primLetter:
 				if n := e - s; n <= 5 && s+8 <= len(src) {
 					switch binary.LittleEndian.Uint64(src[s:s+8]) & wordMask[n&7] {
 					case wordTrue:
-						*slot = Token{h: uint64(KindBool), n: 1}
+						putToken(slot, Token{h: uint64(KindBool), n: 1})
 					case wordFalse:
-						*slot = Token{h: uint64(KindBool)}
+						putToken(slot, Token{h: uint64(KindBool)})
 					case wordNull:
-						*slot = Token{h: uint64(KindNull)}
+						putToken(slot, Token{h: uint64(KindNull)})
 					default:
-						*slot = Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: n}
+						putToken(slot, Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: n})
 					}
 				} else {
-					*slot = plainToken(src[s:e])
+					putToken(slot, plainToken(src[s:e]))
 				}
 			default:
-				*slot = plainToken(src[s:e])
+				putToken(slot, plainToken(src[s:e]))
 			}
 		}
 		c++
@@ -378,4 +420,183 @@ func shortNumber(w, valid uint64) bool {
 	// leading '0' only alone or before the '.'.
 	return (nd == 0 || nd&(nd-1) == 0 && byte(w>>(bits.TrailingZeros64(nd)-7)) == '.' && nd&(valid>>8)&^0x80 != 0) &&
 		(byte(w) != '0' || byte(w>>8) == '.' || valid == 0x80)
+}
+
+// typeState is what bulkRows and typeRows share. Its layout is known to
+// bulk_amd64.s (TR_* offsets, checked by TestKernelStateLayout): do not
+// reorder or resize its fields. typeRows reads every field and writes
+// only k, ls, rows, plain and high (no pointer), and the cells' tokens in
+// the queue, where a cell for plainToken gets kind 0 and its text.
+type typeState struct {
+	src      unsafe.Pointer // the window
+	srcLen   int
+	idx      unsafe.Pointer // its index entries
+	idxLen   int
+	k        int            // in and out: the next line's first index entry
+	ls       int            // in and out: the next line's start in src
+	indent   int            // the rows' indentation, below 8
+	ncell    int            // cells per row, at least 1
+	maxLine  int            // the longest line allowed
+	maxRows  int            // the most rows to take
+	row      unsafe.Pointer // the queue row of the first row to take
+	stride   int            // bytes per queue row
+	slots    unsafe.Pointer // *uint32: the byte offset in a queue row of each cell's token
+	at       unsafe.Pointer // *int32: room for the start of maxRows rows
+	rows     int            // out: rows taken
+	plain    uint64         // out: some cell is for plainToken (kind 0)
+	delim    uint64         // the active delimiter
+	high     uint64         // out: the last row taken has bytes >= 0x80
+	prim     unsafe.Pointer // &primStart
+	lenMask  unsafe.Pointer // &lenMask
+	wordMask unsafe.Pointer // &wordMask
+	first    unsafe.Pointer // &rowFirst
+	indMask  uint64         // wordMask[indent]
+	c7f      uint64         // the constants of shortNumber
+	c46      uint64
+	c50      uint64
+	c80      uint64
+	cFalse   uint64 // wordFalse
+}
+
+// What typeRows returns.
+const (
+	typeFull = iota // it took maxRows rows
+	typeBail        // the line at ls is for bulkLine
+	typeHigh        // the last row taken must be checked as UTF-8
+)
+
+// typeChunk is about how many cells typeRows types per call.
+const typeChunk = 512
+
+// typeRun calls typeRows over src from line ls and index entry k, for at
+// most max rows and about typeChunk cells, writing their cells into the
+// queue q from row r0 on, with the rows' starts appended to at (which has
+// room for them). It returns the rows taken and what typeRows returned;
+// the next line's ls and k are in d.bulk.ts.
+func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, indent, max int, at []int32) (int, int) {
+	nc := len(d.cellAt)
+	per := len(d.rowTmpl)
+	max = min(max, (typeChunk+nc-1)/nc)
+	d.bulkTemplate(q, r0+max)
+	if len(d.bulk.slots) == 0 {
+		for _, a := range d.cellAt {
+			d.bulk.slots = append(d.bulk.slots, uint32(a)*uint32(unsafe.Sizeof(Token{})))
+		}
+	}
+	ts := &d.bulk.ts
+	if ts.prim == nil {
+		ts.prim = unsafe.Pointer(&primStart)
+		ts.lenMask = unsafe.Pointer(&lenMask)
+		ts.wordMask = unsafe.Pointer(&wordMask)
+		ts.first = unsafe.Pointer(&rowFirst)
+		ts.c7f = swar7f
+		ts.c46 = (0x80 - ':') * swarLo
+		ts.c50 = (0x80 - '0') * swarLo
+		ts.c80 = swarHi
+		ts.cFalse = wordFalse
+	}
+	ts.src = unsafe.Pointer(unsafe.SliceData(src))
+	ts.srcLen = len(src)
+	ts.idx = unsafe.Pointer(unsafe.SliceData(idx))
+	ts.idxLen = len(idx)
+	ts.k = k
+	ts.ls = ls
+	ts.indent = indent
+	ts.ncell = nc
+	ts.maxLine = d.lx.maxLine
+	ts.maxRows = max
+	ts.row = unsafe.Pointer(&q[r0*per])
+	ts.stride = per * int(unsafe.Sizeof(Token{}))
+	ts.slots = unsafe.Pointer(unsafe.SliceData(d.bulk.slots))
+	ts.at = unsafe.Pointer(unsafe.SliceData(at[len(at):cap(at)]))
+	ts.rows = 0
+	ts.plain = 0
+	ts.delim = uint64(d.hdr.delim)
+	ts.indMask = wordMask[indent&7]
+	st := typeRows(ts)
+	if ts.plain != 0 {
+		// Cells for plainToken: kind 0, with their text in place.
+		rows := q[r0*per : (r0+ts.rows)*per]
+		for r := 0; r < len(rows); r += per {
+			for _, a := range d.cellAt {
+				t := &rows[r+int(a)]
+				if t.h == 0 {
+					putToken(unsafe.Pointer(t), plainToken(unsafe.Slice((*byte)(t.p), t.n)))
+				}
+			}
+		}
+	}
+	return ts.rows, st
+}
+
+// The fast path's queue.
+//
+// bulkRows queues its tokens in memory the garbage collector does not scan
+// (bulk.mem, a []uint64 seen as []Token), so that typeRows, which cannot
+// call the collector's write barrier, may store their pointers, and so that
+// the Go code that stores them needs no barrier either. That is sound
+// because every pointer stored there also lives in memory the collector
+// does scan, for as long as the queue holds it:
+//   - cells point into the lexer's buffer (lx.buf), which does not move
+//     until the queue is empty, or into scratch, which bulkRows grows
+//     beforehand so that it does not move either, or at zeroByte;
+//   - keys and headers come from the row template, kept in d.rowTmpl
+//     until the next header, which is read after the queue is empty.
+// Tokens leave the queue by copy (Token), into memory the collector sees.
+// Nothing may store into that memory with a typed store, whose write
+// barrier would read the stale pointer it overwrites: stores go through
+// putToken and rawCopy. refill and Reset switch d.queue back to the general
+// queue (d.gq) before anything else is queued.
+
+// bulkQueue returns the fast path's queue with room for n tokens.
+func (d *Decoder) bulkQueue(n int) []Token {
+	if len(d.bulk.mem) < 3*n {
+		if d.bulk.inQ {
+			// d.queue views the old memory: let it go.
+			d.queue, d.bulk.inQ = d.gq[:0], false
+		}
+		d.bulk.mem = make([]uint64, 3*max(n, bulkTokens))
+		d.bulk.tmplRows = 0
+	}
+	return unsafe.Slice((*Token)(unsafe.Pointer(unsafe.SliceData(d.bulk.mem))), len(d.bulk.mem)/3)[:n]
+}
+
+// newTemplate forgets what the fast path's queue holds of the last row
+// template, when there is a new one.
+func (b *bulkRun) newTemplate() {
+	b.tmplRows = 0
+	b.slots = b.slots[:0]
+}
+
+// bulkTemplate makes the rows of q before upto copies of the row template
+// (keys and braces, whose cells the fast path then writes).
+func (d *Decoder) bulkTemplate(q []Token, upto int) {
+	per := len(d.rowTmpl)
+	for r := d.bulk.tmplRows; r < upto; r++ {
+		rawCopy(q[r*per:r*per+per], d.rowTmpl)
+	}
+	d.bulk.tmplRows = max(d.bulk.tmplRows, upto)
+}
+
+// putToken stores t at p, in the fast path's queue, without a write
+// barrier (see bulkQueue).
+func putToken(p unsafe.Pointer, t Token) {
+	*(*rawToken)(p) = rawToken{t.h, uintptr(t.p), t.n}
+}
+
+// rawCopy copies src into dst, in the fast path's queue, without write
+// barriers (see bulkQueue).
+func rawCopy(dst, src []Token) {
+	n := min(len(dst), len(src))
+	if n == 0 {
+		return
+	}
+	copy(unsafe.Slice((*rawToken)(unsafe.Pointer(&dst[0])), n), unsafe.Slice((*rawToken)(unsafe.Pointer(&src[0])), n))
+}
+
+// rawToken is a Token's layout without a pointer type.
+type rawToken struct {
+	h uint64
+	p uintptr
+	n int
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand"
+	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,8 +34,9 @@ func renderWithLines(t *testing.T, d *Decoder, limit int) (string, error) {
 }
 
 // checkBulk decodes data with the fast path on and off, through a byte
-// slice, a reader and a reader of 1 to 7 bytes at a time, and requires the
-// same tokens, positions and error.
+// slice, a reader and a reader of 1 to 7 bytes at a time, and with the fast
+// path but without typeRows, and requires the same tokens, positions and
+// error.
 func checkBulk(t *testing.T, data []byte, strict bool) {
 	t.Helper()
 	checkBulkOpts(t, data, strict, WithStrict(strict))
@@ -46,10 +49,13 @@ func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
 	ref := newBytesDecoder(data, opts)
 	ref.bulk.off = true
 	want, wantErr := renderWithLines(t, ref, limit)
+	noKernel := newBytesDecoder(data, opts)
+	noKernel.bulk.noKernel = true // bulkLine for every row, where typeRows would take some
 	for name, d := range map[string]*Decoder{
-		"bytes":   newBytesDecoder(data, opts),
-		"reader":  NewDecoder(bytes.NewReader(data), opts...),
-		"chunked": NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
+		"bytes":     newBytesDecoder(data, opts),
+		"reader":    NewDecoder(bytes.NewReader(data), opts...),
+		"chunked":   NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
+		"no kernel": noKernel,
 	} {
 		got, err := renderWithLines(t, d, limit)
 		if got != want {
@@ -245,3 +251,111 @@ func TestShortNumber(t *testing.T) {
 		check(b)
 	}
 }
+
+// TestBulkTableSequence decodes documents of several tables one after
+// another, whose headers have the same number of cells laid out
+// differently (flat, or with a nested group) and different delimiters, so
+// that what the fast path keeps of one table's template must not leak
+// into the next.
+func TestBulkTableSequence(t *testing.T) {
+	headers := []string{"{a,b,c}", "{a,g{b,c}}", "{g{a,b},c}", "{a,b}", "{g{a},b,c}"}
+	rng := rand.New(rand.NewSource(12))
+	for i := 0; i < 300; i++ {
+		var b strings.Builder
+		for tbl := 0; tbl < 2+rng.Intn(4); tbl++ {
+			h := headers[rng.Intn(len(headers))]
+			cells := strings.Count(h, ",") + 1
+			rows := 1 + rng.Intn(40)
+			if rng.Intn(4) == 0 {
+				rows += 300
+			}
+			fmt.Fprintf(&b, "t%d[%d]%s:\n", tbl, rows, h)
+			for r := 0; r < rows; r++ {
+				b.WriteString("  ")
+				for c := 0; c < cells; c++ {
+					if c > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(bulkCells[rng.Intn(12)])
+				}
+				b.WriteByte('\n')
+			}
+		}
+		checkBulk(t, []byte(b.String()), true)
+	}
+}
+
+// TestBulkQueueUnderGC decodes tables, with escaped and multi-byte cells
+// among them, with the collector run to completion every few tokens and
+// allocations in between, and requires the same tokens as the general
+// path. The fast path keeps its tokens in memory the collector does not
+// scan (bulkQueue): a text freed under a queued token would be reused by
+// the allocations (or clobbered, under GODEBUG=clobberfree=1) and show
+// here as a wrong token, or as a fault in the collector.
+func TestBulkQueueUnderGC(t *testing.T) {
+	rng := rand.New(rand.NewSource(99))
+	n := 40
+	if testing.Short() {
+		n = 10
+	}
+	cells := []string{"1", "2.5", "x", "Ada Lovelace", "true", "null", `"a,b"`, `"q\"q"`, `"\\"`, `"tab\there"`, "é", `"ü\n"`, "-3"}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		rows, cols := 500+rng.Intn(1500), 1+rng.Intn(6)
+		fmt.Fprintf(&b, "t[%d]{", rows)
+		for c := 0; c < cols; c++ {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "f%d", c)
+		}
+		b.WriteString("}:\n")
+		for r := 0; r < rows; r++ {
+			b.WriteString("  ")
+			for c := 0; c < cols; c++ {
+				if c > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(cells[rng.Intn(len(cells))])
+			}
+			b.WriteByte('\n')
+		}
+		data := []byte(b.String())
+		ref := newBytesDecoder(data, nil)
+		ref.bulk.off = true
+		want, wantErr := renderCollecting(ref, 0)
+		if wantErr != nil {
+			t.Fatal(wantErr)
+		}
+		got, err := renderCollecting(newBytesDecoder(data, nil), 61)
+		if got != want || err != nil {
+			t.Fatalf("%q:\n got %s (%v)\nwant %s", data, got, err, want)
+		}
+	}
+}
+
+// renderCollecting renders d's tokens up to its first error, running the
+// collector and allocating every gcEvery tokens when that is not 0.
+func renderCollecting(d *Decoder, gcEvery int) (string, error) {
+	var sb strings.Builder
+	for j := 0; ; j++ {
+		if gcEvery > 0 && j%gcEvery == 0 {
+			runtime.GC()
+			garbage = make([][]byte, 64)
+			for k := range garbage {
+				garbage[k] = bytes.Repeat([]byte{'#'}, 1+k%16)
+			}
+		}
+		tok, err := d.Token()
+		if err == io.EOF {
+			return sb.String(), nil
+		}
+		if err != nil {
+			return sb.String(), err
+		}
+		fmt.Fprintf(&sb, "%c%q ", tok.Kind(), tok.Bytes())
+	}
+}
+
+// garbage keeps renderCollecting's allocations alive until the next.
+var garbage [][]byte

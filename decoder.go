@@ -32,6 +32,7 @@ type Decoder struct {
 	// arrays, which are produced a chunk at a time) the row program over
 	// cells, or the inline values over cells followed by an ArrayEnd.
 	queue   []Token
+	gq      []Token // the general queue's memory while queue views the fast path's
 	qi      int
 	qerr    error   // the sticky error, once the queue holds its placeholder
 	prog    []rowOp // row program of the open tabular or keyed header
@@ -133,8 +134,12 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.line = rawLine{}
 	d.stack = d.stack[:0]
 	d.root = rootStart
+	if d.bulk.inQ {
+		d.queue, d.bulk.inQ = d.gq, false
+	}
 	d.queue, d.qi = d.queue[:0], 0
 	d.tmplRows = 0
+	d.bulk.newTemplate()
 	d.prog, d.pi = d.prog[:0], 0
 	d.cells, d.ci = d.cells[:0], 0
 	d.inlineEnd = false
@@ -194,6 +199,11 @@ const lazyChunk = 256
 // chunk of a wide row or long inline array, or the tokens of the next line.
 // It returns an error only when no token is left before it.
 func (d *Decoder) refill() error {
+	if d.bulk.inQ {
+		// The fast path's queue is done with; the general path queues into
+		// memory of its own (see bulkQueue).
+		d.queue, d.bulk.inQ = d.gq, false
+	}
 	d.queue = d.queue[:0]
 	d.qi = 0
 	for len(d.queue) == 0 {
@@ -795,6 +805,7 @@ func (d *Decoder) buildProg(fields []Field) {
 	// The same program as a template of tokens with a slot per cell.
 	d.flat = true
 	d.tmplRows = 0
+	d.bulk.newTemplate()
 	for _, f := range fields {
 		if f.Fields != nil {
 			d.flat = false

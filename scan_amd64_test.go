@@ -12,7 +12,8 @@ import (
 // LOAD_STATE and STORE_STATE move for both kinds of kernel at the same
 // offsets in both states, and the Value that rowclass_amd64.s reads (the
 // string's data at 0 and its length at 8, the kind at 24, 32 bytes in
-// all, vString 1).
+// all, vString 1), and what bulk_amd64.s uses: typeState's TR_* offsets,
+// the Token it writes and the constants it spells out.
 func TestKernelStateLayout(t *testing.T) {
 	var s scanState
 	var x idxState
@@ -35,6 +36,53 @@ func TestKernelStateLayout(t *testing.T) {
 		{"Value.kind", unsafe.Offsetof(v.kind), 24},
 		{"size of Value", unsafe.Sizeof(v), 32},
 		{"vString", uintptr(vString), 1},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %d, the assembly uses %d", c.name, c.got, c.want)
+		}
+	}
+	// bulk_amd64.s: typeState's fields are words, TR_* = 8 * their rank.
+	var ts typeState
+	for i, c := range []struct {
+		name string
+		got  uintptr
+	}{
+		{"src", unsafe.Offsetof(ts.src)}, {"srcLen", unsafe.Offsetof(ts.srcLen)},
+		{"idx", unsafe.Offsetof(ts.idx)}, {"idxLen", unsafe.Offsetof(ts.idxLen)},
+		{"k", unsafe.Offsetof(ts.k)}, {"ls", unsafe.Offsetof(ts.ls)},
+		{"indent", unsafe.Offsetof(ts.indent)}, {"ncell", unsafe.Offsetof(ts.ncell)},
+		{"maxLine", unsafe.Offsetof(ts.maxLine)}, {"maxRows", unsafe.Offsetof(ts.maxRows)},
+		{"row", unsafe.Offsetof(ts.row)}, {"stride", unsafe.Offsetof(ts.stride)},
+		{"slots", unsafe.Offsetof(ts.slots)}, {"at", unsafe.Offsetof(ts.at)},
+		{"rows", unsafe.Offsetof(ts.rows)}, {"plain", unsafe.Offsetof(ts.plain)},
+		{"delim", unsafe.Offsetof(ts.delim)}, {"high", unsafe.Offsetof(ts.high)},
+		{"prim", unsafe.Offsetof(ts.prim)}, {"lenMask", unsafe.Offsetof(ts.lenMask)},
+		{"wordMask", unsafe.Offsetof(ts.wordMask)}, {"first", unsafe.Offsetof(ts.first)},
+		{"indMask", unsafe.Offsetof(ts.indMask)}, {"c7f", unsafe.Offsetof(ts.c7f)},
+		{"c46", unsafe.Offsetof(ts.c46)}, {"c50", unsafe.Offsetof(ts.c50)},
+		{"c80", unsafe.Offsetof(ts.c80)}, {"cFalse", unsafe.Offsetof(ts.cFalse)},
+	} {
+		if c.got != uintptr(8*i) {
+			t.Errorf("typeState.%s at %d, the assembly uses %d", c.name, c.got, 8*i)
+		}
+	}
+	var tok Token
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"Token.h", unsafe.Offsetof(tok.h), 0},
+		{"Token.p", unsafe.Offsetof(tok.p), 8},
+		{"Token.n", unsafe.Offsetof(tok.n), 16},
+		{"size of Token", unsafe.Sizeof(tok), 24},
+		{"KindString", uintptr(KindString), 0x22},
+		{"KindNumber", uintptr(KindNumber), 0x30},
+		{"KindBool", uintptr(KindBool), 0x74},
+		{"KindNull", uintptr(KindNull), 0x6e},
+		{"primDigit", primDigit, 1},
+		{"primLetter", primLetter, 2},
+		{"typeBail", typeBail, 1},
+		{"typeHigh", typeHigh, 2},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: %d, the assembly uses %d", c.name, c.got, c.want)

@@ -1,0 +1,329 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// typeRows: bulkLine's common case as a loop over whole rows, in scalar
+// amd64 code (no CPU feature beyond the base set). bulkLine (bulk.go) is
+// its specification: for every row it takes, the records it writes must
+// give the tokens bulkLine would queue. It takes a row only when every
+// cell is one of
+//   - a quoted string with no backslash, no CR or LF, and at least one
+//     byte, whose closing quote is followed at once by the separator;
+//   - an unquoted cell, not empty and not starting or ending with a space,
+//     with no '"', '\', ':' or CR: typed as bulkLine does, by the word
+//     tests of shortNumber and the keyword compares, or recorded with
+//     kind 0 for plainToken;
+// the row has exactly ncell cells, starts with exactly indent spaces and a
+// byte rowFirst allows, has 8 bytes in the window from its start, and is
+// no longer than maxLine. At any other line it returns typeBail with the
+// state at that line's start, so bulkLine decides it.
+//
+// It writes each cell's token into its slot of the row's queue row (the
+// queue is memory the collector does not scan: see bulkQueue in bulk.go),
+// a cell for plainToken with kind 0 and its text, and counts the rows it
+// takes in rows. A row that bails may have written some of its cells. It
+// never writes a pointer field of the state.
+
+// typeState field offsets (see bulk.go).
+#define TR_SRC 0
+#define TR_SRCLEN 8
+#define TR_IDX 16
+#define TR_IDXLEN 24
+#define TR_K 32
+#define TR_LS 40
+#define TR_INDENT 48
+#define TR_NCELL 56
+#define TR_MAXLINE 64
+#define TR_MAXROWS 72
+#define TR_ROW 80
+#define TR_STRIDE 88
+#define TR_SLOTS 96
+#define TR_AT 104
+#define TR_ROWS 112
+#define TR_PLAIN 120
+#define TR_DELIM 128
+#define TR_HIGH 136
+#define TR_PRIM 144
+#define TR_LENMASK 152
+#define TR_WORDMASK 160
+#define TR_FIRST 168
+#define TR_INDMASK 176
+#define TR_C7F 184
+#define TR_C46 192
+#define TR_C50 200
+#define TR_C80 208
+#define TR_FALSE 216
+
+// Kinds (token.go) and what typeRows returns (bulk.go).
+#define K_STRING $0x22
+#define K_NUMBER $0x30
+#define R_FULL $0
+#define R_BAIL $1
+#define R_HIGH $2
+
+// PUT stores the token of kind with the text of n bytes at off into the
+// current cell's slot of the queue row.
+#define PUT(kind, off, n) \
+	MOVQ TR_SLOTS(R13), R9;     \
+	MOVL (R9)(R12*4), R9;       \
+	ADDQ R11, R9;               \
+	MOVQ kind, 0(R9);           \
+	LEAQ (SI)(off*1), R14;      \
+	MOVQ R14, 8(R9);            \
+	MOVQ n, 16(R9)
+
+// PUTWORD stores a token without text: kind, a nil pointer and n.
+#define PUTWORD(kind, n) \
+	MOVQ TR_SLOTS(R13), R9;     \
+	MOVL (R9)(R12*4), R9;       \
+	ADDQ R11, R9;               \
+	MOVQ kind, 0(R9);           \
+	MOVQ $0, 8(R9);             \
+	MOVQ n, 16(R9)
+
+// Register use:
+//   SI src        DI idx          R13 *typeState
+//   BX the row's start            R10 the next index entry
+//   CX the cell's start           AX the entry that ends it
+//   R11 the queue row             R12 the cell's number in the row
+//   DX, R8, R9, R14, R15 scratch
+
+// func typeRows(st *typeState) int
+TEXT ·typeRows(SB), NOSPLIT, $0-16
+	MOVQ st+0(FP), R13
+	MOVQ TR_SRC(R13), SI
+	MOVQ TR_IDX(R13), DI
+	MOVQ TR_K(R13), R10
+	MOVQ TR_LS(R13), BX
+	MOVQ TR_ROW(R13), R11
+
+row:
+	MOVQ TR_ROWS(R13), AX
+	CMPQ AX, TR_MAXROWS(R13)
+	JGE  full
+	// indent spaces, then a byte that may start a row, with a whole word
+	// from the row's start in the window.
+	LEAQ 8(BX), R8
+	CMPQ R8, TR_SRCLEN(R13)
+	JGT  bail
+	MOVQ TR_INDENT(R13), CX
+	ADDQ BX, CX
+	MOVQ (SI)(BX*1), R8
+	MOVQ $0x2020202020202020, R9
+	XORQ R9, R8
+	ANDQ TR_INDMASK(R13), R8
+	JNZ  bail
+	MOVBLZX (SI)(CX*1), R8
+	MOVQ TR_FIRST(R13), R9
+	CMPB (R9)(R8*1), $0
+	JEQ  bail
+	XORQ R12, R12
+	MOVQ $0, TR_HIGH(R13)
+
+cell:
+	CMPQ R10, TR_IDXLEN(R13)
+	JGE  bail
+	MOVL (DI)(R10*4), AX
+	INCQ R10
+	MOVBLZX (SI)(AX*1), DX
+	CMPB DL, TR_DELIM(R13)
+	JEQ  sep
+	CMPB DL, $0x0a
+	JEQ  sep
+	CMPB DL, $0x22
+	JEQ  quote
+	CMPB DL, $0x80
+	JB   bail        // '\', ':', CR
+	MOVQ $1, TR_HIGH(R13)
+	JMP  cell
+
+quote:
+	// A quote must open the cell; the entries up to the closing quote may
+	// only be bytes >= 0x80.
+	CMPQ AX, CX
+	JNE  bail
+
+qnext:
+	CMPQ R10, TR_IDXLEN(R13)
+	JGE  bail
+	MOVL (DI)(R10*4), R8
+	INCQ R10
+	MOVBLZX (SI)(R8*1), DX
+	CMPB DL, $0x22
+	JEQ  qclose
+	CMPB DL, $0x80
+	JB   bail        // '\', LF, CR
+	MOVQ $1, TR_HIGH(R13)
+	JMP  qnext
+
+qclose:
+	// The closing quote at R8 must be followed at once by the separator.
+	CMPQ R10, TR_IDXLEN(R13)
+	JGE  bail
+	MOVL (DI)(R10*4), AX
+	LEAQ 1(R8), DX
+	CMPQ AX, DX
+	JNE  bail
+	INCQ R10
+	MOVBLZX (SI)(AX*1), DX
+	CMPB DL, TR_DELIM(R13)
+	JEQ  qok
+	CMPB DL, $0x0a
+	JNE  bail
+
+qok:
+	SUBQ CX, R8
+	DECQ R8          // the text's length
+	JZ   bail        // "" is left to bulkLine
+	INCQ CX
+	PUT(K_STRING, CX, R8)
+	JMP  next
+
+sep:
+	// The cell is src[CX:AX].
+	MOVQ AX, R8
+	SUBQ CX, R8
+	JZ   bail        // empty
+	MOVBLZX (SI)(CX*1), R9
+	CMPB R9B, $0x20
+	JEQ  bail
+	CMPB -1(SI)(AX*1), $0x20
+	JEQ  bail
+	MOVQ TR_PRIM(R13), R14
+	MOVBLZX (R14)(R9*1), R14
+	TESTQ R14, R14
+	JZ   str         // primPlain
+	CMPQ R14, $1
+	JEQ  digit       // primDigit
+	CMPQ R14, $2
+	JEQ  letter      // primLetter
+	JMP  bail
+
+str:
+	PUT(K_STRING, CX, R8)
+	JMP  next
+
+digit:
+	// shortNumber on the cell's word, for cells of up to 8 bytes with a
+	// whole word in the window; anything else is plainToken's.
+	CMPQ R8, $8
+	JA   plain
+	LEAQ 8(CX), R14
+	CMPQ R14, TR_SRCLEN(R13)
+	JA   plain
+	MOVQ (SI)(CX*1), R14         // w
+	MOVQ TR_LENMASK(R13), R9
+	MOVQ (R9)(R8*8), R9          // valid
+	MOVQ R14, DX
+	ANDQ TR_C7F(R13), DX         // low
+	MOVQ DX, R15
+	ADDQ TR_C46(R13), R15
+	ADDQ TR_C50(R13), DX
+	NOTQ R15
+	ANDQ R15, DX
+	MOVQ R14, R15
+	NOTQ R15
+	ANDQ R15, DX
+	XORQ TR_C80(R13), DX
+	ANDQ R9, DX                  // nd: the bytes that are not digits
+	JZ   lead
+	LEAQ -1(DX), R15
+	TESTQ DX, R15
+	JNZ  plain                   // more than one
+	BSFQ DX, R15
+	SHRQ $3, R15
+	ADDQ CX, R15
+	CMPB (SI)(R15*1), $0x2e
+	JNE  plain                   // not a '.'
+	MOVQ R9, R15
+	SHRQ $8, R15
+	ANDQ $-129, R15              // the bytes after the first and before the last
+	TESTQ DX, R15
+	JZ   plain                   // the '.' is first or last
+
+lead:
+	// A leading '0' only alone or before the '.'.
+	CMPB R14B, $0x30
+	JNE  num
+	CMPQ R8, $1
+	JEQ  num
+	SHRQ $8, R14
+	CMPB R14B, $0x2e
+	JNE  plain
+
+num:
+	PUT(K_NUMBER, CX, R8)
+	JMP  next
+
+letter:
+	// Keywords have at most 5 bytes; longer cells are strings.
+	CMPQ R8, $5
+	JA   str
+	LEAQ 8(CX), R14
+	CMPQ R14, TR_SRCLEN(R13)
+	JA   plain
+	MOVQ (SI)(CX*1), R14
+	MOVQ TR_WORDMASK(R13), R9
+	ANDQ (R9)(R8*8), R14
+	CMPQ R14, $0x65757274        // "true"
+	JEQ  true
+	CMPQ R14, $0x6c6c756e        // "null"
+	JEQ  null
+	CMPQ R14, TR_FALSE(R13)
+	JEQ  false
+	JMP  str
+
+true:
+	PUTWORD($0x74, $1)           // KindBool
+	JMP  next
+
+false:
+	PUTWORD($0x74, $0)
+	JMP  next
+
+null:
+	PUTWORD($0x6e, $0)           // KindNull
+	JMP  next
+
+plain:
+	PUT($0, CX, R8)
+	MOVQ $1, TR_PLAIN(R13)
+
+next:
+	INCQ R12
+	CMPB (SI)(AX*1), $0x0a
+	JEQ  eol
+	CMPQ R12, TR_NCELL(R13)
+	JGE  bail        // more cells than fields
+	LEAQ 1(AX), CX
+	JMP  cell
+
+eol:
+	CMPQ R12, TR_NCELL(R13)
+	JNE  bail        // fewer cells than fields
+	MOVQ AX, R8
+	SUBQ BX, R8
+	CMPQ R8, TR_MAXLINE(R13)
+	JGT  bail        // longer than the limit
+	// Take the row.
+	MOVQ TR_ROWS(R13), R8
+	MOVQ TR_AT(R13), R9
+	MOVL BX, (R9)(R8*4)
+	INCQ R8
+	MOVQ R8, TR_ROWS(R13)
+	LEAQ 1(AX), BX
+	ADDQ TR_STRIDE(R13), R11
+	MOVQ R10, TR_K(R13)
+	MOVQ BX, TR_LS(R13)
+	CMPQ TR_HIGH(R13), $0
+	JEQ  row
+	MOVQ R_HIGH, ret+8(FP)
+	RET
+
+full:
+	MOVQ R_FULL, ret+8(FP)
+	RET
+
+bail:
+	MOVQ R_BAIL, ret+8(FP)
+	RET
