@@ -435,28 +435,54 @@ type typeState struct {
 	k        int            // in and out: the next line's first index entry
 	ls       int            // in and out: the next line's start in src
 	indent   int            // the rows' indentation, below 8
-	ncell    int            // cells per row, at least 1
 	maxLine  int            // the longest line allowed
 	maxRows  int            // the most rows to take
 	row      unsafe.Pointer // the queue row of the first row to take
 	stride   int            // bytes per queue row
 	slots    unsafe.Pointer // *uint32: the byte offset in a queue row of each cell's token
+	slotsEnd uintptr        // the end of slots (not a pointer: it points past them)
 	at       unsafe.Pointer // *int32: room for the start of maxRows rows
 	rows     int            // out: rows taken
 	plain    uint64         // out: some cell is for plainToken (kind 0)
 	delim    uint64         // the active delimiter
 	high     uint64         // out: the last row taken has bytes >= 0x80
-	prim     unsafe.Pointer // &primStart
+	class    unsafe.Pointer // &typeClass
 	lenMask  unsafe.Pointer // &lenMask
+	midMask  unsafe.Pointer // &midMask
 	wordMask unsafe.Pointer // &wordMask
 	first    unsafe.Pointer // &rowFirst
 	indMask  uint64         // wordMask[indent]
 	c7f      uint64         // the constants of shortNumber
 	c46      uint64
 	c50      uint64
-	c80      uint64
 	cFalse   uint64 // wordFalse
 }
+
+// typeClass is typeRows's class of a cell's first byte: 0 a string, 1
+// maybe a number, 2 maybe a keyword, 3 for bulkLine (a space, a quote).
+var typeClass = func() (t [256]byte) {
+	for i := range t {
+		switch primStart[i] {
+		case primDigit:
+			t[i] = 1
+		case primLetter:
+			t[i] = 2
+		case primQuote:
+			t[i] = 3
+		}
+	}
+	t[' '] = 3
+	return t
+}()
+
+// midMask[n] marks the bytes of a cell of n bytes after its first and
+// before its last, as lenMask does (a '.' there may be a number's).
+var midMask = func() (t [16]uint64) {
+	for n := range t {
+		t[n] = lenMask[n] >> 8 &^ 0x80
+	}
+	return t
+}()
 
 // What typeRows returns.
 const (
@@ -484,15 +510,15 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 		}
 	}
 	ts := &d.bulk.ts
-	if ts.prim == nil {
-		ts.prim = unsafe.Pointer(&primStart)
+	if ts.class == nil {
+		ts.class = unsafe.Pointer(&typeClass)
 		ts.lenMask = unsafe.Pointer(&lenMask)
+		ts.midMask = unsafe.Pointer(&midMask)
 		ts.wordMask = unsafe.Pointer(&wordMask)
 		ts.first = unsafe.Pointer(&rowFirst)
 		ts.c7f = swar7f
 		ts.c46 = (0x80 - ':') * swarLo
 		ts.c50 = (0x80 - '0') * swarLo
-		ts.c80 = swarHi
 		ts.cFalse = wordFalse
 	}
 	ts.src = unsafe.Pointer(unsafe.SliceData(src))
@@ -502,12 +528,12 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 	ts.k = k
 	ts.ls = ls
 	ts.indent = indent
-	ts.ncell = nc
 	ts.maxLine = d.lx.maxLine
 	ts.maxRows = max
 	ts.row = unsafe.Pointer(&q[r0*per])
 	ts.stride = per * int(unsafe.Sizeof(Token{}))
 	ts.slots = unsafe.Pointer(unsafe.SliceData(d.bulk.slots))
+	ts.slotsEnd = uintptr(ts.slots) + uintptr(4*nc)
 	ts.at = unsafe.Pointer(unsafe.SliceData(at[len(at):cap(at)]))
 	ts.rows = 0
 	ts.plain = 0

@@ -2,9 +2,11 @@
 
 package toon
 
-// haveTypeRows tells whether typeRows is implemented here (it is scalar
-// amd64 code, with no CPU feature beyond the base instruction set).
-const haveTypeRows = true
+import "github.com/klauspost/cpuid/v2"
+
+// haveTypeRows tells whether typeRows can run: it is scalar amd64 code
+// that needs BMI1.
+var haveTypeRows = cpuid.CPU.Supports(cpuid.BMI1)
 
 // typeRows types the cells of whole table rows for bulkRows, from the
 // index entries of a window, writing one record per cell (see typeState).

@@ -32,63 +32,62 @@
 #define TR_K 32
 #define TR_LS 40
 #define TR_INDENT 48
-#define TR_NCELL 56
-#define TR_MAXLINE 64
-#define TR_MAXROWS 72
-#define TR_ROW 80
-#define TR_STRIDE 88
-#define TR_SLOTS 96
+#define TR_MAXLINE 56
+#define TR_MAXROWS 64
+#define TR_ROW 72
+#define TR_STRIDE 80
+#define TR_SLOTS 88
+#define TR_SLOTSEND 96
 #define TR_AT 104
 #define TR_ROWS 112
 #define TR_PLAIN 120
 #define TR_DELIM 128
 #define TR_HIGH 136
-#define TR_PRIM 144
+#define TR_CLASS 144
 #define TR_LENMASK 152
-#define TR_WORDMASK 160
-#define TR_FIRST 168
-#define TR_INDMASK 176
-#define TR_C7F 184
-#define TR_C46 192
-#define TR_C50 200
-#define TR_C80 208
+#define TR_MIDMASK 160
+#define TR_WORDMASK 168
+#define TR_FIRST 176
+#define TR_INDMASK 184
+#define TR_C7F 192
+#define TR_C46 200
+#define TR_C50 208
 #define TR_FALSE 216
 
-// Kinds (token.go) and what typeRows returns (bulk.go).
+// Kinds (token.go), classes (typeClass) and what typeRows returns (bulk.go).
 #define K_STRING $0x22
 #define K_NUMBER $0x30
+#define C_DIGIT $1
+#define C_LETTER $2
 #define R_FULL $0
 #define R_BAIL $1
 #define R_HIGH $2
 
 // PUT stores the token of kind with the text of n bytes at off into the
-// current cell's slot of the queue row.
+// current cell's slot (R12 points at its offset in the queue row).
 #define PUT(kind, off, n) \
-	MOVQ TR_SLOTS(R13), R9;     \
-	MOVL (R9)(R12*4), R9;       \
-	ADDQ R11, R9;               \
-	MOVQ kind, 0(R9);           \
-	LEAQ (SI)(off*1), R14;      \
-	MOVQ R14, 8(R9);            \
-	MOVQ n, 16(R9)
+	MOVL (R12), R9;            \
+	MOVQ kind, 0(R11)(R9*1);   \
+	LEAQ (SI)(off*1), R14;     \
+	MOVQ R14, 8(R11)(R9*1);    \
+	MOVQ n, 16(R11)(R9*1)
 
 // PUTWORD stores a token without text: kind, a nil pointer and n.
 #define PUTWORD(kind, n) \
-	MOVQ TR_SLOTS(R13), R9;     \
-	MOVL (R9)(R12*4), R9;       \
-	ADDQ R11, R9;               \
-	MOVQ kind, 0(R9);           \
-	MOVQ $0, 8(R9);             \
-	MOVQ n, 16(R9)
+	MOVL (R12), R9;            \
+	MOVQ kind, 0(R11)(R9*1);   \
+	MOVQ $0, 8(R11)(R9*1);     \
+	MOVQ n, 16(R11)(R9*1)
 
 // Register use:
 //   SI src        DI idx          R13 *typeState
 //   BX the row's start            R10 the next index entry
 //   CX the cell's start           AX the entry that ends it
-//   R11 the queue row             R12 the cell's number in the row
+//   R11 the queue row             R12 the cell's slot (in slots)
 //   DX, R8, R9, R14, R15 scratch
 
 // func typeRows(st *typeState) int
+// Requires BMI1.
 TEXT ·typeRows(SB), NOSPLIT, $0-16
 	MOVQ st+0(FP), R13
 	MOVQ TR_SRC(R13), SI
@@ -117,8 +116,18 @@ row:
 	MOVQ TR_FIRST(R13), R9
 	CMPB (R9)(R8*1), $0
 	JEQ  bail
-	XORQ R12, R12
+	MOVQ TR_SLOTS(R13), R12
 	MOVQ $0, TR_HIGH(R13)
+	JMP  cell
+
+next:
+	// The cell is stored: on to the next one, or to the row's end.
+	ADDQ $4, R12
+	CMPB (SI)(AX*1), $0x0a
+	JEQ  eol
+	CMPQ R12, TR_SLOTSEND(R13)
+	JAE  bail        // more cells than fields
+	LEAQ 1(AX), CX
 
 cell:
 	CMPQ R10, TR_IDXLEN(R13)
@@ -127,7 +136,25 @@ cell:
 	INCQ R10
 	MOVBLZX (SI)(AX*1), DX
 	CMPB DL, TR_DELIM(R13)
-	JEQ  sep
+	JNE  other
+
+sep:
+	// The cell is src[CX:AX], not empty, its last byte not a space; its
+	// first byte's class (typeClass) leaves spaces and quotes to bulkLine.
+	MOVQ AX, R8
+	SUBQ CX, R8
+	JZ   bail
+	CMPB -1(SI)(AX*1), $0x20
+	JEQ  bail
+	MOVBLZX (SI)(CX*1), R9
+	MOVQ TR_CLASS(R13), R14
+	MOVBLZX (R14)(R9*1), R14
+	TESTQ R14, R14
+	JNZ  typed
+	PUT(K_STRING, CX, R8)
+	JMP  next
+
+other:
 	CMPB DL, $0x0a
 	JEQ  sep
 	CMPB DL, $0x22
@@ -136,6 +163,96 @@ cell:
 	JB   bail        // '\', ':', CR
 	MOVQ $1, TR_HIGH(R13)
 	JMP  cell
+
+typed:
+	CMPQ R14, C_DIGIT
+	JEQ  digit
+	CMPQ R14, C_LETTER
+	JEQ  letter
+	JMP  bail
+
+digit:
+	// shortNumber on the cell's word, for cells of up to 8 bytes with a
+	// whole word in the window; anything else is plainToken's.
+	CMPQ R8, $8
+	JA   plain
+	LEAQ 8(CX), R15
+	CMPQ R15, TR_SRCLEN(R13)
+	JA   plain
+	MOVQ (SI)(CX*1), R14         // w
+	MOVQ TR_LENMASK(R13), R9
+	MOVQ (R9)(R8*8), R9          // valid: 0x80 in each of the cell's bytes
+	MOVQ R14, DX
+	ANDQ TR_C7F(R13), DX
+	MOVQ DX, R15
+	ADDQ TR_C46(R13), R15        // high bit: at least ':'
+	ADDQ TR_C50(R13), DX         // high bit: at least '0'
+	ANDNQ DX, R15, DX
+	ANDNQ DX, R14, DX            // high bit: a digit
+	ANDNQ R9, DX, DX             // nd: the cell's bytes that are not digits
+	JZ   lead
+	BLSRQ DX, R15
+	JNZ  plain                   // more than one
+	TZCNTQ DX, R15
+	SHRQ $3, R15
+	ADDQ CX, R15
+	CMPB (SI)(R15*1), $0x2e
+	JNE  plain                   // not a '.'
+	MOVQ TR_MIDMASK(R13), R15
+	TESTQ DX, (R15)(R8*8)
+	JZ   plain                   // the '.' is first or last
+
+lead:
+	// A leading '0' only alone or before the '.'.
+	CMPB R14B, $0x30
+	JNE  num
+	CMPQ R8, $1
+	JEQ  num
+	SHRQ $8, R14
+	CMPB R14B, $0x2e
+	JNE  plain
+
+num:
+	PUT(K_NUMBER, CX, R8)
+	JMP  next
+
+letter:
+	// Keywords have at most 5 bytes; longer cells are strings.
+	CMPQ R8, $5
+	JA   str
+	LEAQ 8(CX), R14
+	CMPQ R14, TR_SRCLEN(R13)
+	JA   plain
+	MOVQ (SI)(CX*1), R14
+	MOVQ TR_WORDMASK(R13), R9
+	ANDQ (R9)(R8*8), R14
+	CMPQ R14, $0x65757274        // "true"
+	JEQ  true
+	CMPQ R14, $0x6c6c756e        // "null"
+	JEQ  null
+	CMPQ R14, TR_FALSE(R13)
+	JEQ  false
+
+str:
+	PUT(K_STRING, CX, R8)
+	JMP  next
+
+true:
+	PUTWORD($0x74, $1)           // KindBool
+	JMP  next
+
+false:
+	PUTWORD($0x74, $0)
+	JMP  next
+
+null:
+	PUTWORD($0x6e, $0)           // KindNull
+	JMP  next
+
+plain:
+	PUT($0, CX, R8)
+	MOVQ $1, TR_PLAIN(R13)
+	JMP  next
 
 quote:
 	// A quote must open the cell; the entries up to the closing quote may
@@ -179,127 +296,8 @@ qok:
 	PUT(K_STRING, CX, R8)
 	JMP  next
 
-sep:
-	// The cell is src[CX:AX].
-	MOVQ AX, R8
-	SUBQ CX, R8
-	JZ   bail        // empty
-	MOVBLZX (SI)(CX*1), R9
-	CMPB R9B, $0x20
-	JEQ  bail
-	CMPB -1(SI)(AX*1), $0x20
-	JEQ  bail
-	MOVQ TR_PRIM(R13), R14
-	MOVBLZX (R14)(R9*1), R14
-	TESTQ R14, R14
-	JZ   str         // primPlain
-	CMPQ R14, $1
-	JEQ  digit       // primDigit
-	CMPQ R14, $2
-	JEQ  letter      // primLetter
-	JMP  bail
-
-str:
-	PUT(K_STRING, CX, R8)
-	JMP  next
-
-digit:
-	// shortNumber on the cell's word, for cells of up to 8 bytes with a
-	// whole word in the window; anything else is plainToken's.
-	CMPQ R8, $8
-	JA   plain
-	LEAQ 8(CX), R14
-	CMPQ R14, TR_SRCLEN(R13)
-	JA   plain
-	MOVQ (SI)(CX*1), R14         // w
-	MOVQ TR_LENMASK(R13), R9
-	MOVQ (R9)(R8*8), R9          // valid
-	MOVQ R14, DX
-	ANDQ TR_C7F(R13), DX         // low
-	MOVQ DX, R15
-	ADDQ TR_C46(R13), R15
-	ADDQ TR_C50(R13), DX
-	NOTQ R15
-	ANDQ R15, DX
-	MOVQ R14, R15
-	NOTQ R15
-	ANDQ R15, DX
-	XORQ TR_C80(R13), DX
-	ANDQ R9, DX                  // nd: the bytes that are not digits
-	JZ   lead
-	LEAQ -1(DX), R15
-	TESTQ DX, R15
-	JNZ  plain                   // more than one
-	BSFQ DX, R15
-	SHRQ $3, R15
-	ADDQ CX, R15
-	CMPB (SI)(R15*1), $0x2e
-	JNE  plain                   // not a '.'
-	MOVQ R9, R15
-	SHRQ $8, R15
-	ANDQ $-129, R15              // the bytes after the first and before the last
-	TESTQ DX, R15
-	JZ   plain                   // the '.' is first or last
-
-lead:
-	// A leading '0' only alone or before the '.'.
-	CMPB R14B, $0x30
-	JNE  num
-	CMPQ R8, $1
-	JEQ  num
-	SHRQ $8, R14
-	CMPB R14B, $0x2e
-	JNE  plain
-
-num:
-	PUT(K_NUMBER, CX, R8)
-	JMP  next
-
-letter:
-	// Keywords have at most 5 bytes; longer cells are strings.
-	CMPQ R8, $5
-	JA   str
-	LEAQ 8(CX), R14
-	CMPQ R14, TR_SRCLEN(R13)
-	JA   plain
-	MOVQ (SI)(CX*1), R14
-	MOVQ TR_WORDMASK(R13), R9
-	ANDQ (R9)(R8*8), R14
-	CMPQ R14, $0x65757274        // "true"
-	JEQ  true
-	CMPQ R14, $0x6c6c756e        // "null"
-	JEQ  null
-	CMPQ R14, TR_FALSE(R13)
-	JEQ  false
-	JMP  str
-
-true:
-	PUTWORD($0x74, $1)           // KindBool
-	JMP  next
-
-false:
-	PUTWORD($0x74, $0)
-	JMP  next
-
-null:
-	PUTWORD($0x6e, $0)           // KindNull
-	JMP  next
-
-plain:
-	PUT($0, CX, R8)
-	MOVQ $1, TR_PLAIN(R13)
-
-next:
-	INCQ R12
-	CMPB (SI)(AX*1), $0x0a
-	JEQ  eol
-	CMPQ R12, TR_NCELL(R13)
-	JGE  bail        // more cells than fields
-	LEAQ 1(AX), CX
-	JMP  cell
-
 eol:
-	CMPQ R12, TR_NCELL(R13)
+	CMPQ R12, TR_SLOTSEND(R13)
 	JNE  bail        // fewer cells than fields
 	MOVQ AX, R8
 	SUBQ BX, R8
