@@ -50,9 +50,10 @@ type bulkRun struct {
 	off    bool     // the fast path is off (set by tests, to compare it with the general path)
 	// typeRows, where there is one: its state and records, and whether
 	// tests turned it off to compare it with bulkLine.
-	ts       typeState
-	slots    []uint32
-	noKernel bool
+	ts         typeState
+	slots      []uint32
+	noKernel   bool
+	kernelRows int // rows typeRows took (for tests)
 	// The fast path's queue (see bulkQueue): its memory, how many of its
 	// rows hold the template, and whether d.queue views it.
 	mem      []uint64
@@ -125,6 +126,7 @@ func (d *Decoder) bulkRows() bool {
 			if n > 0 {
 				at = at[:len(at)+n]
 				rows += n
+				d.bulk.kernelRows += n
 				k, ls = d.bulk.ts.k, d.bulk.ts.ls
 				misses = 0
 				if st == typeHigh && strict && !utf8.Valid(src[at[len(at)-1]:ls-1]) {
