@@ -226,23 +226,25 @@ letter:
 	MOVQ (SI)(CX*1), R14
 	MOVQ TR_WORDMASK(R13), R9
 	ANDQ (R9)(R8*8), R14
+	// true or false without a branch between them (a column of booleans
+	// mixes both, which a branch would mispredict).
+	XORL R15, R15
+	XORL DX, DX
 	CMPQ R14, $0x65757274        // "true"
-	JEQ  true
+	SETEQ R15B
+	CMPQ R14, TR_FALSE(R13)
+	SETEQ DL
+	ORL  R15, DX
+	JNZ  bool
 	CMPQ R14, $0x6c6c756e        // "null"
 	JEQ  null
-	CMPQ R14, TR_FALSE(R13)
-	JEQ  false
 
 str:
 	PUT(K_STRING, CX, R8)
 	JMP  next
 
-true:
-	PUTWORD($0x74, $1)           // KindBool
-	JMP  next
-
-false:
-	PUTWORD($0x74, $0)
+bool:
+	PUTWORD($0x74, R15)          // KindBool, n 1 for true
 	JMP  next
 
 null:
