@@ -451,6 +451,7 @@ TEXT ·indexAVX2(SB), NOSPLIT, $0-72
 ix_loop:
 	IX_ROOM(ix_done)
 
+	PREFETCHT0 4096(SI)(BX*1)  // as in indexAVX512
 	VMOVDQU (SI)(BX*1), Y0
 	VMOVDQU 32(SI)(BX*1), Y1
 
@@ -541,6 +542,12 @@ TEXT ·indexAVX512(SB), NOSPLIT, $0-72
 ix5_loop:
 	IX_ROOM(ix5_done)
 
+	// The input may come from memory rather than the cache (a window of
+	// a large buffer): ask for it 4 KiB ahead, which the loop's long
+	// chains keep the processor from doing by itself. (A prefetch never
+	// faults, past the end of src included. BenchmarkIndexTable: 2.9 ->
+	// 4.3 GB/s with AVX-512, 1.4 -> 3.5 GB/s with AVX2.)
+	PREFETCHT0 4096(SI)(BX*1)
 	VMOVDQU64 (SI)(BX*1), Z0
 	VPCMPEQB  Z0, Z8, K1
 	KMOVQ     K1, R11          // R11 = Q
