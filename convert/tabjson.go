@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"slices"
+	"unsafe"
 
 	"github.com/toonstream/toon"
 )
@@ -50,12 +51,18 @@ type tableField struct {
 	// be copied a word at a time.
 	pre []byte
 	// The first two words of pre, and whether the field takes the short
-	// way: a name of at most 8 bytes (compared as word) and a prefix of
-	// at most 16 (stored as w0 and w1). shortLen is the name's length
-	// for a field that takes it and -1 for one that does not, so that one
-	// comparison with a key's length tells both.
+	// way: a name of at most 8 bytes and a prefix of at most 16 (stored
+	// as w0 and w1). shortLen is the name's length for a field that
+	// takes it and -1 for one that does not.
 	w0, w1   uint64
 	shortLen int
+
+	// seen is the text of the last key token found to be this field's
+	// name. The rows of a table take their keys from the header, so the
+	// key of the next row is most often the same text: a comparison of
+	// addresses then stands for one of bytes. (Key texts do not change
+	// while the table is open; tableKeys is made anew for each table.)
+	seen *byte
 
 	preOff, preLen int // where pre is in tableKeys.text
 }
@@ -189,7 +196,7 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 		for j := range fields {
 			f := &fields[j]
 			t, _ = dec.Token()
-			if s := t.Bytes(); t.Kind() != toon.KindKey || len(s) != f.shortLen || loadShort(s) != f.word {
+			if s := t.Bytes(); unsafe.SliceData(s) != f.seen || len(s) != len(f.name) || t.Kind() != toon.KindKey {
 				if t.Kind() != toon.KindKey || !f.match(s) {
 					next := byte(needComma)
 					if j == 0 {
@@ -198,11 +205,14 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 					jw.buf, jw.depth, jw.next = buf[:q], depth+1, next
 					return rest(jw, dec, t)
 				}
-				q = f.putPre(buf, q)
-			} else {
+				f.seen = unsafe.SliceData(s)
+			}
+			if f.shortLen >= 0 {
 				binary.LittleEndian.PutUint64(buf[q:], f.w0)
 				binary.LittleEndian.PutUint64(buf[q+8:], f.w1)
 				q += len(f.pre)
+			} else {
+				q = f.putPre(buf, q)
 			}
 			t, _ = dec.Token()
 			switch t.Kind() {
