@@ -22,8 +22,13 @@ import (
 // only takes lines on which the general path could not fail and would
 // queue the same tokens.
 //
+// Rows are typed by bulkLine, or on amd64 by typeRows (bulk_amd64.s),
+// which takes the common rows whole and leaves every other line to
+// bulkLine: bulkLine is the specification of both.
+//
 // The queued tokens are views into the lexer's buffer, which does not move
-// until the queue is empty (the lexer only refills from step).
+// until the queue is empty (the lexer only refills from step). The queue
+// itself is memory the collector does not scan: see bulkQueue.
 
 const (
 	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
