@@ -134,6 +134,10 @@ func (d *Decoder) bulkRows() bool {
 				d.bulk.kernelRows += n
 				k, ls = d.bulk.ts.k, d.bulk.ts.ls
 				misses = 0
+				if st == typeStop {
+					stopped = true
+					break
+				}
 				if st == typeHigh && strict && !utf8.Valid(src[at[len(at)-1]:ls-1]) {
 					// The last row is not taken after all.
 					ls = int(at[len(at)-1])
@@ -142,6 +146,9 @@ func (d *Decoder) bulkRows() bool {
 					stopped = true
 					break
 				}
+			} else if st == typeStop {
+				stopped = true
+				break
 			} else if misses++; misses == 4 {
 				kernel = false // lines it leaves to bulkLine, one after another
 			}
@@ -433,7 +440,8 @@ func shortNumber(w, valid uint64) bool {
 // bulk_amd64.s (TR_* offsets, checked by TestKernelStateLayout): do not
 // reorder or resize its fields. typeRows reads every field and writes
 // only k, ls, rows, plain and high (no pointer), and the cells' tokens in
-// the queue, where a cell for plainToken gets kind 0 and its text.
+// the queue, where a cell left to typeRun gets kind 0 (for plainToken) or
+// 1 (for unquote) and its text.
 type typeState struct {
 	src      unsafe.Pointer // the window
 	srcLen   int
@@ -462,7 +470,8 @@ type typeState struct {
 	c7f      uint64         // the constants of shortNumber
 	c46      uint64
 	c50      uint64
-	cFalse   uint64 // wordFalse
+	cFalse   uint64         // wordFalse
+	zero     unsafe.Pointer // &zeroByte
 }
 
 // typeClass is typeRows's class of a cell's first byte: 0 a string, 1
@@ -496,6 +505,7 @@ const (
 	typeFull = iota // it took maxRows rows
 	typeBail        // the line at ls is for bulkLine
 	typeHigh        // the last row taken must be checked as UTF-8
+	typeStop        // (typeRun) the line at ls is for the general path
 )
 
 // typeChunk is about how many cells typeRows types per call.
@@ -527,6 +537,7 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 		ts.c46 = (0x80 - ':') * swarLo
 		ts.c50 = (0x80 - '0') * swarLo
 		ts.cFalse = wordFalse
+		ts.zero = unsafe.Pointer(&zeroByte)
 	}
 	ts.src = unsafe.Pointer(unsafe.SliceData(src))
 	ts.srcLen = len(src)
@@ -548,18 +559,41 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 	ts.indMask = wordMask[indent&7]
 	st := typeRows(ts)
 	if ts.plain != 0 {
-		// Cells for plainToken: kind 0, with their text in place.
+		// Cells left to this side: kind 0 for plainToken, kind 1 for
+		// unquote, with their text in place. A cell unquote rejects ends
+		// the rows taken before its row, which the general path then reads.
 		rows := q[r0*per : (r0+ts.rows)*per]
-		for r := 0; r < len(rows); r += per {
+		for r := 0; r < ts.rows; r++ {
+			row := rows[r*per : r*per+per]
 			for _, a := range d.cellAt {
-				t := &rows[r+int(a)]
-				if t.h == 0 {
-					putToken(unsafe.Pointer(t), plainToken(unsafe.Slice((*byte)(t.p), t.n)))
+				t := &row[a]
+				if t.h > 1 {
+					continue
 				}
+				b := unsafe.Slice((*byte)(t.p), t.n)
+				if t.h == 0 {
+					putToken(unsafe.Pointer(t), plainToken(b))
+					continue
+				}
+				if len(d.scratch)+len(b) > cap(d.scratch) {
+					return d.typeStop(r, at) // scratch would move (see bulkQueue)
+				}
+				u, next, _, err := unquote(b, &d.scratch)
+				if err != nil || next != len(b) {
+					return d.typeStop(r, at)
+				}
+				putToken(unsafe.Pointer(t), textToken(KindString, u))
 			}
 		}
 	}
 	return ts.rows, st
+}
+
+// typeStop ends typeRun's rows at row r of its call, whose start at
+// records, and returns r and typeStop with ts.ls at that row.
+func (d *Decoder) typeStop(r int, at []int32) (int, int) {
+	d.bulk.ts.ls = int(at[len(at):cap(at)][r])
+	return r, typeStop
 }
 
 // The fast path's queue.

@@ -3,24 +3,28 @@
 #include "textflag.h"
 
 // typeRows: bulkLine's common case as a loop over whole rows, in scalar
-// amd64 code (no CPU feature beyond the base set). bulkLine (bulk.go) is
-// its specification: for every row it takes, the records it writes must
-// give the tokens bulkLine would queue. It takes a row only when every
-// cell is one of
-//   - a quoted string with no backslash, no CR or LF, and at least one
-//     byte, whose closing quote is followed at once by the separator;
-//   - an unquoted cell, not empty and not starting or ending with a space,
-//     with no '"', '\', ':' or CR: typed as bulkLine does, by the word
-//     tests of shortNumber and the keyword compares, or recorded with
-//     kind 0 for plainToken;
-// the row has exactly ncell cells, starts with exactly indent spaces and a
-// byte rowFirst allows, has 8 bytes in the window from its start, and is
-// no longer than maxLine. At any other line it returns typeBail with the
-// state at that line's start, so bulkLine decides it.
+// amd64 code (BMI1 is all it needs beyond the base set). bulkLine
+// (bulk.go) is its specification: for every row it takes, the tokens it
+// writes, once typeRun has finished the cells it leaves to it, must be
+// those bulkLine would queue. It takes a row only when every cell is one of
+//   - a quoted string with no CR or LF, whose closing quote is followed at
+//     once by the separator: a view of its text, the empty string for "",
+//     or, when it holds a backslash, kind 1 and the whole quoted cell, for
+//     typeRun to unquote;
+//   - an unquoted cell, empty or not starting or ending with a space, with
+//     no '"', '\', ':' or CR: typed as bulkLine does, by the word tests of
+//     shortNumber and the keyword compares, or given kind 0 and its text
+//     for typeRun to pass to plainToken;
+// the row has exactly as many cells as slots, starts with exactly indent
+// spaces and a byte rowFirst allows, has 8 bytes in the window from its
+// start, and is no longer than maxLine. At any other line it returns
+// typeBail with the state at that line's start, so bulkLine decides it.
+// After a row with a byte >= 0x80 it returns typeHigh, so that the row is
+// checked as UTF-8.
 //
 // It writes each cell's token into its slot of the row's queue row (the
 // queue is memory the collector does not scan: see bulkQueue in bulk.go),
-// a cell for plainToken with kind 0 and its text, and counts the rows it
+// sets plain when it leaves a cell to typeRun, and counts the rows it
 // takes in rows. A row that bails may have written some of its cells. It
 // never writes a pointer field of the state.
 
@@ -53,6 +57,7 @@
 #define TR_C46 200
 #define TR_C50 208
 #define TR_FALSE 216
+#define TR_ZERO 224
 
 // Kinds (token.go), classes (typeClass) and what typeRows returns (bulk.go).
 #define K_STRING $0x22
@@ -139,11 +144,11 @@ cell:
 	JNE  other
 
 sep:
-	// The cell is src[CX:AX], not empty, its last byte not a space; its
+	// The cell is src[CX:AX]: empty, or not ending with a space, and its
 	// first byte's class (typeClass) leaves spaces and quotes to bulkLine.
 	MOVQ AX, R8
 	SUBQ CX, R8
-	JZ   bail
+	JZ   empty
 	CMPB -1(SI)(AX*1), $0x20
 	JEQ  bail
 	MOVBLZX (SI)(CX*1), R9
@@ -257,10 +262,14 @@ plain:
 	JMP  next
 
 quote:
-	// A quote must open the cell; the entries up to the closing quote may
-	// only be bytes >= 0x80.
+	// A quote must open the cell. The entries up to the closing quote may
+	// be bytes >= 0x80 and backslashes; a backslash escapes the next
+	// byte, which is skipped when it is an entry itself ('"' or '\'),
+	// and which must not be a line end. A cell with a backslash is left
+	// for the Go side to unquote (kind 1).
 	CMPQ AX, CX
 	JNE  bail
+	XORL R15, R15    // 1 once a backslash is seen
 
 qnext:
 	CMPQ R10, TR_IDXLEN(R13)
@@ -270,9 +279,29 @@ qnext:
 	MOVBLZX (SI)(R8*1), DX
 	CMPB DL, $0x22
 	JEQ  qclose
+	CMPB DL, $0x5c
+	JEQ  qesc
 	CMPB DL, $0x80
-	JB   bail        // '\', LF, CR
+	JB   bail        // LF, CR
 	MOVQ $1, TR_HIGH(R13)
+	JMP  qnext
+
+qesc:
+	MOVL $1, R15
+	LEAQ 1(R8), R14
+	CMPQ R14, TR_SRCLEN(R13)
+	JAE  bail        // the window ends at the backslash
+	MOVBLZX (SI)(R14*1), DX
+	CMPB DL, $0x0a
+	JEQ  bail
+	CMPB DL, $0x0d
+	JEQ  bail
+	CMPQ R10, TR_IDXLEN(R13)
+	JGE  bail
+	MOVL (DI)(R10*4), R9
+	CMPQ R9, R14
+	JNE  qnext
+	INCQ R10         // the escaped byte is an entry: skip it
 	JMP  qnext
 
 qclose:
@@ -291,11 +320,30 @@ qclose:
 	JNE  bail
 
 qok:
+	TESTL R15, R15
+	JNZ  qescaped
 	SUBQ CX, R8
 	DECQ R8          // the text's length
-	JZ   bail        // "" is left to bulkLine
+	JZ   empty
 	INCQ CX
 	PUT(K_STRING, CX, R8)
+	JMP  next
+
+qescaped:
+	// The whole quoted cell, src[CX:AX], for unquote.
+	MOVQ AX, R8
+	SUBQ CX, R8
+	PUT($1, CX, R8)
+	MOVQ $1, TR_PLAIN(R13)
+	JMP  next
+
+empty:
+	// "" or an empty cell: the empty string, whose text is zeroByte.
+	MOVL (R12), R9
+	MOVQ K_STRING, 0(R11)(R9*1)
+	MOVQ TR_ZERO(R13), R14
+	MOVQ R14, 8(R11)(R9*1)
+	MOVQ $0, 16(R11)(R9*1)
 	JMP  next
 
 eol:

@@ -28,4 +28,17 @@ func TestTypeRowsTakesCommonRows(t *testing.T) {
 			t.Errorf("typeRows took %d of 5000 rows", d.bulk.kernelRows)
 		}
 	}
+	// Empty cells, "" and quoted strings with escapes are taken as well.
+	var b bytes.Buffer
+	b.WriteString("[3000]{a,b,c,d}:\n")
+	for i := 0; i < 3000; i++ {
+		b.WriteString(`  ,"","say \"hi\" \\ \u00e9",x` + "\n")
+	}
+	d := NewDecoder(bytes.NewReader(b.Bytes()))
+	if n, err := drain(d); err != nil || n != 3000*10+2 {
+		t.Fatalf("%d tokens, %v", n, err)
+	}
+	if d.bulk.kernelRows < 2950 {
+		t.Errorf("typeRows took %d of 3000 rows with escapes and empty cells", d.bulk.kernelRows)
+	}
 }

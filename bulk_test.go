@@ -74,6 +74,7 @@ var bulkCells = []string{
 	`"a,b"`, `"a:b"`, `"q\"q"`, `"\\"`, `"é"`, "é", "€x", "\xff", " pad ", "a b", "", `"x"y`, `a"b`,
 	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls",
 	"t", "f", "n", "fals", "falsey", "truE", "nul", "nulL", "trues", "no", "fa",
+	`"a\\\"b"`, `"tab\there"`, `"x\\"`, `"\u00e9"`, `"bad\q"`, `"\"`, `"\\\\"`, `"a\"b"c"`,
 }
 
 // bulkDoc builds a document of one table with rows random cells, and

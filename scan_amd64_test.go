@@ -61,6 +61,7 @@ func TestKernelStateLayout(t *testing.T) {
 		{"first", unsafe.Offsetof(ts.first)}, {"indMask", unsafe.Offsetof(ts.indMask)},
 		{"c7f", unsafe.Offsetof(ts.c7f)}, {"c46", unsafe.Offsetof(ts.c46)},
 		{"c50", unsafe.Offsetof(ts.c50)}, {"cFalse", unsafe.Offsetof(ts.cFalse)},
+		{"zero", unsafe.Offsetof(ts.zero)},
 	} {
 		if c.got != uintptr(8*i) {
 			t.Errorf("typeState.%s at %d, the assembly uses %d", c.name, c.got, 8*i)
