@@ -134,26 +134,28 @@ func (d *Decoder) bulkRows() bool {
 				d.bulk.kernelRows += n
 				k, ls = d.bulk.ts.k, d.bulk.ts.ls
 				misses = 0
-				if st == typeStop {
-					stopped = true
-					break
+			} else if st == typeBail {
+				if misses++; misses == 4 {
+					kernel = false // lines it leaves to bulkLine, one after another
 				}
-				if st == typeHigh && strict && !utf8.Valid(src[at[len(at)-1]:ls-1]) {
-					// The last row is not taken after all.
-					ls = int(at[len(at)-1])
-					at = at[:len(at)-1]
-					rows--
-					stopped = true
-					break
-				}
-			} else if st == typeStop {
-				stopped = true
-				break
-			} else if misses++; misses == 4 {
-				kernel = false // lines it leaves to bulkLine, one after another
 			}
-			if st != typeBail {
+			switch st {
+			case typeFull:
 				continue
+			case typeHigh:
+				if !strict || utf8.Valid(src[at[len(at)-1]:ls-1]) {
+					continue
+				}
+				// The last row is not taken after all.
+				ls = int(at[len(at)-1])
+				at = at[:len(at)-1]
+				rows--
+				stopped = true
+			case typeStop:
+				stopped = true
+			}
+			if stopped {
+				break
 			}
 		}
 		// The line must start with exactly the table's indentation, then

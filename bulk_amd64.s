@@ -125,6 +125,10 @@ row:
 	MOVQ $0, TR_HIGH(R13)
 	JMP  cell
 
+	// The loop's head on a cache line of its own: without it, where the
+	// function lands in the binary moved BenchmarkDecodeTable by 5%.
+	PCALIGN $64
+
 next:
 	// The cell is stored: on to the next one, or to the row's end.
 	ADDQ $4, R12
@@ -286,24 +290,6 @@ qnext:
 	MOVQ $1, TR_HIGH(R13)
 	JMP  qnext
 
-qesc:
-	MOVL $1, R15
-	LEAQ 1(R8), R14
-	CMPQ R14, TR_SRCLEN(R13)
-	JAE  bail        // the window ends at the backslash
-	MOVBLZX (SI)(R14*1), DX
-	CMPB DL, $0x0a
-	JEQ  bail
-	CMPB DL, $0x0d
-	JEQ  bail
-	CMPQ R10, TR_IDXLEN(R13)
-	JGE  bail
-	MOVL (DI)(R10*4), R9
-	CMPQ R9, R14
-	JNE  qnext
-	INCQ R10         // the escaped byte is an entry: skip it
-	JMP  qnext
-
 qclose:
 	// The closing quote at R8 must be followed at once by the separator.
 	CMPQ R10, TR_IDXLEN(R13)
@@ -327,23 +313,6 @@ qok:
 	JZ   empty
 	INCQ CX
 	PUT(K_STRING, CX, R8)
-	JMP  next
-
-qescaped:
-	// The whole quoted cell, src[CX:AX], for unquote.
-	MOVQ AX, R8
-	SUBQ CX, R8
-	PUT($1, CX, R8)
-	MOVQ $1, TR_PLAIN(R13)
-	JMP  next
-
-empty:
-	// "" or an empty cell: the empty string, whose text is zeroByte.
-	MOVL (R12), R9
-	MOVQ K_STRING, 0(R11)(R9*1)
-	MOVQ TR_ZERO(R13), R14
-	MOVQ R14, 8(R11)(R9*1)
-	MOVQ $0, 16(R11)(R9*1)
 	JMP  next
 
 eol:
@@ -375,3 +344,38 @@ full:
 bail:
 	MOVQ R_BAIL, ret+8(FP)
 	RET
+
+qesc:
+	MOVL $1, R15
+	LEAQ 1(R8), R14
+	CMPQ R14, TR_SRCLEN(R13)
+	JAE  bail        // the window ends at the backslash
+	MOVBLZX (SI)(R14*1), DX
+	CMPB DL, $0x0a
+	JEQ  bail
+	CMPB DL, $0x0d
+	JEQ  bail
+	CMPQ R10, TR_IDXLEN(R13)
+	JGE  bail
+	MOVL (DI)(R10*4), R9
+	CMPQ R9, R14
+	JNE  qnext
+	INCQ R10         // the escaped byte is an entry: skip it
+	JMP  qnext
+
+qescaped:
+	// The whole quoted cell, src[CX:AX], for unquote.
+	MOVQ AX, R8
+	SUBQ CX, R8
+	PUT($1, CX, R8)
+	MOVQ $1, TR_PLAIN(R13)
+	JMP  next
+
+empty:
+	// "" or an empty cell: the empty string, whose text is zeroByte.
+	MOVL (R12), R9
+	MOVQ K_STRING, 0(R11)(R9*1)
+	MOVQ TR_ZERO(R13), R14
+	MOVQ R14, 8(R11)(R9*1)
+	MOVQ $0, 16(R11)(R9*1)
+	JMP  next
