@@ -360,3 +360,61 @@ func renderCollecting(d *Decoder, gcEvery int) (string, error) {
 
 // garbage keeps renderCollecting's allocations alive until the next.
 var garbage [][]byte
+
+// TestRowMatchesTokens reads documents with Row wherever it gives a row
+// and Token elsewhere, and requires the tokens Token alone gives, in the
+// same order; Row must give whole rows of the open table only.
+func TestRowMatchesTokens(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	rowsSeen := 0
+	for i := 0; i < 400; i++ {
+		data := bulkDoc(rng, 1+rng.Intn(600))
+		want, wantErr := renderCollecting(newBytesDecoder(data, nil), 0)
+		d := NewDecoder(bytes.NewReader(data))
+		var sb strings.Builder
+		var err error
+		for {
+			if rng.Intn(4) != 0 {
+				if row := d.Row(); row != nil {
+					if row[0].Kind() != KindObjectStart || row[len(row)-1].Kind() != KindObjectEnd {
+						t.Fatalf("%q: Row gave %v ... %v", data, row[0].Kind(), row[len(row)-1].Kind())
+					}
+					rowsSeen++
+					for _, tok := range row {
+						fmt.Fprintf(&sb, "%c%q ", tok.Kind(), tok.Bytes())
+					}
+					continue
+				}
+			}
+			var tok Token
+			if tok, err = d.Token(); err != nil {
+				break
+			}
+			fmt.Fprintf(&sb, "%c%q ", tok.Kind(), tok.Bytes())
+		}
+		if err == io.EOF {
+			err = nil
+		}
+		if got := sb.String(); got != want || (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("%q:\n got %s (%v)\nwant %s (%v)", data, got, err, want, wantErr)
+		}
+	}
+	if rowsSeen < 500 {
+		t.Fatalf("Row gave only %d rows", rowsSeen)
+	}
+	// On a plain table, Row gives about every row.
+	d := NewDecoder(bytes.NewReader(genBenchTable(3000).toon))
+	n := 0
+	for {
+		if d.Row() != nil {
+			n++
+			continue
+		}
+		if _, err := d.Token(); err != nil {
+			break
+		}
+	}
+	if n < 2900 {
+		t.Fatalf("Row gave %d of 3000 rows", n)
+	}
+}

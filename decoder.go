@@ -180,6 +180,23 @@ func (d *Decoder) Token() (Token, error) {
 	return d.queue[d.qi-1], d.qerr
 }
 
+// Row returns the tokens of the next row of the open table, from its
+// ObjectStart to its ObjectEnd, when the decoder has them ready (the rows
+// of a tabular array, typed many at a time), and nil otherwise; the next
+// Token call then returns the token after the row. A caller that reads a
+// table row by row may call Row before each row and fall back to Token
+// when it returns nil. The tokens are views valid until the next call to
+// Row or Token, like Token's.
+func (d *Decoder) Row() []Token {
+	per := d.bulk.per
+	if !d.bulk.inQ || d.qi+per > len(d.queue) || d.qi%per != 0 {
+		return nil
+	}
+	r := d.queue[d.qi : d.qi+per : d.qi+per]
+	d.qi += per
+	return r
+}
+
 // fillQueue is Token's slow path. It refills the queue; when no token is
 // left before an error, it leaves one zero Token in the queue for Token to
 // return beside the error, which qerr holds from then on.

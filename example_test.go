@@ -109,3 +109,39 @@ func ExampleRows() {
 	// 1 Ada
 	// 2 Bob
 }
+
+func ExampleDecoder_Row() {
+	dec := toon.NewDecoder(strings.NewReader("users[3]{id,name}:\n  1,Ada\n  2,Bob\n  3,Eve\n"))
+	for {
+		if row := dec.Row(); row != nil {
+			// ObjectStart, then each key and its value, then ObjectEnd.
+			fmt.Println("row:", row[2].String(), row[4].String())
+			continue
+		}
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println("token:", tok.Kind())
+	}
+	// The first row came as tokens: Row gives a row only when it is ready.
+
+	// Output:
+	// token: ObjectStart
+	// token: Key
+	// token: ArrayStart
+	// token: ObjectStart
+	// token: Key
+	// token: Number
+	// token: Key
+	// token: String
+	// token: ObjectEnd
+	// row: 2 Bob
+	// row: 3 Eve
+	// token: ArrayEnd
+	// token: ObjectEnd
+}

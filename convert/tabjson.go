@@ -173,6 +173,78 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 	rc := 0 // 1 after the first row: the next row needs a comma
 	var t toon.Token
 	for {
+		if row := dec.Row(); len(row) == 2*len(fields)+2 {
+			if n > jsonBufSize-tk.room {
+				jw.buf = buf[:n]
+				if jw.flush(); jw.err != nil {
+					return nil
+				}
+				buf, n = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0
+			}
+			buf[n] = ','
+			buf[n+rc] = '{'
+			q := n + rc + 1
+			vals := row[2:]
+			for j := range fields {
+				f := &fields[j]
+				if f.shortLen >= 0 {
+					binary.LittleEndian.PutUint64(buf[q:], f.w0)
+					binary.LittleEndian.PutUint64(buf[q+8:], f.w1)
+					q += len(f.pre)
+				} else {
+					q = f.putPre(buf, q)
+				}
+				t := vals[2*j]
+				switch t.Kind() {
+				case toon.KindString:
+					s := t.Bytes()
+					if putPlain(buf[q:], s) {
+						q += len(s) + 2
+						continue
+					}
+				case toon.KindNumber:
+					v := t.Bytes()
+					if len(v) < 8 {
+						binary.LittleEndian.PutUint64(buf[q:], loadShort(v))
+						q += len(v)
+						continue
+					}
+					if k := putRaw(buf[q:], v); k >= 0 {
+						q += k
+						continue
+					}
+				case toon.KindBool:
+					if t.Bool() {
+						binary.LittleEndian.PutUint64(buf[q:], trueWord)
+						q += 4
+					} else {
+						binary.LittleEndian.PutUint64(buf[q:], falseWord)
+						q += 5
+					}
+					continue
+				case toon.KindNull:
+					binary.LittleEndian.PutUint64(buf[q:], nullWord)
+					q += 4
+					continue
+				}
+				jw.buf, jw.depth, jw.next = buf[:q], depth+1, needValue
+				writeValue(jw, t)
+				if jw.err != nil {
+					return nil
+				}
+				buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), len(jw.buf)
+				if q > jsonBufSize-tk.room {
+					if jw.flush(); jw.err != nil {
+						return nil
+					}
+					buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0
+				}
+			}
+			buf[q] = '}'
+			n = q + 1
+			rc = 1
+			continue
+		}
 		if t, _ = dec.Token(); t.Kind() != toon.KindObjectStart {
 			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(rc)
 			if t.Kind() == toon.KindArrayEnd {
