@@ -171,88 +171,7 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 	depth := jw.depth // the array's; rows are at depth+1
 	fields := tk.fields
 	rc := 0 // 1 after the first row: the next row needs a comma
-	var t toon.Token
 	for {
-		if row := dec.Row(); len(row) == 2*len(fields)+2 {
-			if n > jsonBufSize-tk.room {
-				jw.buf = buf[:n]
-				if jw.flush(); jw.err != nil {
-					return nil
-				}
-				buf, n = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0
-			}
-			buf[n] = ','
-			buf[n+rc] = '{'
-			q := n + rc + 1
-			vals := row[2:]
-			for j := range fields {
-				f := &fields[j]
-				if f.shortLen >= 0 {
-					binary.LittleEndian.PutUint64(buf[q:], f.w0)
-					binary.LittleEndian.PutUint64(buf[q+8:], f.w1)
-					q += len(f.pre)
-				} else {
-					q = f.putPre(buf, q)
-				}
-				t := vals[2*j]
-				switch t.Kind() {
-				case toon.KindString:
-					s := t.Bytes()
-					if putPlain(buf[q:], s) {
-						q += len(s) + 2
-						continue
-					}
-				case toon.KindNumber:
-					v := t.Bytes()
-					if len(v) < 8 {
-						binary.LittleEndian.PutUint64(buf[q:], loadShort(v))
-						q += len(v)
-						continue
-					}
-					if k := putRaw(buf[q:], v); k >= 0 {
-						q += k
-						continue
-					}
-				case toon.KindBool:
-					if t.Bool() {
-						binary.LittleEndian.PutUint64(buf[q:], trueWord)
-						q += 4
-					} else {
-						binary.LittleEndian.PutUint64(buf[q:], falseWord)
-						q += 5
-					}
-					continue
-				case toon.KindNull:
-					binary.LittleEndian.PutUint64(buf[q:], nullWord)
-					q += 4
-					continue
-				}
-				jw.buf, jw.depth, jw.next = buf[:q], depth+1, needValue
-				writeValue(jw, t)
-				if jw.err != nil {
-					return nil
-				}
-				buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), len(jw.buf)
-				if q > jsonBufSize-tk.room {
-					if jw.flush(); jw.err != nil {
-						return nil
-					}
-					buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0
-				}
-			}
-			buf[q] = '}'
-			n = q + 1
-			rc = 1
-			continue
-		}
-		if t, _ = dec.Token(); t.Kind() != toon.KindObjectStart {
-			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(rc)
-			if t.Kind() == toon.KindArrayEnd {
-				jw.close(']')
-				return nil
-			}
-			return rest(jw, dec, t)
-		}
 		if n > jsonBufSize-tk.room {
 			jw.buf = buf[:n]
 			if jw.flush(); jw.err != nil {
@@ -265,91 +184,184 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 		buf[n] = ','
 		buf[n+rc] = '{'
 		q := n + rc + 1
-		for j := range fields {
-			f := &fields[j]
-			t, _ = dec.Token()
-			if s := t.Bytes(); unsafe.SliceData(s) != f.seen || len(s) != len(f.name) || t.Kind() != toon.KindKey {
-				if t.Kind() != toon.KindKey || !f.match(s) {
-					next := byte(needComma)
-					if j == 0 {
-						next = needNothing
+		if row := dec.Row(); len(row) == 2*len(fields)+2 {
+			// A whole row at once, whose keys are the header's fields.
+			vals := row[2:]
+			for j := range fields {
+				q = fields[j].putPrefix(buf, q)
+				// putPrim, written out: it is too large to be inlined,
+				// and a call a cell cost 7% of BenchmarkToJSON.
+				switch t := vals[2*j]; t.Kind() {
+				case toon.KindString:
+					if s := t.Bytes(); putPlain(buf[q:], s) {
+						q += len(s) + 2
+						continue
 					}
-					jw.buf, jw.depth, jw.next = buf[:q], depth+1, next
-					return rest(jw, dec, t)
-				}
-				f.seen = unsafe.SliceData(s)
-			}
-			if f.shortLen >= 0 {
-				binary.LittleEndian.PutUint64(buf[q:], f.w0)
-				binary.LittleEndian.PutUint64(buf[q+8:], f.w1)
-				q += len(f.pre)
-			} else {
-				q = f.putPre(buf, q)
-			}
-			t, _ = dec.Token()
-			switch t.Kind() {
-			case toon.KindString:
-				// A short string that needs no escape (putPlain).
-				s := t.Bytes()
-				ln := len(s)
-				if !putPlain(buf[q:], s) {
-					break
-				}
-				q += ln + 2
-				continue
-			case toon.KindNumber:
-				v := t.Bytes()
-				if len(v) < 8 {
-					binary.LittleEndian.PutUint64(buf[q:], loadShort(v))
-					q += len(v)
+				case toon.KindNumber:
+					if v := t.Bytes(); len(v) < 8 {
+						binary.LittleEndian.PutUint64(buf[q:], loadShort(v))
+						q += len(v)
+						continue
+					}
+				case toon.KindBool:
+					t := uint64(b2i(t.Bool()))
+					binary.LittleEndian.PutUint64(buf[q:], falseWord^(falseWord^trueWord)&-t)
+					q += 5 - int(t)
 					continue
-				}
-				if k := putRaw(buf[q:], v); k >= 0 {
-					q += k
-					continue
-				}
-			case toon.KindBool:
-				if t.Bool() {
-					binary.LittleEndian.PutUint64(buf[q:], trueWord)
+				case toon.KindNull:
+					binary.LittleEndian.PutUint64(buf[q:], nullWord)
 					q += 4
-				} else {
-					binary.LittleEndian.PutUint64(buf[q:], falseWord)
-					q += 5
+					continue
 				}
-				continue
-			case toon.KindNull:
-				binary.LittleEndian.PutUint64(buf[q:], nullWord)
-				q += 4
-				continue
-			default:
-				// Not a primitive (or an error): the general path writes
-				// it and what follows.
-				jw.buf, jw.depth, jw.next = buf[:q], depth+1, needValue
-				return rest(jw, dec, t)
-			}
-			// A long string or number, or one with escapes: jw writes it,
-			// and the row goes on with room made again.
-			jw.buf, jw.depth, jw.next = buf[:q], depth+1, needValue
-			writeValue(jw, t)
-			if jw.err != nil {
-				return nil
-			}
-			buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), len(jw.buf)
-			if q > jsonBufSize-tk.room {
-				if jw.flush(); jw.err != nil {
+				if k := putPrim(buf, q, vals[2*j]); k >= 0 {
+					q = k
+				} else if buf, q = writeSlow(jw, vals[2*j], depth, buf, q, tk.room); buf == nil {
 					return nil
 				}
-				buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0
 			}
-		}
-		if t, _ = dec.Token(); t.Kind() != toon.KindObjectEnd {
-			jw.buf, jw.depth, jw.next = buf[:q], depth+1, needComma
-			return rest(jw, dec, t)
+		} else {
+			var err error
+			if buf, q, err = tokenRow(jw, dec, tk, buf, n, q, rc, depth); buf == nil {
+				return err
+			}
 		}
 		buf[q] = '}'
 		n = q + 1
 		rc = 1
 	}
+}
+
+// tokenRow is tableRows for a row that Row does not give: it reads the
+// row token by token, and writes it into buf from q, n being where the
+// row starts (and rc 1 when a comma precedes it), until the row's
+// ObjectEnd, which it consumes and does not write. It returns the buffer
+// and position to go on from, or a nil buffer when it left the table (at
+// its end, or to the general path) or the writer failed, with the error
+// tableRows returns.
+func tokenRow(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys, buf *[jsonBufSize]byte, n, q, rc, depth int) (*[jsonBufSize]byte, int, error) {
+	t, _ := dec.Token()
+	if t.Kind() != toon.KindObjectStart {
+		jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(rc)
+		if t.Kind() == toon.KindArrayEnd {
+			jw.close(']')
+			return nil, 0, nil
+		}
+		return nil, 0, rest(jw, dec, t)
+	}
+	for j := range tk.fields {
+		f := &tk.fields[j]
+		t, _ = dec.Token()
+		if s := t.Bytes(); unsafe.SliceData(s) != f.seen || len(s) != len(f.name) || t.Kind() != toon.KindKey {
+			if t.Kind() != toon.KindKey || !f.match(s) {
+				next := byte(needComma)
+				if j == 0 {
+					next = needNothing
+				}
+				jw.buf, jw.depth, jw.next = buf[:q], depth+1, next
+				return nil, 0, rest(jw, dec, t)
+			}
+			f.seen = unsafe.SliceData(s)
+		}
+		q = f.putPrefix(buf, q)
+		t, _ = dec.Token()
+		if k := putPrim(buf, q, t); k >= 0 {
+			q = k
+			continue
+		}
+		if !isPrim(t.Kind()) {
+			// Not a primitive (or an error): the general path writes it
+			// and what follows.
+			jw.buf, jw.depth, jw.next = buf[:q], depth+1, needValue
+			return nil, 0, rest(jw, dec, t)
+		}
+		if buf, q = writeSlow(jw, t, depth, buf, q, tk.room); buf == nil {
+			return nil, 0, nil
+		}
+	}
+	if t, _ = dec.Token(); t.Kind() != toon.KindObjectEnd {
+		jw.buf, jw.depth, jw.next = buf[:q], depth+1, needComma
+		return nil, 0, rest(jw, dec, t)
+	}
+	return buf, q, nil
+}
+
+// putPrefix writes f's prefix at buf[q:] and returns the position after
+// it.
+func (f *tableField) putPrefix(buf *[jsonBufSize]byte, q int) int {
+	if f.shortLen >= 0 {
+		binary.LittleEndian.PutUint64(buf[q:], f.w0)
+		binary.LittleEndian.PutUint64(buf[q+8:], f.w1)
+		return q + len(f.pre)
+	}
+	return f.putPre(buf, q)
+}
+
+// putPrim writes the primitive t at buf[q:], which has a row's room, and
+// returns the position after it; or -1 for a token it leaves to
+// writeSlow (a long string or number, one with escapes) or that is not a
+// primitive.
+func putPrim(buf *[jsonBufSize]byte, q int, t toon.Token) int {
+	switch t.Kind() {
+	case toon.KindString:
+		// A short string that needs no escape (putPlain).
+		s := t.Bytes()
+		if putPlain(buf[q:], s) {
+			return q + len(s) + 2
+		}
+	case toon.KindNumber:
+		v := t.Bytes()
+		if len(v) < 8 {
+			binary.LittleEndian.PutUint64(buf[q:], loadShort(v))
+			return q + len(v)
+		}
+		if k := putRaw(buf[q:], v); k >= 0 {
+			return q + k
+		}
+	case toon.KindBool:
+		if t.Bool() {
+			binary.LittleEndian.PutUint64(buf[q:], trueWord)
+			return q + 4
+		}
+		binary.LittleEndian.PutUint64(buf[q:], falseWord)
+		return q + 5
+	case toon.KindNull:
+		binary.LittleEndian.PutUint64(buf[q:], nullWord)
+		return q + 4
+	}
+	return -1
+}
+
+// b2i is 1 for true and 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isPrim reports whether k is the kind of a primitive.
+func isPrim(k toon.Kind) bool {
+	return k == toon.KindString || k == toon.KindNumber || k == toon.KindBool || k == toon.KindNull
+}
+
+// writeSlow writes the primitive t of a row at depth+1 with jw's methods,
+// the buffer's state being buf[:q], and returns the buffer and position
+// to go on from, with room for a row made again; or a nil buffer after an
+// error of the writer, which is in jw.err.
+func writeSlow(jw *jsonWriter, t toon.Token, depth int, buf *[jsonBufSize]byte, q, room int) (*[jsonBufSize]byte, int) {
+	jw.buf, jw.depth, jw.next = buf[:q], depth+1, needValue
+	writeValue(jw, t)
+	if jw.err != nil {
+		return nil, 0
+	}
+	buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), len(jw.buf)
+	if q > jsonBufSize-room {
+		if jw.flush(); jw.err != nil {
+			return nil, 0
+		}
+		buf, q = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize]), 0
+	}
+	return buf, q
 }
 
 // putPre writes f's prefix at buf[q:], a word at a time, and returns the
