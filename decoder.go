@@ -185,8 +185,9 @@ func (d *Decoder) Token() (Token, error) {
 // of a tabular array, typed many at a time), and nil otherwise; the next
 // Token call then returns the token after the row. A caller that reads a
 // table row by row may call Row before each row and fall back to Token
-// when it returns nil. The tokens are views valid until the next call to
-// Row or Token, like Token's.
+// when it returns nil. The slice is the decoder's own memory, and it and
+// its tokens are valid only until the next call to Row or Token: copy a
+// token (or Clone it, to keep its text) to keep it longer.
 func (d *Decoder) Row() []Token {
 	per := d.bulk.per
 	if !d.bulk.inQ || d.qi+per > len(d.queue) || d.qi%per != 0 {
