@@ -14,8 +14,9 @@
 // sequence of Tokens, without building a tree and
 // without allocating per token. Tokens are small values whose bytes are
 // views into the decoder's buffer, valid until the next call to Token; call
-// Token.Clone to keep one. Decode and Unmarshal build Go values from the
-// same token stream.
+// Token.Clone to keep one. Inside a table, Decoder.Row gives a whole row's
+// tokens at once when they are ready. Decode and Unmarshal build Go values
+// from the same token stream.
 //
 // # Errors
 //
