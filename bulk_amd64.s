@@ -68,6 +68,15 @@
 #define R_BAIL $1
 #define R_HIGH $2
 
+// ENTRY takes the next index entry into p and its byte into DX, or bails
+// when the window's entries run out.
+#define ENTRY(p) \
+	CMPQ R10, TR_IDXLEN(R13);  \
+	JGE  bail;                 \
+	MOVL (DI)(R10*4), p;       \
+	INCQ R10;                  \
+	MOVBLZX (SI)(p*1), DX
+
 // PUT stores the token of kind with the text of n bytes at off into the
 // current cell's slot (R12 points at its offset in the queue row).
 #define PUT(kind, off, n) \
@@ -139,11 +148,7 @@ next:
 	LEAQ 1(AX), CX
 
 cell:
-	CMPQ R10, TR_IDXLEN(R13)
-	JGE  bail
-	MOVL (DI)(R10*4), AX
-	INCQ R10
-	MOVBLZX (SI)(AX*1), DX
+	ENTRY(AX)
 	CMPB DL, TR_DELIM(R13)
 	JNE  other
 
@@ -276,11 +281,7 @@ quote:
 	XORL R15, R15    // 1 once a backslash is seen
 
 qnext:
-	CMPQ R10, TR_IDXLEN(R13)
-	JGE  bail
-	MOVL (DI)(R10*4), R8
-	INCQ R10
-	MOVBLZX (SI)(R8*1), DX
+	ENTRY(R8)
 	CMPB DL, $0x22
 	JEQ  qclose
 	CMPB DL, $0x5c
@@ -292,14 +293,10 @@ qnext:
 
 qclose:
 	// The closing quote at R8 must be followed at once by the separator.
-	CMPQ R10, TR_IDXLEN(R13)
-	JGE  bail
-	MOVL (DI)(R10*4), AX
-	LEAQ 1(R8), DX
-	CMPQ AX, DX
+	ENTRY(AX)
+	LEAQ 1(R8), R14
+	CMPQ AX, R14
 	JNE  bail
-	INCQ R10
-	MOVBLZX (SI)(AX*1), DX
 	CMPB DL, TR_DELIM(R13)
 	JEQ  qok
 	CMPB DL, $0x0a
