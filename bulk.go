@@ -615,19 +615,26 @@ func (d *Decoder) typeStop(r int, at []int32) (int, int) {
 // Nothing may store into that memory with a typed store, whose write
 // barrier would read the stale pointer it overwrites: stores go through
 // putToken and rawCopy. refill and Reset switch d.queue back to the general
-// queue (d.gq) before anything else is queued.
+// queue (generalQueue) before anything else is queued.
 
 // bulkQueue returns the fast path's queue with room for n tokens.
 func (d *Decoder) bulkQueue(n int) []Token {
 	if len(d.bulk.mem) < 3*n {
-		if d.bulk.inQ {
-			// d.queue views the old memory: let it go.
-			d.queue, d.bulk.inQ = d.gq[:0], false
-		}
+		d.generalQueue() // d.queue may view the old memory: let it go
 		d.bulk.mem = make([]uint64, 3*max(n, bulkTokens))
 		d.bulk.tmplRows = 0
 	}
 	return unsafe.Slice((*Token)(unsafe.Pointer(unsafe.SliceData(d.bulk.mem))), len(d.bulk.mem)/3)[:n]
+}
+
+// generalQueue makes d.queue the general queue's memory again when it
+// views the fast path's (its length is to be set by the caller): the fast
+// path's tokens are done with, and the general path queues into memory of
+// its own (see bulkQueue).
+func (d *Decoder) generalQueue() {
+	if d.bulk.inQ {
+		d.queue, d.bulk.inQ = d.gq, false
+	}
 }
 
 // newTemplate forgets what the fast path's queue holds of the last row

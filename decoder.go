@@ -134,9 +134,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.line = rawLine{}
 	d.stack = d.stack[:0]
 	d.root = rootStart
-	if d.bulk.inQ {
-		d.queue, d.bulk.inQ = d.gq, false
-	}
+	d.generalQueue()
 	d.queue, d.qi = d.queue[:0], 0
 	d.tmplRows = 0
 	d.bulk.newTemplate()
@@ -217,11 +215,7 @@ const lazyChunk = 256
 // chunk of a wide row or long inline array, or the tokens of the next line.
 // It returns an error only when no token is left before it.
 func (d *Decoder) refill() error {
-	if d.bulk.inQ {
-		// The fast path's queue is done with; the general path queues into
-		// memory of its own (see bulkQueue).
-		d.queue, d.bulk.inQ = d.gq, false
-	}
+	d.generalQueue()
 	d.queue = d.queue[:0]
 	d.qi = 0
 	for len(d.queue) == 0 {
