@@ -50,12 +50,10 @@ type tableField struct {
 	// first. Its capacity reaches to the next whole word, so that it can
 	// be copied a word at a time.
 	pre []byte
-	// The first two words of pre, and whether the field takes the short
-	// way: a name of at most 8 bytes and a prefix of at most 16 (stored
-	// as w0 and w1). shortLen is the name's length for a field that
-	// takes it and -1 for one that does not.
-	w0, w1   uint64
-	shortLen int
+	// The first two words of pre, and whether the prefix has at most 16
+	// bytes and is stored as them.
+	w0, w1 uint64
+	short  bool
 
 	// seen is the text of the last key token found to be this field's
 	// name. The rows of a table take their keys from the header, so the
@@ -124,10 +122,7 @@ func (tk *tableKeys) setTable(fields []toon.Field) bool {
 		var pw [16]byte
 		copy(pw[:], tf.pre)
 		tf.w0, tf.w1 = binary.LittleEndian.Uint64(pw[:]), binary.LittleEndian.Uint64(pw[8:])
-		tf.shortLen = -1
-		if len(f.Name) <= 8 && pl <= 16 {
-			tf.shortLen = len(f.Name)
-		}
+		tf.short = pl <= 16
 	}
 	return true
 }
@@ -190,17 +185,24 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 			for j := range fields {
 				q = fields[j].putPrefix(buf, q)
 				// putPrim, written out: it is too large to be inlined,
-				// and a call a cell cost 7% of BenchmarkToJSON.
-				switch t := vals[2*j]; t.Kind() {
+				// and a call a cell cost 7% of BenchmarkToJSON. (A row's
+				// values are primitives: what is left goes to writeSlow.)
+				t := vals[2*j]
+				switch t.Kind() {
 				case toon.KindString:
 					if s := t.Bytes(); putPlain(buf[q:], s) {
 						q += len(s) + 2
 						continue
 					}
 				case toon.KindNumber:
-					if v := t.Bytes(); len(v) < 8 {
+					v := t.Bytes()
+					if len(v) < 8 {
 						binary.LittleEndian.PutUint64(buf[q:], loadShort(v))
 						q += len(v)
+						continue
+					}
+					if k := putRaw(buf[q:], v); k >= 0 {
+						q += k
 						continue
 					}
 				case toon.KindBool:
@@ -213,9 +215,7 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 					q += 4
 					continue
 				}
-				if k := putPrim(buf, q, vals[2*j]); k >= 0 {
-					q = k
-				} else if buf, q = writeSlow(jw, vals[2*j], depth, buf, q, tk.room); buf == nil {
+				if buf, q = writeSlow(jw, t, depth, buf, q, tk.room); buf == nil {
 					return nil
 				}
 			}
@@ -288,7 +288,7 @@ func tokenRow(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys, buf *[jsonBufSiz
 // putPrefix writes f's prefix at buf[q:] and returns the position after
 // it.
 func (f *tableField) putPrefix(buf *[jsonBufSize]byte, q int) int {
-	if f.shortLen >= 0 {
+	if f.short {
 		binary.LittleEndian.PutUint64(buf[q:], f.w0)
 		binary.LittleEndian.PutUint64(buf[q+8:], f.w1)
 		return q + len(f.pre)
