@@ -271,18 +271,24 @@ func TestBulkTableSequence(t *testing.T) {
 				rows += 300
 			}
 			fmt.Fprintf(&b, "t%d[%d]%s:\n", tbl, rows, h)
-			for r := 0; r < rows; r++ {
-				b.WriteString("  ")
-				for c := 0; c < cells; c++ {
-					if c > 0 {
-						b.WriteByte(',')
-					}
-					b.WriteString(bulkCells[rng.Intn(12)])
-				}
-				b.WriteByte('\n')
-			}
+			writeRows(&b, rng, rows, cells, bulkCells[:12])
 		}
 		checkBulk(t, []byte(b.String()), true)
+	}
+}
+
+// writeRows writes rows table rows of cols cells each, picked at random
+// from cells, at an indentation of 2 and with ',' between them.
+func writeRows(b *strings.Builder, rng *rand.Rand, rows, cols int, cells []string) {
+	for r := 0; r < rows; r++ {
+		b.WriteString("  ")
+		for c := 0; c < cols; c++ {
+			if c > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(cells[rng.Intn(len(cells))])
+		}
+		b.WriteByte('\n')
 	}
 }
 
@@ -311,16 +317,7 @@ func TestBulkQueueUnderGC(t *testing.T) {
 			fmt.Fprintf(&b, "f%d", c)
 		}
 		b.WriteString("}:\n")
-		for r := 0; r < rows; r++ {
-			b.WriteString("  ")
-			for c := 0; c < cols; c++ {
-				if c > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString(cells[rng.Intn(len(cells))])
-			}
-			b.WriteByte('\n')
-		}
+		writeRows(&b, rng, rows, cols, cells)
 		data := []byte(b.String())
 		ref := newBytesDecoder(data, nil)
 		ref.bulk.off = true

@@ -15,13 +15,15 @@ import (
 // all, vString 1), and what bulk_amd64.s uses: typeState's TR_* offsets,
 // the Token it writes and the constants it spells out.
 func TestKernelStateLayout(t *testing.T) {
+	type check struct {
+		name      string
+		got, want uintptr
+	}
 	var s scanState
 	var x idxState
 	var v Value
-	for _, c := range []struct {
-		name      string
-		got, want uintptr
-	}{
+	var tok Token
+	checks := []check{
 		{"ST_POS", unsafe.Offsetof(s.pos), 0},
 		{"ST_INQ", unsafe.Offsetof(s.inq), 8},
 		{"ST_ESC", unsafe.Offsetof(s.esc), 16},
@@ -36,16 +38,24 @@ func TestKernelStateLayout(t *testing.T) {
 		{"Value.kind", unsafe.Offsetof(v.kind), 24},
 		{"size of Value", unsafe.Sizeof(v), 32},
 		{"vString", uintptr(vString), 1},
-	} {
-		if c.got != c.want {
-			t.Errorf("%s: %d, the assembly uses %d", c.name, c.got, c.want)
-		}
+		{"Token.h", unsafe.Offsetof(tok.h), 0},
+		{"Token.p", unsafe.Offsetof(tok.p), 8},
+		{"Token.n", unsafe.Offsetof(tok.n), 16},
+		{"size of Token", unsafe.Sizeof(tok), 24},
+		{"KindString", uintptr(KindString), 0x22},
+		{"KindNumber", uintptr(KindNumber), 0x30},
+		{"KindBool", uintptr(KindBool), 0x74},
+		{"KindNull", uintptr(KindNull), 0x6e},
+		{"typeClass digit", uintptr(typeClass['7']), 1},
+		{"typeClass letter", uintptr(typeClass['n']), 2},
+		{"typeBail", typeBail, 1},
+		{"typeHigh", typeHigh, 2},
 	}
 	// bulk_amd64.s: typeState's fields are words, TR_* = 8 * their rank.
 	var ts typeState
-	for i, c := range []struct {
+	for i, f := range []struct {
 		name string
-		got  uintptr
+		off  uintptr
 	}{
 		{"src", unsafe.Offsetof(ts.src)}, {"srcLen", unsafe.Offsetof(ts.srcLen)},
 		{"idx", unsafe.Offsetof(ts.idx)}, {"idxLen", unsafe.Offsetof(ts.idxLen)},
@@ -63,28 +73,9 @@ func TestKernelStateLayout(t *testing.T) {
 		{"c50", unsafe.Offsetof(ts.c50)}, {"cFalse", unsafe.Offsetof(ts.cFalse)},
 		{"zero", unsafe.Offsetof(ts.zero)},
 	} {
-		if c.got != uintptr(8*i) {
-			t.Errorf("typeState.%s at %d, the assembly uses %d", c.name, c.got, 8*i)
-		}
+		checks = append(checks, check{"typeState." + f.name, f.off, uintptr(8 * i)})
 	}
-	var tok Token
-	for _, c := range []struct {
-		name      string
-		got, want uintptr
-	}{
-		{"Token.h", unsafe.Offsetof(tok.h), 0},
-		{"Token.p", unsafe.Offsetof(tok.p), 8},
-		{"Token.n", unsafe.Offsetof(tok.n), 16},
-		{"size of Token", unsafe.Sizeof(tok), 24},
-		{"KindString", uintptr(KindString), 0x22},
-		{"KindNumber", uintptr(KindNumber), 0x30},
-		{"KindBool", uintptr(KindBool), 0x74},
-		{"KindNull", uintptr(KindNull), 0x6e},
-		{"typeClass digit", uintptr(typeClass['7']), 1},
-		{"typeClass letter", uintptr(typeClass['n']), 2},
-		{"typeBail", typeBail, 1},
-		{"typeHigh", typeHigh, 2},
-	} {
+	for _, c := range checks {
 		if c.got != c.want {
 			t.Errorf("%s: %d, the assembly uses %d", c.name, c.got, c.want)
 		}
