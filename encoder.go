@@ -393,7 +393,7 @@ func appendPrim(b []byte, v any, mask uint8) ([]byte, error) {
 	case Value:
 		b, ok := appendValue(b, &x, mask)
 		if !ok {
-			return b, invalidNumber(x.s)
+			return b, invalidNumber(x.str())
 		}
 		return b, nil
 	}

@@ -181,9 +181,9 @@ func BenchmarkTable(b *testing.B) {
 			for _, row := range d.values {
 				for i := range row {
 					c := &row[i]
-					sum += c.u + uint64(c.kind)
-					if n := len(c.s); n > 0 {
-						sum += uint64(c.s[n-1])
+					sum += c.u + uint64(uintptr(c.p))
+					if s := c.str(); len(s) > 0 {
+						sum += uint64(s[len(s)-1])
 					}
 				}
 			}
@@ -197,11 +197,11 @@ func BenchmarkTable(b *testing.B) {
 			cw := csv.NewWriter(w)
 			for i, row := range d.values {
 				rec[0] = strconv.FormatInt(int64(row[0].u), 10)
-				rec[1], rec[2] = row[1].s, row[2].s
+				rec[1], rec[2] = row[1].str(), row[2].str()
 				rec[3] = strconv.FormatBool(row[3].u != 0)
 				rec[4] = d.records[i][4]
 				rec[5] = strconv.FormatInt(int64(row[5].u), 10)
-				rec[6], rec[7] = row[6].s, row[7].s
+				rec[6], rec[7] = row[6].str(), row[7].str()
 				rec[8] = d.records[i][8]
 				if err := cw.Write(rec); err != nil {
 					return err

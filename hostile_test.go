@@ -611,7 +611,7 @@ func TestHostileWriter(t *testing.T) {
 	}
 	generic := make([]any, len(rows))
 	for i, r := range rows {
-		generic[i] = Object{{"id", i}, {"name", r[1].s}, {"x", float64(i) / 4}, {"ok", i%3 == 0}}
+		generic[i] = Object{{"id", i}, {"name", r[1].str()}, {"x", float64(i) / 4}, {"ok", i%3 == 0}}
 	}
 	want, err := Marshal(Object{{"t", generic}})
 	if err != nil {

@@ -388,7 +388,7 @@ func appendTyped(b []byte, pl *encPlan, p unsafe.Pointer, mask uint8) ([]byte, e
 		v := (*Value)(p)
 		b, ok := appendValue(b, v, mask)
 		if !ok {
-			return b, invalidNumber(v.s)
+			return b, invalidNumber(v.str())
 		}
 		return b, nil
 	}
@@ -673,7 +673,7 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 			b = b[:o]
 		} else if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
 			e.b = b
-			return invalidNumber(cells[bad].s)
+			return invalidNumber(cells[bad].str())
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
 		// would call flush for nothing.
@@ -699,7 +699,7 @@ func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
 		c := &cells[i]
 		switch l.vk {
 		case vString:
-			c.s = *(*string)(q)
+			*c = String(*(*string)(q))
 		case vInt, vFloat:
 			c.u = *(*uint64)(q)
 		case vBool:
@@ -724,7 +724,7 @@ func copyLeaves(cells []Value, leaves []encLeaf, p unsafe.Pointer) {
 		q := unsafe.Add(p, l.off)
 		switch l.vk {
 		case vString:
-			cells[i].s = *(*string)(q)
+			cells[i] = String(*(*string)(q))
 		case vBool:
 			cells[i].u = uint64(*(*uint8)(q))
 		default: // vInt, vFloat
@@ -737,8 +737,8 @@ func copyLeaves(cells []Value, leaves []encLeaf, p unsafe.Pointer) {
 // leafValues leaves alone.
 func setLeafKinds(cells []Value, leaves []encLeaf) {
 	for i := range leaves {
-		if vk := leaves[i].vk; vk != vGeneral {
-			cells[i].kind = vk
+		if vk := leaves[i].vk; vk != vGeneral && vk != vString {
+			cells[i].p = tagOf(vk)
 		}
 	}
 }

@@ -57,11 +57,11 @@ func rowClassIndex(dw uint64) uint8 { return uint8(dw) >> 4 & 3 }
 func strClassesGeneric(cells []Value, dw uint64, cls *[maxClassCells]uint8) {
 	for i := range cells {
 		c := &cells[i]
-		ln := uintptr(len(c.s))
-		if c.kind != vString || ln-1 >= 32 {
-			continue
+		ln := uintptr(c.u)
+		if valueTag(c.p) < uintptr(len(valueTags)) || ln-1 >= 32 {
+			continue // not a string, or empty, or longer than 32 bytes
 		}
-		sp := unsafe.Pointer(unsafe.StringData(c.s))
+		sp := c.p
 		var hard, quo uint64
 		switch {
 		case ln >= 8:

@@ -7,7 +7,8 @@
 // Requires: AVX512F, AVX512BW, AVX512VBMI, BMI2.
 //
 // strClassesGeneric (rowclass.go) is its specification. For each of the n
-// cells that is a string of 1 to 32 bytes, the string is loaded with a
+// cells that is a string of 1 to 32 bytes (its p is not in valueTags and
+// its u is 1 to 32), the string is loaded with a
 // mask of its length (the bytes past it read as zero, and cannot fault),
 // and each byte's class is looked up in the 128-byte table with VPERMI2B
 // (masked, so that the bytes past the end have class 0); a byte of 0x80 or
@@ -26,15 +27,18 @@ TEXT ·strClassesAVX512(SB), NOSPLIT, $0-32
 	MOVQ      $-1, R9
 	MOVL      $2, R13          // strHard
 	XORL      BX, BX           // the cell's index
+	LEAQ      ·valueTags(SB), R14
 
 loop:
-	CMPB  24(SI), $1           // kind: vString
-	JNE   next
+	MOVQ  (SI), R11            // p: the data, or a tag
+	MOVQ  R11, R10
+	SUBQ  R14, R10
+	CMPQ  R10, $8
+	JB    next                 // a tag: not a string with text
 	MOVQ  8(SI), R8            // length
 	LEAQ  -1(R8), R10
 	CMPQ  R10, $32
-	JAE   next                 // empty, or longer than 32 bytes
-	MOVQ  (SI), R11            // data
+	JAE   next                 // null, a NumberValue, or longer than 32 bytes
 	BZHIQ R8, R9, R10
 	KMOVQ R10, K1              // the string's bytes
 	VMOVDQU8.Z (R11), K1, Z0
@@ -53,7 +57,7 @@ loop:
 	MOVB       AL, (DI)(BX*1)
 
 next:
-	ADDQ $32, SI
+	ADDQ $16, SI
 	INCQ BX
 	CMPQ BX, CX
 	JLT  loop

@@ -55,8 +55,8 @@ func TestStrClasses(t *testing.T) {
 		}
 		strClassesGeneric(cells, dw, &want)
 		for i, c := range cells {
-			s := c.s
-			if c.kind != vString || len(s) == 0 || len(s) > 32 {
+			s := c.str()
+			if c.kind() != vString || len(s) == 0 || len(s) > 32 {
 				if want[i] != 0xEE {
 					t.Fatalf("strClassesGeneric set the class of cell %d (%v)", i, c)
 				}

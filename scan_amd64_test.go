@@ -11,8 +11,7 @@ import (
 // field offsets that scan_amd64.s uses (ST_* and IX_*), with the fields
 // LOAD_STATE and STORE_STATE move for both kinds of kernel at the same
 // offsets in both states, and the Value that rowclass_amd64.s reads (the
-// string's data at 0 and its length at 8, the kind at 24, 32 bytes in
-// all, vString 1), and what bulk_amd64.s uses: typeState's TR_* offsets,
+// text or tag at 0, the length at 8, 16 bytes in all, 8 tags), and what bulk_amd64.s uses: typeState's TR_* offsets,
 // the Token it writes and the constants it spells out.
 func TestKernelStateLayout(t *testing.T) {
 	type check struct {
@@ -34,10 +33,10 @@ func TestKernelStateLayout(t *testing.T) {
 		{"idxState.inq at ST_INQ", unsafe.Offsetof(x.inq), 8},
 		{"IX_HIGH", unsafe.Offsetof(x.high), 16},
 		{"IX_ESC", unsafe.Offsetof(x.esc), 24},
-		{"Value.s", unsafe.Offsetof(v.s), 0},
-		{"Value.kind", unsafe.Offsetof(v.kind), 24},
-		{"size of Value", unsafe.Sizeof(v), 32},
-		{"vString", uintptr(vString), 1},
+		{"Value.p", unsafe.Offsetof(v.p), 0},
+		{"Value.u", unsafe.Offsetof(v.u), 8},
+		{"size of Value", unsafe.Sizeof(v), 16},
+		{"len(valueTags)", uintptr(len(valueTags)), 8},
 		{"Token.h", unsafe.Offsetof(tok.h), 0},
 		{"Token.p", unsafe.Offsetof(tok.p), 8},
 		{"Token.n", unsafe.Offsetof(tok.n), 16},

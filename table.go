@@ -278,7 +278,7 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 	start := len(b)
 	b, bad := appendRowCells(b, cells, &t.rowStyle)
 	if bad >= 0 {
-		return b[:start], invalidNumber(cells[bad].s)
+		return b[:start], invalidNumber(cells[bad].str())
 	}
 	return b, nil
 }
@@ -401,18 +401,104 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 	for i := range cells {
 		c := &cells[i]
 		var n uintptr
-		switch c.kind {
-		case vString:
-			s := c.s
-			ln := uintptr(len(s))
-			if ln-1 >= 32 {
-				if ln != 0 {
-					return int(uintptr(p) - uintptr(base)), i
-				}
-				*(*uint16)(p) = '"' | '"'<<8
-				n = 2
+		switch k := valueTag(c.p); k {
+		case uintptr(vString): // the empty string
+			*(*uint16)(p) = '"' | '"'<<8
+			n = 2
+		case uintptr(vInt):
+			u, neg := c.u, uintptr(c.u>>63)
+			if neg != 0 {
+				u = -u
+			}
+			if u >= 1e16 {
+				return int(uintptr(p) - uintptr(base)), i
+			}
+			*(*uint8)(p) = '-'
+			d := unsafe.Add(p, neg)
+			if u < 1e4 {
+				w := digits4(u)
+				z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
+				*(*uint64)(d) = (w + '0'*lo4) >> z
+				n = neg + 4 - z>>3
 				break
 			}
+			var lo uint64
+			big := u >= 1e8
+			if big {
+				u, lo = u/1e8, u%1e8
+			}
+			w := digits8(u)
+			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
+			*(*uint64)(d) = (w + '0'*lo8) >> z
+			n = neg + 8 - z>>3
+			if big { // the last 8 digits
+				*(*uint64)(unsafe.Add(p, n)) = digits8(lo) + '0'*lo8
+				n += 8
+			}
+		case uintptr(vFloat):
+			f := math.Float64frombits(c.u)
+			a := math.Abs(f)
+			if !(a >= 1e-6 && a < 1e7) {
+				return int(uintptr(p) - uintptr(base)), i
+			}
+			neg := uintptr(c.u >> 63)
+			if a < 1e4 {
+				// At most 4 digits either side of the point, by the
+				// argument of putFloat8 with 10^4 for 10^8: one digits8
+				// makes them, the integer part in the low 4 bytes and
+				// the fraction in the high 4.
+				if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
+					*(*uint8)(p) = '-'
+					d := unsafe.Add(p, neg)
+					w := digits8(uint64(m))
+					z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
+					*(*uint64)(d) = (w&0xffffffff + '0'*lo4) >> z
+					ni := 4 - z>>3
+					n = neg + ni
+					if fw := w >> 32; fw != 0 {
+						*(*uint8)(unsafe.Add(d, ni)) = '.'
+						*(*uint32)(unsafe.Add(d, ni+1)) = uint32(fw + '0'*lo4)
+						n += 9 - uintptr(bits.LeadingZeros64(fw)>>3)
+					}
+					break
+				}
+			}
+			// Through int64, which converts in one instruction where
+			// uint64 takes a dozen; m < 10^15 either way.
+			mi := int64(a*1e8 + 0.5)
+			if float64(mi)/1e8 != a {
+				return int(uintptr(p) - uintptr(base)), i
+			}
+			m := uint64(mi)
+			*(*uint8)(p) = '-'
+			d := unsafe.Add(p, neg)
+			ip, fp := m/1e8, m%1e8
+			w := digits8(ip)
+			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
+			*(*uint64)(d) = (w + '0'*lo8) >> z
+			ni := 8 - z>>3
+			n = neg + ni
+			if fp != 0 {
+				w = digits8(fp)
+				*(*uint8)(unsafe.Add(d, ni)) = '.'
+				*(*uint64)(unsafe.Add(d, ni+1)) = w + '0'*lo8
+				n += 9 - uintptr(bits.LeadingZeros64(w)>>3)
+			}
+		case uintptr(vBool):
+			// Without a branch: a column of booleans is a coin toss for
+			// the branch predictor.
+			t := (c.u | -c.u) >> 63 // 1 for true, else 0
+			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
+			n = 5 - uintptr(t)
+		default:
+			// A string of 1 to 32 bytes, or a cell for appendCell: a
+			// kind not above, null (length 0) or a NumberValue (length
+			// with numberBit).
+			ln := uintptr(c.u)
+			if k < uintptr(len(valueTags)) || ln-1 >= 32 {
+				return int(uintptr(p) - uintptr(base)), i
+			}
+			s := unsafe.String((*byte)(c.p), ln)
 			sp := unsafe.Pointer(unsafe.StringData(s))
 			n = ln
 			qt := uintptr(0) // 1 if the string is quoted
@@ -525,93 +611,6 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 				*(*uint8)(unsafe.Add(d, ln)) = '"'
 				n += 2 * qt
 			}
-		case vInt:
-			u, neg := c.u, uintptr(c.u>>63)
-			if neg != 0 {
-				u = -u
-			}
-			if u >= 1e16 {
-				return int(uintptr(p) - uintptr(base)), i
-			}
-			*(*uint8)(p) = '-'
-			d := unsafe.Add(p, neg)
-			if u < 1e4 {
-				w := digits4(u)
-				z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
-				*(*uint64)(d) = (w + '0'*lo4) >> z
-				n = neg + 4 - z>>3
-				break
-			}
-			var lo uint64
-			big := u >= 1e8
-			if big {
-				u, lo = u/1e8, u%1e8
-			}
-			w := digits8(u)
-			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
-			*(*uint64)(d) = (w + '0'*lo8) >> z
-			n = neg + 8 - z>>3
-			if big { // the last 8 digits
-				*(*uint64)(unsafe.Add(p, n)) = digits8(lo) + '0'*lo8
-				n += 8
-			}
-		case vFloat:
-			f := math.Float64frombits(c.u)
-			a := math.Abs(f)
-			if !(a >= 1e-6 && a < 1e7) {
-				return int(uintptr(p) - uintptr(base)), i
-			}
-			neg := uintptr(c.u >> 63)
-			if a < 1e4 {
-				// At most 4 digits either side of the point, by the
-				// argument of putFloat8 with 10^4 for 10^8: one digits8
-				// makes them, the integer part in the low 4 bytes and
-				// the fraction in the high 4.
-				if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
-					*(*uint8)(p) = '-'
-					d := unsafe.Add(p, neg)
-					w := digits8(uint64(m))
-					z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
-					*(*uint64)(d) = (w&0xffffffff + '0'*lo4) >> z
-					ni := 4 - z>>3
-					n = neg + ni
-					if fw := w >> 32; fw != 0 {
-						*(*uint8)(unsafe.Add(d, ni)) = '.'
-						*(*uint32)(unsafe.Add(d, ni+1)) = uint32(fw + '0'*lo4)
-						n += 9 - uintptr(bits.LeadingZeros64(fw)>>3)
-					}
-					break
-				}
-			}
-			// Through int64, which converts in one instruction where
-			// uint64 takes a dozen; m < 10^15 either way.
-			mi := int64(a*1e8 + 0.5)
-			if float64(mi)/1e8 != a {
-				return int(uintptr(p) - uintptr(base)), i
-			}
-			m := uint64(mi)
-			*(*uint8)(p) = '-'
-			d := unsafe.Add(p, neg)
-			ip, fp := m/1e8, m%1e8
-			w := digits8(ip)
-			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
-			*(*uint64)(d) = (w + '0'*lo8) >> z
-			ni := 8 - z>>3
-			n = neg + ni
-			if fp != 0 {
-				w = digits8(fp)
-				*(*uint8)(unsafe.Add(d, ni)) = '.'
-				*(*uint64)(unsafe.Add(d, ni+1)) = w + '0'*lo8
-				n += 9 - uintptr(bits.LeadingZeros64(w)>>3)
-			}
-		case vBool:
-			// Without a branch: a column of booleans is a coin toss for
-			// the branch predictor.
-			t := (c.u | -c.u) >> 63 // 1 for true, else 0
-			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
-			n = 5 - uintptr(t)
-		default:
-			return int(uintptr(p) - uintptr(base)), i
 		}
 		// dw holds the delimiter in every byte.
 		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
@@ -623,9 +622,9 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 // appendCell appends the cells appendRowCells leaves: strings that need a
 // closer look, floats of other shapes, and the other kinds.
 func appendCell(b []byte, c *Value, rs *rowStyle) ([]byte, bool) {
-	switch c.kind {
+	switch c.kind() {
 	case vString:
-		return appendStrW(b, c.s, rs.dw), true
+		return appendStrW(b, c.str(), rs.dw), true
 	case vFloat:
 		return appendFloatRest(b, math.Float64frombits(c.u), 64), true
 	}

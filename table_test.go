@@ -356,9 +356,9 @@ func TestWriteRowAllocs(t *testing.T) {
 // appendRowCells's inline code shares: refAppendStr for strings, strconv
 // for integers, refFloat for floats.
 func refCell(c Value, d Delimiter) string {
-	switch c.kind {
+	switch c.kind() {
 	case vString:
-		return refAppendStr(c.s, d)
+		return refAppendStr(c.str(), d)
 	case vInt:
 		return strconv.FormatInt(int64(c.u), 10)
 	case vUint:
@@ -370,7 +370,7 @@ func refCell(c Value, d Delimiter) string {
 	case vBool:
 		return strconv.FormatBool(c.u != 0)
 	case vNumber:
-		b, _ := appendNumber(nil, []byte(c.s))
+		b, _ := appendNumber(nil, []byte(c.str()))
 		return string(b)
 	}
 	return "null"

@@ -533,8 +533,13 @@ func TestUnmarshalValue(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Value{String("x"), NumberValue("1.50"), Bool(true), Null()}
-	if !reflect.DeepEqual(v, want) {
-		t.Errorf("got %+v", v)
+	if len(v) != len(want) {
+		t.Fatalf("got %v", v)
+	}
+	for i := range v {
+		if !v[i].Equal(want[i]) {
+			t.Errorf("cell %d: got %v, want %v", i, v[i], want[i])
+		}
 	}
 	out, err := Marshal(v)
 	if err != nil || string(out) != "[4]: x,1.5,true,null" {
