@@ -10,8 +10,9 @@ import (
 // TestKernelStateLayout checks the layouts the assembly relies on: the
 // field offsets that scan_amd64.s uses (ST_* and IX_*), with the fields
 // LOAD_STATE and STORE_STATE move for both kinds of kernel at the same
-// offsets in both states, and the Value that rowclass_amd64.s reads (the
-// text or tag at 0, the length at 8, 16 bytes in all, 8 tags), and what bulk_amd64.s uses: typeState's TR_* offsets,
+// offsets in both states, the Value that row_amd64.s reads (the text or
+// tag at 0, the length or payload at 8, 16 bytes in all, 8 tags, the
+// kinds' numbers) and the charClass bit it tests, and what bulk_amd64.s uses: typeState's TR_* offsets,
 // the Token it writes and the constants it spells out.
 func TestKernelStateLayout(t *testing.T) {
 	type check struct {
@@ -37,6 +38,12 @@ func TestKernelStateLayout(t *testing.T) {
 		{"Value.u", unsafe.Offsetof(v.u), 8},
 		{"size of Value", unsafe.Sizeof(v), 16},
 		{"len(valueTags)", uintptr(len(valueTags)), 8},
+		{"V_STRING", uintptr(vString), 1},
+		{"V_INT", uintptr(vInt), 2},
+		{"V_UINT", uintptr(vUint), 3},
+		{"V_FLOAT", uintptr(vFloat), 4},
+		{"V_BOOL", uintptr(vBool), 6},
+		{"CLS_FIRST", uintptr(clsFirst), 0x40},
 		{"Token.h", unsafe.Offsetof(tok.h), 0},
 		{"Token.p", unsafe.Offsetof(tok.p), 8},
 		{"Token.n", unsafe.Offsetof(tok.n), 16},

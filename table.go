@@ -380,24 +380,29 @@ const maxCell = cellRoom + 32
 // is of none of these shapes, and returns the new end of the text (just
 // past the last delimiter it wrote) and the number of cells it wrote.
 //
+// Where the CPU has what it needs, the assembly kernel putRowAVX512 does
+// it (it also writes Uint cells below 10^16); putCellsGo is its
+// specification and the way of other machines.
+func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
+	if useRowKernel {
+		m, k := putRowAVX512(unsafe.Add(base, o), unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
+		return o + m, k
+	}
+	return putCellsGo(base, o, cells, dw)
+}
+
+// putCellsGo is putCells in Go.
+//
 // Its loop calls nothing, so that it runs in registers (see
-// appendRowCells); where AVX-512 is there, one call before it classifies
-// the row's strings (strClasses), and the loop only copies them. The string, integer and float code is that of putStr,
+// appendRowCells). The string, integer and float code is that of putStr,
 // putInt and putFloat8, written out, but for integers below 10^4, which
 // take digits4 rather than digits8; the tests compare all three paths
 // with the general ones.
-func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
+func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 	// p is where the next cell goes; the function's other state is the
 	// loop's, so that it all fits in registers. A cell it leaves returns
 	// at once, without a flag to test on every cell.
 	p := unsafe.Add(base, o)
-	// With AVX-512, the strings of the row are classified at once, before
-	// the loop (rowclass.go), and the loop only copies them.
-	var cls [maxClassCells]uint8
-	classed := useRowClassAVX512 && len(cells) <= maxClassCells
-	if classed {
-		strClasses(cells, dw, &cls)
-	}
 	for i := range cells {
 		c := &cells[i]
 		var n uintptr
@@ -502,59 +507,50 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			sp := unsafe.Pointer(unsafe.StringData(s))
 			n = ln
 			qt := uintptr(0) // 1 if the string is quoted
-			if classed {
-				if k := cls[i]; k != strPlain {
-					if k == strHard {
-						return int(uintptr(p) - uintptr(base)), i
-					}
-					goto quote
-				}
-			} else {
-				// The text is stored unquoted as its words are loaded and
-				// tested, so that no word stays live; a string that turns
-				// out to need quotes is stored again one byte further on,
-				// at plain.
-				var hard, quo uint64
-				switch {
-				case ln >= 8:
-					x := *(*uint64)(sp)
-					*(*uint64)(p) = x
-					hard, quo = special(x, dw)
-					x = *(*uint64)(unsafe.Add(sp, ln-8))
-					*(*uint64)(unsafe.Add(p, ln-8)) = x
-					h, q := special(x, dw)
+			// The text is stored unquoted as its words are loaded and
+			// tested, so that no word stays live; a string that turns
+			// out to need quotes is stored again one byte further on,
+			// at plain.
+			var hard, quo uint64
+			switch {
+			case ln >= 8:
+				x := *(*uint64)(sp)
+				*(*uint64)(p) = x
+				hard, quo = special(x, dw)
+				x = *(*uint64)(unsafe.Add(sp, ln-8))
+				*(*uint64)(unsafe.Add(p, ln-8)) = x
+				h, q := special(x, dw)
+				hard, quo = hard|h, quo|q
+				if ln > 16 {
+					x = *(*uint64)(unsafe.Add(sp, 8))
+					*(*uint64)(unsafe.Add(p, 8)) = x
+					h, q = special(x, dw)
 					hard, quo = hard|h, quo|q
-					if ln > 16 {
-						x = *(*uint64)(unsafe.Add(sp, 8))
-						*(*uint64)(unsafe.Add(p, 8)) = x
+					if ln > 24 {
+						x = *(*uint64)(unsafe.Add(sp, 16))
+						*(*uint64)(unsafe.Add(p, 16)) = x
 						h, q = special(x, dw)
 						hard, quo = hard|h, quo|q
-						if ln > 24 {
-							x = *(*uint64)(unsafe.Add(sp, 16))
-							*(*uint64)(unsafe.Add(p, 16)) = x
-							h, q = special(x, dw)
-							hard, quo = hard|h, quo|q
-						}
 					}
-				case ln >= 4:
-					x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
-					*(*uint32)(p) = x0
-					*(*uint32)(unsafe.Add(p, ln-4)) = x1
-					hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
-				default:
-					hard, quo = special(smallWord(sp, ln), dw)
-					*(*uint8)(p) = s[0]
-					*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
-					*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
 				}
-				// One test for the common string, with neither kind of
-				// special byte.
-				if (hard|quo)&hi8 != 0 {
-					if hard&hi8 != 0 {
-						return int(uintptr(p) - uintptr(base)), i
-					}
-					goto quote
+			case ln >= 4:
+				x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
+				*(*uint32)(p) = x0
+				*(*uint32)(unsafe.Add(p, ln-4)) = x1
+				hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
+			default:
+				hard, quo = special(smallWord(sp, ln), dw)
+				*(*uint8)(p) = s[0]
+				*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
+				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
+			}
+			// One test for the common string, with neither kind of
+			// special byte.
+			if (hard|quo)&hi8 != 0 {
+				if hard&hi8 != 0 {
+					return int(uintptr(p) - uintptr(base)), i
 				}
+				goto quote
 			}
 			// The shapes of quoteByShape, but numeric-like text, which
 			// is left to appendCell.
@@ -588,7 +584,7 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 			// it if the string is not quoted. The words are the first
 			// and last 8 bytes, and for more than 16 bytes the 8 after
 			// the first, and for more than 24 the 8 after those.
-			if classed || qt != 0 {
+			if qt != 0 {
 				d := unsafe.Add(p, qt)
 				switch {
 				case ln >= 8:
