@@ -11,7 +11,7 @@ import (
 // useRowKernel: putRowAVX512 can run (the features it lists in
 // row_amd64.s). Resolved once; tests may turn it off to compare the
 // kernel with putCellsGo.
-var useRowKernel = cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)
+var useRowKernel = cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512IFMA, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)
 
 // putRowAVX512 is putCellsGo's work for the n cells at cells, written at p,
 // with the byte classes tbl (rowClassTables[rowClassIndex(dw)]): it
@@ -20,3 +20,20 @@ var useRowKernel = cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX51
 //
 //go:noescape
 func putRowAVX512(p unsafe.Pointer, cells *Value, n int, dw uint64, tbl *[128]uint8) (m, k int)
+
+// rowDigitMul and rowDigitBias are the lane constants of the kernel's
+// DIGITS (row_amd64.s). Lane j makes the j-th digit from the left of a
+// number below 10^8: it multiplies by ceil(2^52/10^(8-j)), but lane 0,
+// whose error would reach the next digit, multiplies by floor(2^52/10^8)
+// and adds what that leaves of 2^52, so that it errs upwards by less than
+// 10^-8. TestRowDigitConstants checks them for every number below 10^8.
+var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
+	p := uint64(1)
+	for j := 7; j >= 0; j-- {
+		p *= 10
+		mul[j] = (1<<52 + p - 1) / p
+	}
+	mul[0] = 1 << 52 / 100_000_000
+	bias[0] = 1<<52 - 1e8*mul[0]
+	return mul, bias
+}()

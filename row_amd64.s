@@ -4,9 +4,10 @@
 
 // func putRowAVX512(p unsafe.Pointer, cells *Value, n int, dw uint64, tbl *[128]uint8) (m int, k int)
 //
-// Requires: AVX512F, AVX512BW, AVX512VBMI, BMI1, BMI2, LZCNT.
+// Requires: AVX512F, AVX512BW, AVX512VBMI, AVX512IFMA, FMA3, BMI1, BMI2,
+// LZCNT.
 //
-// putCellsGo (row.go) is its specification: it writes the same text for
+// putCellsGo (table.go) is its specification: it writes the same text for
 // the same cells, each followed by the delimiter (the low byte of dw), and
 // stops before the first cell putCellsGo would leave to appendCell, with
 // one addition: it also writes Uint cells below 10^16. It returns the
@@ -18,10 +19,10 @@
 // tests of §7.2 that putCellsGo makes on the first and last bytes follow.
 // Its 32 bytes are then stored whole: the zeros past the text land where
 // the delimiter and the next cells go, in the room of maxCell bytes a cell
-// has. Integers and floats are made into digits eight at a time, as
-// digits8 does, with u/10^4 as u*109951163>>40 (exact below 10^8) and
-// u/10^8 as the high word of u*0xabcc77118461cefd, shifted by 26 (exact
-// for every uint64).
+// has. Integers and floats are made into digits eight at a time, in the
+// lanes of a vector (DIGITS, with 52-bit multiplies), which takes a third
+// of the steps one after another that digits8 takes; u/10^8 is the high
+// word of u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
 //
 // The Value layout, the kinds' numbers and the constants it spells out are
 // checked by TestKernelStateLayout (scan_amd64_test.go). Z1 and Z2 hold
@@ -35,36 +36,32 @@
 #define V_BOOL 6
 #define CLS_FIRST 0x40
 
-// DIGITS8 sets r, below 10^8, to its eight decimal digits, one a byte,
-// the first in the low byte, without the '0' offset (digits8). t1 and t2
-// are clobbered.
-#define DIGITS8(r, t1, t2) \
-	IMUL3Q $109951163, r, t1; \
-	SHRQ   $40, t1; \
-	IMUL3Q $10000, t1, t2; \
-	SUBQ   t2, r; \
-	SHLQ   $32, r; \
-	ORQ    t1, r; \
-	IMUL3Q $10486, r, t1; \
-	SHRQ   $20, t1; \
-	MOVQ   $0x0000007f0000007f, t2; \
-	ANDQ   t2, t1; \
-	IMUL3Q $100, t1, t2; \
-	SUBQ   t2, r; \
-	SHLQ   $16, r; \
-	ORQ    t1, r; \
-	IMUL3Q $103, r, t1; \
-	SHRQ   $10, t1; \
-	MOVQ   $0x000f000f000f000f, t2; \
-	ANDQ   t2, t1; \
-	IMUL3Q $10, t1, t2; \
-	SUBQ   t2, r; \
-	SHLQ   $8, r; \
-	ORQ    t1, r
+// DIGITS sets r, below 10^8, to its eight decimal digits, one a byte,
+// the first in the low byte, without the '0' offset (digits8), in vector
+// lanes: lane j of Z20 holds about 2^52/10^(8-j) (rowDigitMul), so that
+// the low 52 bits of r times it, plus lane j of Z21 (rowDigitBias), are
+// the fraction of r/10^(8-j) in 52-bit fixed point, and the high bits of
+// ten times that fraction are digit j. Z24-Z27 are clobbered.
+#define DIGITS(r) DIGITSX(r, r)
+
+// DIGITSX is DIGITS of the low word of x (a register or a vector
+// register), into r.
+#define DIGITSX(x, r) \
+	VPBROADCASTQ x, Z24;        \
+	VMOVDQA64    Z21, Z25;      \
+	VPMADD52LUQ  Z20, Z24, Z25; \
+	VPXORQ       Z26, Z26, Z26; \
+	VPMADD52HUQ  Z22, Z25, Z26; \
+	VPMOVQB      Z26, X27;      \
+	VMOVQ        X27, r
 
 TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	LEAQ ·valueTags(SB), R14
 	LEAQ ·charClass(SB), R13
+	VMOVDQU64 ·rowDigitMul(SB), Z20
+	VMOVDQU64 ·rowDigitBias(SB), Z21
+	MOVL $10, AX
+	VPBROADCASTQ AX, Z22
 	MOVQ p+0(FP), DI
 	MOVQ cells+8(FP), SI
 	MOVQ n+16(FP), CX
@@ -84,6 +81,10 @@ TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	VMOVQ AX, X11              // 1e8
 	MOVQ  $0x3fe0000000000000, AX
 	VMOVQ AX, X12              // 0.5
+	MOVQ  $0x7fffffffffffffff, AX
+	VMOVQ AX, X13              // all but the sign
+	MOVQ  $0x4330000000000000, AX
+	VMOVQ AX, X14              // 2^52
 
 	PCALIGN $32
 
@@ -152,7 +153,7 @@ digits: // BX is the magnitude, R8 1 for a sign
 	LEAQ (DI)(R8*1), R10       // where the digits go
 	CMPQ BX, $100000000
 	JAE  int16
-	DIGITS8(BX, R9, R11)
+	DIGITS(BX)
 	MOVQ   BX, R9
 	BTSQ   $56, R9
 	TZCNTQ R9, R9
@@ -174,7 +175,7 @@ int16: // 10^8 <= BX < 10^16: two groups of eight digits
 	SHRQ   $26, DX             // the first digits
 	IMUL3Q $100000000, DX, R9
 	SUBQ   R9, BX              // the last eight
-	DIGITS8(DX, R9, R11)
+	DIGITS(DX)
 	MOVQ   DX, R9
 	BTSQ   $56, R9
 	TZCNTQ R9, R9
@@ -187,7 +188,7 @@ int16: // 10^8 <= BX < 10^16: two groups of eight digits
 	MOVL   $8, AX
 	SUBQ   R9, AX
 	ADDQ   R8, AX              // the length so far
-	DIGITS8(BX, R9, R11)
+	DIGITS(BX)
 	MOVQ   $0x3030303030303030, R11
 	ADDQ   R11, BX
 	MOVQ   BX, (DI)(AX*1)
@@ -195,10 +196,10 @@ int16: // 10^8 <= BX < 10^16: two groups of eight digits
 	JMP    next
 
 float:
-	MOVQ    BX, R8
-	SHRQ    $63, R8            // 1 if negative
-	BTRQ    $63, BX
-	VMOVQ    BX, X4            // a, the magnitude
+	MOVQ     BX, R8
+	SHRQ     $63, R8           // 1 if negative
+	VMOVSD   8(SI), X4
+	VANDPD   X13, X4, X4       // a, the magnitude
 	VUCOMISD X8, X4
 	JCS      done              // below 1e-6, or NaN
 	VUCOMISD X9, X4
@@ -209,17 +210,20 @@ float:
 	JCC      float8            // 1e4 or more
 
 	// At most four digits either side of the point: m = a*1e4 rounded,
-	// if m/1e4 is a; one DIGITS8 makes the integer part's digits in the
-	// low four bytes and the fraction's in the high four.
-	VMULSD     X10, X4, X5
-	VADDSD     X12, X5, X5
-	VCVTTSD2SIQ X5, R11
-	VCVTSI2SDQ R11, X5, X5
-	VDIVSD     X10, X5, X5
-	VUCOMISD   X4, X5
-	JNE        float8
-	JPS        float8
-	DIGITS8(R11, R9, R12)
+	// if m/1e4 is a; one DIGITS makes the integer part's digits in the
+	// low four bytes and the fraction's in the high four. a*1e4 + 2^52,
+	// rounded once, holds m in its low bits (ties go to even rather than
+	// up, but a tie is never m/1e4 == a), and stays in a vector register
+	// for DIGITS.
+	VMOVAPD     X14, X5
+	VFMADD231SD X10, X4, X5    // a*1e4 + 2^52
+	VPSUBQ      X14, X5, X6    // m
+	VSUBSD      X14, X5, X7    // float64(m)
+	VDIVSD      X10, X7, X7
+	VUCOMISD    X4, X7
+	JNE         float8
+	JPS         float8
+	DIGITSX(X6, R11)
 	MOVQ   R11, R9
 	BTSQ   $24, R9
 	TZCNTQ R9, R9
@@ -259,7 +263,7 @@ float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
 	SHRQ   $26, DX             // the integer part
 	IMUL3Q $100000000, DX, R9
 	SUBQ   R9, R11             // the fraction
-	DIGITS8(DX, R9, R12)
+	DIGITS(DX)
 	MOVQ   DX, R9
 	BTSQ   $56, R9
 	TZCNTQ R9, R9
@@ -273,7 +277,7 @@ float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
 	SUBQ   R9, AX              // the integer part's length
 	TESTQ  R11, R11
 	JZ     fdone
-	DIGITS8(R11, R9, R12)
+	DIGITS(R11)
 	MOVB   $0x2e, (R10)(AX*1)  // '.'
 	LZCNTQ R11, R9
 	MOVQ   $0x3030303030303030, R12

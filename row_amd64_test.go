@@ -3,10 +3,28 @@
 package toon
 
 import (
+	"math/bits"
 	"math/rand"
 	"testing"
 	"unsafe"
 )
+
+// TestRowDigitConstants checks the kernel's digit constants the way DIGITS
+// uses them, for every number below 10^8 and each of the eight lanes:
+// the low 52 bits of u*rowDigitMul[j] + rowDigitBias[j], times ten, have
+// digit j of digits8(u) above bit 52.
+func TestRowDigitConstants(t *testing.T) {
+	const m52 = 1<<52 - 1
+	for u := uint64(0); u < 1e8; u++ {
+		w := digits8(u)
+		for j := 0; j < 8; j++ {
+			lo := (u*rowDigitMul[j] + rowDigitBias[j]) & m52
+			if hi, _ := bits.Mul64(lo<<12, 10); hi != w>>(8*j)&0xff {
+				t.Fatalf("digit %d of %d: %d, want %d", j, u, hi, w>>(8*j)&0xff)
+			}
+		}
+	}
+}
 
 // TestPutRowKernel checks the row kernel as TestPutCellsGo checks
 // putCellsGo, on the same kinds of rows (strings at the end of a buffer
