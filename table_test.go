@@ -548,7 +548,8 @@ func TestWriteRowMatchesReference(t *testing.T) {
 // the numbers, refAppendStr for the strings): strings of the fuzzer's
 // bytes and their two parts, in place and copied, floats as given and
 // cut to at most 2 and 4 fraction digits (the shapes of the fast float
-// paths), an integer and a boolean, with every delimiter.
+// paths), an integer, a boolean and unsigned integers, with every
+// delimiter.
 func FuzzWriteRow(f *testing.F) {
 	f.Add([]byte("Ada Lovelace"), 123.45, 0.1234, int64(1000001), uint8(3))
 	f.Add([]byte("2024-03-05T12:34:56Z"), -1e-6, 9999.99995, int64(-7), uint8(17))
@@ -558,7 +559,8 @@ func FuzzWriteRow(f *testing.F) {
 		d := []Delimiter{Comma, Tab, Pipe}[cfg%3]
 		k := int(cfg) % (len(s) + 1)
 		cells := []Value{String(string(s)), Float(f1), Int(i), Bytes(s[k:]), Float(f2),
-			Float(math.Trunc(f1*1e4) / 1e4), Float(math.Trunc(f2*100) / 100), String(string(s[:k])), Bool(cfg&8 != 0)}
+			Float(math.Trunc(f1*1e4) / 1e4), Float(math.Trunc(f2*100) / 100), String(string(s[:k])), Bool(cfg&8 != 0),
+			Uint(uint64(i)), Uint(uint64(i) >> (cfg % 64))}
 		fields := make([]string, len(cells))
 		want := "t[1"
 		if d != Comma {
