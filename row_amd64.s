@@ -24,10 +24,13 @@
 // of the steps one after another that digits8 takes; u/10^8 is the high
 // word of u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
 //
-// The Value layout, the kinds' numbers and the constants it spells out are
-// checked by TestKernelStateLayout (scan_amd64_test.go). Z1 and Z2 hold
-// the class table for the whole call, so the float code works in X4 and
-// X5 (and with VEX instructions, which leave no upper halves to merge).
+// The Value layout, the kinds' numbers and the charClass bit it spells out
+// are checked by TestKernelStateLayout (scan_amd64_test.go), the digit
+// constants by TestRowDigitConstants, the rest by comparing its rows with
+// refCell's (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
+// the class table for the whole call, Z20-Z22 the digit constants and
+// X8-X14 the float ones, so the float code works in X4-X7 (and with VEX
+// instructions, which leave no upper halves to merge).
 
 #define V_STRING 1
 #define V_INT 2
