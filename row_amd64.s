@@ -28,9 +28,9 @@
 // are checked by TestKernelStateLayout (scan_amd64_test.go), the digit
 // constants by TestRowDigitConstants, the rest by comparing its rows with
 // refCell's (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
-// the class table for the whole call, Z20-Z22 the digit constants and
-// X8-X14 the float ones, so the float code works in X4-X7 (and with VEX
-// instructions, which leave no upper halves to merge).
+// the class table for the whole call and Z20-Z22 the digit constants, so
+// the float code works in X4-X7 (and with VEX instructions, which leave no
+// upper halves to merge).
 
 #define V_STRING 1
 #define V_INT 2
@@ -58,6 +58,25 @@
 	VPMOVQB      Z26, X27;      \
 	VMOVQ        X27, r
 
+// The float constants, read from memory by the instructions that use them.
+DATA rowFloats<>+0(SB)/8, $0x3eb0c6f7a0b5ed8d  // 1e-6
+DATA rowFloats<>+8(SB)/8, $0x416312d000000000  // 1e7
+DATA rowFloats<>+16(SB)/8, $0x40c3880000000000 // 1e4
+DATA rowFloats<>+24(SB)/8, $0x4197d78400000000 // 1e8
+DATA rowFloats<>+32(SB)/8, $0x3fe0000000000000 // 0.5
+DATA rowFloats<>+40(SB)/8, $0x7fffffffffffffff // all but the sign
+DATA rowFloats<>+48(SB)/8, $0x4330000000000000 // 2^52
+DATA rowFloats<>+56(SB)/8, $0                  // (VPSUBQ reads 16 bytes)
+GLOBL rowFloats<>(SB), RODATA|NOPTR, $64
+
+#define F_1EM6 rowFloats<>+0(SB)
+#define F_1E7 rowFloats<>+8(SB)
+#define F_1E4 rowFloats<>+16(SB)
+#define F_1E8 rowFloats<>+24(SB)
+#define F_HALF rowFloats<>+32(SB)
+#define F_ABS rowFloats<>+40(SB)
+#define F_2P52 rowFloats<>+48(SB)
+
 TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	LEAQ ·valueTags(SB), R14
 	LEAQ ·charClass(SB), R13
@@ -74,20 +93,6 @@ TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	ADDQ SI, CX                // the end of the cells
 	VMOVDQU64 (AX), Z1         // classes of 0x00-0x3f
 	VMOVDQU64 64(AX), Z2       // classes of 0x40-0x7f
-	MOVQ  $0x3eb0c6f7a0b5ed8d, AX
-	VMOVQ AX, X8               // 1e-6
-	MOVQ  $0x416312d000000000, AX
-	VMOVQ AX, X9               // 1e7
-	MOVQ  $0x40c3880000000000, AX
-	VMOVQ AX, X10              // 1e4
-	MOVQ  $0x4197d78400000000, AX
-	VMOVQ AX, X11              // 1e8
-	MOVQ  $0x3fe0000000000000, AX
-	VMOVQ AX, X12              // 0.5
-	MOVQ  $0x7fffffffffffffff, AX
-	VMOVQ AX, X13              // all but the sign
-	MOVQ  $0x4330000000000000, AX
-	VMOVQ AX, X14              // 2^52
 
 	PCALIGN $32
 
@@ -202,14 +207,14 @@ float:
 	MOVQ     BX, R8
 	SHRQ     $63, R8           // 1 if negative
 	VMOVSD   8(SI), X4
-	VANDPD   X13, X4, X4       // a, the magnitude
-	VUCOMISD X8, X4
+	VANDPD   F_ABS, X4, X4       // a, the magnitude
+	VUCOMISD F_1EM6, X4
 	JCS      done              // below 1e-6, or NaN
-	VUCOMISD X9, X4
+	VUCOMISD F_1E7, X4
 	JCC      done              // 1e7 or more
 	MOVB     $0x2d, (DI)       // '-', overwritten if not negative
 	LEAQ     (DI)(R8*1), R10   // where the digits go
-	VUCOMISD X10, X4
+	VUCOMISD F_1E4, X4
 	JCC      float8            // 1e4 or more
 
 	// At most four digits either side of the point: m = a*1e4 rounded,
@@ -218,11 +223,11 @@ float:
 	// rounded once, holds m in its low bits (ties go to even rather than
 	// up, but a tie is never m/1e4 == a), and stays in a vector register
 	// for DIGITS.
-	VMOVAPD     X14, X5
-	VFMADD231SD X10, X4, X5    // a*1e4 + 2^52
-	VPSUBQ      X14, X5, X6    // m
-	VSUBSD      X14, X5, X7    // float64(m)
-	VDIVSD      X10, X7, X7
+	VMOVSD      F_2P52, X5
+	VFMADD231SD F_1E4, X4, X5    // a*1e4 + 2^52
+	VPSUBQ      F_2P52, X5, X6    // m
+	VSUBSD      F_2P52, X5, X7    // float64(m)
+	VDIVSD      F_1E4, X7, X7
 	VUCOMISD    X4, X7
 	JNE         float8
 	JPS         float8
@@ -252,11 +257,11 @@ fdone:
 	JMP  next
 
 float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
-	VMULSD     X11, X4, X5
-	VADDSD     X12, X5, X5
+	VMULSD     F_1E8, X4, X5
+	VADDSD     F_HALF, X5, X5
 	VCVTTSD2SIQ X5, R11
 	VCVTSI2SDQ R11, X5, X5
-	VDIVSD     X11, X5, X5
+	VDIVSD     F_1E8, X5, X5
 	VUCOMISD   X4, X5
 	JNE        done
 	JPS        done

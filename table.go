@@ -199,7 +199,15 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	if t.quick && len(cells) == t.width && t.rows != t.n && e.err == nil && cap(e.b)-len(e.b) >= rowSlack {
 		base := unsafe.Pointer(unsafe.SliceData(e.b))
 		*(*uint64)(unsafe.Add(base, len(e.b))) = t.leadWord
-		if o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw); k == len(cells) {
+		o, k := len(e.b)+len(t.lead), 0
+		if useRowKernel {
+			var m int
+			m, k = putRowAVX512(unsafe.Add(base, o), unsafe.SliceData(cells), len(cells), t.dw, t.classes)
+			o += m
+		} else {
+			o, k = putCellsGo(base, o, cells, t.dw)
+		}
+		if k == len(cells) {
 			// The row is in e.b's array: only its length changes, which
 			// the compiler stores without the write barrier that storing
 			// a slice in the heap would take. o is past the last cell's
@@ -285,11 +293,12 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 
 // rowStyle is what a row writer needs to know of its table's layout.
 type rowStyle struct {
-	lead     string // LF and the indentation of a row
-	leadWord uint64 // lead, when it has at most 8 bytes, as a word
-	delim    byte   // the separator between cells
-	mask     uint8  // quoteMask of the delimiter
-	dw       uint64 // delimWord(mask)
+	lead     string      // LF and the indentation of a row
+	leadWord uint64      // lead, when it has at most 8 bytes, as a word
+	delim    byte        // the separator between cells
+	mask     uint8       // quoteMask of the delimiter
+	dw       uint64      // delimWord(mask)
+	classes  *[128]uint8 // rowClassTables[rowClassIndex(dw)], for the row kernel
 }
 
 // set sets the layout of rows indent spaces deep, separated by
@@ -303,6 +312,7 @@ func (rs *rowStyle) set(indent int, delim Delimiter) {
 	rs.delim = byte(delim)
 	rs.mask = quoteMask(delim)
 	rs.dw = delimWord(rs.mask)
+	rs.classes = &rowClassTables[rowClassIndex(rs.dw)]
 }
 
 // appendRowCells appends a row of cells, with its leading LF and
