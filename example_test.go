@@ -145,3 +145,19 @@ func ExampleDecoder_Row() {
 	// token: ArrayEnd
 	// token: ObjectEnd
 }
+
+func ExampleValue_Equal() {
+	var cells []toon.Value
+	if err := toon.Unmarshal([]byte("[3]: Ada,1.50,true"), &cells); err != nil {
+		fmt.Println(err)
+		return
+	}
+	want := toon.String("Ada")
+	// The decoded Value refers to other bytes than want does: == compares
+	// the Values, Equal their texts.
+	fmt.Println(cells[0] == want, cells[0].Equal(want))
+	fmt.Println(cells[1], cells[1].Equal(toon.NumberValue("1.50")), cells[2])
+	// Output:
+	// false true
+	// 1.5 true true
+}

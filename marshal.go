@@ -690,8 +690,9 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 }
 
 // leafValues sets cells to the leaves of the static object at p, as
-// cellValue does. The common kinds only have their payload copied: the
-// kind of their cell is set once, by setLeafKinds, and stays.
+// cellValue does. Numbers and booleans only have their payload copied:
+// the tag of their cell (its kind) is set once, by setLeafKinds, and
+// stays; a string's cell is set whole, as its text is its kind.
 func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
 	for i := range leaves {
 		l := &leaves[i]
@@ -733,8 +734,8 @@ func copyLeaves(cells []Value, leaves []encLeaf, p unsafe.Pointer) {
 	}
 }
 
-// setLeafKinds sets the kinds of the cells of the common leaves, which
-// leafValues leaves alone.
+// setLeafKinds sets the tags of the cells of the number and boolean
+// leaves, which leafValues leaves alone.
 func setLeafKinds(cells []Value, leaves []encLeaf) {
 	for i := range leaves {
 		if vk := leaves[i].vk; vk != vGeneral && vk != vString {
