@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/valyala/bytebufferpool"
@@ -237,8 +238,10 @@ func (e *Encoder) line(depth int) {
 //   - []any.
 //
 // Values nest freely. Floats are written in canonical form (§2) with NaN
-// and the infinities as null (§3); strings that are not valid UTF-8 have
-// their bad bytes replaced by U+FFFD. A root value of any other type is
+// and the infinities as null (§3); strings and keys that are not valid
+// UTF-8 have their bad bytes replaced by U+FFFD (two keys of one object
+// that are then written alike are an error, not a duplicate key). A root
+// value of any other type is
 // encoded by type, as Marshal describes, and so are such values inside the
 // generic containers above. Encode must be the first write of the document.
 func (e *Encoder) Encode(v any) error {
@@ -528,6 +531,28 @@ func errDupKey(k string) error {
 	return errors.New("toon: duplicate key " + strconv.Quote(k) + " in Object")
 }
 
+// keyClash returns an error if two keys of v have the same written key
+// (writtenKey), and nil otherwise. The writers call it when they have
+// written a key with bad bytes replaced, the only way two distinct keys
+// can be written alike.
+func keyClash(v *objView) error {
+	seen := make(map[string]string, v.len())
+	for i := 0; i < v.len(); i++ {
+		k := v.key(i)
+		w := writtenKey(k)
+		if prev, ok := seen[w]; ok {
+			return errKeysAlike(prev, k, w)
+		}
+		seen[w] = k
+	}
+	return nil
+}
+
+func errKeysAlike(a, b, w string) error {
+	return errors.New("toon: keys " + strconv.Quote(a) + " and " + strconv.Quote(b) +
+		" are both written as " + strconv.Quote(w) + " (invalid UTF-8 is replaced by U+FFFD), a duplicate key")
+}
+
 // tnode is one node of a field tree (§9.3), stored in pre-order in
 // Encoder.nodes: a leaf field, or a nested field group whose children
 // follow it. The tree's root is an unnamed group.
@@ -549,6 +574,13 @@ func (e *Encoder) buildTree(x any, level int) bool {
 	}
 	v, mark := e.open(x)
 	defer e.closeView(mark)
+	for i := 0; i < v.len(); i++ {
+		if !utf8.ValidString(v.key(i)) && keyClash(&v) != nil {
+			// A header would repeat a field: the object is written
+			// expanded, where writeFields reports the clash.
+			return false
+		}
+	}
 	root := len(e.nodes)
 	e.nodes = append(e.nodes, tnode{nchild: v.len()})
 	for i := 0; i < v.len(); i++ {
@@ -917,7 +949,12 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 		} else {
 			e.line(d)
 		}
-		e.b = appendKey(e.b, v.key(i))
+		var bad bool
+		if e.b, bad = appendKeyR(e.b, v.key(i)); bad {
+			if err := keyClash(v); err != nil {
+				return err
+			}
+		}
 		if err := e.writeValue(v.val(i), d); err != nil {
 			return err
 		}
@@ -969,7 +1006,12 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 	e.b = append(e.b, ':')
 	for i := 0; i < v.len(); i++ {
 		e.line(d)
-		e.b = appendKey(e.b, v.key(i))
+		var bad bool
+		if e.b, bad = appendKeyR(e.b, v.key(i)); bad {
+			if err := keyClash(v); err != nil {
+				return err
+			}
+		}
 		e.b = append(e.b, ':', ' ')
 		if _, err := e.appendCells(v.val(i), root, true); err != nil {
 			return err

@@ -741,3 +741,38 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysWrittenAlike checks that two keys of one object, or two fields
+// of one table, that are distinct but written alike (bad UTF-8 bytes are
+// replaced by U+FFFD) are an error, wherever they stand, rather than a
+// document with a duplicate key; and that a lone such key is written.
+func TestKeysWrittenAlike(t *testing.T) {
+	type xy struct{ X, Y int }
+	bad := []any{
+		map[string]any{"\x90": 1, "\x9a": 2},
+		Object{{"\xff", 1}, {"\xfe", 2}},
+		map[string]int{"\xff": 1, "\uFFFD": 2},
+		map[string]any{"a": map[string]any{"b\x80": true, "b\x81": false}},
+		[]any{map[string]any{"\x90": 1, "\x9a": 2}, map[string]any{"\x90": 3, "\x9a": 4}},
+		map[string]xy{"\x90": {1, 2}, "\x9a": {3, 4}},
+		[]any{Object{{"k", 1}, {"x\xc3", Object{{"\xe2", 1}, {"\xe3", 2}}}}},
+	}
+	for i, v := range bad {
+		out, err := Marshal(v)
+		if err == nil || !strings.Contains(err.Error(), "both written as") {
+			t.Errorf("case %d: Marshal = %q, %v; want the keys-alike error", i, out, err)
+		}
+	}
+	enc := NewEncoder(io.Discard)
+	if err := enc.BeginTable("t", 1, "\x90", "\x9a"); err == nil || !strings.Contains(err.Error(), "both written as") {
+		t.Errorf("BeginTable with fields written alike: %v", err)
+	}
+	out, err := Marshal(map[string]int{"\xff": 1, "a": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]int
+	if err := Unmarshal(out, &back); err != nil || len(back) != 2 || back["\uFFFD"] != 1 || back["a"] != 2 {
+		t.Errorf("a lone bad key: %q decodes to %v, %v", out, back, err)
+	}
+}

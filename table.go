@@ -117,7 +117,10 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	}
 	for i := range fields {
 		for j := 0; j < i; j++ {
-			if fields[i] == fields[j] {
+			if writtenKey(fields[i]) == writtenKey(fields[j]) {
+				if fields[i] != fields[j] {
+					return errKeysAlike(fields[j], fields[i], writtenKey(fields[i]))
+				}
 				return errors.New("toon: BeginTable with repeated field " + strconv.Quote(fields[i]))
 			}
 		}

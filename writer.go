@@ -431,21 +431,41 @@ func appendQuoted(b []byte, s string, cls uint8) []byte {
 
 // appendKey appends an object key, entry key or field name: bare when it
 // matches /^[A-Za-z_][A-Za-z0-9_.]*$/ (§7.3), quoted and escaped otherwise.
+// A key that is not valid UTF-8 has its bad bytes replaced by U+FFFD.
 func appendKey(b []byte, k string) []byte {
+	b, _ = appendKeyR(b, k)
+	return b
+}
+
+// appendKeyR is appendKey, and reports whether k had bad bytes replaced:
+// its text is then that of writtenKey(k), which other keys may share.
+func appendKeyR(b []byte, k string) ([]byte, bool) {
 	if len(k) > 0 {
 		if c := k[0]; c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z' {
 			cls := classify(k)
 			if cls&clsKeyBad == 0 {
-				return append(b, k...)
+				return append(b, k...), false
 			}
 		}
 	}
 	cls := classify(k)
 	if cls&clsHigh != 0 && !utf8.ValidString(k) {
 		k = strings.ToValidUTF8(k, "\uFFFD")
-		cls = classify(k)
+		return appendQuoted(b, k, classify(k)), true
 	}
-	return appendQuoted(b, k, cls)
+	return appendQuoted(b, k, cls), false
+}
+
+// writtenKey returns the key that appendKey writes for k: k itself, or k
+// with its bad bytes replaced by U+FFFD. Distinct keys that are not valid
+// UTF-8 can have the same written key; in one object (or one field list)
+// that would be a duplicate key, which a strict decoder rejects (§14.3),
+// so the writers report it as an error instead (keyClash).
+func writtenKey(k string) string {
+	if utf8.ValidString(k) {
+		return k
+	}
+	return strings.ToValidUTF8(k, "\uFFFD")
 }
 
 // appendBytesKey is appendKey for a byte slice.
