@@ -51,6 +51,7 @@ type Encoder struct {
 	done    bool // the document is complete
 
 	stack []wframe // open containers of the token writer
+	tkeys []keySet // the keys of each open object of the token writer, by stack index
 	prog  []progOp // row program of the open tabular array or keyed object
 	arena []byte   // field names of prog
 	tbl   table    // the open streaming table
@@ -1079,7 +1080,9 @@ const (
 // fields in header order (nested groups as nested objects); in a keyed
 // object, each entry key followed by such an object. An object that is a
 // list item has its first field written on the hyphen line, so nothing is
-// buffered beyond the current line.
+// buffered beyond the current line. A key that its object already has, or
+// that is written as one of its keys is (invalid UTF-8 is replaced by
+// U+FFFD), is an error: the document would have a duplicate key (§14.3).
 //
 // Too many elements are an error before anything is written; too few are
 // an error at the end token, when the header has already been written; both
@@ -1140,7 +1143,33 @@ func (e *Encoder) push(f wframe) error {
 		return errors.New("toon: tokens nested deeper than " + strconv.Itoa(e.opts.maxDepth) + " levels")
 	}
 	e.stack = append(e.stack, f)
+	if f.kind == wObject || f.kind == wKeyed {
+		i := len(e.stack) - 1
+		for len(e.tkeys) <= i {
+			e.tkeys = append(e.tkeys, keySet{})
+		}
+		e.tkeys[i].reset()
+	}
 	return nil
+}
+
+// tokenKey records the key k of the object at the top of the token
+// writer's stack, and fails if the object already has a key that is
+// written as k is (a duplicate key, §14.3, which a strict decoder would
+// reject).
+func (e *Encoder) tokenKey(k []byte) error {
+	w := k
+	if !utf8.Valid(k) {
+		w = []byte(writtenKey(string(k)))
+	}
+	if e.tkeys[len(e.stack)-1].add(w) {
+		return nil
+	}
+	if len(w) == len(k) && string(w) == string(k) {
+		return errors.New("toon: duplicate key " + strconv.Quote(string(k)) + " in an object")
+	}
+	return errors.New("toon: key " + strconv.Quote(string(k)) + " is written as " + strconv.Quote(string(w)) +
+		" (invalid UTF-8 is replaced by U+FFFD), a key the object already has")
 }
 
 // pop closes the top container; the document is complete when it was the
@@ -1165,6 +1194,9 @@ func (e *Encoder) token(t Token) error {
 		}
 		switch t.Kind() {
 		case KindKey:
+			if err := e.tokenKey(t.Bytes()); err != nil {
+				return err
+			}
 			e.fieldLine(f)
 			e.b = appendBytesKey(e.b, t.Bytes())
 			f.keyPending = true
@@ -1194,6 +1226,9 @@ func (e *Encoder) token(t Token) error {
 		case KindKey:
 			if f.count == f.n {
 				return countError("keyed object", "entries", f.n, f.n+1)
+			}
+			if err := e.tokenKey(t.Bytes()); err != nil {
+				return err
 			}
 			f.count++
 			e.line(f.depth)
@@ -1363,6 +1398,9 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 		for j := 0; j < i; j++ {
 			if string(fs[i].Name) == string(fs[j].Name) {
 				return errors.New("toon: repeated field " + strconv.Quote(string(fs[i].Name)) + " in a tabular header")
+			}
+			if w := writtenKey(string(fs[i].Name)); w == writtenKey(string(fs[j].Name)) {
+				return errKeysAlike(string(fs[j].Name), string(fs[i].Name), w)
 			}
 		}
 	}

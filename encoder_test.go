@@ -570,6 +570,11 @@ func TestWriteTokenErrors(t *testing.T) {
 		{"keyed entry without object", []Token{KeyedStartToken(1, 0, []Field{{Name: []byte("a")}}), k("e"), num("1")}, "where an object belongs"},
 		{"keyed count", []Token{KeyedStartToken(2, 0, []Field{{Name: []byte("a")}}), oe}, "declared 2 entries, got 0"},
 		{"invalid token", []Token{{}}, "unexpected Invalid"},
+		{"duplicate key", []Token{os, k("a"), num("1"), k("b"), num("2"), k("a")}, `duplicate key "a" in an object`},
+		{"keys written alike", []Token{os, k("\x90"), num("1"), k("\x9a")}, "a key the object already has"},
+		{"duplicate key after a nested one", []Token{os, k("a"), os, k("a"), num("1"), oe, k("a")}, `duplicate key "a"`},
+		{"duplicate entry key", []Token{KeyedStartToken(2, 0, []Field{{Name: []byte("x")}}), k("e"), os, k("x"), num("1"), oe, k("e")}, `duplicate key "e"`},
+		{"fields written alike", []Token{ArrayStartToken(1, FormTabular, 0, []Field{{Name: []byte("\xff")}, {Name: []byte("\xfe")}})}, "both written as"},
 	}
 	for _, tt := range tests {
 		_, err := writeTokens(tt.toks)
@@ -774,5 +779,31 @@ func TestKeysWrittenAlike(t *testing.T) {
 	var back map[string]int
 	if err := Unmarshal(out, &back); err != nil || len(back) != 2 || back["\uFFFD"] != 1 || back["a"] != 2 {
 		t.Errorf("a lone bad key: %q decodes to %v, %v", out, back, err)
+	}
+}
+
+// TestWriteTokenKeys checks the token writer's duplicate-key check on
+// objects large enough for its hash table, and that the same keys in
+// different objects, and in the rows of a table, are not duplicates.
+func TestWriteTokenKeys(t *testing.T) {
+	k := func(s string) Token { return KeyToken([]byte(s)) }
+	one := NumberToken([]byte("1"))
+	var toks []Token
+	toks = append(toks, ObjectStartToken())
+	for i := 0; i < 1000; i++ {
+		toks = append(toks, k("key"+strconv.Itoa(i)), one)
+	}
+	// A nested object and a table reuse the keys of the outer object.
+	toks = append(toks, k("inner"), ObjectStartToken(), k("key1"), one, k("key2"), one, ObjectEndToken())
+	toks = append(toks, k("rows"), ArrayStartToken(2, FormTabular, 0, []Field{{Name: []byte("key3")}}),
+		ObjectStartToken(), k("key3"), one, ObjectEndToken(), ObjectStartToken(), k("key3"), one, ObjectEndToken(), ArrayEndToken())
+	if _, err := writeTokens(append(toks, ObjectEndToken())); err != nil {
+		t.Fatalf("distinct keys: %v", err)
+	}
+	for _, dup := range []string{"key0", "key999", "key500", "inner", "rows"} {
+		_, err := writeTokens(append(toks[:len(toks):len(toks)], k(dup)))
+		if err == nil || !strings.Contains(err.Error(), "duplicate key "+strconv.Quote(dup)) {
+			t.Errorf("repeated %q after 1000 keys: %v", dup, err)
+		}
 	}
 }
