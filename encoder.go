@@ -51,7 +51,7 @@ type Encoder struct {
 	done    bool // the document is complete
 
 	stack []wframe // open containers of the token writer
-	tkeys []keySet // the keys of each open object of the token writer, by stack index
+	tkeys *keySets // the keys of each open object of the token writer, by stack index
 	prog  []progOp // row program of the open tabular array or keyed object
 	arena []byte   // field names of prog
 	tbl   table    // the open streaming table
@@ -143,7 +143,19 @@ func (e *Encoder) release() {
 		outPool.Put(e.bb)
 		e.bb, e.b = nil, nil
 	}
+	if e.tkeys != nil {
+		keySetPool.Put(e.tkeys)
+		e.tkeys = nil
+	}
 }
+
+// keySets are the key sets of the token writer's open objects, by stack
+// index.
+type keySets struct{ s []keySet }
+
+// keySetPool holds keySets between documents, so that they keep their
+// capacity: an encoder per document then costs no allocation for them.
+var keySetPool = sync.Pool{New: func() any { return new(keySets) }}
 
 // flush writes the buffered output to the io.Writer.
 func (e *Encoder) flush() error {
@@ -1046,6 +1058,7 @@ type wframe struct {
 	hyphen     bool      // object list item whose first key is still to come
 	keyPending bool      // a key has been written and its value has not
 	implicit   bool      // root object opened by BeginTable
+	replaced   bool      // a key of the object had bad UTF-8 bytes replaced
 	depth      int       // depth of the object's field lines, or of the items, rows or entries
 	n, count   int       // declared and written items, rows or entries
 	pc         int       // position in the row program; -1 between rows
@@ -1145,26 +1158,39 @@ func (e *Encoder) push(f wframe) error {
 	e.stack = append(e.stack, f)
 	if f.kind == wObject || f.kind == wKeyed {
 		i := len(e.stack) - 1
-		for len(e.tkeys) <= i {
-			e.tkeys = append(e.tkeys, keySet{})
+		if e.tkeys == nil {
+			e.tkeys = keySetPool.Get().(*keySets)
 		}
-		e.tkeys[i].reset()
+		for len(e.tkeys.s) <= i {
+			e.tkeys.s = append(e.tkeys.s, keySet{})
+		}
+		e.tkeys.s[i].reset()
 	}
 	return nil
 }
 
-// tokenKey records the key k of the object at the top of the token
-// writer's stack, and fails if the object already has a key that is
-// written as k is (a duplicate key, §14.3, which a strict decoder would
-// reject).
-func (e *Encoder) tokenKey(k []byte) error {
+// tokenKey writes the key k of the object f, the top of the token
+// writer's stack, and records it in the object's key set. It fails if the
+// object already has a key that is written as k is (a duplicate key,
+// §14.3, which a strict decoder would reject), and then cuts the output
+// back to start, its length before the key's line.
+//
+// The set holds the keys as written. Until a key of the object has had
+// bad bytes replaced (appendKeyR says so), every key was written as it is,
+// and k is recorded as it is, with no test of its UTF-8; from then on,
+// each key's written form is.
+func (e *Encoder) tokenKey(f *wframe, k []byte, start int) error {
+	var bad bool
+	e.b, bad = appendKeyR(e.b, unsafe.String(unsafe.SliceData(k), len(k)))
 	w := k
-	if !utf8.Valid(k) {
+	if bad || f.replaced {
+		f.replaced = true
 		w = []byte(writtenKey(string(k)))
 	}
-	if e.tkeys[len(e.stack)-1].add(w) {
+	if e.tkeys.s[len(e.stack)-1].add(w) {
 		return nil
 	}
+	e.b = e.b[:start]
 	if len(w) == len(k) && string(w) == string(k) {
 		return errors.New("toon: duplicate key " + strconv.Quote(string(k)) + " in an object")
 	}
@@ -1194,11 +1220,11 @@ func (e *Encoder) token(t Token) error {
 		}
 		switch t.Kind() {
 		case KindKey:
-			if err := e.tokenKey(t.Bytes()); err != nil {
+			start := len(e.b)
+			e.fieldLine(f)
+			if err := e.tokenKey(f, t.Bytes(), start); err != nil {
 				return err
 			}
-			e.fieldLine(f)
-			e.b = appendBytesKey(e.b, t.Bytes())
 			f.keyPending = true
 			return nil
 		case KindObjectEnd:
@@ -1227,12 +1253,12 @@ func (e *Encoder) token(t Token) error {
 			if f.count == f.n {
 				return countError("keyed object", "entries", f.n, f.n+1)
 			}
-			if err := e.tokenKey(t.Bytes()); err != nil {
+			start := len(e.b)
+			e.line(f.depth)
+			if err := e.tokenKey(f, t.Bytes(), start); err != nil {
 				return err
 			}
 			f.count++
-			e.line(f.depth)
-			e.b = appendBytesKey(e.b, t.Bytes())
 			e.b = append(e.b, ':', ' ')
 			f.keyPending = true
 			return nil
@@ -1394,11 +1420,17 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 	if level > e.opts.maxDepth {
 		return errors.New("toon: field groups nested too deep")
 	}
+	valid := true // every name is valid UTF-8, and written as it is
 	for i := range fs {
 		for j := 0; j < i; j++ {
 			if string(fs[i].Name) == string(fs[j].Name) {
 				return errors.New("toon: repeated field " + strconv.Quote(string(fs[i].Name)) + " in a tabular header")
 			}
+		}
+		valid = valid && utf8.Valid(fs[i].Name)
+	}
+	for i := 0; !valid && i < len(fs); i++ {
+		for j := 0; j < i; j++ {
 			if w := writtenKey(string(fs[i].Name)); w == writtenKey(string(fs[j].Name)) {
 				return errKeysAlike(string(fs[j].Name), string(fs[i].Name), w)
 			}

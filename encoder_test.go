@@ -572,6 +572,8 @@ func TestWriteTokenErrors(t *testing.T) {
 		{"invalid token", []Token{{}}, "unexpected Invalid"},
 		{"duplicate key", []Token{os, k("a"), num("1"), k("b"), num("2"), k("a")}, `duplicate key "a" in an object`},
 		{"keys written alike", []Token{os, k("\x90"), num("1"), k("\x9a")}, "a key the object already has"},
+		{"replacement character after a bad key", []Token{os, k("\xff"), num("1"), k("a"), num("2"), k("\uFFFD")}, "duplicate key \"\uFFFD\""},
+		{"bad key after the replacement character", []Token{os, k("\uFFFD"), num("1"), k("\xff")}, "a key the object already has"},
 		{"duplicate key after a nested one", []Token{os, k("a"), os, k("a"), num("1"), oe, k("a")}, `duplicate key "a"`},
 		{"duplicate entry key", []Token{KeyedStartToken(2, 0, []Field{{Name: []byte("x")}}), k("e"), os, k("x"), num("1"), oe, k("e")}, `duplicate key "e"`},
 		{"fields written alike", []Token{ArrayStartToken(1, FormTabular, 0, []Field{{Name: []byte("\xff")}, {Name: []byte("\xfe")}})}, "both written as"},
