@@ -549,16 +549,47 @@ func errDupKey(k string) error {
 // written a key with bad bytes replaced, the only way two distinct keys
 // can be written alike.
 func keyClash(v *objView) error {
-	seen := make(map[string]string, v.len())
-	for i := 0; i < v.len(); i++ {
-		k := v.key(i)
+	if a, b, ok := nameClash(v.len(), v.key); ok {
+		return errKeysAlike(a, b, writtenKey(b))
+	}
+	return nil
+}
+
+// repeatedName finds two of the n names of a field list (name(i)) that
+// are written alike: first a name given twice, else, when some name is not
+// valid UTF-8, two whose bad bytes are replaced alike (nameClash). It
+// returns the earlier and the later, or ok false.
+func repeatedName(n int, name func(int) string) (earlier, later string, ok bool) {
+	valid := true // every name is valid UTF-8, and written as it is
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			if name(i) == name(j) {
+				return name(j), name(i), true
+			}
+		}
+		valid = valid && utf8.ValidString(name(i))
+	}
+	if valid {
+		return "", "", false
+	}
+	return nameClash(n, name)
+}
+
+// nameClash finds the first of n names (name(i)) that is written as an
+// earlier one is (writtenKey): the same name again, or one whose bad
+// UTF-8 bytes are replaced alike. It returns the earliest such earlier
+// name and the later one, or ok false.
+func nameClash(n int, name func(int) string) (earlier, later string, ok bool) {
+	seen := make(map[string]string, n)
+	for i := 0; i < n; i++ {
+		k := name(i)
 		w := writtenKey(k)
-		if prev, ok := seen[w]; ok {
-			return errKeysAlike(prev, k, w)
+		if prev, dup := seen[w]; dup {
+			return prev, k, true
 		}
 		seen[w] = k
 	}
-	return nil
+	return "", "", false
 }
 
 func errKeysAlike(a, b, w string) error {
@@ -588,10 +619,13 @@ func (e *Encoder) buildTree(x any, level int) bool {
 	v, mark := e.open(x)
 	defer e.closeView(mark)
 	for i := 0; i < v.len(); i++ {
-		if !utf8.ValidString(v.key(i)) && keyClash(&v) != nil {
-			// A header would repeat a field: the object is written
-			// expanded, where writeFields reports the clash.
-			return false
+		if !utf8.ValidString(v.key(i)) {
+			if keyClash(&v) != nil {
+				// A header would repeat a field: the object is written
+				// expanded, where writeFields reports the clash.
+				return false
+			}
+			break // keyClash has looked at every key
 		}
 	}
 	root := len(e.nodes)
@@ -955,6 +989,7 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 			return err
 		}
 	}
+	checked := false // keyClash has run for v
 	for i := 0; i < v.len(); i++ {
 		if hyphen && i == 0 {
 			e.line(d - 1)
@@ -963,10 +998,11 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 			e.line(d)
 		}
 		var bad bool
-		if e.b, bad = appendKeyR(e.b, v.key(i)); bad {
+		if e.b, bad = appendKeyR(e.b, v.key(i)); bad && !checked {
 			if err := keyClash(v); err != nil {
 				return err
 			}
+			checked = true
 		}
 		if err := e.writeValue(v.val(i), d); err != nil {
 			return err
@@ -1017,13 +1053,15 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 	e.b = e.appendHeader(e.b, v.len(), true)
 	e.b = e.appendFieldsSeg(e.b, root)
 	e.b = append(e.b, ':')
+	checked := false // keyClash has run for v
 	for i := 0; i < v.len(); i++ {
 		e.line(d)
 		var bad bool
-		if e.b, bad = appendKeyR(e.b, v.key(i)); bad {
+		if e.b, bad = appendKeyR(e.b, v.key(i)); bad && !checked {
 			if err := keyClash(v); err != nil {
 				return err
 			}
+			checked = true
 		}
 		e.b = append(e.b, ':', ' ')
 		if _, err := e.appendCells(v.val(i), root, true); err != nil {
@@ -1420,21 +1458,13 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 	if level > e.opts.maxDepth {
 		return errors.New("toon: field groups nested too deep")
 	}
-	valid := true // every name is valid UTF-8, and written as it is
-	for i := range fs {
-		for j := 0; j < i; j++ {
-			if string(fs[i].Name) == string(fs[j].Name) {
-				return errors.New("toon: repeated field " + strconv.Quote(string(fs[i].Name)) + " in a tabular header")
-			}
+	// The names as strings that view the token's bytes: no copies.
+	name := func(i int) string { return unsafe.String(unsafe.SliceData(fs[i].Name), len(fs[i].Name)) }
+	if a, b, ok := repeatedName(len(fs), name); ok {
+		if a != b {
+			return errKeysAlike(a, b, writtenKey(b))
 		}
-		valid = valid && utf8.Valid(fs[i].Name)
-	}
-	for i := 0; !valid && i < len(fs); i++ {
-		for j := 0; j < i; j++ {
-			if w := writtenKey(string(fs[i].Name)); w == writtenKey(string(fs[j].Name)) {
-				return errKeysAlike(string(fs[j].Name), string(fs[i].Name), w)
-			}
-		}
+		return errors.New("toon: repeated field " + strconv.Quote(b) + " in a tabular header")
 	}
 	for _, f := range fs {
 		lo := len(e.arena)

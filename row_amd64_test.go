@@ -4,7 +4,6 @@ package toon
 
 import (
 	"math/bits"
-	"math/rand"
 	"testing"
 	"unsafe"
 )
@@ -33,17 +32,9 @@ func TestPutRowKernel(t *testing.T) {
 	if !useRowKernel {
 		t.Skip("the CPU lacks what putRowAVX512 needs")
 	}
-	r := rand.New(rand.NewSource(32))
-	floats := floatCases(r)
-	back := make([]byte, 8192)
-	for k := 0; k < 50000; k++ {
-		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
-		dw := delimWord(quoteMask(d))
-		cells := kernelCells(r, floats, back)
-		checkRowWriter(t, "putRowAVX512", cells, d, func(p unsafe.Pointer, cells []Value) (int, int) {
-			return putRowAVX512(p, unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
-		})
-	}
+	checkRandomRows(t, "putRowAVX512", 32, 50000, func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
+		return putRowAVX512(p, unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
+	})
 }
 
 // TestRowCellsWithoutKernel runs the row writer's reference tests with

@@ -79,15 +79,24 @@ func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
 // of the cells it takes, stops only at cells it leaves, and writes nothing
 // past end.
 func TestPutCellsGo(t *testing.T) {
-	r := rand.New(rand.NewSource(31))
+	checkRandomRows(t, "putCellsGo", 31, 20000, func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
+		return putCellsGo(p, 0, cells, dw)
+	})
+}
+
+// checkRandomRows runs checkRowWriter on rows of kernelCells, as many as
+// given, from the given seed, for every delimiter.
+func checkRandomRows(t *testing.T, name string, seed int64, rows int, put func(p unsafe.Pointer, cells []Value, dw uint64) (int, int)) {
+	t.Helper()
+	r := rand.New(rand.NewSource(seed))
 	floats := floatCases(r)
 	back := make([]byte, 8192)
-	for k := 0; k < 20000; k++ {
+	for k := 0; k < rows; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		dw := delimWord(quoteMask(d))
 		cells := kernelCells(r, floats, back)
-		checkRowWriter(t, "putCellsGo", cells, d, func(p unsafe.Pointer, cells []Value) (int, int) {
-			return putCellsGo(p, 0, cells, dw)
+		checkRowWriter(t, name, cells, d, func(p unsafe.Pointer, cells []Value) (int, int) {
+			return put(p, cells, dw)
 		})
 	}
 }

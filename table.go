@@ -115,15 +115,11 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	if len(fields) == 0 {
 		return errors.New("toon: BeginTable with no fields")
 	}
-	for i := range fields {
-		for j := 0; j < i; j++ {
-			if writtenKey(fields[i]) == writtenKey(fields[j]) {
-				if fields[i] != fields[j] {
-					return errKeysAlike(fields[j], fields[i], writtenKey(fields[i]))
-				}
-				return errors.New("toon: BeginTable with repeated field " + strconv.Quote(fields[i]))
-			}
+	if a, b, ok := repeatedName(len(fields), func(i int) string { return fields[i] }); ok {
+		if a != b {
+			return errKeysAlike(a, b, writtenKey(b))
 		}
+		return errors.New("toon: BeginTable with repeated field " + strconv.Quote(b))
 	}
 	var f *wframe
 	root := false
@@ -202,15 +198,7 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	if t.quick && len(cells) == t.width && t.rows != t.n && e.err == nil && cap(e.b)-len(e.b) >= rowSlack {
 		base := unsafe.Pointer(unsafe.SliceData(e.b))
 		*(*uint64)(unsafe.Add(base, len(e.b))) = t.leadWord
-		o, k := len(e.b)+len(t.lead), 0
-		if useRowKernel {
-			var m int
-			m, k = putRowAVX512(unsafe.Add(base, o), unsafe.SliceData(cells), len(cells), t.dw, t.classes)
-			o += m
-		} else {
-			o, k = putCellsGo(base, o, cells, t.dw)
-		}
-		if k == len(cells) {
+		if o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw); k == len(cells) {
 			// The row is in e.b's array: only its length changes, which
 			// the compiler stores without the write barrier that storing
 			// a slice in the heap would take. o is past the last cell's
@@ -296,12 +284,11 @@ func (t *table) appendRow(b []byte, cells []Value) ([]byte, error) {
 
 // rowStyle is what a row writer needs to know of its table's layout.
 type rowStyle struct {
-	lead     string      // LF and the indentation of a row
-	leadWord uint64      // lead, when it has at most 8 bytes, as a word
-	delim    byte        // the separator between cells
-	mask     uint8       // quoteMask of the delimiter
-	dw       uint64      // delimWord(mask)
-	classes  *[128]uint8 // rowClassTables[rowClassIndex(dw)], for the row kernel
+	lead     string // LF and the indentation of a row
+	leadWord uint64 // lead, when it has at most 8 bytes, as a word
+	delim    byte   // the separator between cells
+	mask     uint8  // quoteMask of the delimiter
+	dw       uint64 // delimWord(mask)
 }
 
 // set sets the layout of rows indent spaces deep, separated by
@@ -315,7 +302,6 @@ func (rs *rowStyle) set(indent int, delim Delimiter) {
 	rs.delim = byte(delim)
 	rs.mask = quoteMask(delim)
 	rs.dw = delimWord(rs.mask)
-	rs.classes = &rowClassTables[rowClassIndex(rs.dw)]
 }
 
 // appendRowCells appends a row of cells, with its leading LF and
@@ -516,10 +502,9 @@ func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int)
 			if k < uintptr(len(valueTags)) || ln-1 >= 32 {
 				return int(uintptr(p) - uintptr(base)), i
 			}
-			s := unsafe.String((*byte)(c.p), ln)
-			sp := unsafe.Pointer(unsafe.StringData(s))
+			sp := c.p
+			s := unsafe.String((*byte)(sp), ln)
 			n = ln
-			qt := uintptr(0) // 1 if the string is quoted
 			// The text is stored unquoted as its words are loaded and
 			// tested, so that no word stays live; a string that turns
 			// out to need quotes is stored again one byte further on,
@@ -589,16 +574,13 @@ func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int)
 				}
 			}
 		quote:
-			qt = 1
-			*(*uint8)(p) = '"'
-		plain:
-			// The text, after the opening quote if any; the closing
-			// quote lands just past it, where the delimiter overwrites
-			// it if the string is not quoted. The words are the first
-			// and last 8 bytes, and for more than 16 bytes the 8 after
-			// the first, and for more than 24 the 8 after those.
-			if qt != 0 {
-				d := unsafe.Add(p, qt)
+			{
+				// The text again, between quotes, one byte further on.
+				// The words are the first and last 8 bytes, and for more
+				// than 16 bytes the 8 after the first, and for more than
+				// 24 the 8 after those.
+				*(*uint8)(p) = '"'
+				d := unsafe.Add(p, 1)
 				switch {
 				case ln >= 8:
 					*(*uint64)(d) = *(*uint64)(sp)
@@ -618,8 +600,9 @@ func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int)
 					*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
 				}
 				*(*uint8)(unsafe.Add(d, ln)) = '"'
-				n += 2 * qt
+				n += 2
 			}
+		plain:
 		}
 		// dw holds the delimiter in every byte.
 		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
