@@ -1,0 +1,185 @@
+// Package tokencount counts the tokens of text in the o200k_base and
+// cl100k_base encodings, giving the counts that the Count method of
+// github.com/tiktoken-go/tokenizer gives for the whole text, but in time
+// linear in the text and, through Counter, while the text streams by.
+//
+// Counting has two steps, as in the tokenizer: a pre-tokenizer cuts the
+// text into pieces as the encoding's regular expression does (split.go),
+// and byte-pair merging turns each piece into tokens (bpe.go). The count
+// of a text is the sum of the counts of its pieces, so a stream is counted
+// piece by piece and only the piece still being written is kept.
+//
+// Memory: a Counter keeps the text from the start of the piece it cannot
+// decide yet, which is a few bytes in ordinary text. A piece is a run of
+// letters (with one rune before it), up to three digits, a run of
+// punctuation, or white space, so a text with an unbroken run of, say, a
+// million letters has a piece of a megabyte; such a piece is held whole
+// and merged in about 20 bytes a byte, as exactness needs: the tokens at
+// the end of a run of letters depend on the run's first bytes. Text as
+// JSON and TOON hold it has pieces of a few bytes.
+//
+// Text that is not valid UTF-8 is counted as tiktoken-go counts it, each
+// byte that starts no valid sequence standing for U+FFFD.
+package tokencount
+
+import (
+	"fmt"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+// Encoding is an encoding's vocabulary and pre-tokenizer. It is safe for
+// concurrent use.
+type Encoding struct {
+	name  string
+	vocab *vocab
+	split func(b []byte, eof bool) int
+}
+
+// The encodings' vocabularies take some 100 ms and a few megabytes to
+// load, so each is loaded once, on first use.
+var (
+	o200k, cl100k         *Encoding
+	o200kErr, cl100kErr   error
+	o200kOnce, cl100kOnce sync.Once
+)
+
+// Get returns the encoding of the given name: "o200k_base" or
+// "cl100k_base".
+func Get(name string) (*Encoding, error) {
+	switch name {
+	case "o200k_base":
+		o200kOnce.Do(func() { o200k, o200kErr = load(tokenizer.O200kBase, splitO200k) })
+		return o200k, o200kErr
+	case "cl100k_base":
+		cl100kOnce.Do(func() { cl100k, cl100kErr = load(tokenizer.Cl100kBase, splitCl100k) })
+		return cl100k, cl100kErr
+	}
+	return nil, fmt.Errorf("tokencount: unknown encoding %q", name)
+}
+
+func load(enc tokenizer.Encoding, split func([]byte, bool) int) (*Encoding, error) {
+	initClasses()
+	v, err := loadVocab(enc)
+	if err != nil {
+		return nil, err
+	}
+	return &Encoding{name: string(enc), vocab: v, split: split}, nil
+}
+
+// Name returns the encoding's name.
+func (e *Encoding) Name() string { return e.name }
+
+// Count returns the number of tokens of text.
+func (e *Encoding) Count(text []byte) int {
+	var c Counter
+	c.enc = e
+	c.scan(text, true)
+	return int(c.tokens)
+}
+
+// tokens returns the tokens (their ids) of text.
+func (e *Encoding) tokens(text []byte) []uint32 {
+	var out []uint32
+	var m merger
+	for len(text) > 0 {
+		n := e.split(text, true)
+		e.vocab.pieceTokens(validPiece(text[:n]), &m, &out)
+		text = text[n:]
+	}
+	return out
+}
+
+// Counter counts the tokens of the text written to it, as Count would
+// count the whole text. It is not safe for concurrent use.
+type Counter struct {
+	enc    *Encoding
+	tokens int64
+	buf    []byte // text written and not yet counted: the start of an undecided piece
+	retry  int    // the length buf must reach before splitting is tried again
+	m      merger
+}
+
+// NewCounter returns a Counter of e's tokens.
+func (e *Encoding) NewCounter() *Counter { return &Counter{enc: e} }
+
+// shrinkBytes is the capacity above which buf is given back once the long
+// piece that needed it has been counted.
+const shrinkBytes = 1 << 20
+
+// Write counts the pieces of p that the text so far decides and keeps the
+// rest for the next Write or Close. It never fails.
+func (c *Counter) Write(p []byte) (int, error) {
+	if len(c.buf) == 0 {
+		// Count in place; keep only the undecided end.
+		n := c.scan(p, false)
+		c.buf = append(c.buf, p[n:]...)
+		c.retry = 2 * len(c.buf)
+		return len(p), nil
+	}
+	c.buf = append(c.buf, p...)
+	if len(c.buf) < c.retry {
+		return len(p), nil
+	}
+	n := c.scan(c.buf, false)
+	rest := copy(c.buf, c.buf[n:])
+	c.buf = c.buf[:rest]
+	// A piece still undecided is split again once the text after its start
+	// has doubled, so that a long piece written in small parts costs time
+	// linear in its length.
+	c.retry = 2 * rest
+	if cap(c.buf) > shrinkBytes && rest < shrinkBytes/4 {
+		c.buf = append([]byte(nil), c.buf...)
+	}
+	return len(p), nil
+}
+
+// Tokens returns the number of tokens counted so far, which leaves out the
+// text of the last piece until the text after it, or Close, decides it.
+func (c *Counter) Tokens() int64 { return c.tokens }
+
+// Close counts the text kept back, as the end of the text, and returns the
+// number of tokens of all the text written. The Counter can then count a
+// new text.
+func (c *Counter) Close() int64 {
+	c.scan(c.buf, true)
+	n := c.tokens
+	c.tokens, c.buf, c.retry = 0, c.buf[:0], 0
+	if cap(c.buf) > shrinkBytes {
+		c.buf = nil
+	}
+	return n
+}
+
+// scan counts the pieces of b up to the first one that b does not decide
+// (all of them if eof), and returns how many bytes it counted.
+func (c *Counter) scan(b []byte, eof bool) int {
+	split, v := c.enc.split, c.enc.vocab
+	i := 0
+	for i < len(b) {
+		n := split(b[i:], eof)
+		if n < 0 {
+			break
+		}
+		c.tokens += int64(v.pieceTokens(validPiece(b[i:i+n]), &c.m, nil))
+		i += n
+	}
+	return i
+}
+
+// validPiece returns piece with each byte that starts no valid UTF-8
+// sequence replaced by U+FFFD, as tiktoken-go's regular expression, which
+// matches runes, returns its pieces.
+func validPiece(piece []byte) []byte {
+	for _, c := range piece {
+		if c >= utf8.RuneSelf {
+			if utf8.Valid(piece) {
+				return piece
+			}
+			return []byte(string([]rune(string(piece))))
+		}
+	}
+	return piece
+}
