@@ -11,12 +11,12 @@ import (
 // standard unicode package's tables and \s with unicode.IsSpace, so these
 // classes are built from the same functions.
 const (
-	cUpper  = 1 << iota // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]: o200k's "upper" class
-	cLower              // [\p{Ll}\p{Lm}\p{Lo}\p{M}]: o200k's "lower" class
-	cLetter             // \p{L}
-	cNumber             // \p{N}
-	cSpace              // \s
-	cNewline            // [\r\n]
+	cUpper   = 1 << iota // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]: o200k's "upper" class
+	cLower               // [\p{Ll}\p{Lm}\p{Lo}\p{M}]: o200k's "lower" class
+	cLetter              // \p{L}
+	cNumber              // \p{N}
+	cSpace               // \s
+	cNewline             // [\r\n]
 )
 
 // classOf computes the classes of r from the unicode tables.
