@@ -5,37 +5,34 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-json-experiment/json/jsontext"
-	"github.com/tiktoken-go/tokenizer"
+	"github.com/toonstream/toon/internal/tokencount"
 )
 
 // statsRun counts bytes and tokens of the JSON and the TOON side of a
-// conversion while it runs. Each side is counted in its own goroutine
-// from chunks of text; the JSON side is first made compact, so the count
-// is that of the JSON as a program would send it.
+// conversion while it runs. Each side is counted in its own goroutine as
+// the text streams by (see counter); the JSON side is first made compact,
+// so the count is that of the JSON as a program would send it.
 type statsRun struct {
 	c      *config
-	codec  tokenizer.Codec
 	json   *counter
 	toon   *counter
 	jsonIn *io.PipeWriter // decode with --json-indent: output to compact
 	wg     sync.WaitGroup
-	cerr   error // error of the compaction goroutine
+	cerr   error       // error of the compaction goroutine
+	stop   atomic.Bool // set when the conversion failed: compaction stops
 }
 
 func newStatsRun(c *config, in *input) *statsRun {
-	enc := tokenizer.O200kBase
-	if c.tokenizer == "cl100k_base" {
-		enc = tokenizer.Cl100kBase
-	}
-	codec, err := tokenizer.Get(enc)
-	if err != nil { // not reached: both encodings are built in
+	enc, err := tokencount.Get(c.tokenizer)
+	if err != nil { // not reached: the flag is checked, and both encodings are built in
 		panic(err)
 	}
-	s := &statsRun{c: c, codec: codec}
-	s.json = newCounter(codec)
-	s.toon = newCounter(codec)
+	s := &statsRun{c: c}
+	s.json = newCounter(enc)
+	s.toon = newCounter(enc)
 	if c.encode {
 		// The JSON is the input: read it a third time, compacting it.
 		r := io.NewSectionReader(in.f, 0, 1<<62)
@@ -44,7 +41,7 @@ func newStatsRun(c *config, in *input) *statsRun {
 				r = io.NewSectionReader(in.f, off, in.size)
 			}
 		}
-		s.compactFrom(r)
+		s.compactFrom(&stoppable{r: r, stop: &s.stop})
 	} else if c.jsonIndent > 0 {
 		pr, pw := io.Pipe()
 		s.jsonIn = pw
@@ -54,6 +51,8 @@ func newStatsRun(c *config, in *input) *statsRun {
 }
 
 // compactFrom writes the JSON read from r, compacted, to the JSON counter.
+// It goes token by token, so that it holds no more than a token of a
+// document whatever its size.
 func (s *statsRun) compactFrom(r io.Reader) {
 	s.wg.Add(1)
 	go func() {
@@ -61,12 +60,12 @@ func (s *statsRun) compactFrom(r io.Reader) {
 		dec := jsontext.NewDecoder(r, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 		enc := jsontext.NewEncoder(s.json, jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
 		for {
-			v, err := dec.ReadValue()
+			tok, err := dec.ReadToken()
 			if err == io.EOF {
 				break
 			}
 			if err == nil {
-				err = enc.WriteValue(v)
+				err = enc.WriteToken(tok)
 			}
 			if err != nil {
 				s.cerr = err
@@ -77,6 +76,21 @@ func (s *statsRun) compactFrom(r io.Reader) {
 			}
 		}
 	}()
+}
+
+// stoppable reads r until stop is set.
+type stoppable struct {
+	r    io.Reader
+	stop *atomic.Bool
+}
+
+var errStopped = errors.New("stopped")
+
+func (r *stoppable) Read(p []byte) (int, error) {
+	if r.stop.Load() {
+		return 0, errStopped
+	}
+	return r.r.Read(p)
 }
 
 // outputSink receives the converted output.
@@ -99,13 +113,16 @@ func (s *statsRun) finish(ok bool) error {
 	if s.jsonIn != nil {
 		s.jsonIn.Close()
 	}
+	if !ok {
+		s.stop.Store(true)
+	}
 	s.wg.Wait()
-	jerr := s.json.close()
-	terr := s.toon.close()
+	s.json.close()
+	s.toon.close()
 	if !ok {
 		return nil
 	}
-	return errors.Join(s.cerr, jerr, terr)
+	return s.cerr
 }
 
 // print writes the table.
@@ -126,30 +143,39 @@ func percent(part, whole int64) string {
 	return fmt.Sprintf("%.1f%%", 100*float64(part)/float64(whole))
 }
 
-// counter counts the bytes and tokens of the text written to it. Text is
-// gathered into chunks that a goroutine tokenizes; a chunk is cut only
-// where the tokenizer's pre-tokenizer splits the text anyway (see
-// safeCut), so the sum over the chunks is the count of the whole text.
-// A final newline is not counted (jsontext ends its output with one).
+// counter counts the bytes and tokens of the text written to it. Write
+// gathers the text into chunks that a goroutine of the counter's own hands
+// to a tokencount.Counter, which counts each piece of the text as soon as
+// what follows decides it, so the text is never held whole and the count
+// is that of the whole text. A final newline is not counted (jsontext ends
+// its output with one).
 type counter struct {
-	codec  tokenizer.Codec
-	buf    []byte
-	ch     chan []byte
+	tc     *tokencount.Counter
+	buf    []byte      // text gathered for the next chunk
+	full   chan []byte // chunks to count
+	free   chan []byte // counted chunks, for reuse
 	done   chan struct{}
 	bytes  int64
 	tokens int64 // set by the worker; read after close
-	err    error // likewise
 	last   byte
-	trim   bool // drop a final newline: set before ch is closed
 }
 
 const (
-	chunkSize = 256 << 10 // text handed to the worker at a time
-	maxPend   = 4 << 20   // text held without a safe cut before one is forced
+	chunkSize = 64 << 10 // text handed to the worker at a time
+	chunks    = 4        // chunks in use at most: the memory of a counter
 )
 
-func newCounter(codec tokenizer.Codec) *counter {
-	c := &counter{codec: codec, ch: make(chan []byte, 4), done: make(chan struct{})}
+func newCounter(enc *tokencount.Encoding) *counter {
+	c := &counter{
+		tc:   enc.NewCounter(),
+		full: make(chan []byte, chunks),
+		free: make(chan []byte, chunks),
+		done: make(chan struct{}),
+	}
+	for i := 0; i < chunks; i++ {
+		c.free <- make([]byte, 0, chunkSize)
+	}
+	c.buf = <-c.free
 	go c.work()
 	return c
 }
@@ -158,97 +184,49 @@ func (c *counter) Write(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	c.bytes += int64(len(p))
-	c.last = p[len(p)-1]
-	c.buf = append(c.buf, p...)
-	if len(c.buf) >= chunkSize {
-		c.ch <- c.buf
-		c.buf = nil
+	n := len(p)
+	c.bytes += int64(n)
+	c.last = p[n-1]
+	for len(p) > 0 {
+		k := copy(c.buf[len(c.buf):cap(c.buf)], p)
+		c.buf = c.buf[:len(c.buf)+k]
+		p = p[k:]
+		if len(c.buf) == cap(c.buf) {
+			c.full <- c.buf
+			c.buf = <-c.free
+		}
 	}
-	return len(p), nil
+	return n, nil
 }
 
 // close counts what is left and waits for the worker.
-func (c *counter) close() error {
+func (c *counter) close() {
 	if c.last == '\n' {
 		c.bytes--
-		c.trim = true
 	}
 	if len(c.buf) > 0 {
-		c.ch <- c.buf
-		c.buf = nil
+		c.full <- c.buf
 	}
-	close(c.ch)
+	close(c.full)
 	<-c.done
-	return c.err
 }
 
+// work counts the chunks. It holds a chunk's final newline back until
+// more text follows, so that the last newline of the text goes uncounted.
 func (c *counter) work() {
 	defer close(c.done)
-	var pend []byte // text not yet counted
-	for chunk := range c.ch {
-		pend = append(pend, chunk...)
-		cut := safeCut(pend)
-		if cut == 0 && len(pend) >= maxPend {
-			cut = len(pend) // no safe place in 4 MiB: cut anyway
+	newline := false
+	for chunk := range c.full {
+		if newline {
+			c.tc.Write([]byte{'\n'})
 		}
-		if cut > 0 {
-			c.count(pend[:cut])
-			pend = append(pend[:0], pend[cut:]...)
+		n := len(chunk)
+		newline = chunk[n-1] == '\n'
+		if newline {
+			n--
 		}
+		c.tc.Write(chunk[:n])
+		c.free <- chunk[:0]
 	}
-	// A cut always leaves the byte after it uncounted, so a final newline
-	// is still in pend.
-	if n := len(pend); c.trim && n > 0 && pend[n-1] == '\n' {
-		pend = pend[:n-1]
-	}
-	c.count(pend)
-}
-
-func (c *counter) count(b []byte) {
-	if len(b) == 0 || c.err != nil {
-		return
-	}
-	n, err := c.codec.Count(string(b))
-	if err != nil {
-		c.err = err
-	}
-	c.tokens += int64(n)
-}
-
-// safeCut returns the last position in b, or 0, where both the o200k_base
-// and the cl100k_base pre-tokenizers split b whatever follows it, so that
-// counting the tokens before and after it separately gives the count of the
-// whole. Two kinds of places qualify:
-//
-//   - the end of a run of ASCII digits followed by an ASCII byte that is not
-//     a digit: only the \p{N}{1,3} branch consumes digits, in groups of
-//     three from the start of the run, and nothing extends a match across
-//     the last digit;
-//   - after a newline followed by an ASCII letter or digit: the match that
-//     holds the newline (\s*[\r\n]+, or punctuation followed by [\r\n/]*)
-//     ends at the last newline, and a letter cannot take a newline as its
-//     optional leading character.
-//
-// The byte after the place must already be in b, since it decides.
-func safeCut(b []byte) int {
-	for i := len(b) - 1; i > 0; i-- {
-		c, p := b[i], b[i-1]
-		if c >= 0x80 || isDigit(c) {
-			continue
-		}
-		if isDigit(p) {
-			return i
-		}
-		if p == '\n' && isAlnum(c) {
-			return i
-		}
-	}
-	return 0
-}
-
-func isDigit(c byte) bool { return c-'0' < 10 }
-
-func isAlnum(c byte) bool {
-	return isDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'z'
+	c.tokens = c.tc.Close()
 }

@@ -6,10 +6,14 @@ import (
 	"testing"
 
 	"github.com/tiktoken-go/tokenizer"
+	"github.com/toonstream/toon/internal/tokencount"
 )
 
-// TestCounterChunks checks that counting in chunks cut by safeCut gives the
-// count of the whole text, for JSON and TOON text larger than a chunk.
+// TestCounterChunks checks that the counter, which hands text to its
+// worker in chunks, gives the count of the whole text less a final
+// newline, for JSON and TOON texts larger than a chunk, written in parts
+// of several sizes, with chunks that end inside lines, in runs of
+// newlines and on a final newline.
 func TestCounterChunks(t *testing.T) {
 	var js, tn strings.Builder
 	js.WriteString(`{"rows":[`)
@@ -21,43 +25,38 @@ func TestCounterChunks(t *testing.T) {
 		id := strconv.Itoa(i * 7919)
 		js.WriteString(`{"id":` + id + `,"name":"user ` + id + `","note":"Lorem ipsum dolor sit amet\n2nd line"}`)
 		tn.WriteString("\n  " + id + ",user " + id + ",Lorem ipsum dolor sit amet")
+		if i%1000 == 999 {
+			tn.WriteString("\n\n\n")
+		}
 	}
 	js.WriteString("]}")
-	codec, err := tokenizer.Get(tokenizer.O200kBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, text := range []string{js.String(), tn.String(), tn.String() + "\n"} {
-		want, err := codec.Count(strings.TrimSuffix(text, "\n"))
+	newlines := strings.Repeat("x\n", chunkSize) // a chunk ends on a newline, then more follow
+	texts := []string{js.String(), js.String() + "\n", tn.String(), tn.String() + "\n", tn.String() + "\n\n", newlines, "\n", ""}
+	for _, name := range []string{"o200k_base", "cl100k_base"} {
+		codec, err := tokenizer.Get(tokenizer.Encoding(name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		c := newCounter(codec)
-		for i := 0; i < len(text); i += 1000 { // writes of 1000 bytes
-			c.Write([]byte(text[i:min(i+1000, len(text))]))
-		}
-		if err := c.close(); err != nil {
+		enc, err := tokencount.Get(name)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if c.tokens != int64(want) || c.bytes != int64(len(strings.TrimSuffix(text, "\n"))) {
-			t.Fatalf("chunked count %d tokens %d bytes, whole %d tokens %d bytes", c.tokens, c.bytes, want, len(text))
-		}
-	}
-}
-
-func TestSafeCut(t *testing.T) {
-	cases := map[string]int{
-		`{"a":12,"b`:   7, // after the digits of 12
-		"abc":          0,
-		"x: 1\nkey":    5, // after the newline, before a letter
-		"x\n  1":       0, // the digit run ends the text: what follows decides
-		"12":           0,
-		`"é1,`:         4,
-		"a\n\nb c 99]": 9,
-	}
-	for in, want := range cases {
-		if got := safeCut([]byte(in)); got != want {
-			t.Errorf("safeCut(%q) = %d, want %d", in, got, want)
+		for _, text := range texts {
+			whole := strings.TrimSuffix(text, "\n")
+			want, err := codec.Count(whole)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, size := range []int{1000, chunkSize - 1, chunkSize, 3 * chunkSize} {
+				c := newCounter(enc)
+				for i := 0; i < len(text); i += size {
+					c.Write([]byte(text[i:min(i+size, len(text))]))
+				}
+				c.close()
+				if c.tokens != int64(want) || c.bytes != int64(len(whole)) {
+					t.Fatalf("%s, writes of %d: %d tokens %d bytes, whole text %d tokens %d bytes", name, size, c.tokens, c.bytes, want, len(whole))
+				}
+			}
 		}
 	}
 }

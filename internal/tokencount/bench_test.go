@@ -3,9 +3,26 @@ package tokencount
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
+
+// cpuRate reports the bytes counted per second of the benchmark thread's
+// CPU time as "cpu-MB/s", which is steadier than wall time on a machine
+// shared with other work. Where the thread clock is not available it
+// reports nothing. Call the function it returns at the end.
+func cpuRate(b *testing.B, size int) func() {
+	runtime.LockOSThread()
+	start := threadCPU()
+	return func() {
+		end := threadCPU()
+		runtime.UnlockOSThread()
+		if start >= 0 && end > start {
+			b.ReportMetric(float64(size)*float64(b.N)/1e6/(end-start).Seconds(), "cpu-MB/s")
+		}
+	}
+}
 
 // benchTexts are texts of the kinds the toon command counts: the rows of
 // bench/cli.sh's table as compact JSON and as TOON, random text with
@@ -50,6 +67,7 @@ func BenchmarkCount(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
+			defer cpuRate(b, len(text))()
 			for i := 0; i < b.N; i++ {
 				e.Count(text)
 			}
@@ -69,6 +87,7 @@ func BenchmarkCounter(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			c := e.NewCounter()
+			defer cpuRate(b, len(text))()
 			for i := 0; i < b.N; i++ {
 				for p := text; len(p) > 0; {
 					n := min(len(p), 32<<10)
