@@ -8,6 +8,8 @@
 #   encode: toon rows.json -o rows.toon      (JSON -> TOON, two passes)
 #   decode: toon rows.toon -o back.json      (TOON -> JSON, streaming)
 #   decode: toon rows.toon > /dev/null       (the same, output discarded)
+#   stats:  toon --stats rows.json -o stats.toon  (encode, counting the
+#           o200k_base tokens of the compact JSON and of the TOON)
 # and checks that back.json is byte-identical to rows.json (the generator
 # writes compact JSON with canonical numbers, so the round trip is exact).
 # The second decode line shows the converter without the file system: the
@@ -15,7 +17,9 @@
 # kernel's copy into the page cache above all (and, when back.json exists
 # from a KEEP=1 run, of replacing it: the line then says so).
 # Targets (issue 6): encode >= 250 MB/s of JSON with max RSS < 64 MB;
-# decode >= 500 MB/s of TOON with max RSS < 32 MB.
+# decode >= 500 MB/s of TOON with max RSS < 32 MB. Target (issue 15):
+# --stats in max RSS < 64 MB, counting >= 20 MB/s of text, the text being
+# the compact JSON and the TOON together, both of which it counts.
 #
 # Generated data lives in bench/out/ (git-ignored) and is deleted at the
 # end unless KEEP=1 is set.
@@ -75,6 +79,26 @@ measure() {
 measure encode "$OUT/rows.json" "$OUT/rows.toon"
 measure decode "$OUT/rows.toon" "$OUT/back.json" "  [-o back.json]"
 measure decode "$OUT/rows.toon" /dev/null "  [> /dev/null]"
+
+# The stats run: its table gives the bytes of text counted.
+sync
+"$TIME" -v -o "$OUT/stats.time" "$OUT/toon" --stats "$OUT/rows.json" -o "$OUT/stats.toon" 2> "$OUT/stats.txt"
+cat "$OUT/stats.txt"
+awk -v size="$(wc -c < "$OUT/rows.json")" -F': ' '
+  FILENAME ~ /stats.txt$/ && /^(JSON \(compact\)|TOON) / { n = split($0, f, " +"); text += f[n - 1] }
+  /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
+  /User time/ { user = $2 }
+  /System time/ { sys = $2 }
+  /Maximum resident set size/ { rss = $2 }
+  END {
+    printf "stats   %8.1f MB in %6.2f s wall (%6.1f MB/s), %6.2f s CPU; text counted %.1f MB (%.1f MB/s), max RSS %6.1f MB; user %.2f s, sys %.2f s\n",
+      size / 1e6, wall, size / 1e6 / wall, user + sys, text / 1e6, text / 1e6 / wall, rss / 1024, user, sys
+  }' "$OUT/stats.txt" "$OUT/stats.time"
+if ! cmp -s "$OUT/rows.toon" "$OUT/stats.toon"; then
+  echo "stats: the TOON written with --stats differs from the one without" >&2
+  exit 1
+fi
+
 if cmp -s "$OUT/rows.json" "$OUT/back.json"; then
   echo "round trip: identical"
 else
@@ -83,7 +107,7 @@ else
 fi
 head -c 300 "$OUT/rows.toon"; echo
 ls -l "$OUT"/rows.json "$OUT"/rows.toon
-echo "targets: encode >= 250 MB/s, RSS < 64 MB; decode >= 500 MB/s, RSS < 32 MB"
+echo "targets: encode >= 250 MB/s, RSS < 64 MB; decode >= 500 MB/s, RSS < 32 MB; stats >= 20 MB/s of text, RSS < 64 MB"
 if [ "${KEEP:-0}" != 1 ]; then
-  rm -f "$OUT/rows.json" "$OUT/rows.toon" "$OUT/back.json"
+  rm -f "$OUT/rows.json" "$OUT/rows.toon" "$OUT/back.json" "$OUT/stats.toon" "$OUT/stats.txt"
 fi

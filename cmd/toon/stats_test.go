@@ -1,10 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toonstream/toon/internal/tokencount"
 )
@@ -58,5 +61,81 @@ func TestCounterChunks(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestStatsLargeDocument runs --stats both ways on a document of several
+// counter chunks, indented, with long lines of text that has runs of
+// spaces, escapes, contractions and letters outside ASCII, and compares
+// the table with tiktoken-go's counts of the whole compact JSON and TOON.
+func TestStatsLargeDocument(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("{\n  \"notes\": [\n")
+	words := []string{"it's", "naïve", "東京", "😀", "we'RE", "   ", "\\u00e9t\\u00e9", "a\\tb", "x\\ny", "1234567", "Ünïcödé", "don't"}
+	for i := 0; i < 400; i++ {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteString(`    {"id": ` + strconv.Itoa(i) + `, "text": "`)
+		for k := 0; k < 60+i%50; k++ { // lines of 300 to 800 bytes
+			b.WriteString(words[(i*7+k*3)%len(words)] + " ")
+		}
+		b.WriteString(`"}`)
+	}
+	b.WriteString("\n  ]\n}\n")
+	write(t, dir, "big.json", b.String())
+
+	codec, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(s string) int {
+		n, err := codec.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var compact strings.Builder
+	dec := jsontext.NewDecoder(strings.NewReader(b.String()))
+	enc := jsontext.NewEncoder(&compact)
+	v, err := dec.ReadValue()
+	if err == nil {
+		err = enc.WriteValue(v)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := strings.TrimSuffix(compact.String(), "\n")
+
+	r := runToon(t, dir, nil, "--stats", "-o", "big.toon", "big.json")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	toonText, err := os.ReadFile(filepath.Join(dir, "big.toon"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantTOON := strings.TrimSuffix(string(toonText), "\n")
+	if len(wantJSON) < 3*chunkSize || len(wantTOON) < 3*chunkSize { // several chunks
+		t.Fatalf("the texts (%d, %d bytes) are shorter than intended", len(wantJSON), len(wantTOON))
+	}
+	jb, jt := statsLine(t, r.stderr, "JSON (compact)")
+	tb, tt := statsLine(t, r.stderr, "TOON")
+	if jb != len(wantJSON) || jt != count(wantJSON) || tb != len(wantTOON) || tt != count(wantTOON) {
+		t.Fatalf("encode: JSON %d bytes %d tokens, TOON %d bytes %d tokens; want %d %d, %d %d",
+			jb, jt, tb, tt, len(wantJSON), count(wantJSON), len(wantTOON), count(wantTOON))
+	}
+
+	r = runToon(t, dir, nil, "--stats", "--json-indent", "2", "big.toon")
+	if r.code != 0 {
+		t.Fatalf("%+v", r)
+	}
+	jb, jt = statsLine(t, r.stderr, "JSON (compact)")
+	tb, tt = statsLine(t, r.stderr, "TOON")
+	if jb != len(wantJSON) || jt != count(wantJSON) || tb != len(wantTOON) || tt != count(wantTOON) {
+		t.Fatalf("decode: JSON %d bytes %d tokens, TOON %d bytes %d tokens; want %d %d, %d %d",
+			jb, jt, tb, tt, len(wantJSON), count(wantJSON), len(wantTOON), count(wantTOON))
 	}
 }

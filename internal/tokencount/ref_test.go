@@ -39,3 +39,15 @@ func encodings(t testing.TB) []struct {
 	}
 	return out
 }
+
+// tokens returns the tokens (their ids) of text.
+func (e *Encoding) tokens(text []byte) []uint32 {
+	var out []uint32
+	var m merger
+	for len(text) > 0 {
+		n := e.split(text, true)
+		e.vocab.pieceTokens(validPiece(text[:n]), &m, &out)
+		text = text[n:]
+	}
+	return out
+}

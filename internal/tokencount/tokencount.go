@@ -80,18 +80,6 @@ func (e *Encoding) Count(text []byte) int {
 	return int(c.tokens)
 }
 
-// tokens returns the tokens (their ids) of text.
-func (e *Encoding) tokens(text []byte) []uint32 {
-	var out []uint32
-	var m merger
-	for len(text) > 0 {
-		n := e.split(text, true)
-		e.vocab.pieceTokens(validPiece(text[:n]), &m, &out)
-		text = text[n:]
-	}
-	return out
-}
-
 // Counter counts the tokens of the text written to it, as Count would
 // count the whole text. It is not safe for concurrent use.
 type Counter struct {

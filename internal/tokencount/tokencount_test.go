@@ -3,6 +3,7 @@ package tokencount
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,6 +207,40 @@ func TestContractionLetters(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if l := unicode.ToLower(r); l != r && strings.ContainsRune("strevmld", l) && !('A' <= r && r <= 'Z') {
 			t.Errorf("%U lowers to %q", r, l)
+		}
+	}
+}
+
+// TestCounterMemoryFlat streams 32 MiB of documents through a Counter and
+// checks that it allocates no more than for a short text: what it keeps
+// does not grow with the text.
+func TestCounterMemoryFlat(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	var b strings.Builder
+	for b.Len() < 64<<10 {
+		b.WriteString(randomDocument(r))
+	}
+	doc := []byte(b.String())
+	for _, e := range encodings(t) {
+		stream := func(times int) uint64 {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			c := e.enc.NewCounter()
+			for i := 0; i < times; i++ {
+				for p := doc; len(p) > 0; {
+					n := min(len(p), 1000+i) // writes that end all over the lines
+					c.Write(p[:n])
+					p = p[n:]
+				}
+			}
+			c.Close()
+			runtime.ReadMemStats(&after)
+			return after.TotalAlloc - before.TotalAlloc
+		}
+		short, long := stream(1), stream(512)
+		if long > short+64<<10 {
+			t.Fatalf("%s: streaming 64 KiB allocated %d bytes, 32 MiB %d bytes", e.enc.name, short, long)
 		}
 	}
 }
