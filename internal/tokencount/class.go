@@ -87,3 +87,12 @@ func runeClass(b []byte, i int, eof bool) (uint8, int) {
 	}
 	return classOf(r), n
 }
+
+// asciiRun returns the end of the run of ASCII bytes at b[i:] that have
+// one of the classes of mask: the fast start of the scans of runs.
+func asciiRun(b []byte, i int, mask uint8) int {
+	for i < len(b) && b[i] < utf8.RuneSelf && bmpClass[b[i]]&mask != 0 {
+		i++
+	}
+	return i
+}

@@ -1,5 +1,7 @@
 package tokencount
 
+import "unicode/utf8"
+
 // The pre-tokenizers cut text into pieces as the encodings' regular
 // expressions do in github.com/tiktoken-go/tokenizer, where regexp2 tries
 // the alternatives in order at each position, backtracking as .NET does:
@@ -115,6 +117,7 @@ func o200kWord(b []byte, s int, eof bool) int {
 func upperLower(b []byte, s int, eof bool) int {
 	i, lastLower := s, -1 // lastLower: start of the last run rune that is also lower
 	for {
+		i = asciiRun(b, i, cUpper) // the ASCII upper runes, A to Z, are not lower
 		c, n := runeClass(b, i, eof)
 		if n < 0 {
 			return needMore
@@ -149,6 +152,7 @@ func upperThenLower(b []byte, s int, eof bool) int {
 	}
 	i := s + n
 	for {
+		i = asciiRun(b, i, cUpper)
 		c, n := runeClass(b, i, eof)
 		if n < 0 {
 			return needMore
@@ -163,6 +167,7 @@ func upperThenLower(b []byte, s int, eof bool) int {
 // lowerRun returns the end of the run of lower runes at b[i:].
 func lowerRun(b []byte, i int, eof bool) int {
 	for {
+		i = asciiRun(b, i, cLower)
 		c, n := runeClass(b, i, eof)
 		if n < 0 {
 			return needMore
@@ -270,6 +275,9 @@ func punctOrSpaces(b []byte, c0 uint8, n0 int, slash bool, eof bool) int {
 // b[i:], whose first rune is punctuation.
 func punct(b []byte, i int, slash bool, eof bool) int {
 	for {
+		for i < len(b) && b[i] < utf8.RuneSelf && isPunct(bmpClass[b[i]]) {
+			i++
+		}
 		c, n := runeClass(b, i, eof)
 		if n < 0 {
 			return needMore
@@ -355,6 +363,7 @@ func splitCl100k(b []byte, eof bool) int {
 // letterRun returns the end of the run of letters at b[i:].
 func letterRun(b []byte, i int, eof bool) int {
 	for {
+		i = asciiRun(b, i, cLetter)
 		c, n := runeClass(b, i, eof)
 		if n < 0 {
 			return needMore

@@ -88,6 +88,7 @@ type Counter struct {
 	buf    []byte // text written and not yet counted: the start of an undecided piece
 	retry  int    // the length buf must reach before splitting is tried again
 	m      merger
+	cache  pieceCache
 }
 
 // NewCounter returns a Counter of e's tokens.
@@ -100,28 +101,40 @@ const shrinkBytes = 1 << 20
 // Write counts the pieces of p that the text so far decides and keeps the
 // rest for the next Write or Close. It never fails.
 func (c *Counter) Write(p []byte) (int, error) {
-	if len(c.buf) == 0 {
-		// Count in place; keep only the undecided end.
-		n := c.scan(p, false)
-		c.buf = append(c.buf, p[n:]...)
-		c.retry = 2 * len(c.buf)
-		return len(p), nil
+	n := len(p)
+	if len(c.buf) > 0 && len(c.buf)+len(p) < c.retry {
+		c.buf = append(c.buf, p...)
+		return n, nil
 	}
-	c.buf = append(c.buf, p...)
-	if len(c.buf) < c.retry {
-		return len(p), nil
+	// Decide the piece kept back with the start of p, taking at each round
+	// as many bytes as buf holds (or 256), so that a long piece costs time
+	// linear in its length; then count the rest of p in place.
+	for len(c.buf) > 0 {
+		if len(p) == 0 {
+			c.retry = 2 * len(c.buf)
+			return n, nil
+		}
+		old := len(c.buf)
+		k := min(len(p), max(old, 256))
+		c.buf = append(c.buf, p[:k]...)
+		m := c.scan(c.buf, false)
+		if m >= old { // what is left of buf is in p
+			p = p[m-old:]
+			c.buf = c.buf[:0]
+			break
+		}
+		p = p[k:]
+		c.buf = c.buf[:copy(c.buf, c.buf[m:])]
 	}
-	n := c.scan(c.buf, false)
-	rest := copy(c.buf, c.buf[n:])
-	c.buf = c.buf[:rest]
+	m := c.scan(p, false)
+	if cap(c.buf) > shrinkBytes && len(p)-m < shrinkBytes/4 {
+		c.buf = nil // give back the room of a long piece
+	}
+	c.buf = append(c.buf, p[m:]...)
 	// A piece still undecided is split again once the text after its start
-	// has doubled, so that a long piece written in small parts costs time
-	// linear in its length.
-	c.retry = 2 * rest
-	if cap(c.buf) > shrinkBytes && rest < shrinkBytes/4 {
-		c.buf = append([]byte(nil), c.buf...)
-	}
-	return len(p), nil
+	// has doubled.
+	c.retry = 2 * len(c.buf)
+	return n, nil
 }
 
 // Tokens returns the number of tokens counted so far, which leaves out the
@@ -151,7 +164,7 @@ func (c *Counter) scan(b []byte, eof bool) int {
 		if n < 0 {
 			break
 		}
-		c.tokens += int64(v.pieceTokens(validPiece(b[i:i+n]), &c.m, nil))
+		c.tokens += int64(c.cache.count(v, validPiece(b[i:i+n]), &c.m))
 		i += n
 	}
 	return i
