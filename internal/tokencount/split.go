@@ -46,7 +46,6 @@ const needMore = -1
 // noMatch is returned by a matcher whose alternative does not match.
 const noMatch = 0
 
-func isPrefix(c uint8) bool { return c&(cLetter|cNumber|cNewline) == 0 }
 func isPunct(c uint8) bool  { return c&(cLetter|cNumber|cSpace) == 0 }
 
 // splitO200k returns the length of the o200k_base piece that starts b (b

@@ -14,9 +14,10 @@
 // letters (with one rune before it), up to three digits, a run of
 // punctuation, or white space, so a text with an unbroken run of, say, a
 // million letters has a piece of a megabyte; such a piece is held whole
-// and merged in about 20 bytes a byte, as exactness needs: the tokens at
-// the end of a run of letters depend on the run's first bytes. Text as
-// JSON and TOON hold it has pieces of a few bytes.
+// (in a buffer of up to twice its length while it arrives) and merged in
+// 20 bytes a byte more, as exactness needs: the tokens at the end of a
+// run of letters can depend on its first bytes. Text as JSON and TOON
+// hold it has pieces of a few bytes.
 //
 // Text that is not valid UTF-8 is counted as tiktoken-go counts it, each
 // byte that starts no valid sequence standing for U+FFFD.
@@ -38,8 +39,9 @@ type Encoding struct {
 	split func(b []byte, eof bool) int
 }
 
-// The encodings' vocabularies take some 100 ms and a few megabytes to
-// load, so each is loaded once, on first use.
+// Loading an encoding's vocabulary takes some 0.1 s, and memory for
+// tiktoken-go's own tables (about 30 MB for o200k_base while it loads),
+// so each is loaded once, on first use.
 var (
 	o200k, cl100k         *Encoding
 	o200kErr, cl100kErr   error
