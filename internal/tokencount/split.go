@@ -33,11 +33,13 @@ import "unicode/utf8"
 // Lm and Lo are in both), and "punct" is [^\s\p{L}\p{N}].
 //
 // Each splitter returns the length in bytes of the piece that starts b,
-// or needMore when b ends before the piece is decided and eof is false: a
-// piece is decided once the rune after it has been seen (for a run of
-// white space, once the whole run has), so a stream can be cut before the
-// returned piece's end plus the few runes looked at, and never needs more
-// than the piece and the white space run it starts.
+// or needMore when b ends before the piece is decided and eof is false.
+// What decides a piece is the text the pattern looks at past its end: the
+// rune after it, up to three bytes after a word (a contraction), and after
+// white space the rest of the run (alternative 5 looks for the run's last
+// newline). So a stream is counted piece by piece, and only the piece that
+// the end of the text so far leaves undecided, with what was looked at
+// past it, has to be kept for the next part of the stream.
 
 // needMore is returned by the splitters and matchers when the text so far
 // does not decide the piece.
@@ -46,7 +48,7 @@ const needMore = -1
 // noMatch is returned by a matcher whose alternative does not match.
 const noMatch = 0
 
-func isPunct(c uint8) bool  { return c&(cLetter|cNumber|cSpace) == 0 }
+func isPunct(c uint8) bool { return c&(cLetter|cNumber|cSpace) == 0 }
 
 // splitO200k returns the length of the o200k_base piece that starts b (b
 // is not empty), or needMore.
