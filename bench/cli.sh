@@ -10,6 +10,7 @@
 #   decode: toon rows.toon > /dev/null       (the same, output discarded)
 #   stats:  toon --stats rows.json -o stats.toon  (encode, counting the
 #           o200k_base tokens of the compact JSON and of the TOON)
+#   stats-d: toon --stats rows.toon -o stats.json (the same, decoding)
 # and checks that back.json is byte-identical to rows.json (the generator
 # writes compact JSON with canonical numbers, so the round trip is exact).
 # The second decode line shows the converter without the file system: the
@@ -80,22 +81,34 @@ measure encode "$OUT/rows.json" "$OUT/rows.toon"
 measure decode "$OUT/rows.toon" "$OUT/back.json" "  [-o back.json]"
 measure decode "$OUT/rows.toon" /dev/null "  [> /dev/null]"
 
-# The stats run: its table gives the bytes of text counted.
-sync
-"$TIME" -v -o "$OUT/stats.time" "$OUT/toon" --stats "$OUT/rows.json" -o "$OUT/stats.toon" 2> "$OUT/stats.txt"
-cat "$OUT/stats.txt"
-awk -v size="$(wc -c < "$OUT/rows.json")" -F': ' '
-  FILENAME ~ /stats.txt$/ && /^(JSON \(compact\)|TOON) / { n = split($0, f, " +"); text += f[n - 1] }
-  /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
-  /User time/ { user = $2 }
-  /System time/ { sys = $2 }
-  /Maximum resident set size/ { rss = $2 }
-  END {
-    printf "stats   %8.1f MB in %6.2f s wall (%6.1f MB/s), %6.2f s CPU; text counted %.1f MB (%.1f MB/s), max RSS %6.1f MB; user %.2f s, sys %.2f s\n",
-      size / 1e6, wall, size / 1e6 / wall, user + sys, text / 1e6, text / 1e6 / wall, rss / 1024, user, sys
-  }' "$OUT/stats.txt" "$OUT/stats.time"
+# measure_stats NAME INPUT OUTPUT: runs toon --stats INPUT -o OUTPUT and
+# prints its table and one result line; the table gives the bytes of text
+# counted (the compact JSON and the TOON).
+measure_stats() {
+  name=$1 in=$2 out=$3
+  sync
+  "$TIME" -v -o "$OUT/$name.time" "$OUT/toon" --stats "$in" -o "$out" 2> "$OUT/$name.txt"
+  cat "$OUT/$name.txt"
+  awk -v name="$name" -v size="$(wc -c < "$in")" -F': ' '
+    FILENAME ~ /[.]txt$/ && /^(JSON \(compact\)|TOON) / { n = split($0, f, " +"); text += f[n - 1] }
+    /Elapsed \(wall clock\)/ { n = split($2, p, ":"); wall = 0; for (i = 1; i <= n; i++) wall = wall * 60 + p[i] }
+    /User time/ { user = $2 }
+    /System time/ { sys = $2 }
+    /Maximum resident set size/ { rss = $2 }
+    END {
+      printf "%-7s %8.1f MB in %6.2f s wall (%6.1f MB/s), %6.2f s CPU; text counted %.1f MB (%.1f MB/s), max RSS %6.1f MB; user %.2f s, sys %.2f s\n",
+        name, size / 1e6, wall, size / 1e6 / wall, user + sys, text / 1e6, text / 1e6 / wall, rss / 1024, user, sys
+    }' "$OUT/$name.txt" "$OUT/$name.time"
+}
+
+measure_stats stats "$OUT/rows.json" "$OUT/stats.toon"
 if ! cmp -s "$OUT/rows.toon" "$OUT/stats.toon"; then
   echo "stats: the TOON written with --stats differs from the one without" >&2
+  exit 1
+fi
+measure_stats stats-d "$OUT/rows.toon" "$OUT/stats.json"
+if ! cmp -s "$OUT/rows.json" "$OUT/stats.json"; then
+  echo "stats: the JSON written with --stats differs from the input" >&2
   exit 1
 fi
 
@@ -109,5 +122,5 @@ head -c 300 "$OUT/rows.toon"; echo
 ls -l "$OUT"/rows.json "$OUT"/rows.toon
 echo "targets: encode >= 250 MB/s, RSS < 64 MB; decode >= 500 MB/s, RSS < 32 MB; stats >= 20 MB/s of text, RSS < 64 MB"
 if [ "${KEEP:-0}" != 1 ]; then
-  rm -f "$OUT/rows.json" "$OUT/rows.toon" "$OUT/back.json" "$OUT/stats.toon" "$OUT/stats.txt"
+  rm -f "$OUT/rows.json" "$OUT/rows.toon" "$OUT/back.json" "$OUT/stats.toon" "$OUT/stats.json"
 fi
