@@ -640,6 +640,40 @@ func TestToJSONExact(t *testing.T) {
 	}
 }
 
+// TestToJSONCountErrorOutput checks that ToJSON, meeting a declared count
+// the input does not have, stops its output where the error is found: what
+// it wrote is not a complete JSON value (and has no final newline), on
+// every writer path: compact, indented, the table-row writer (four rows or
+// more), the output pipe, and jsontext (WithMaxDepth above its limit).
+func TestToJSONCountErrorOutput(t *testing.T) {
+	inputs := []string{
+		"users[1000]{id,name}:\n  1,a\n  2,b\n",
+		"users[10]{id,name}:\n  1,a\n  2,b\n  3,c\n  4,d\n  5,e\nn: 1\n",
+		"a:\n  l[3]:\n    - 1\n    - x: 2\n",
+		"m[2:]{v}:\n  k: 1\n",
+	}
+	options := map[string][]Option{
+		"compact":      nil,
+		"indented":     {WithJSONIndent(2)},
+		"serial":       {withPipeline(false)},
+		"piped":        {withPipeline(true), withPipeChunk(16)},
+		"jsontext":     {WithMaxDepth(jsontextMaxDepth + 1)},
+		"jsontext ind": {WithMaxDepth(jsontextMaxDepth + 1), WithJSONIndent(2)},
+	}
+	for _, in := range inputs {
+		for name, opts := range options {
+			var out bytes.Buffer
+			err := ToJSON(&out, strings.NewReader(in), opts...)
+			if !errors.Is(err, toon.ErrCount) {
+				t.Fatalf("%s %q: error %v, want ErrCount", name, in, err)
+			}
+			if json.Valid(out.Bytes()) || strings.HasSuffix(out.String(), "\n") {
+				t.Fatalf("%s %q: the output is complete JSON after a count error: %q", name, in, out.String())
+			}
+		}
+	}
+}
+
 // TestToJSONDuplicates: strict mode rejects a repeated key; non-strict mode
 // writes both, in order.
 func TestToJSONDuplicates(t *testing.T) {
