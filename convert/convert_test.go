@@ -23,6 +23,12 @@ import (
 // through internal/spectest from $TOON_SPEC_DIR.
 type fixture = spectest.Fixture
 
+// TestMain says on standard error when the fixtures are missing.
+func TestMain(m *testing.M) {
+	spectest.Notice()
+	os.Exit(m.Run())
+}
+
 // readFixtures returns the fixtures of a category grouped by file.
 func readFixtures(t *testing.T, category string) map[string][]fixture {
 	t.Helper()
