@@ -70,19 +70,30 @@ func Example_readmeDecoding() {
 	// toon: line 1, column 7: array length mismatch: declared 3 values, found 2
 }
 
-// readmeValues is the README's "Into Go values" snippet.
-func readmeValues(data []byte, r io.Reader) (any, error) {
+// readmeValues is the README's "Into Go values" snippet; show sees v at
+// the end.
+func readmeValues(data []byte, r io.Reader, show func(any)) error {
 	var v any
-	err := toon.Unmarshal(data, &v)                       // map[string]any, []any, float64, ...
-	err = toon.NewDecoder(r, toon.UseNumber()).Decode(&v) // numbers as toon.Number text
-	return v, err
+	if err := toon.Unmarshal(data, &v); err != nil { // map[string]any, []any, float64, ...
+		return err
+	}
+	dec := toon.NewDecoder(r, toon.UseNumber()) // numbers as toon.Number text
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	show(v)
+	return nil
 }
 
 func Example_readmeValues() {
-	v, err := readmeValues([]byte("a: 1"), strings.NewReader("n: 1.50"))
-	fmt.Printf("%v %T %v\n", v, v.(map[string]any)["n"], err)
+	show := func(v any) { fmt.Printf("%v %T\n", v, v.(map[string]any)["n"]) }
+	fmt.Println(readmeValues([]byte("n: 1.50"), strings.NewReader("n: 1.50"), show))
+	err := readmeValues([]byte("t[2]: 1"), strings.NewReader("n: 1.50"), show)
+	fmt.Println(errors.Is(err, toon.ErrCount))
 	// Output:
-	// map[n:1.50] toon.Number <nil>
+	// map[n:1.50] toon.Number
+	// <nil>
+	// true
 }
 
 // readmeErrors is the README's snippet on matching errors.
@@ -102,20 +113,26 @@ func Example_readmeErrors() {
 	// 2 1 rows[2]{x}:
 }
 
-// readmeEncoding is the README's "Encoding" snippet.
-func readmeEncoding(w io.Writer, v any) ([]byte, error) {
+// readmeEncoding is the README's "Encoding" snippet; show sees b.
+func readmeEncoding(w io.Writer, v any, show func([]byte)) error {
 	b, err := toon.Marshal(map[string]any{"id": 1, "tags": []any{"a", "b"}})
+	if err != nil {
+		return err
+	}
+	// b is:
 	// id: 1
 	// tags[2]: a,b
 
 	enc := toon.NewEncoder(w, toon.WithDelimiter(toon.Tab), toon.WithIndent(2))
-	err = enc.Encode(v)
-	return b, err
+	err = enc.Encode(v) // writes v to w, and flushes
+	show(b)
+	return err
 }
 
 func Example_readmeEncoding() {
-	b, err := readmeEncoding(os.Stdout, map[string]any{"t": []any{1, "x y"}})
-	fmt.Printf("\n%s\n%v\n", b, err)
+	show := func(b []byte) { fmt.Printf("\n%s\n", b) }
+	err := readmeEncoding(os.Stdout, map[string]any{"t": []any{1, "x y"}}, show)
+	fmt.Println(err)
 	// Output:
 	// t[2	]: 1	x y
 	// id: 1
@@ -180,8 +197,9 @@ func Example_readmeFilter() {
 	// c: true
 }
 
-// readmeTypes is the README's "Go types" snippet.
-func readmeTypes() ([]byte, error) {
+// readmeTypes is the README's "Go types" snippet; show sees b and what
+// it decodes to.
+func readmeTypes(show func(b []byte, decoded any)) error {
 	type User struct {
 		ID     int    `json:"id"`
 		Name   string `json:"name"`
@@ -190,6 +208,10 @@ func readmeTypes() ([]byte, error) {
 
 	users := []User{{1, "Ada", true}, {2, "Bob", false}}
 	b, err := toon.Marshal(map[string]any{"users": users})
+	if err != nil {
+		return err
+	}
+	// b is:
 	// users[2]{id,name,active}:
 	//   1,Ada,true
 	//   2,Bob,false
@@ -198,19 +220,18 @@ func readmeTypes() ([]byte, error) {
 		Users []User `json:"users"`
 	}
 	err = toon.Unmarshal(b, &doc) // numbers must fit: overflow is an *UnmarshalTypeError with line and column
-	if err == nil && !slices.Equal(doc.Users, users) {
-		err = fmt.Errorf("decoded %v, want %v", doc.Users, users)
-	}
-	return b, err
+	show(b, doc.Users)
+	return err
 }
 
 func Example_readmeTypes() {
-	b, err := readmeTypes()
-	fmt.Printf("%s\n%v\n", b, err)
+	err := readmeTypes(func(b []byte, decoded any) { fmt.Printf("%s\n%v\n", b, decoded) })
+	fmt.Println(err)
 	// Output:
 	// users[2]{id,name,active}:
 	//   1,Ada,true
 	//   2,Bob,false
+	// [{1 Ada true} {2 Bob false}]
 	// <nil>
 }
 
