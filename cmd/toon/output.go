@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -21,8 +20,7 @@ type output struct {
 	path   string // the user's -o path, named in every error; "" for standard output
 	target string // the file written or replaced: path with symbolic links resolved
 	bw     *bufio.Writer
-	f      *os.File    // replace, rewrite: the temporary file; direct: the target
-	conn   net.Conn    // direct, onto a socket
+	f      *os.File    // replace, rewrite: the temporary file; direct: the target (a socket: connected)
 	dst    *os.File    // rewrite: the target, opened before the conversion
 	old    fs.FileInfo // replace: the file replaced, nil for a new one
 	tty    bool        // standard output is a terminal
@@ -182,20 +180,13 @@ func (o *output) openRewrite() error {
 // FIFO waits for a reader, as a shell's redirection does.
 func (o *output) openDirect(fi fs.FileInfo) error {
 	o.mode = toDirect
+	var f *os.File
+	var err error
 	if fi.Mode()&fs.ModeSocket != 0 {
-		conn, err := net.Dial("unix", o.target)
-		if err != nil {
-			var oe *net.OpError
-			if errors.As(err, &oe) {
-				err = oe.Err
-			}
-			return err
-		}
-		o.conn = conn
-		o.bw = bufio.NewWriterSize(pathWriter{conn, o.path}, bufSize)
-		return nil
+		f, err = dialUnix(o.target)
+	} else {
+		f, err = os.OpenFile(o.target, os.O_WRONLY, 0)
 	}
-	f, err := os.OpenFile(o.target, os.O_WRONLY, 0)
 	if err != nil {
 		return err
 	}
@@ -230,7 +221,7 @@ func (o *output) screen(stdout io.Writer) io.Writer {
 	switch {
 	case o.mode == toStdout:
 		return stdout
-	case o.mode == toDirect && o.f != nil:
+	case o.mode == toDirect:
 		return o.f
 	}
 	return nil
@@ -327,12 +318,7 @@ type onlyReader struct{ r io.Reader }
 
 func (r onlyReader) Read(p []byte) (int, error) { return r.r.Read(p) }
 
-func (o *output) closeDirect() error {
-	if o.conn != nil {
-		return o.conn.Close()
-	}
-	return o.f.Close()
-}
+func (o *output) closeDirect() error { return o.f.Close() }
 
 // abort ends the output after a failed conversion. Standard output and a
 // file written directly keep what was converted before the error; a
