@@ -17,6 +17,12 @@ const (
 	progressTick  = 200 * time.Millisecond
 )
 
+// barWidth is the bar's width in cells: the longest frame, with the pass,
+// is then 72 columns ("[...] 100%  999.9 MB/999.9 MB  999.9 MB/s  pass
+// 2/2"), so it fits an 80-column terminal without wrapping (a wrapped
+// frame would not be overwritten by the next).
+const barWidth = 24
+
 // progress draws a progress bar on standard error while the input is read.
 // Encoding reads the input twice: each pass counts from zero, and the bar
 // says which pass it shows.
@@ -92,7 +98,7 @@ func (p *progress) loop() {
 			}
 			pass := int(p.pass.Load())
 			rate := el - time.Duration(p.passStart.Load())
-			frame := renderBar(p.n.Load(), p.size, rate, 30)
+			frame := renderBar(p.n.Load(), p.size, rate, barWidth)
 			if p.passes > 1 {
 				frame += fmt.Sprintf("  pass %d/%d", pass, p.passes)
 			}
