@@ -247,7 +247,7 @@ func (o *output) commit() error {
 		}
 	case toRewrite:
 		if err == nil {
-			err = o.copyInto()
+			err = o.rewrite()
 		}
 		o.f.Close()
 		if cerr := o.dst.Close(); err == nil && cerr != nil {
@@ -293,6 +293,17 @@ func (o *output) finishReplace() error {
 		d.Close()
 	}
 	return nil
+}
+
+// rewrite copies the temporary file's text into the target, holding o.mu
+// so that an interrupt (removeTemp) waits until the target is whole.
+func (o *output) rewrite() error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.interrupted {
+		return o.pathErr("write", errors.New("interrupted"))
+	}
+	return o.copyInto()
 }
 
 // copyInto rewrites the target with the temporary file's text.
@@ -345,8 +356,9 @@ func (o *output) abort() {
 }
 
 // removeTemp removes the temporary file of a replacement that has not been
-// renamed yet, and keeps one from being made after it. It is safe to call
-// from another goroutine (on a signal).
+// renamed yet, and keeps one from being made, or a rewrite from starting,
+// after it; a rewrite under way is let finish. It is safe to call from
+// another goroutine (on a signal).
 func (o *output) removeTemp() {
 	o.mu.Lock()
 	defer o.mu.Unlock()
