@@ -243,6 +243,7 @@ func (o *output) commit() error {
 			err = o.finishReplace()
 		}
 		if err != nil {
+			o.f.Close() // closed already unless the flush failed
 			o.removeTemp()
 		}
 	case toRewrite:
