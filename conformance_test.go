@@ -3,6 +3,7 @@ package toon
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -11,6 +12,12 @@ import (
 
 // The official conformance fixtures are read through internal/spectest
 // from $TOON_SPEC_DIR; they are never copied into this repository.
+
+// TestMain says on standard error when the fixtures are missing.
+func TestMain(m *testing.M) {
+	spectest.Notice()
+	os.Exit(m.Run())
+}
 
 func TestDecodeConformance(t *testing.T) {
 	passed, total := 0, 0

@@ -162,7 +162,9 @@ func (d *Decoder) Line() int {
 
 // Token returns the next token of the document, or io.EOF after the last
 // one. Errors in the input are *SyntaxError; errors from the reader are
-// returned as they are. Errors are sticky.
+// returned as they are. Errors are sticky. In strict mode, an array or
+// keyed object whose declared count is wrong gets the error (ErrCount)
+// in place of its end token, and the scopes around it are not closed.
 //
 // The returned token's bytes are valid until the next call to Token.
 func (d *Decoder) Token() (Token, error) {
@@ -406,35 +408,33 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	return f, nil
 }
 
-// pop closes the innermost scope, emitting its end token and checking its
-// count.
+// pop closes the innermost scope, checking its count and emitting its end
+// token. A scope whose count is wrong is not closed: its end token would
+// let a consumer that writes as it reads (ToJSON) complete a document
+// whose data is missing, so the error comes instead.
 func (d *Decoder) pop() error {
 	f := &d.stack[len(d.stack)-1]
 	d.stack = d.stack[:len(d.stack)-1]
-	var err error
+	if d.opts.strict && f.count != f.n {
+		switch f.kind {
+		case fList:
+			return f.countErr("items")
+		case fTabular:
+			return f.countErr("rows")
+		case fKeyed:
+			return f.countErr("entries")
+		}
+	}
 	switch f.kind {
-	case fObject, fItem:
+	case fObject, fItem, fKeyed:
 		d.emit(ObjectEndToken())
-	case fList:
+	case fList, fTabular:
 		d.emit(ArrayEndToken())
-		if d.opts.strict && f.count != f.n {
-			err = f.countErr("items")
-		}
-	case fTabular:
-		d.emit(ArrayEndToken())
-		if d.opts.strict && f.count != f.n {
-			err = f.countErr("rows")
-		}
-	case fKeyed:
-		d.emit(ObjectEndToken())
-		if d.opts.strict && f.count != f.n {
-			err = f.countErr("entries")
-		}
 	}
 	if len(d.stack) == 0 && d.root != rootScalar {
 		d.root = rootDone
 	}
-	return err
+	return nil
 }
 
 // step reads the next line and turns it into pending tokens.
@@ -557,13 +557,14 @@ func (d *Decoder) finish() error {
 		d.root = rootDone
 		return nil
 	}
-	var first error
+	// The scopes close from the innermost out; the first that fails
+	// ends the document there, leaving the outer ones open.
 	for len(d.stack) > 0 {
-		if err := d.pop(); err != nil && first == nil {
-			first = err
+		if err := d.pop(); err != nil {
+			return err
 		}
 	}
-	return first
+	return nil
 }
 
 // rootLine decides the root form from the first content line (§5).

@@ -195,6 +195,37 @@ func TestSyntaxErrors(t *testing.T) {
 	}
 }
 
+// TestCountErrorLeavesScopesOpen checks that a scope whose count is wrong
+// is not closed: the tokens stop before its end token and before those of
+// the scopes around it, so a consumer that writes as it reads cannot
+// complete a document that lacks data.
+func TestCountErrorLeavesScopesOpen(t *testing.T) {
+	var rows, rowTokens strings.Builder
+	for i := 0; i < 100; i++ { // enough rows for the decoder's fast path
+		rows.WriteString("\n  " + strconv.Itoa(i) + ",x")
+		rowTokens.WriteString(" { k:id n:" + strconv.Itoa(i) + " k:s s:x }")
+	}
+	tests := []struct{ name, in, want string }{
+		{"rows at the end", "u[1000]{id,name}:\n  1,a\n  2,b\n", "{ k:u [tabular:1000{id,name} { k:id n:1 k:name s:a } { k:id n:2 k:name s:b }"},
+		{"rows before a key", "u[3]{id}:\n  1\n  2\nk: 1", "{ k:u [tabular:3{id} { k:id n:1 } { k:id n:2 }"},
+		{"nested rows", "a:\n  u[3]{id}:\n    1\nb: 2", "{ k:a { k:u [tabular:3{id} { k:id n:1 }"},
+		{"many rows", "u[101]{id,s}:" + rows.String() + "\nk: 1", "{ k:u [tabular:101{id,s}" + rowTokens.String()},
+		{"list", "l[3]:\n  - 1\n  - x: 1\nb: 1", "{ k:l [list:3 n:1 { k:x n:1 }"},
+		{"keyed", "m[2:]{v}:\n  a: 1", "{ k:m {keyed:2{v} k:a { k:v n:1 }"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tokenText(t, NewDecoder(strings.NewReader(tc.in)))
+			if !errors.Is(err, ErrCount) {
+				t.Fatalf("%q: error %v, want ErrCount (after %q)", tc.in, err, got)
+			}
+			if got != tc.want {
+				t.Fatalf("%q:\n got %s\nwant %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestNonStrict(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"a: 1\na: 2", "{ k:a n:1 k:a n:2 }"},

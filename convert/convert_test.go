@@ -23,6 +23,12 @@ import (
 // through internal/spectest from $TOON_SPEC_DIR.
 type fixture = spectest.Fixture
 
+// TestMain says on standard error when the fixtures are missing.
+func TestMain(m *testing.M) {
+	spectest.Notice()
+	os.Exit(m.Run())
+}
+
 // readFixtures returns the fixtures of a category grouped by file.
 func readFixtures(t *testing.T, category string) map[string][]fixture {
 	t.Helper()
@@ -434,7 +440,10 @@ func TestFromJSONErrors(t *testing.T) {
 		{"{\n  \"a\": [1, 2,,]\n}", 2, 14, "invalid character ','"},
 		{`{"a":1,"a":2}`, 1, 8, "duplicate"},
 		{`[{"a":1},{"a":1,"a":2}]`, 1, 17, "duplicate"},
-		{`{"a":1} {"b":2}`, 0, 0, "more than one JSON value"},
+		{`{"a":1} {"b":2}`, 1, 9, "more than one JSON value"},
+		{"{\"a\":1}\n{\"a\":2}\n", 2, 1, "more than one JSON value"},
+		{"[1]\n\n  \"x\"", 3, 3, "more than one JSON value"},
+		{"1 2", 1, 3, "more than one JSON value"},
 		{``, 1, 1, "unexpected end of input"},
 		{"  \n ", 2, 2, "unexpected end of input"},
 		{`{"a":[1,2`, 1, 10, "unexpected EOF"},
@@ -637,6 +646,40 @@ func TestToJSONExact(t *testing.T) {
 	}
 	if want := "{\n  \"a\": {\n    \"b\": [\n      1,\n      2\n    ]\n  }\n}\n"; out.String() != want {
 		t.Fatalf("indented: got %q want %q", out.String(), want)
+	}
+}
+
+// TestToJSONCountErrorOutput checks that ToJSON, meeting a declared count
+// the input does not have, stops its output where the error is found: what
+// it wrote is not a complete JSON value (and has no final newline), on
+// every writer path: compact, indented, the table-row writer (four rows or
+// more), the output pipe, and jsontext (WithMaxDepth above its limit).
+func TestToJSONCountErrorOutput(t *testing.T) {
+	inputs := []string{
+		"users[1000]{id,name}:\n  1,a\n  2,b\n",
+		"users[10]{id,name}:\n  1,a\n  2,b\n  3,c\n  4,d\n  5,e\nn: 1\n",
+		"a:\n  l[3]:\n    - 1\n    - x: 2\n",
+		"m[2:]{v}:\n  k: 1\n",
+	}
+	options := map[string][]Option{
+		"compact":      nil,
+		"indented":     {WithJSONIndent(2)},
+		"serial":       {withPipeline(false)},
+		"piped":        {withPipeline(true), withPipeChunk(16)},
+		"jsontext":     {WithMaxDepth(jsontextMaxDepth + 1)},
+		"jsontext ind": {WithMaxDepth(jsontextMaxDepth + 1), WithJSONIndent(2)},
+	}
+	for _, in := range inputs {
+		for name, opts := range options {
+			var out bytes.Buffer
+			err := ToJSON(&out, strings.NewReader(in), opts...)
+			if !errors.Is(err, toon.ErrCount) {
+				t.Fatalf("%s %q: error %v, want ErrCount", name, in, err)
+			}
+			if json.Valid(out.Bytes()) || strings.HasSuffix(out.String(), "\n") {
+				t.Fatalf("%s %q: the output is complete JSON after a count error: %q", name, in, out.String())
+			}
+		}
 	}
 }
 

@@ -48,8 +48,9 @@ func (e *JSONError) Message() string {
 // Unwrap returns the cause.
 func (e *JSONError) Unwrap() error { return e.Err }
 
-// errMoreValues reports data after the root value that is itself a value.
-var errMoreValues = errors.New("convert: more than one JSON value in the input")
+// errMoreValues reports data after the root value that is itself a value;
+// the JSONError that carries it is at the start of the second value.
+var errMoreValues = errors.New("more than one JSON value in the input (a second one starts here)")
 
 // jsonError turns an error of the first pass into a *JSONError located in
 // the input. Other errors (I/O, limits) are returned as they are.
@@ -74,6 +75,10 @@ func (s *source) jsonError(err error, maxDepth int) error {
 		je.Offset, je.Err = se.ByteOffset, ref
 	case ref == io.ErrUnexpectedEOF:
 		je.Offset, je.Err = -1, ref // at the end
+	case ref == errMoreValues:
+		// The lexer stopped at the second value's first byte: keep its
+		// offset, with the clearer cause.
+		je.Err = ref
 	case ref == nil:
 		// jsontext accepts what the lexer rejected: keep the lexer's error.
 	default:

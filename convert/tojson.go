@@ -33,7 +33,11 @@ import (
 // Errors in the TOON input are returned as *toon.SyntaxError; errors from r
 // and w are returned as they are, and so are those of the temporary file.
 // When an error occurs, part of the JSON may already have been written to
-// w; in non-strict mode, an error in the input leaves w untouched.
+// w. It stops where the error was found, with the arrays and objects open
+// at that point left open and no final newline, so it never parses as a
+// complete document (the decoder ends an array whose count is wrong with
+// the error, not with its end). In non-strict mode, an error in the input
+// leaves w untouched.
 //
 // When more than one CPU may run Go code, the output of a large document is
 // written to w by a second goroutine while the conversion goes on (see

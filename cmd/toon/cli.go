@@ -3,13 +3,14 @@ package main
 import (
 	"bufio"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/toonstream/toon"
 	"github.com/toonstream/toon/convert"
@@ -33,12 +34,13 @@ standard input and other extensions encode unless -d is given.
 Flags:
   -e, --encode           encode JSON to TOON
   -d, --decode           decode TOON to JSON
-  -o, --output FILE      write to FILE instead of standard output; it is
-                         written under a temporary name and renamed at the end
+  -o, --output FILE      write to FILE instead of standard output (see Output)
       --delimiter D      delimiter for arrays and rows when encoding:
                          "," (default), "|", or a tab given as "\t" or a real tab
       --indent N         spaces per TOON indentation level (default 2): written
                          when encoding, expected when decoding
+      --strict           decode strictly (the default): counts, row widths,
+                         indentation and duplicate keys are checked
       --no-strict        decode leniently: no count, width, indentation or
                          duplicate-key checks; a repeated key keeps its last
                          value (the JSON is held until the end: in memory
@@ -49,8 +51,34 @@ Flags:
       --tokenizer NAME   tokenizer for --stats: o200k_base (default) or
                          cl100k_base; vocabularies are built in, nothing is
                          downloaded
+      --no-progress      never draw the progress bar (see Progress)
       --version          print the version and exit
   -h, --help             print this help and exit
+
+A flag's value follows it as the next argument or after "=" (--indent=4,
+-o=out.toon, -oout.toon). Flags and the input may come in any order; "--"
+ends the flags.
+
+Output:
+  The output ends with a newline. A regular FILE is written under a
+  temporary name in its directory, flushed to disk and renamed over FILE
+  when the conversion has succeeded: an error or an interrupt (Ctrl-C,
+  SIGTERM) leaves FILE as it was and no temporary file behind. FILE keeps
+  its permissions (and its owner, where the system allows); a new FILE gets
+  0666 less the umask. A symbolic link is followed: its target is replaced
+  and the link kept. A FILE with more than one hard link is rewritten in
+  place once the conversion has succeeded, so the links keep sharing it.
+  Anything else (a FIFO, a device, a socket) is written directly, as
+  standard output is. On an error, what goes to standard output (or is
+  written directly) stops where the error was found: an array or object
+  open there is not closed, so the partial output does not parse.
+
+Progress:
+  When standard error is a terminal and standard output is not that same
+  terminal (with -o, or in a pipe), a conversion that runs for more than a
+  second draws a progress bar on standard error: the input read so far out
+  of its size and the rate. Encoding reads its input twice; the bar says
+  which pass it is in. The bar's line is cleared when the conversion ends.
 
 Examples:
   toon data.json                      # encode, print TOON
@@ -62,6 +90,8 @@ Examples:
   toon -d < data.toon | jq .
 
 Exit status: 0 on success, 1 on bad input or I/O errors, 2 on bad usage.
+Interrupted by SIGINT or SIGTERM, toon ends by that signal (status 130 or
+143 in a shell).
 `
 
 // config is the parsed command line.
@@ -74,7 +104,9 @@ type config struct {
 	jsonIndent     int
 	stats          bool
 	tokenizer      string
+	noProgress     bool
 	input          string // "" or "-" for standard input
+	help, version  bool
 }
 
 // usageError is bad usage: reported with a hint, exit status 2.
@@ -82,96 +114,171 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// delimValue parses --delimiter.
-type delimValue struct{ d *toon.Delimiter }
-
-func (v delimValue) String() string {
-	if v.d == nil {
-		return ","
-	}
-	return string(rune(*v.d))
+// flagDef is one flag: its names, whether it takes a value, and what it
+// does with the value ("true" or "false" for a flag without one).
+type flagDef struct {
+	short byte   // the letter of -x, or 0
+	long  string // the name of --name
+	value bool   // takes a value
+	set   func(c *config, v string) error
 }
 
-func (v delimValue) Set(s string) error {
-	switch s {
-	case ",", "comma":
-		*v.d = toon.Comma
-	case "|", "pipe":
-		*v.d = toon.Pipe
-	case "\t", `\t`, "tab":
-		*v.d = toon.Tab
-	default:
-		return errors.New(`must be ",", "|", or a tab ("\t")`)
+// name is the flag as help and errors spell it.
+func (f *flagDef) name() string {
+	if f.long != "" {
+		return "--" + f.long
 	}
-	return nil
+	return "-" + string(f.short)
+}
+
+func boolFlag(short byte, long string, p func(*config) *bool, on bool) flagDef {
+	return flagDef{short: short, long: long, set: func(c *config, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return errors.New("must be true or false")
+		}
+		*p(c) = b == on
+		return nil
+	}}
+}
+
+func intFlag(long string, p func(*config) *int, lo, hi int) flagDef {
+	return flagDef{long: long, value: true, set: func(c *config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < lo || n > hi {
+			return fmt.Errorf("must be a whole number from %d to %d", lo, hi)
+		}
+		*p(c) = n
+		return nil
+	}}
+}
+
+// flags are the command's flags. Short flags take one dash, long flags
+// two; a flag's value is the next argument, or follows "=" (and, for a
+// short flag, may follow the letter directly).
+var flags = []flagDef{
+	boolFlag('e', "encode", func(c *config) *bool { return &c.encode }, true),
+	boolFlag('d', "decode", func(c *config) *bool { return &c.decode }, true),
+	{short: 'o', long: "output", value: true, set: func(c *config, v string) error {
+		if v == "" {
+			return errors.New("must name a file")
+		}
+		c.output = v
+		return nil
+	}},
+	{long: "delimiter", value: true, set: func(c *config, v string) error {
+		switch v {
+		case ",", "comma":
+			c.delimiter = toon.Comma
+		case "|", "pipe":
+			c.delimiter = toon.Pipe
+		case "\t", `\t`, "tab":
+			c.delimiter = toon.Tab
+		default:
+			return errors.New(`must be ",", "|", or a tab ("\t")`)
+		}
+		return nil
+	}},
+	intFlag("indent", func(c *config) *int { return &c.indent }, 1, 64),
+	boolFlag(0, "strict", func(c *config) *bool { return &c.noStrict }, false),
+	boolFlag(0, "no-strict", func(c *config) *bool { return &c.noStrict }, true),
+	intFlag("json-indent", func(c *config) *int { return &c.jsonIndent }, 0, 64),
+	boolFlag(0, "stats", func(c *config) *bool { return &c.stats }, true),
+	{long: "tokenizer", value: true, set: func(c *config, v string) error {
+		switch v {
+		case "o200k_base", "cl100k_base":
+			c.tokenizer = v
+			return nil
+		}
+		return errors.New("must be o200k_base or cl100k_base")
+	}},
+	boolFlag(0, "no-progress", func(c *config) *bool { return &c.noProgress }, true),
+	boolFlag(0, "version", func(c *config) *bool { return &c.version }, true),
+	boolFlag('h', "help", func(c *config) *bool { return &c.help }, true),
+}
+
+// lookupFlag finds the flag of an argument that starts with a dash: its
+// definition, the value given with it ("=v", or what follows a short
+// flag's letter) and whether there is one. It returns nil for an unknown
+// flag.
+func lookupFlag(arg string) (f *flagDef, val string, hasVal bool) {
+	if long, ok := strings.CutPrefix(arg, "--"); ok {
+		name, val, hasVal := strings.Cut(long, "=")
+		for i := range flags {
+			if flags[i].long == name {
+				return &flags[i], val, hasVal
+			}
+		}
+		return nil, "", false
+	}
+	if len(arg) < 2 {
+		return nil, "", false
+	}
+	for i := range flags {
+		if flags[i].short != arg[1] {
+			continue
+		}
+		rest := arg[2:]
+		switch {
+		case rest == "":
+			return &flags[i], "", false
+		case !flags[i].value && rest[0] != '=':
+			return nil, "", false // -ed: letters are not combined
+		}
+		return &flags[i], strings.TrimPrefix(rest, "="), true
+	}
+	return nil, "", false
 }
 
 // parseArgs parses the command line. Flags and the input may come in any
 // order; "--" ends the flags.
-func parseArgs(args []string) (*config, bool, bool, error) {
+func parseArgs(args []string) (*config, error) {
 	c := &config{delimiter: toon.Comma, indent: 2, tokenizer: "o200k_base"}
-	fs := flag.NewFlagSet("toon", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.BoolVar(&c.encode, "e", false, "")
-	fs.BoolVar(&c.encode, "encode", false, "")
-	fs.BoolVar(&c.decode, "d", false, "")
-	fs.BoolVar(&c.decode, "decode", false, "")
-	fs.StringVar(&c.output, "o", "", "")
-	fs.StringVar(&c.output, "output", "", "")
-	fs.Var(delimValue{&c.delimiter}, "delimiter", "")
-	fs.IntVar(&c.indent, "indent", 2, "")
-	fs.BoolVar(&c.noStrict, "no-strict", false, "")
-	fs.IntVar(&c.jsonIndent, "json-indent", 0, "")
-	fs.BoolVar(&c.stats, "stats", false, "")
-	fs.StringVar(&c.tokenizer, "tokenizer", "o200k_base", "")
-	var help, version bool
-	fs.BoolVar(&help, "h", false, "")
-	fs.BoolVar(&help, "help", false, "")
-	fs.BoolVar(&version, "version", false, "")
-
 	var inputs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return c, true, false, nil
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			inputs = append(inputs, args[i+1:]...)
+			break
+		}
+		if arg == "-" || !strings.HasPrefix(arg, "-") {
+			inputs = append(inputs, arg)
+			continue
+		}
+		f, val, hasVal := lookupFlag(arg)
+		if f == nil {
+			name, _, _ := strings.Cut(arg, "=")
+			msg := "unknown flag " + name
+			if g, _, _ := lookupFlag("-" + name); g != nil && !strings.HasPrefix(name, "--") {
+				msg += " (long flags take two dashes: " + g.name() + ")"
 			}
-			return nil, false, false, &usageError{err.Error()}
+			return nil, &usageError{msg}
 		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
+		switch {
+		case f.value && !hasVal:
+			if i+1 == len(args) {
+				return nil, &usageError{"flag " + f.name() + " needs a value"}
+			}
+			i++
+			val = args[i]
+		case !f.value && !hasVal:
+			val = "true"
 		}
-		// fs.Parse stops at the first argument that is not a flag (or after
-		// "--"); take it as the input and go on.
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			inputs = append(inputs, rest...)
-			break
+		if err := f.set(c, val); err != nil {
+			return nil, &usageError{fmt.Sprintf("invalid value %q for %s: %v", val, f.name(), err)}
 		}
-		inputs = append(inputs, rest[0])
-		args = rest[1:]
 	}
-	if help || version {
-		return c, help, version, nil
+	if c.help || c.version {
+		return c, nil
 	}
 	switch {
 	case len(inputs) > 1:
-		return nil, false, false, &usageError{"more than one input: " + strings.Join(inputs, " ")}
+		return nil, &usageError{"more than one input: " + strings.Join(inputs, " ")}
 	case len(inputs) == 1:
 		c.input = inputs[0]
 	}
 	if c.encode && c.decode {
-		return nil, false, false, &usageError{"-e/--encode and -d/--decode exclude each other"}
-	}
-	if c.indent < 1 || c.indent > 64 {
-		return nil, false, false, &usageError{"--indent must be between 1 and 64"}
-	}
-	if c.jsonIndent < 0 || c.jsonIndent > 64 {
-		return nil, false, false, &usageError{"--json-indent must be between 0 and 64"}
-	}
-	switch c.tokenizer {
-	case "o200k_base", "cl100k_base":
-	default:
-		return nil, false, false, &usageError{"--tokenizer must be o200k_base or cl100k_base"}
+		return nil, &usageError{"-e/--encode and -d/--decode exclude each other"}
 	}
 	if !c.encode && !c.decode {
 		switch strings.ToLower(filepath.Ext(c.input)) {
@@ -181,7 +288,7 @@ func parseArgs(args []string) (*config, bool, bool, error) {
 			c.encode = true
 		}
 	}
-	return c, false, false, nil
+	return c, nil
 }
 
 func versionString() string {
@@ -194,17 +301,20 @@ func versionString() string {
 
 // run is the command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, help, version, err := parseArgs(args)
+	c, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "toon: %v\nRun 'toon -h' for usage.\n", err)
 		return exitUsage
 	}
-	if help {
-		io.WriteString(stdout, usageText)
-		return exitOK
-	}
-	if version {
-		fmt.Fprintln(stdout, versionString())
+	if c.help || c.version {
+		text := usageText
+		if !c.help {
+			text = versionString() + "\n"
+		}
+		if _, err := io.WriteString(stdout, text); err != nil {
+			fmt.Fprintf(stderr, "toon: %v\n", err)
+			return exitInput
+		}
 		return exitOK
 	}
 	if err := convertMain(c, stdin, stdout, stderr); err != nil {
@@ -288,20 +398,38 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 	}
 	defer in.close()
 
-	out, commit, abort, err := openOutput(c, stdout)
+	// An interrupt removes the temporary file and the bar before the
+	// process ends by the signal. The watch starts before the output is
+	// opened, so that no moment is left where a temporary file exists and
+	// an interrupt would leave it.
+	var outp atomic.Pointer[output]
+	var progp atomic.Pointer[progress]
+	defer onSignal(func() {
+		if p := progp.Load(); p != nil {
+			p.stop()
+		}
+		if o := outp.Load(); o != nil {
+			o.removeTemp()
+		}
+	})()
+	out, err := openOutput(c.output, stdout, &outp)
 	if err != nil {
 		return err
 	}
+	passes := 1
+	if c.encode {
+		passes = 2
+	}
+	prog := startProgress(stderr, out.screen(stdout), in.size, passes, !c.noProgress)
+	progp.Store(prog)
 	defer func() {
+		prog.stop()
 		if err != nil {
-			abort() // standard output keeps what was converted before the error
+			out.abort()
 			return
 		}
-		err = commit()
+		err = out.commit()
 	}()
-
-	prog := startProgress(stderr, in.size, c.encode)
-	defer prog.stop()
 
 	var st *statsRun
 	if c.stats {
@@ -312,10 +440,15 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 		w = io.MultiWriter(out, st.outputSink())
 	}
 	if c.encode {
-		src := &countingSeeker{f: in.f, n: &prog.n}
+		src := &countingSeeker{f: in.f, p: prog, start: in.off}
 		err = convert.FromJSON(w, src, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter))
+		if err == nil {
+			// A TOON document has no final newline (§12); a text file
+			// ends with one, as the reference command's output does.
+			_, err = io.WriteString(out, "\n")
+		}
 	} else {
-		var r io.Reader = &countingReader{r: in.reader(), n: &prog.n}
+		var r io.Reader = &countingReader{r: in.reader(), p: prog}
 		if st != nil {
 			r = io.TeeReader(r, st.inputSink())
 		}
@@ -331,11 +464,6 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 			st.print(stderr)
 		}
 	}
-	if err == nil && c.encode && c.output == "" && isTerminal(stdout) {
-		// A TOON document has no final newline (§12); on a terminal, end
-		// the line anyway so the prompt starts on its own.
-		_, err = io.WriteString(out, "\n")
-	}
 	return err
 }
 
@@ -343,6 +471,7 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 type input struct {
 	f    *os.File // the file, or a spooled copy of standard input (encode)
 	r    io.Reader
+	off  int64 // f's offset where the input starts
 	size int64 // -1 if unknown
 }
 
@@ -386,7 +515,7 @@ func openInput(c *config, stdin io.Reader) (*input, error) {
 	if f, ok := stdin.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
 			if off, err := f.Seek(0, io.SeekCurrent); err == nil {
-				return &input{f: f, size: fi.Size() - off}, nil
+				return &input{f: f, off: off, size: fi.Size() - off}, nil
 			}
 		}
 	}
@@ -411,57 +540,4 @@ func spoolInput(r io.Reader) (*input, error) {
 		return nil, err
 	}
 	return &input{f: f, size: n}, nil
-}
-
-// openOutput returns the output writer, and functions to call on success
-// and on failure. A file is written under a temporary name in its directory
-// and renamed into place by commit.
-func openOutput(c *config, stdout io.Writer) (w io.Writer, commit func() error, abort func(), err error) {
-	if c.output == "" || c.output == "-" {
-		bw := bufio.NewWriterSize(stdout, 64<<10)
-		return bw, bw.Flush, func() { bw.Flush() }, nil
-	}
-	dir, base := filepath.Split(c.output)
-	if dir == "" {
-		dir = "."
-	}
-	if fi, err := os.Stat(c.output); err == nil && fi.IsDir() {
-		return nil, nil, nil, errors.New(c.output + " is a directory")
-	}
-	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	bw := bufio.NewWriterSize(f, 64<<10)
-	abort = func() {
-		f.Close()
-		os.Remove(f.Name())
-	}
-	commit = func() error {
-		err := bw.Flush()
-		if err == nil {
-			err = f.Chmod(0o644)
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), c.output)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
-		return err
-	}
-	return bw, commit, abort, nil
-}
-
-// isTerminal reports whether w is a character device (a terminal).
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,15 +69,27 @@ func write(t *testing.T, dir, name, content string) string {
 	return p
 }
 
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 const usersJSON = `{"users":[{"id":1,"name":"Ada","tags":"a|b"},{"id":2,"name":"Bob","tags":"c"}],"n":1.50}`
 
 const usersTOON = "users[2]{id,name,tags}:\n  1,Ada,a|b\n  2,Bob,c\nn: 1.5"
+
+// usersOut is usersTOON as the command writes it: ending with a newline.
+const usersOut = usersTOON + "\n"
 
 func TestEncodeDecodeFiles(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "u.json", usersJSON)
 	r := runToon(t, dir, nil, "u.json")
-	if r.code != 0 || r.stdout != usersTOON || r.stderr != "" {
+	if r.code != 0 || r.stdout != usersOut || r.stderr != "" {
 		t.Fatalf("encode: %+v", r)
 	}
 	write(t, dir, "u.toon", usersTOON)
@@ -98,7 +111,7 @@ func TestEncodeDecodeFiles(t *testing.T) {
 		t.Fatalf("--decode data.txt: %+v", r)
 	}
 	write(t, dir, "data.in", usersJSON)
-	if r := runToon(t, dir, nil, "data.in", "--encode"); r.code != 0 || r.stdout != usersTOON {
+	if r := runToon(t, dir, nil, "data.in", "--encode"); r.code != 0 || r.stdout != usersOut {
 		t.Fatalf("data.in --encode: %+v", r)
 	}
 }
@@ -106,10 +119,10 @@ func TestEncodeDecodeFiles(t *testing.T) {
 func TestStdin(t *testing.T) {
 	dir := t.TempDir()
 	// Standard input encodes by default, through a pipe (spooled).
-	if r := runToon(t, dir, []byte(usersJSON)); r.code != 0 || r.stdout != usersTOON {
+	if r := runToon(t, dir, []byte(usersJSON)); r.code != 0 || r.stdout != usersOut {
 		t.Fatalf("stdin encode: %+v", r)
 	}
-	if r := runToon(t, dir, []byte(usersJSON), "-"); r.code != 0 || r.stdout != usersTOON {
+	if r := runToon(t, dir, []byte(usersJSON), "-"); r.code != 0 || r.stdout != usersOut {
 		t.Fatalf("stdin '-' encode: %+v", r)
 	}
 	if r := runToon(t, dir, []byte(usersTOON), "-d"); r.code != 0 || !strings.HasPrefix(r.stdout, `{"users":[{"id":1`) {
@@ -125,7 +138,7 @@ func TestStdin(t *testing.T) {
 	cmd := exec.Command(toonBin)
 	cmd.Stdin = f
 	out, err := cmd.Output()
-	if err != nil || string(out) != usersTOON {
+	if err != nil || string(out) != usersOut {
 		t.Fatalf("stdin from file: %q %v", out, err)
 	}
 }
@@ -138,14 +151,14 @@ func TestOutputFile(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 	got, err := os.ReadFile(filepath.Join(dir, "out.toon"))
-	if err != nil || string(got) != usersTOON {
+	if err != nil || string(got) != usersOut {
 		t.Fatalf("out.toon: %q %v", got, err)
 	}
 	r = runToon(t, dir, nil, "--output", "back.json", "out.toon")
 	if r.code != 0 {
 		t.Fatalf("%+v", r)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, "back.json")); !strings.HasPrefix(string(got), `{"users":`) {
+	if got, _ := os.ReadFile(filepath.Join(dir, "back.json")); !strings.HasPrefix(string(got), `{"users":`) || !strings.HasSuffix(string(got), "}\n") {
 		t.Fatalf("back.json: %q", got)
 	}
 	// A failed conversion leaves no file, and an existing file untouched.
@@ -159,7 +172,7 @@ func TestOutputFile(t *testing.T) {
 	if r := runToon(t, dir, nil, "bad.json", "-o", "out.toon"); r.code != 1 {
 		t.Fatalf("%+v", r)
 	}
-	if got, _ := os.ReadFile(filepath.Join(dir, "out.toon")); string(got) != usersTOON {
+	if got, _ := os.ReadFile(filepath.Join(dir, "out.toon")); string(got) != usersOut {
 		t.Fatalf("out.toon changed after a failure: %q", got)
 	}
 	ents, _ := os.ReadDir(dir)
@@ -175,11 +188,11 @@ func TestDelimiterAndIndent(t *testing.T) {
 	in := `{"a":{"rows":[{"x":1,"y":"p|q"},{"x":2,"y":"r,s"}]},"t":[1,2]}`
 	write(t, dir, "in.json", in)
 	cases := map[string]string{
-		",":   "a:\n  rows[2]{x,y}:\n    1,p|q\n    2,\"r,s\"\nt[2]: 1,2",
-		"|":   "a:\n  rows[2|]{x|y}:\n    1|\"p|q\"\n    2|r,s\nt[2|]: 1|2",
-		`\t`:  "a:\n  rows[2\t]{x\ty}:\n    1\tp|q\n    2\tr,s\nt[2\t]: 1\t2",
-		"\t":  "a:\n  rows[2\t]{x\ty}:\n    1\tp|q\n    2\tr,s\nt[2\t]: 1\t2",
-		"tab": "a:\n  rows[2\t]{x\ty}:\n    1\tp|q\n    2\tr,s\nt[2\t]: 1\t2",
+		",":   "a:\n  rows[2]{x,y}:\n    1,p|q\n    2,\"r,s\"\nt[2]: 1,2\n",
+		"|":   "a:\n  rows[2|]{x|y}:\n    1|\"p|q\"\n    2|r,s\nt[2|]: 1|2\n",
+		`\t`:  "a:\n  rows[2\t]{x\ty}:\n    1\tp|q\n    2\tr,s\nt[2\t]: 1\t2\n",
+		"\t":  "a:\n  rows[2\t]{x\ty}:\n    1\tp|q\n    2\tr,s\nt[2\t]: 1\t2\n",
+		"tab": "a:\n  rows[2\t]{x\ty}:\n    1\tp|q\n    2\tr,s\nt[2\t]: 1\t2\n",
 	}
 	for d, want := range cases {
 		r := runToon(t, dir, nil, "--delimiter", d, "in.json")
@@ -194,7 +207,7 @@ func TestDelimiterAndIndent(t *testing.T) {
 		t.Errorf("bad delimiter: %+v", r)
 	}
 	r := runToon(t, dir, nil, "--indent", "4", "in.json")
-	want4 := "a:\n    rows[2]{x,y}:\n        1,p|q\n        2,\"r,s\"\nt[2]: 1,2"
+	want4 := "a:\n    rows[2]{x,y}:\n        1,p|q\n        2,\"r,s\"\nt[2]: 1,2\n"
 	if r.code != 0 || r.stdout != want4 {
 		t.Fatalf("--indent 4: %+v", r)
 	}
@@ -275,7 +288,7 @@ func TestErrors(t *testing.T) {
 	if r := runToon(t, dir, nil, "missing.json"); r.code != 1 || !strings.Contains(r.stderr, "no such file") {
 		t.Fatalf("%+v", r)
 	}
-	if r := runToon(t, dir, nil, "--bogus"); r.code != 2 || !strings.Contains(r.stderr, "bogus") {
+	if r := runToon(t, dir, nil, "--bogus"); r.code != 2 || r.stderr != "toon: unknown flag --bogus\nRun 'toon -h' for usage.\n" {
 		t.Fatalf("%+v", r)
 	}
 	if r := runToon(t, dir, nil, "-e", "-d", "x.json"); r.code != 2 {
@@ -299,6 +312,132 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	r := runToon(t, dir, nil, "--version")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "toon ") || !strings.Contains(r.stdout, "4.0") {
+		t.Fatalf("%+v", r)
+	}
+}
+
+// TestFlags checks the flag syntax: one dash for a letter, two for a name,
+// values after a space or "=", and errors that spell flags that way.
+func TestFlags(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "u.json", usersJSON)
+	write(t, dir, "loose.toon", "items[3]: 1,2\n")
+	usage := func(msg string) string { return "toon: " + msg + "\nRun 'toon -h' for usage.\n" }
+	for _, c := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--bogus=1", "u.json"}, usage("unknown flag --bogus")},
+		{[]string{"-x"}, usage("unknown flag -x")},
+		{[]string{"-bogus"}, usage("unknown flag -bogus")},
+		{[]string{"-stats", "u.json"}, usage("unknown flag -stats (long flags take two dashes: --stats)")},
+		{[]string{"-ed", "u.json"}, usage("unknown flag -ed")},
+		{[]string{"--indent", "x"}, usage(`invalid value "x" for --indent: must be a whole number from 1 to 64`)},
+		{[]string{"--indent=0", "u.json"}, usage(`invalid value "0" for --indent: must be a whole number from 1 to 64`)},
+		{[]string{"--json-indent", "65"}, usage(`invalid value "65" for --json-indent: must be a whole number from 0 to 64`)},
+		{[]string{"u.json", "--output"}, usage("flag --output needs a value")},
+		{[]string{"u.json", "-o"}, usage("flag --output needs a value")},
+		{[]string{"--stats=maybe"}, usage(`invalid value "maybe" for --stats: must be true or false`)},
+		{[]string{"--tokenizer", "gpt2"}, usage(`invalid value "gpt2" for --tokenizer: must be o200k_base or cl100k_base`)},
+	} {
+		if r := runToon(t, dir, nil, c.args...); r.code != 2 || r.stderr != c.stderr || r.stdout != "" {
+			t.Errorf("%q: %+v\nwant stderr %q", c.args, r, c.stderr)
+		}
+	}
+	// Values after "=", attached to a letter, or as the next argument.
+	for _, args := range [][]string{
+		{"u.json", "-o", "a.toon"}, {"u.json", "-o=a.toon"}, {"u.json", "-oa.toon"},
+		{"u.json", "--output=a.toon"}, {"--indent=2", "--output", "a.toon", "--", "u.json"},
+	} {
+		os.Remove(filepath.Join(dir, "a.toon"))
+		if r := runToon(t, dir, nil, args...); r.code != 0 || readFile(t, filepath.Join(dir, "a.toon")) != usersOut {
+			t.Errorf("%q: %+v", args, r)
+		}
+	}
+	// --strict is the default and may be given; the last of --strict and
+	// --no-strict counts.
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"loose.toon"}, 1},
+		{[]string{"--strict", "loose.toon"}, 1},
+		{[]string{"--no-strict", "loose.toon"}, 0},
+		{[]string{"--strict", "--no-strict", "loose.toon"}, 0},
+		{[]string{"--no-strict", "--strict", "loose.toon"}, 1},
+		{[]string{"--strict=false", "loose.toon"}, 0},
+	} {
+		if r := runToon(t, dir, nil, c.args...); r.code != c.code {
+			t.Errorf("%q: %+v, want status %d", c.args, r, c.code)
+		}
+	}
+	// The help names every flag, the way the parser spells it.
+	for _, f := range flags {
+		names := f.name()
+		if f.short != 0 && f.long != "" {
+			names = "-" + string(f.short) + ", --" + f.long
+		}
+		if !strings.Contains(usageText, "  "+names+" ") {
+			t.Errorf("the help lacks %q", names)
+		}
+	}
+}
+
+// TestShortTable: decoding a table that declares more rows than it has
+// writes the rows up to the error, and never the closing brackets that
+// would make the truncated output parse; with -o, no file is written.
+func TestShortTable(t *testing.T) {
+	dir := t.TempDir()
+	in := "users[1000]{id,name}:\n  1,Ada\n  2,Bob\n"
+	write(t, dir, "short.toon", in)
+	for _, args := range [][]string{{"short.toon"}, {"--json-indent", "2", "short.toon"}} {
+		r := runToon(t, dir, nil, args...)
+		if r.code != 1 || !strings.HasPrefix(r.stderr, "short.toon:1:1: array length mismatch: declared 1000 rows, found 2") {
+			t.Fatalf("%q: %+v", args, r)
+		}
+		if json.Valid([]byte(r.stdout)) || !strings.Contains(r.stdout, "Bob") {
+			t.Fatalf("%q: the output is %q", args, r.stdout)
+		}
+	}
+	r := runToon(t, dir, []byte(in), "-d")
+	if r.code != 1 || r.stdout != `{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Bob"}` {
+		t.Fatalf("standard input: %+v", r)
+	}
+	if r := runToon(t, dir, nil, "short.toon", "-o", "out.json"); r.code != 1 {
+		t.Fatalf("%+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.json")); !os.IsNotExist(err) {
+		t.Fatalf("out.json written after an error: %v", err)
+	}
+}
+
+// TestManyJSONValues: JSON input with a second top-level value (JSON
+// Lines) is an error at the line and column where that value starts.
+func TestManyJSONValues(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "rows.json", "{\"id\":1}\n{\"id\":2}\n")
+	r := runToon(t, dir, nil, "rows.json")
+	want := "rows.json:2:1: more than one JSON value in the input (a second one starts here)\n" +
+		"    {\"id\":2}\n" +
+		"    ^\n"
+	if r.code != 1 || r.stderr != want || r.stdout != "" {
+		t.Fatalf("%+v\nwant stderr %q", r, want)
+	}
+}
+
+// TestFinalNewline: the output ends with a newline, as a text file does,
+// for an empty document too; the TOON the statistics count has none.
+func TestFinalNewline(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "empty.json", "{}")
+	if r := runToon(t, dir, nil, "empty.json"); r.code != 0 || r.stdout != "\n" {
+		t.Fatalf("%+v", r)
+	}
+	write(t, dir, "u.json", usersJSON)
+	if r := runToon(t, dir, nil, "u.json", "-o", "u.toon"); r.code != 0 || readFile(t, filepath.Join(dir, "u.toon")) != usersOut {
+		t.Fatalf("%+v", r)
+	}
+	if r := runToon(t, dir, nil, "u.toon", "-o", "u2.json"); r.code != 0 || !strings.HasSuffix(readFile(t, filepath.Join(dir, "u2.json")), "}\n") {
 		t.Fatalf("%+v", r)
 	}
 }
@@ -405,15 +544,12 @@ func TestRenderBar(t *testing.T) {
 	if got := renderBar(300e6, 300e6, 2*time.Second, 4); got != "[====] 100%  300.0 MB/300.0 MB  150.0 MB/s" {
 		t.Fatalf("%q", got)
 	}
-	// No bar when standard error is not a terminal, however large the input.
-	f, err := os.CreateTemp(t.TempDir(), "stderr")
-	if err != nil {
-		t.Fatal(err)
+	// More read than the size (a pass that reads a little twice) stays at 100%.
+	if got := renderBar(120, 100, time.Second, 4); got != "[====] 100%  100 B/100 B  120 B/s" {
+		t.Fatalf("%q", got)
 	}
-	defer f.Close()
-	p := startProgress(f, 1<<40, true)
-	p.stop()
-	if p.total != 0 {
-		t.Fatal("progress started on a regular file")
+	// An input of unknown size (a pipe): the bytes read and the rate.
+	if got := renderBar(2500, -1, time.Second, 10); got != "2.5 kB read  2.5 kB/s" {
+		t.Fatalf("%q", got)
 	}
 }

@@ -10,54 +10,106 @@ import (
 	"time"
 )
 
-// progressThreshold is the input size from which a progress bar is shown.
-const progressThreshold = 64 << 20
+// The bar's first frame comes progressDelay after the start, so that a
+// quick conversion draws nothing; frames follow every progressTick.
+const (
+	progressDelay = time.Second
+	progressTick  = 200 * time.Millisecond
+)
 
-// progress draws a progress bar on a terminal while the input is read.
+// barWidth is the bar's width in cells: the longest frame, with the pass,
+// is then 72 columns ("[...] 100%  999.9 MB/999.9 MB  999.9 MB/s  pass
+// 2/2"), so it fits an 80-column terminal without wrapping (a wrapped
+// frame would not be overwritten by the next).
+const barWidth = 24
+
+// progress draws a progress bar on standard error while the input is read.
+// Encoding reads the input twice: each pass counts from zero, and the bar
+// says which pass it shows.
 type progress struct {
-	n     atomic.Int64 // bytes read so far (counted by countingReader/countingSeeker)
-	total int64        // bytes to read in all, 0 when no bar is drawn
-	w     io.Writer
-	quit  chan struct{}
-	done  sync.WaitGroup
-	once  sync.Once
-	start time.Time
+	n         atomic.Int64 // bytes of the current pass read so far
+	pass      atomic.Int32 // the current pass, from 1
+	passStart atomic.Int64 // when the current pass began, in ns since start
+	size      int64        // the input's size, -1 if unknown
+	passes    int          // passes over the input: 1 or 2
+	w         io.Writer
+	start     time.Time
+	drawn     bool // a frame has been drawn (the loop's own)
+	quit      chan struct{}
+	done      sync.WaitGroup
+	once      sync.Once
 }
 
-// startProgress starts a bar on w if w is a terminal and the input is
-// large. Encoding reads its input twice, so the total counts it twice.
-func startProgress(w io.Writer, size int64, encode bool) *progress {
-	p := &progress{w: w}
-	if size < progressThreshold || !isTerminal(w) {
+// startProgress starts the bar when it is wanted (on), stderr is a
+// terminal and screen, where the output is written as it goes (nil if
+// nowhere), is not that same terminal: there the frames would mix with the
+// output. It returns a progress that counts and draws nothing otherwise.
+func startProgress(stderr, screen io.Writer, size int64, passes int, on bool) *progress {
+	p := &progress{w: stderr, size: size, passes: passes, start: time.Now()}
+	p.pass.Store(1)
+	if !on || !isTerminal(stderr) || sameFile(screen, stderr) {
 		return p
 	}
-	p.total = size
-	if encode {
-		p.total = 2 * size
-	}
-	p.start = time.Now()
 	p.quit = make(chan struct{})
 	p.done.Add(1)
 	go p.loop()
 	return p
 }
 
+// sameFile reports whether a and b are the same open file (or device).
+func sameFile(a, b io.Writer) bool {
+	fa, ok1 := a.(*os.File)
+	fb, ok2 := b.(*os.File)
+	if !ok1 || !ok2 {
+		return false
+	}
+	sa, err1 := fa.Stat()
+	sb, err2 := fb.Stat()
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// add counts n bytes read.
+func (p *progress) add(n int) { p.n.Add(int64(n)) }
+
+// nextPass starts the next pass over the input.
+func (p *progress) nextPass() {
+	if int(p.pass.Load()) < p.passes {
+		p.passStart.Store(int64(time.Since(p.start)))
+		p.n.Store(0)
+		p.pass.Add(1)
+	}
+}
+
 func (p *progress) loop() {
 	defer p.done.Done()
-	t := time.NewTicker(200 * time.Millisecond)
+	t := time.NewTicker(progressTick)
 	defer t.Stop()
 	for {
 		select {
 		case <-p.quit:
-			io.WriteString(p.w, "\r\033[K")
+			if p.drawn {
+				io.WriteString(p.w, "\r\033[K")
+			}
 			return
 		case <-t.C:
-			io.WriteString(p.w, "\r"+renderBar(p.n.Load(), p.total, time.Since(p.start), 30))
+			el := time.Since(p.start)
+			if el < progressDelay {
+				continue
+			}
+			pass := int(p.pass.Load())
+			rate := el - time.Duration(p.passStart.Load())
+			frame := renderBar(p.n.Load(), p.size, rate, barWidth)
+			if p.passes > 1 {
+				frame += fmt.Sprintf("  pass %d/%d", pass, p.passes)
+			}
+			io.WriteString(p.w, "\r"+frame+"\033[K")
+			p.drawn = true
 		}
 	}
 }
 
-// stop removes the bar; it may be called more than once.
+// stop clears the bar's line if it drew one; it may be called more than
+// once, and from another goroutine.
 func (p *progress) stop() {
 	p.once.Do(func() {
 		if p.quit != nil {
@@ -67,10 +119,18 @@ func (p *progress) stop() {
 	})
 }
 
-// renderBar renders "[=====>    ]  42%  1.2 GB/2.9 GB  310 MB/s" with a bar
-// of width cells.
+// renderBar renders "[=====>    ]  42%  1.2 GB/2.9 GB  310.0 MB/s" with a
+// bar of width cells for n bytes of total read in elapsed; with total
+// unknown (negative), only the bytes read and the rate.
 func renderBar(n, total int64, elapsed time.Duration, width int) string {
-	if total <= 0 {
+	rate := ""
+	if s := elapsed.Seconds(); s > 0 {
+		rate = "  " + humanBytes(int64(float64(n)/s)) + "/s"
+	}
+	if total < 0 {
+		return humanBytes(n) + " read" + rate
+	}
+	if total == 0 {
 		total = 1
 	}
 	if n > total {
@@ -80,10 +140,6 @@ func renderBar(n, total int64, elapsed time.Duration, width int) string {
 	bar := strings.Repeat("=", fill)
 	if fill < width {
 		bar += ">" + strings.Repeat(" ", width-fill-1)
-	}
-	rate := ""
-	if s := elapsed.Seconds(); s > 0 {
-		rate = "  " + humanBytes(int64(float64(n)/s)) + "/s"
 	}
 	return fmt.Sprintf("[%s] %3d%%  %s/%s%s", bar, 100*n/total, humanBytes(n), humanBytes(total), rate)
 }
@@ -104,37 +160,43 @@ func humanBytes(n int64) string {
 // countingReader counts the bytes read through it.
 type countingReader struct {
 	r io.Reader
-	n *atomic.Int64
+	p *progress
 }
 
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
+func (c *countingReader) Read(b []byte) (int, error) {
+	n, err := c.r.Read(b)
+	c.p.add(n)
 	return n, err
 }
 
 // countingSeeker counts the bytes read from a file and lets the reader
 // seek it (convert.FromJSON reads a seekable input twice in place) and
 // read it at an offset (FromJSON's first pass reads the far half of a big
-// table that way, on another goroutine). It has no other methods, so
-// io.Copy cannot bypass the count.
+// table that way, on another goroutine). A seek back to the input's start
+// after reading begins the next pass. It has no other methods, so io.Copy
+// cannot bypass the count.
 type countingSeeker struct {
-	f *os.File
-	n *atomic.Int64
+	f     *os.File
+	p     *progress
+	start int64 // the input's first byte in f
 }
 
-func (c *countingSeeker) Read(p []byte) (int, error) {
-	n, err := c.f.Read(p)
-	c.n.Add(int64(n))
+func (c *countingSeeker) Read(b []byte) (int, error) {
+	n, err := c.f.Read(b)
+	c.p.add(n)
 	return n, err
 }
 
-func (c *countingSeeker) ReadAt(p []byte, off int64) (int, error) {
-	n, err := c.f.ReadAt(p, off)
-	c.n.Add(int64(n))
+func (c *countingSeeker) ReadAt(b []byte, off int64) (int, error) {
+	n, err := c.f.ReadAt(b, off)
+	c.p.add(n)
 	return n, err
 }
 
 func (c *countingSeeker) Seek(off int64, whence int) (int64, error) {
-	return c.f.Seek(off, whence)
+	pos, err := c.f.Seek(off, whence)
+	if err == nil && pos == c.start && c.p.n.Load() > 0 {
+		c.p.nextPass()
+	}
+	return pos, err
 }

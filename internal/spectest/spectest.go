@@ -3,11 +3,14 @@
 // the repository: they are read from $TOON_SPEC_DIR (the specification
 // repository's root), by default from shared/toon-spec beside the module's
 // root. When they are missing, the calling test fails if the CI variable is
-// set, and is skipped otherwise.
+// set (to anything but "false" or "0"), and is skipped otherwise; Notice,
+// called from a package's TestMain, says so on standard error.
 package spectest
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -36,18 +39,53 @@ type Options struct {
 // "decode").
 func Dir(t testing.TB, category string) string {
 	t.Helper()
-	root := os.Getenv("TOON_SPEC_DIR")
-	if root == "" {
-		root = defaultRoot()
-	}
-	dir := filepath.Join(root, "tests", "fixtures", category)
+	dir := filepath.Join(root(), "tests", "fixtures", category)
 	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
+		if inCI() {
 			t.Fatalf("conformance fixtures missing (TOON_SPEC_DIR=%q): %v", os.Getenv("TOON_SPEC_DIR"), err)
 		}
 		t.Skipf("conformance fixtures not found at %s; set TOON_SPEC_DIR", dir)
 	}
 	return dir
+}
+
+// Notice prints one line to standard error when the fixtures are missing,
+// for a package's TestMain to call: the tests that need them are skipped,
+// and go test shows a skip only with -v. (In package list mode, as in
+// "go test ./...", go test shows a passing package's output only with -v
+// too; "go test" in the package's directory shows it.) Under CI the tests
+// fail instead, and the line says so.
+func Notice() { notice(os.Stderr) }
+
+func notice(w io.Writer) {
+	r := root()
+	if _, err := os.Stat(filepath.Join(r, "tests", "fixtures")); err == nil {
+		return
+	}
+	what := "the conformance tests are SKIPPED"
+	if inCI() {
+		what = "the conformance tests FAIL (CI is set)"
+	}
+	fmt.Fprintf(w, "spectest: no conformance fixtures at %s: %s; set TOON_SPEC_DIR to a copy of the TOON specification repository (github.com/toon-format/spec)\n", filepath.Join(r, "tests", "fixtures"), what)
+}
+
+// root is the specification repository's root: $TOON_SPEC_DIR, or
+// defaultRoot.
+func root() string {
+	if r := os.Getenv("TOON_SPEC_DIR"); r != "" {
+		return r
+	}
+	return defaultRoot()
+}
+
+// inCI reports whether the tests run under CI, where missing fixtures are
+// a failure.
+func inCI() bool {
+	switch os.Getenv("CI") {
+	case "", "false", "0":
+		return false
+	}
+	return true
 }
 
 // defaultRoot is shared/toon-spec beside the module's root, found by

@@ -1,0 +1,299 @@
+package toon_test
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toonstream/toon"
+)
+
+// Each Go snippet of README.md is here, word for word, inside a function
+// that gives it the variables it uses, and an example runs it and checks
+// its output. TestReadmeSnippets keeps the two texts the same.
+
+// User is the type of the README's Go types and streaming snippets.
+type User struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name"`
+	Active bool   `json:"active"`
+}
+
+// readmeDecoding is the README's "Decoding" snippet.
+func readmeDecoding(r io.Reader) error {
+	dec := toon.NewDecoder(r) // r is any io.Reader
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err // *toon.SyntaxError: line, column, offset, cause
+		}
+		switch tok.Kind() {
+		case toon.KindArrayStart:
+			fmt.Println("array of", tok.Len(), "in", tok.Form(), "form")
+		case toon.KindKey, toon.KindString:
+			fmt.Println(string(tok.Bytes()))
+		case toon.KindNumber:
+			n, _ := tok.Int() // or tok.Float(); tok.Bytes() is the exact text
+			fmt.Println(n)
+		}
+	}
+	return nil
+}
+
+func Example_readmeDecoding() {
+	if err := readmeDecoding(strings.NewReader("users[2]{id,name}:\n  1,Ada\n  2,Bob")); err != nil {
+		fmt.Println(err)
+	}
+	err := readmeDecoding(strings.NewReader("t[3]: a,b"))
+	fmt.Println(err)
+	// Output:
+	// users
+	// array of 2 in tabular form
+	// id
+	// 1
+	// name
+	// Ada
+	// id
+	// 2
+	// name
+	// Bob
+	// t
+	// array of 3 in inline form
+	// toon: line 1, column 7: array length mismatch: declared 3 values, found 2
+}
+
+// readmeValues is the README's "Into Go values" snippet; show sees v at
+// the end.
+func readmeValues(data []byte, r io.Reader, show func(any)) error {
+	var v any
+	if err := toon.Unmarshal(data, &v); err != nil { // map[string]any, []any, float64, ...
+		return err
+	}
+	dec := toon.NewDecoder(r, toon.UseNumber()) // numbers as toon.Number text
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	show(v)
+	return nil
+}
+
+func Example_readmeValues() {
+	show := func(v any) { fmt.Printf("%v %T\n", v, v.(map[string]any)["n"]) }
+	fmt.Println(readmeValues([]byte("n: 1.50"), strings.NewReader("n: 1.50"), show))
+	err := readmeValues([]byte("t[2]: 1"), strings.NewReader("n: 1.50"), show)
+	fmt.Println(errors.Is(err, toon.ErrCount))
+	// Output:
+	// map[n:1.50] toon.Number
+	// <nil>
+	// true
+}
+
+// readmeErrors is the README's snippet on matching errors.
+func readmeErrors(err error) {
+	if errors.Is(err, toon.ErrCount) { /* a table lost rows */
+	}
+	var se *toon.SyntaxError
+	if errors.As(err, &se) {
+		fmt.Println(se.Line, se.Column, se.Source)
+	}
+}
+
+func Example_readmeErrors() {
+	var v any
+	readmeErrors(toon.Unmarshal([]byte("a: 1\nrows[2]{x}:\n  1\nb: 2"), &v))
+	// Output:
+	// 2 1 rows[2]{x}:
+}
+
+// readmeEncoding is the README's "Encoding" snippet; show sees b.
+func readmeEncoding(w io.Writer, v any, show func([]byte)) error {
+	b, err := toon.Marshal(map[string]any{"id": 1, "tags": []any{"a", "b"}})
+	if err != nil {
+		return err
+	}
+	// b is:
+	// id: 1
+	// tags[2]: a,b
+
+	enc := toon.NewEncoder(w, toon.WithDelimiter(toon.Tab), toon.WithIndent(2))
+	err = enc.Encode(v) // writes v to w, and flushes
+	show(b)
+	return err
+}
+
+func Example_readmeEncoding() {
+	show := func(b []byte) { fmt.Printf("\n%s\n", b) }
+	err := readmeEncoding(os.Stdout, map[string]any{"t": []any{1, "x y"}}, show)
+	fmt.Println(err)
+	// Output:
+	// t[2	]: 1	x y
+	// id: 1
+	// tags[2]: a,b
+	// <nil>
+}
+
+// readmeTable is the README's "Streaming tables" snippet.
+func readmeTable(w io.Writer, n int, users []User) error {
+	enc := toon.NewEncoder(w)
+	enc.BeginTable("users", n, "id", "name", "active") // n < 0: count not known yet
+	for _, u := range users {
+		enc.WriteRow(toon.Int(int64(u.ID)), toon.String(u.Name), toon.Bool(u.Active))
+	}
+	if err := enc.EndTable(); err != nil { // checks that exactly n rows were written
+		return err
+	}
+	return enc.Close()
+}
+
+func Example_readmeTable() {
+	users := []User{{1, "Ada", true}, {2, "Bob", false}}
+	if err := readmeTable(os.Stdout, -1, users); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println()
+	err := readmeTable(io.Discard, 3, users)
+	fmt.Println(errors.Is(err, toon.ErrCount))
+	// Output:
+	// users[2]{id,name,active}:
+	//   1,Ada,true
+	//   2,Bob,false
+	// true
+}
+
+// readmeFilter is the README's "Token by token" snippet.
+func readmeFilter(r io.Reader, w io.Writer) error {
+	dec, enc := toon.NewDecoder(r), toon.NewEncoder(w)
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := enc.WriteToken(tok); err != nil {
+			return err
+		}
+	}
+	return enc.Close()
+}
+
+func Example_readmeFilter() {
+	if err := readmeFilter(strings.NewReader("a:\n  b[2]: 1,x\nc: true"), os.Stdout); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println()
+	// Output:
+	// a:
+	//   b[2]: 1,x
+	// c: true
+}
+
+// readmeTypes is the README's "Go types" snippet; show sees b and what
+// it decodes to.
+func readmeTypes(show func(b []byte, decoded any)) error {
+	type User struct {
+		ID     int    `json:"id"`
+		Name   string `json:"name"`
+		Active bool   `json:"active"`
+	}
+
+	users := []User{{1, "Ada", true}, {2, "Bob", false}}
+	b, err := toon.Marshal(map[string]any{"users": users})
+	if err != nil {
+		return err
+	}
+	// b is:
+	// users[2]{id,name,active}:
+	//   1,Ada,true
+	//   2,Bob,false
+
+	var doc struct {
+		Users []User `json:"users"`
+	}
+	err = toon.Unmarshal(b, &doc) // numbers must fit: overflow is an *UnmarshalTypeError with line and column
+	show(b, doc.Users)
+	return err
+}
+
+func Example_readmeTypes() {
+	err := readmeTypes(func(b []byte, decoded any) { fmt.Printf("%s\n%v\n", b, decoded) })
+	fmt.Println(err)
+	// Output:
+	// users[2]{id,name,active}:
+	//   1,Ada,true
+	//   2,Bob,false
+	// [{1 Ada true} {2 Bob false}]
+	// <nil>
+}
+
+// processed collects what the Rows snippet's process is given.
+var processed []User
+
+func process(u User) { processed = append(processed, u) }
+
+// readmeRows is the README's snippet on streaming rows.
+func readmeRows(r io.Reader, enc *toon.Encoder, users []User) (err error) {
+	dec := toon.NewDecoder(r)
+	// ... read tokens up to the table's key, or start at a root table
+	for u, err := range toon.Rows[User](dec) {
+		if err != nil {
+			return err
+		}
+		process(u) // no allocation per row beyond the strings kept
+	}
+
+	err = toon.WriteRows(enc, "users", -1, slices.Values(users)) // constant memory, any row count
+	return err
+}
+
+func Example_readmeRows() {
+	processed = nil
+	enc := toon.NewEncoder(os.Stdout)
+	if err := readmeRows(strings.NewReader("[2]{id,name,active}:\n  1,Ada,true\n  2,Bob,false"), enc, []User{{3, "Eve", true}}); err != nil {
+		fmt.Println(err)
+	}
+	if err := enc.Close(); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println()
+	fmt.Println(processed)
+	// Output:
+	// users[1]{id,name,active}:
+	//   3,Eve,true
+	// [{1 Ada true} {2 Bob false}]
+}
+
+// TestReadmeSnippets checks that every Go snippet of README.md appears in
+// this file as it is, up to white space, so that the README shows only
+// code that compiles and whose output the examples above check.
+func TestReadmeSnippets(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	self, err := os.ReadFile("readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	space := regexp.MustCompile(`\s+`)
+	norm := func(s string) string { return space.ReplaceAllString(strings.TrimSpace(s), " ") }
+	code := norm(string(self))
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllStringSubmatch(string(readme), -1)
+	if len(blocks) < 8 {
+		t.Fatalf("found %d Go snippets in README.md, expected at least 8", len(blocks))
+	}
+	for _, b := range blocks {
+		if !strings.Contains(code, norm(b[1])) {
+			t.Errorf("README.md snippet not in readme_test.go (add it there as it is, inside a function an example runs):\n%s", b[1])
+		}
+	}
+}
