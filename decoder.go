@@ -591,17 +591,17 @@ func (d *Decoder) rootLine() error {
 			return d.syntaxErr(herr.at, herr.err)
 		}
 	}
-	if sc.colon < 0 && !sc.open {
-		// A single primitive, if nothing else follows.
+	if sc.colon < 0 {
+		// A single primitive, if nothing else follows. A quote that
+		// leaves a region open does not matter here: only a token that
+		// starts with '"' is a quoted string (§4), which primitive checks
+		// when the document ends.
 		d.root = rootScalar
 		d.scalarBuf = append(d.scalarBuf[:0], ln.full...)
 		d.scalarCol = len(ln.full) - len(text)
 		d.scalarNum = ln.num
 		d.scalarOff = ln.off
 		return nil
-	}
-	if sc.colon < 0 {
-		return d.syntaxErr(len(text), ErrUnterminated)
 	}
 	d.root = rootObject
 	d.emit(ObjectStartToken())
@@ -648,10 +648,10 @@ func (d *Decoder) fieldLine(f *frame, text []byte, col, depth int) error {
 			return d.fieldValue(text[sc.colon+1:], base+sc.colon+1, depth)
 		}
 	}
-	if sc.open {
-		return d.syntaxErr(base+len(text), ErrUnterminated)
-	}
 	if sc.colon < 0 {
+		if text[0] == '"' && sc.open {
+			return d.syntaxErr(base+len(text), ErrUnterminated) // a quoted key without its closing quote
+		}
 		return d.syntaxErr(base, detail(ErrMissingColon, "expected key: value"))
 	}
 	k, err := d.key(text[:sc.colon], base)
@@ -748,9 +748,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 	base := len(d.line.full) - len(d.line.text)
 	if len(h.rest) > 0 {
 		rest := d.line.text[h.restCol : h.restCol+len(h.rest)]
-		if err := d.splitCells(rest, h.delim, base+h.restCol); err != nil {
-			return err
-		}
+		d.splitCells(rest, h.delim, base+h.restCol)
 	}
 	if got := len(d.cells) / 2; d.opts.strict && got != h.n {
 		d.cells = d.cells[:0]
@@ -769,12 +767,12 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 }
 
 // splitCells splits text at its unquoted delimiters into trimmed cell spans.
-func (d *Decoder) splitCells(text []byte, delim byte, col int) error {
-	var sc lineScan
-	d.seps, sc = scanLine(text, delim, d.seps[:0])
-	if sc.open {
-		return d.syntaxErr(col+len(text), ErrUnterminated)
-	}
+// A quote opens a region that hides delimiters wherever it stands (Appendix
+// B.3), but only a cell that starts with '"' is a quoted string, which
+// cellToken checks: a region left open at the end of the line is an error
+// only there.
+func (d *Decoder) splitCells(text []byte, delim byte, col int) {
+	d.seps, _ = scanLine(text, delim, d.seps[:0])
 	d.cellsOf = text
 	d.cellCol = col
 	cells := d.cells[:0]
@@ -787,7 +785,6 @@ func (d *Decoder) splitCells(text []byte, delim byte, col int) error {
 	a, b := trimSpan(text, s, len(text))
 	cells = append(cells, int32(a), int32(b))
 	d.cells = cells
-	return nil
 }
 
 // buildProg compiles the field list of a tabular or keyed header into the
@@ -850,9 +847,9 @@ func (d *Decoder) tabularLine(f *frame) error {
 		}
 		return nil
 	}
-	if sc.open {
-		return d.syntaxErr(col+len(text), ErrUnterminated)
-	}
+	// A quote left open at the end of the line only hid the delimiters
+	// after it: the cell it stands in is a string unless it starts with
+	// '"', which row checks.
 	return d.row(f, text, col, delim)
 }
 
@@ -1039,10 +1036,10 @@ func (d *Decoder) keyedLine(f *frame) error {
 	delim := d.hdr.delim
 	var sc lineScan
 	d.seps, sc = scanLine(text, delim, d.seps[:0])
-	if sc.open {
-		return d.syntaxErr(col+len(text), ErrUnterminated)
-	}
 	if sc.colon < 0 {
+		if text[0] == '"' && sc.open {
+			return d.syntaxErr(col+len(text), ErrUnterminated) // a quoted key without its closing quote
+		}
 		if d.opts.strict {
 			return d.syntaxErr(0, detail(ErrStructure, "entry row without a colon"))
 		}
@@ -1131,9 +1128,6 @@ func (d *Decoder) listLine(f *frame) error {
 		}
 	}
 	if sc.colon < 0 {
-		if sc.open {
-			return d.syntaxErr(base+len(rest), ErrUnterminated)
-		}
 		t, err := d.primitive(rest, base)
 		if err != nil {
 			return err

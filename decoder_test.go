@@ -121,6 +121,86 @@ func TestTokenStream(t *testing.T) {
 	}
 }
 
+// TestQuoteInsideUnquotedToken checks §4 and §7.4: only a token that
+// starts with '"' is a quoted string, so a '"' further in is data. It still
+// opens a region that hides delimiters and colons from the line's split
+// (Appendix B.3), so x"y,z is one cell. Every reading path is covered:
+// key-value values and keys, inline arrays, rows (general and fast path),
+// keyed entry rows, list items and the root.
+func TestQuoteInsideUnquotedToken(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`size: 12" pizza`, `{ k:size s:12" pizza }`},
+		{`path: path/to/"file.ts`, `{ k:path s:path/to/"file.ts }`},
+		{`say: he said "hi" twice`, `{ k:say s:he said "hi" twice }`},
+		{`b[2]: -484,1000"000`, `{ k:b [inline:2 n:-484 s:1000"000 ] }`},
+		{`b[1]: 1"0,5`, `{ k:b [inline:1 s:1"0,5 ] }`},
+		{"rows[1]{a,b}:\n  ok,x\"y", `{ k:rows [tabular:1{a,b} { k:a s:ok k:b s:x"y } ] }`},
+		{"rows[1]{a,b}:\n  ok,x\"y,z", `{ k:rows [tabular:1{a,b} { k:a s:ok k:b s:x"y,z } ] }`},
+		{"rows[1]{a,b}:\n  x\"y: 1\",2", `{ k:rows [tabular:1{a,b} { k:a s:x"y: 1" k:b n:2 } ] }`},
+		{"m[1:]{a,b}:\n  k: 1\"2,3", `{ k:m {keyed:1{a,b} k:k { k:a s:1"2,3 k:b s: } } }`},
+		{"m[1:]{a,b}:\n  k\"q\": 1,2", `{ k:m {keyed:1{a,b} k:k"q" { k:a n:1 k:b n:2 } } }`},
+		{"l[2]:\n  - 5\" disk\n  - -\"7", `{ k:l [list:2 s:5" disk s:-"7 ] }`},
+		{`1"23`, `s:1"23`},
+		{`-"7`, `s:-"7`},
+		{`a"b: c`, `s:a"b: c`}, // the colon is in the quote's region: not a key-value line
+		{`k"q": v`, `{ k:k"q" s:v }`},
+	}
+	for _, tc := range tests {
+		for _, strict := range []bool{true, false} {
+			got, err := tokenText(t, NewDecoder(strings.NewReader(tc.in), WithStrict(strict)))
+			if strict && strings.HasPrefix(tc.in, "m[1:]{a,b}:\n  k: 1") {
+				// One cell for two fields: a width error in strict mode.
+				if !errors.Is(err, ErrWidth) {
+					t.Errorf("%q: %v, want a width error", tc.in, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("strict %v: %q: %v (after %q)", strict, tc.in, err, got)
+				continue
+			}
+			if got != tc.want {
+				t.Errorf("strict %v: %q:\n got %s\nwant %s", strict, tc.in, got, tc.want)
+			}
+		}
+	}
+	// A row with an inner quote in the middle of a long table: the fast
+	// path leaves it to the general path, which reads it, and both give
+	// the same tokens; the width is judged on the split through the quote.
+	var b strings.Builder
+	b.WriteString("t[401]{a,b}:\n")
+	for i := 0; i < 400; i++ {
+		if i == 200 {
+			b.WriteString("  ok,x\"y,z\n")
+		}
+		b.WriteString("  1,a\n")
+	}
+	checkBulk(t, []byte(b.String()), true)
+	checkBulk(t, []byte(b.String()), false)
+	got, err := tokenText(t, NewDecoder(strings.NewReader(b.String())))
+	if err != nil || !strings.Contains(got, `{ k:a s:ok k:b s:x"y,z }`) {
+		t.Errorf("long table: %v, tokens %.200s", err, got)
+	}
+	wide := strings.Replace(b.String(), `ok,x"y,z`, `ok,x"y,z,w`, 1) // still two cells
+	if _, err := tokenText(t, NewDecoder(strings.NewReader(wide))); err != nil {
+		t.Errorf("long table with x\"y,z,w: %v", err)
+	}
+	narrow := strings.Replace(b.String(), `ok,x"y,z`, `x"ok,y`, 1) // one cell
+	if _, err := tokenText(t, NewDecoder(strings.NewReader(narrow))); !errors.Is(err, ErrWidth) {
+		t.Errorf("long table with x\"ok,y: %v, want a width error", err)
+	}
+	// A token that starts with '"' is still a quoted string, and must end
+	// where its quote closes.
+	for _, in := range []string{`k: "abc`, "t[1]{a}:\n  \"x", "l[1]:\n  - \"x", `"k: v`, `"abc`, "m[1:]{a}:\n  \"k: 1", `k[1]: "a,b`} {
+		for _, strict := range []bool{true, false} {
+			_, err := tokenText(t, NewDecoder(strings.NewReader(in), WithStrict(strict)))
+			if !errors.Is(err, ErrUnterminated) && !(strict && errors.Is(err, ErrCount)) {
+				t.Errorf("strict %v: %q: %v, want an unterminated string", strict, in, err)
+			}
+		}
+	}
+}
+
 func TestSyntaxErrors(t *testing.T) {
 	tests := []struct {
 		name string
