@@ -209,7 +209,10 @@ func (l *lexer) readLine(ln *rawLine) error {
 		ln.off = off
 		ln.spaces = spaces
 		ln.tab = tab
-		ln.blank = i == len(line)
+		// A line of spaces is blank (§12). In strict mode a line whose
+		// whitespace includes a tab is not: the tab is not trimmed (only
+		// U+0020 is), so it stands in the line's indentation, an error.
+		ln.blank = i == len(line) && (!tab || !l.strict)
 		if spaces != l.lastSpaces {
 			// Divisions are slow; consecutive lines mostly share an indent,
 			// and the default indent of 2 needs none.
