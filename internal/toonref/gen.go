@@ -41,7 +41,7 @@ func (g *Gen) Document() (text string, indent int) {
 	case p < 84:
 		g.keyed(0, "", 0)
 	case p < 92:
-		g.line(0, g.value(0))
+		g.line(0, g.value())
 	case p < 94:
 		g.line(0, "[]")
 	case p < 95:
@@ -52,7 +52,7 @@ func (g *Gen) Document() (text string, indent int) {
 	default:
 		// Lines that are not a valid document on their own.
 		for i := 0; i < 2+g.r.IntN(2); i++ {
-			g.line(0, g.value(0))
+			g.line(0, g.value())
 		}
 	}
 	s := strings.TrimSuffix(g.b.String(), "\n")
@@ -104,7 +104,7 @@ func (g *Gen) field(depth int, k, prefix string) {
 	}
 	switch {
 	case p < 45:
-		g.line(at, prefix+k+": "+g.value(0))
+		g.line(at, prefix+k+": "+g.value())
 	case p < 55:
 		g.line(at, prefix+k+":")
 		if g.r.IntN(5) != 0 {
@@ -233,7 +233,7 @@ func (g *Gen) item(depth int) {
 	}
 	switch {
 	case p < 35:
-		g.line(depth, "- "+g.value(0))
+		g.line(depth, "- "+g.value())
 	case p < 45:
 		d, sym := g.delimiter()
 		n := g.r.IntN(4)
@@ -346,7 +346,7 @@ var badTokens = []string{`"bad\x"`, `"\ud83d"`, `"`, `"open`, `"a"b`, `"\u12"`}
 
 // value returns a primitive token for a "key: value" line or a list item:
 // any of the forms, with delimiters and colons allowed in plain strings.
-func (g *Gen) value(int) string {
+func (g *Gen) value() string {
 	switch p := g.r.IntN(1000); {
 	case p < 300:
 		return numbers[g.r.IntN(len(numbers))]
@@ -368,7 +368,7 @@ func (g *Gen) value(int) string {
 // in it is mostly left out, and empty cells occur.
 func (g *Gen) cell(d byte) string {
 	for tries := 0; ; tries++ {
-		v := g.value(0)
+		v := g.value()
 		if g.r.IntN(25) == 0 {
 			return ""
 		}
