@@ -60,7 +60,52 @@ type refVerdict struct {
 // decodeEvents decodes text with our decoder into the reference's event
 // form.
 func decodeEvents(text string, strict bool, indent int) refVerdict {
-	dec := NewDecoder(strings.NewReader(text), WithStrict(strict), WithIndent(indent))
+	return readEvents(NewDecoder(strings.NewReader(text), WithStrict(strict), WithIndent(indent)))
+}
+
+// pathDecoders decodes a document through a reader, the byte-slice
+// decoder and a reader of a few bytes at a time, which must agree. The
+// reader decoders are kept per option set and Reset for each document, to
+// spare their buffers.
+type pathDecoders struct {
+	t       *testing.T
+	readers map[[2]int]*Decoder
+	chunked map[[2]int]*Decoder
+}
+
+func (p *pathDecoders) decode(text string, strict bool, indent int) refVerdict {
+	opts := []Option{WithStrict(strict), WithIndent(indent)}
+	key := [2]int{indent, 0}
+	if strict {
+		key[1] = 1
+	}
+	if p.readers == nil {
+		p.readers, p.chunked = map[[2]int]*Decoder{}, map[[2]int]*Decoder{}
+	}
+	if p.readers[key] == nil {
+		p.readers[key] = NewDecoder(strings.NewReader(""), opts...)
+		p.chunked[key] = NewDecoder(strings.NewReader(""), opts...)
+	}
+	dec := p.readers[key]
+	dec.Reset(strings.NewReader(text))
+	v := readEvents(dec)
+	chunked := p.chunked[key]
+	chunked.Reset(&chunkReader{data: []byte(text), pattern: []byte{2, 0, 5}})
+	for name, dec := range map[string]*Decoder{
+		"bytes":   newBytesDecoder([]byte(text), opts),
+		"chunked": chunked,
+	} {
+		w := readEvents(dec)
+		t := p.t
+		if (v.err == nil) != (w.err == nil) || v.err != nil && v.err.Error() != w.err.Error() || !toonref.EventsEqual(v.events, w.events) {
+			t.Errorf("strict %v: %q: the %s path gives %v %s, the reader %v %s", strict, text, name, w.err, eventsText(w.events), v.err, eventsText(v.events))
+		}
+	}
+	return v
+}
+
+// readEvents reads dec's tokens to the end, or to its error.
+func readEvents(dec *Decoder) refVerdict {
 	var evs []toonref.Event
 	for {
 		t, err := dec.Token()
@@ -476,7 +521,8 @@ func TestReferenceDifferential(t *testing.T) {
 		}
 		k++
 	}
-	runDifferential(t, cases, decodeEvents)
+	paths := &pathDecoders{t: t}
+	runDifferential(t, cases, paths.decode)
 }
 
 // runDifferential decodes every case with decode and compares the verdict
