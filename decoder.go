@@ -496,7 +496,9 @@ func (d *Decoder) step() error {
 		// and the reference implementation rejects it as well.)
 		return d.syntaxErr(0, detail(ErrStructure, "more than one line after a root primitive"))
 	case rootDone:
-		return d.syntaxErr(0, ErrTrailing) // see trailingErr
+		// Content after a complete root []: an error in both modes, as
+		// below after a root array.
+		return d.syntaxErr(0, ErrTrailing)
 	}
 
 	depth := ln.depth
