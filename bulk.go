@@ -211,6 +211,7 @@ func (d *Decoder) bulkRows() bool {
 	d.bulk.indent = indent
 	d.bulk.depth = f.depth
 	f.count += rows
+	f.fresh = false
 	if !d.bulk.inQ {
 		d.gq = d.queue[:0]
 		d.bulk.inQ = true

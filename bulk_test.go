@@ -72,7 +72,7 @@ func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
 var bulkCells = []string{
 	"1", "-2", "3.25", "0", "007", "1e5", "1.", "x", "Ada Lovelace", "true", "false", "null", `""`,
 	`"a,b"`, `"a:b"`, `"q\"q"`, `"\\"`, `"é"`, "é", "€x", "\xff", " pad ", "a b", "", `"x"y`, `a"b`,
-	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls",
+	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls", `12" pizza`, `-"7`, `x"y:z`,
 	"t", "f", "n", "fals", "falsey", "truE", "nul", "nulL", "trues", "no", "fa",
 	`"a\\\"b"`, `"tab\there"`, `"x\\"`, `"\u00e9"`, `"bad\q"`, `"\"`, `"\\\\"`, `"a\"b"c"`,
 }

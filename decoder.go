@@ -99,6 +99,10 @@ type frame struct {
 	off   int64
 	src   []byte // the header line (cut at 256 bytes), for count errors
 	keys  keySet
+	// fresh: no line of the scope's content has been read, and none was on
+	// the line that opened it, so in non-strict mode its first line may be
+	// deeper than depth and then sets it.
+	fresh bool
 }
 
 // rowOp is one step of a row program: a ready-made token, or (cell >= 0)
@@ -399,6 +403,7 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	}
 	f := &d.stack[len(d.stack)-1]
 	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
+	f.fresh = kind != fObject && kind != fItem // see fieldValue for fObject
 	f.line, f.off = d.line.num, d.line.off
 	if kind != fObject && kind != fItem {
 		// Arrays keep their header line for count errors.
@@ -485,15 +490,15 @@ func (d *Decoder) step() error {
 	case rootStart:
 		return d.rootLine()
 	case rootScalar:
-		if d.opts.strict {
-			return d.syntaxErr(0, detail(ErrStructure, "more than one line after a root primitive"))
-		}
-		return nil
+		// §5: a document of more than one line is an object, whose lines
+		// must all be fields; the first was not. (In non-strict mode too:
+		// dropping the line, or the primitive, would lose data silently,
+		// and the reference implementation rejects it as well.)
+		return d.syntaxErr(0, detail(ErrStructure, "more than one line after a root primitive"))
 	case rootDone:
-		if d.opts.strict {
-			return d.syntaxErr(0, ErrTrailing)
-		}
-		return nil
+		// Content after a complete root []: an error in both modes, as
+		// below after a root array.
+		return d.syntaxErr(0, ErrTrailing)
 	}
 
 	depth := ln.depth
@@ -505,10 +510,10 @@ func (d *Decoder) step() error {
 	}
 	if len(d.stack) == 0 {
 		// A root array or keyed object is complete; this line trails it.
-		if d.opts.strict {
-			return d.syntaxErr(0, ErrTrailing)
-		}
-		return nil
+		// §5 lets non-strict decoders ignore such lines, but that would
+		// drop them silently: they are an error in both modes, as in the
+		// reference implementation.
+		return d.syntaxErr(0, ErrTrailing)
 	}
 	if blank != 0 && d.opts.strict {
 		for i := range d.stack {
@@ -522,11 +527,18 @@ func (d *Decoder) step() error {
 	}
 	f := &d.stack[len(d.stack)-1]
 	if f.depth < depth {
-		if d.opts.strict {
+		if !f.fresh || d.opts.strict {
+			// A depth jump (§8), or a line that belongs to no scope. §8
+			// lets non-strict decoders skip the latter, but that would
+			// drop it silently: it is an error in both modes, as in the
+			// reference implementation.
 			return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
 		}
-		return nil
+		// Non-strict: the first line of a scope sets its depth, however
+		// deep (§8 requires depth+1 only in strict mode).
+		f.depth = depth
 	}
+	f.fresh = false
 	switch f.kind {
 	case fTabular:
 		return d.tabularLine(f)
@@ -571,10 +583,10 @@ func (d *Decoder) finish() error {
 func (d *Decoder) rootLine() error {
 	ln := &d.line
 	text := ln.text
-	if ln.depth != 0 && d.opts.strict {
+	if ln.depth != 0 {
 		return d.syntaxErr(0, detail(ErrIndent, "first line is indented"))
 	}
-	if string(text) == "[]" {
+	if string(trimSpaces(text)) == "[]" {
 		d.emit(ArrayStartToken(0, FormEmpty, 0, nil))
 		d.emit(ArrayEndToken())
 		d.root = rootDone
@@ -592,17 +604,17 @@ func (d *Decoder) rootLine() error {
 			return d.syntaxErr(herr.at, herr.err)
 		}
 	}
-	if sc.colon < 0 && !sc.open {
-		// A single primitive, if nothing else follows.
+	if sc.colon < 0 {
+		// A single primitive, if nothing else follows. A quote that
+		// leaves a region open does not matter here: only a token that
+		// starts with '"' is a quoted string (§4), which primitive checks
+		// when the document ends.
 		d.root = rootScalar
 		d.scalarBuf = append(d.scalarBuf[:0], ln.full...)
 		d.scalarCol = len(ln.full) - len(text)
 		d.scalarNum = ln.num
 		d.scalarOff = ln.off
 		return nil
-	}
-	if sc.colon < 0 {
-		return d.syntaxErr(len(text), ErrUnterminated)
 	}
 	d.root = rootObject
 	d.emit(ObjectStartToken())
@@ -649,10 +661,10 @@ func (d *Decoder) fieldLine(f *frame, text []byte, col, depth int) error {
 			return d.fieldValue(text[sc.colon+1:], base+sc.colon+1, depth)
 		}
 	}
-	if sc.open {
-		return d.syntaxErr(base+len(text), ErrUnterminated)
-	}
 	if sc.colon < 0 {
+		if text[0] == '"' && sc.open {
+			return d.syntaxErr(base+len(text), ErrUnterminated) // a quoted key without its closing quote
+		}
 		return d.syntaxErr(base, detail(ErrMissingColon, "expected key: value"))
 	}
 	k, err := d.key(text[:sc.colon], base)
@@ -698,7 +710,10 @@ func (d *Decoder) fieldValue(raw []byte, col, depth int) error {
 	v := raw[s:e]
 	if len(v) == 0 {
 		d.emit(ObjectStartToken())
-		_, err := d.push(fObject, depth+1, -1)
+		f, err := d.push(fObject, depth+1, -1)
+		if err == nil {
+			f.fresh = true
+		}
 		return err
 	}
 	if string(v) == "[]" {
@@ -736,7 +751,11 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		d.buildProg(h.fields)
 		return nil
 	}
-	if len(h.rest) == 0 && h.n > 0 {
+	if len(h.rest) == 0 && (h.n > 0 || !d.opts.strict) {
+		// A header with nothing after its colon opens a list. So does
+		// key[0]: in non-strict mode, where the declared length is not
+		// checked: items under it are read as under any other length (and
+		// without them it is the empty list).
 		d.emit(ArrayStartToken(h.n, FormList, delim, nil))
 		_, err := d.push(fList, depth+1, h.n)
 		return err
@@ -749,9 +768,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 	base := len(d.line.full) - len(d.line.text)
 	if len(h.rest) > 0 {
 		rest := d.line.text[h.restCol : h.restCol+len(h.rest)]
-		if err := d.splitCells(rest, h.delim, base+h.restCol); err != nil {
-			return err
-		}
+		d.splitCells(rest, h.delim, base+h.restCol)
 	}
 	if got := len(d.cells) / 2; d.opts.strict && got != h.n {
 		d.cells = d.cells[:0]
@@ -770,12 +787,12 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 }
 
 // splitCells splits text at its unquoted delimiters into trimmed cell spans.
-func (d *Decoder) splitCells(text []byte, delim byte, col int) error {
-	var sc lineScan
-	d.seps, sc = scanLine(text, delim, d.seps[:0])
-	if sc.open {
-		return d.syntaxErr(col+len(text), ErrUnterminated)
-	}
+// A quote opens a region that hides delimiters wherever it stands (Appendix
+// B.3), but only a cell that starts with '"' is a quoted string, which
+// cellToken checks: a region left open at the end of the line is an error
+// only there.
+func (d *Decoder) splitCells(text []byte, delim byte, col int) {
+	d.seps, _ = scanLine(text, delim, d.seps[:0])
 	d.cellsOf = text
 	d.cellCol = col
 	cells := d.cells[:0]
@@ -788,7 +805,6 @@ func (d *Decoder) splitCells(text []byte, delim byte, col int) error {
 	a, b := trimSpan(text, s, len(text))
 	cells = append(cells, int32(a), int32(b))
 	d.cells = cells
-	return nil
 }
 
 // buildProg compiles the field list of a tabular or keyed header into the
@@ -842,18 +858,16 @@ func (d *Decoder) tabularLine(f *frame) error {
 	var sc lineScan
 	d.seps, sc = scanLine(text, delim, d.seps[:0])
 	if sc.colon >= 0 && (len(d.seps) == 0 || int(d.seps[0]) > sc.colon) {
-		// A key-value line: the rows are over, and the line has no scope.
+		// A key-value line: the rows are over, and the line has no scope
+		// (an error in both modes, as in step).
 		if err := d.pop(); err != nil {
 			return err
 		}
-		if d.opts.strict {
-			return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
-		}
-		return nil
+		return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
 	}
-	if sc.open {
-		return d.syntaxErr(col+len(text), ErrUnterminated)
-	}
+	// A quote left open at the end of the line only hid the delimiters
+	// after it: the cell it stands in is a string unless it starts with
+	// '"', which row checks.
 	return d.row(f, text, col, delim)
 }
 
@@ -872,11 +886,12 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 	if len(text) == 0 && f.kind == fKeyed {
 		ncell = 0 // a bare "key:" entry has no cells
 	}
-	if want := d.hdr.nleaf; ncell != want && d.opts.strict {
+	if want := d.hdr.nleaf; ncell != want {
+		// In both modes: §14.1 requires the error in strict mode, and
+		// reading the row anyway would invent or drop cells silently (the
+		// reference implementation rejects it in non-strict mode too).
 		return d.syntaxErr(0, detail(ErrWidth, "header has "+strconv.Itoa(want)+" fields, row has "+strconv.Itoa(ncell)+" cells"))
 	}
-	// Non-strict rows of the wrong width read missing cells as empty
-	// strings and drop extra ones.
 	d.cellsOf = text
 	d.cellCol = col
 	if len(d.prog) > maxQueuedRow {
@@ -933,7 +948,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			e = int(seps[c])
 			next = e + 1
 		} else {
-			next = len(text) // cells past the last are empty (non-strict)
+			next = len(text) // the last cell
 		}
 		for s < e && text[s] == ' ' {
 			s++
@@ -1040,14 +1055,14 @@ func (d *Decoder) keyedLine(f *frame) error {
 	delim := d.hdr.delim
 	var sc lineScan
 	d.seps, sc = scanLine(text, delim, d.seps[:0])
-	if sc.open {
-		return d.syntaxErr(col+len(text), ErrUnterminated)
-	}
 	if sc.colon < 0 {
-		if d.opts.strict {
-			return d.syntaxErr(0, detail(ErrStructure, "entry row without a colon"))
+		if text[0] == '"' && sc.open {
+			return d.syntaxErr(col+len(text), ErrUnterminated) // a quoted key without its closing quote
 		}
-		return nil
+		// §9.5 requires the error in strict mode; skipping the line would
+		// drop it silently, so it is an error in both modes (as in the
+		// reference implementation).
+		return d.syntaxErr(0, detail(ErrStructure, "entry row without a colon"))
 	}
 	k, err := d.key(text[:sc.colon], col)
 	if err != nil {
@@ -1086,10 +1101,9 @@ func (d *Decoder) listLine(f *frame) error {
 	case len(text) >= 2 && text[0] == '-' && text[1] == ' ':
 		rest = text[2:]
 	default:
-		if d.opts.strict {
-			return d.syntaxErr(0, detail(ErrStructure, "expected a list item"))
-		}
-		return nil
+		// A line at item depth that is not an item belongs to no scope:
+		// an error in both modes (see step).
+		return d.syntaxErr(0, detail(ErrStructure, "expected a list item"))
 	}
 	f.count++
 	if d.opts.strict && f.count > f.n {
@@ -1132,9 +1146,6 @@ func (d *Decoder) listLine(f *frame) error {
 		}
 	}
 	if sc.colon < 0 {
-		if sc.open {
-			return d.syntaxErr(base+len(rest), ErrUnterminated)
-		}
 		t, err := d.primitive(rest, base)
 		if err != nil {
 			return err

@@ -38,7 +38,7 @@
 // count and width mismatches, malformed headers, indentation and depth
 // errors, blank lines inside arrays, trailing content after a root array,
 // duplicate keys, ill-formed UTF-8, misplaced lines. WithStrict(false)
-// applies the lenient rules instead; there, a tab in indentation counts as
-// one indentation level, and duplicate keys reach the token stream in
-// document order (Decode keeps the last).
+// applies the lenient rules instead (see WithStrict); there, a tab in
+// indentation counts as one indentation level, and duplicate keys reach the
+// token stream in document order (Decode keeps the last).
 package toon

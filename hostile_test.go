@@ -369,7 +369,7 @@ func TestHostileUTF8(t *testing.T) {
 	wantSyntax(t, Unmarshal([]byte("a: caf\xc3"), &v), ErrUTF8, 1)
 	// Valid UTF-8 of every length stays valid through a reader that splits
 	// the characters.
-	doc := "k: é€🚀\nt[1]{é,🚀}:\n  €,\"🚀\""
+	doc := "k: é€🚀\nt[1]{\"é\",\"🚀\"}:\n  €,\"🚀\""
 	want, err := tokenText(t, NewDecoder(strings.NewReader(doc)))
 	if err != nil {
 		t.Fatal(err)

@@ -209,7 +209,10 @@ func (l *lexer) readLine(ln *rawLine) error {
 		ln.off = off
 		ln.spaces = spaces
 		ln.tab = tab
-		ln.blank = i == len(line)
+		// A line of spaces is blank (§12). In strict mode a line whose
+		// whitespace includes a tab is not: the tab is not trimmed (only
+		// U+0020 is), so it stands in the line's indentation, an error.
+		ln.blank = i == len(line) && (!tab || !l.strict)
 		if spaces != l.lastSpaces {
 			// Divisions are slow; consecutive lines mostly share an indent,
 			// and the default indent of 2 needs none.
@@ -431,6 +434,12 @@ type headerError struct {
 // is not a key, in which case the line is an ordinary key-value line (§5.2).
 // Field names are copied into d's field storage, which stays valid until the
 // next header is parsed.
+//
+// In strict mode a key is what §6's grammar admits: a quoted key or an
+// unquoted one of the §7.3 pattern, so foo-bar[2]: a,b is the key-value line
+// of the literal key "foo-bar[2]" (§7.4). Non-strict mode reads keys as the
+// reference implementation does (see literalHeaderKey): foo-bar[2]: a,b is
+// the array "foo-bar".
 func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
 	*h = header{}
 	prefix := text[:bracket]
@@ -442,7 +451,7 @@ func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader boo
 			return false, headerError{}
 		}
 		h.key, h.hasKey = k, true
-	case isUnquotedKey(prefix):
+	case isUnquotedKey(prefix), !d.opts.strict && literalHeaderKey(prefix):
 		h.key, h.hasKey = prefix, true
 	default:
 		return false, headerError{}
@@ -504,9 +513,28 @@ func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader boo
 	return true, headerError{}
 }
 
+// literalHeaderKey reports whether prefix, the text before a header's
+// bracket that is neither empty nor quoted, is a key in non-strict mode:
+// any text that does not end in a space or a tab. (The reference
+// implementation reads every such prefix as the key; it rejects the line
+// when the prefix ends in whitespace, where §5.2 makes foo [2]: bar the
+// key-value line of the key "foo [2]", as this decoder does.)
+func literalHeaderKey(prefix []byte) bool {
+	c := prefix[len(prefix)-1]
+	return c != ' ' && c != '\t'
+}
+
 // parseGroup parses a fields segment starting at text[i] == '{'. Entries of
 // one group are collected on d.fstack and then moved into d.farena, so that
 // each group's fields are contiguous.
+//
+// An unquoted field name runs to the next delimiter or brace outside quoted
+// regions (a '"' inside it opens one, as in a row: Appendix B.3), spaces
+// trimmed. In strict mode it must match §7.3's unquoted-key pattern, as §6's
+// grammar requires ({c,#k} is an error); in non-strict mode any such text is
+// a name, as the reference implementation reads it. In both modes a
+// delimiter other than the active one is a delimiter mismatch (§6), and
+// whitespace between a name and its nested group is a header error.
 func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field, int, headerError) {
 	if level > 64 {
 		return nil, i, headerError{ErrHeader, i}
@@ -531,14 +559,22 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 			name = k
 			i += next
 		} else {
-			j := i
+			j, other := i, -1
 			for j < len(text) {
 				c := text[j]
-				if c == delim || c == '{' || c == '}' || c == ':' || c == '"' {
+				if c == delim || c == '{' || c == '}' {
 					break
 				}
-				if d.opts.strict && (c == ',' || c == '|' || c == '\t') {
-					return nil, j, headerError{ErrDelimiter, j}
+				switch c {
+				case '"':
+					j = skipQuoted(text, j+1)
+					if j >= len(text) {
+						return nil, nameAt, headerError{ErrHeader, nameAt} // the group never closes
+					}
+				case ',', '|', '\t':
+					if other < 0 {
+						other = j
+					}
 				}
 				j++
 			}
@@ -546,10 +582,23 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 			if len(name) == 0 {
 				return nil, i, headerError{ErrHeader, i}
 			}
+			if other >= 0 {
+				return nil, other, headerError{ErrDelimiter, other}
+			}
+			if d.opts.strict && !isUnquotedKey(name) {
+				return nil, nameAt, headerError{ErrHeader, nameAt}
+			}
 			i = j
+			if i < len(text) && text[i] == '{' && text[i-1] == ' ' {
+				return nil, i - 1, headerError{ErrHeader, i - 1} // a {b}
+			}
 		}
+		sp := i
 		for i < len(text) && text[i] == ' ' {
 			i++
+		}
+		if i < len(text) && text[i] == '{' && i != sp {
+			return nil, sp, headerError{ErrHeader, sp} // "a" {b}
 		}
 		if d.opts.strict {
 			for len(d.groupKeys) <= level {
@@ -572,6 +621,9 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 			}
 			f.Fields = sub
 			i = next
+			for i < len(text) && text[i] == ' ' {
+				i++
+			}
 		}
 		d.fstack = append(d.fstack, f)
 		if i >= len(text) {

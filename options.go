@@ -51,9 +51,16 @@ func WithIndent(n int) Option {
 
 // WithStrict turns the strict checks of §14 on (the default) or off. Without
 // them the decoder follows the spec's lenient rules: last write wins for
-// duplicate keys, counts are not checked, blank lines in arrays are skipped,
-// indentation depth is floor(spaces/indent), and malformed headers are read
-// as key-value lines.
+// duplicate keys (and duplicate field names), counts are not checked, blank
+// lines in arrays are skipped, indentation depth is floor(spaces/indent)
+// and the first line of a scope may be deeper than one level, malformed
+// headers are read as key-value lines, and keys before a bracket and field
+// names are read as the reference implementation reads them (foo-bar[2]:
+// a,b is the array "foo-bar"; see README.md, "Conformance notes"). What
+// the lenient rules do not cover stays an error, as in the reference
+// implementation, rather than dropping or inventing data: a row of the
+// wrong width, a line that belongs to no scope, content after a root array,
+// a root primitive followed by more lines.
 func WithStrict(strict bool) Option { return func(o *options) { o.strict = strict } }
 
 // WithMaxLineLength sets the longest line the decoder accepts, in bytes

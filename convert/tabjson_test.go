@@ -17,7 +17,7 @@ import (
 // escapes or longer than maxFast, numbers longer than a word or than
 // maxFast, and, with bad set, a row that is wrong somewhere.
 func randomTOONTable(rng *rand.Rand, rows int, bad bool) []byte {
-	names := []string{"id", "a", "name", "exactly8", "ninechars", "a much longer field name", `"q\"uo"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"x\\y"`, "é"}
+	names := []string{"id", "a", "name", "exactly8", "ninechars", `"a much longer field name"`, `"q\"uo"`, `"tab\there"`, `"\u00e9t\u00e9"`, `"x\\y"`, `"é"`}
 	nf := 1 + rng.Intn(6)
 	var fields []string
 	seen := map[string]bool{}
@@ -125,7 +125,7 @@ func TestToJSONTablesMatchGeneral(t *testing.T) {
 		[]byte("t[3000]{a,b}:\n" + strings.Repeat("  "+strings.Repeat("z", 60)+",1\n", 3000)),
 		// Names that take the long way: longer than a word, a prefix
 		// longer than two words, escapes.
-		[]byte("t[4]{ninechars,\"tab\\there\",a much longer field name,\"\\\"q\"}:\n  1,2,3,4\n  \"a\\nb\",x,-1.5e-7,\"\"\n" +
+		[]byte("t[4]{ninechars,\"tab\\there\",\"a much longer field name\",\"\\\"q\"}:\n  1,2,3,4\n  \"a\\nb\",x,-1.5e-7,\"\"\n" +
 			"  " + strings.Repeat("y", 100) + "," + strings.Repeat("1", 70) + ",12345678901,null\n  é,true,false,0\n"),
 	} {
 		var got, want bytes.Buffer

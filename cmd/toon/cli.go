@@ -39,10 +39,10 @@ Flags:
                          "," (default), "|", or a tab given as "\t" or a real tab
       --indent N         spaces per TOON indentation level (default 2): written
                          when encoding, expected when decoding
-      --strict           decode strictly (the default): counts, row widths,
-                         indentation and duplicate keys are checked
-      --no-strict        decode leniently: no count, width, indentation or
-                         duplicate-key checks; a repeated key keeps its last
+      --strict           decode strictly (the default): counts, indentation,
+                         blank lines in arrays and duplicate keys are checked
+      --no-strict        decode leniently: no count, indentation, blank-line
+                         or duplicate-key checks; a repeated key keeps its last
                          value (the JSON is held until the end: in memory
                          up to 32 MiB, past that in a temporary file)
       --json-indent N    indent decoded JSON by N spaces (default 0: compact)
