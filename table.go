@@ -30,11 +30,11 @@ func (e *TableError) Error() string {
 	if e.Table != "" {
 		name = "table " + strconv.Quote(e.Table)
 	}
-	what := "rows"
+	want := plural(e.Want, "row", "rows")
 	if e.Err == ErrWidth {
-		what = "cells"
+		want = plural(e.Want, "cell", "cells")
 	}
-	return "toon: " + name + ": " + e.Err.Error() + ": want " + strconv.Itoa(e.Want) + " " + what + ", got " + strconv.Itoa(e.Got)
+	return "toon: " + name + ": " + e.Err.Error() + ": want " + want + ", got " + strconv.Itoa(e.Got)
 }
 
 // Unwrap returns the cause.
@@ -42,12 +42,12 @@ func (e *TableError) Unwrap() error { return e.Err }
 
 // countError reports a token-written container with the wrong number of
 // elements.
-func countError(container, what string, want, got int) error {
+func countError(container, one, many string, want, got int) error {
 	s := "more than " + strconv.Itoa(want)
 	if got < want {
 		s = strconv.Itoa(got)
 	}
-	return &detailCountError{msg: "toon: " + container + " declared " + strconv.Itoa(want) + " " + what + ", got " + s}
+	return &detailCountError{msg: "toon: " + container + " declared " + plural(want, one, many) + ", got " + s}
 }
 
 // detailCountError is a count mismatch of the token writer; it matches
@@ -61,7 +61,7 @@ func (e *detailCountError) Unwrap() error { return ErrCount }
 type table struct {
 	active bool
 	key    string // as given to BeginTable
-	name   string // for messages: the quoted key, or "root"
+	name   string // for messages: `table "key"`, or "the root table"
 	root   bool   // a root table: the document ends with it
 	n      int    // declared rows; < 0 if unknown
 	width  int
@@ -105,12 +105,12 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.done {
-		return errDocDone
+	if err := e.ended("BeginTable"); err != nil {
+		return err
 	}
 	t := &e.tbl
 	if t.active {
-		return errors.New("toon: BeginTable while table " + t.name + " is open")
+		return misuse(ErrTableOpen, "BeginTable while "+t.name+" is open")
 	}
 	if len(fields) == 0 {
 		return errors.New("toon: BeginTable with no fields")
@@ -127,10 +127,10 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	case len(e.stack) > 0:
 		f = &e.stack[len(e.stack)-1]
 		if f.kind != wObject || f.keyPending {
-			return errors.New("toon: BeginTable where an object field cannot begin")
+			return misuse(ErrPlacement, "BeginTable where an object field cannot begin")
 		}
 	case e.begun():
-		return errBegun
+		return misuse(ErrPlacement, "BeginTable of a root table after the document has begun")
 	case key == "":
 		root = true
 	default:
@@ -147,7 +147,7 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	start := len(e.b)
 	if root {
 		e.line(0)
-		t.name = "root table"
+		t.name = "the root table"
 	} else {
 		e.fieldLine(f)
 		e.b = appendKey(e.b, key)
@@ -222,7 +222,10 @@ func (e *Encoder) writeRow(cells []Value) error {
 	}
 	t := &e.tbl
 	if !t.active {
-		return errors.New("toon: WriteRow without BeginTable")
+		if err := e.ended("WriteRow"); err != nil {
+			return err
+		}
+		return misuse(ErrNoTable, "WriteRow without an open table")
 	}
 	if len(cells) != t.width {
 		return &TableError{Table: t.key, Err: ErrWidth, Want: t.width, Got: len(cells)}
@@ -704,7 +707,10 @@ func (e *Encoder) EndTable() error {
 		return e.err
 	}
 	if !t.active {
-		return errors.New("toon: EndTable without BeginTable")
+		if err := e.ended("EndTable"); err != nil {
+			return err
+		}
+		return misuse(ErrNoTable, "EndTable without an open table")
 	}
 	if t.n >= 0 {
 		if t.rows != t.n {

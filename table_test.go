@@ -114,7 +114,7 @@ last[1]{v}:
 	must(t, enc.WriteRow(Int(1)))
 	must(t, enc.EndTable())
 	must(t, enc.WriteToken(ObjectEndToken()))
-	if err := enc.BeginTable("x", 1, "a"); !errors.Is(err, errDocDone) {
+	if err := enc.BeginTable("x", 1, "a"); !errors.Is(err, ErrComplete) {
 		t.Fatalf("BeginTable after the document: %v", err)
 	}
 	if want := "\"\"[1]{a}:\n  1"; buf.String() != want {
