@@ -27,6 +27,10 @@ type Decoder struct {
 	line  rawLine // the current line
 	stack []frame // open scopes, innermost last
 	root  rootState
+	// cur is the last content line taken; end, while a line is being
+	// handled, the content line before it, where the scopes that the line
+	// closes end (count errors are reported there).
+	cur, end lineRef
 
 	// Pending tokens: the queue, then (for very wide rows and long inline
 	// arrays, which are produced a chunk at a time) the row program over
@@ -69,6 +73,12 @@ type Decoder struct {
 	done      bool
 }
 
+// lineRef locates a line: its number and its input offset.
+type lineRef struct {
+	num int
+	off int64
+}
+
 type rootState uint8
 
 const (
@@ -96,8 +106,6 @@ type frame struct {
 	n     int // declared length
 	count int // items, rows or entries seen
 	line  int // line number of the header, for count errors
-	off   int64
-	src   []byte // the header line (cut at 256 bytes), for count errors
 	keys  keySet
 }
 
@@ -354,10 +362,18 @@ func (d *Decoder) errAtLine(ln *rawLine, col int, cause error) error {
 	return &SyntaxError{Line: ln.num, Column: col + 1, Offset: ln.off + int64(col), Source: string(src), Err: cause}
 }
 
-// countErr reports that the scope's declared length does not match what
-// was found, at its header line.
-func (f *frame) countErr(what string) error {
-	return &SyntaxError{Line: f.line, Column: 1, Offset: f.off, Source: string(f.src), Err: countErr(what, f.n, f.count)}
+// shortErr reports a scope that ended with fewer items, rows or entries
+// than its header declared, at its last line, quoting that line when the
+// lexer still has it.
+func (d *Decoder) shortErr(f *frame, one, many string) error {
+	return &SyntaxError{Line: d.end.num, Column: 1, Offset: d.end.off, Source: string(d.lx.source(d.end.off)),
+		Err: countErr(f, one, many, strconv.Itoa(f.count))}
+}
+
+// longErr reports an item, row or entry beyond the declared count, at the
+// current line.
+func (d *Decoder) longErr(f *frame, one, many string) error {
+	return d.syntaxErr(0, countErr(f, one, many, "more"))
 }
 
 // errAt builds a SyntaxError for a position that is not on the current line.
@@ -365,8 +381,10 @@ func errAt(line int, off int64, cause error) error {
 	return &SyntaxError{Line: line, Column: 1, Offset: off, Err: cause}
 }
 
-func countErr(what string, declared, got int) error {
-	return &detailError{ErrCount, "declared " + strconv.Itoa(declared) + " " + what + ", found " + strconv.Itoa(got)}
+// countErr is the cause of a count error of the scope f, which found got
+// items (a number, or "more").
+func countErr(f *frame, one, many, got string) error {
+	return &detailError{ErrCount, "declared " + plural(f.n, one, many) + ", found " + got + " (header at line " + strconv.Itoa(f.line) + ")"}
 }
 
 // detailError is a sentinel cause with more words.
@@ -397,11 +415,7 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	}
 	f := &d.stack[len(d.stack)-1]
 	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
-	f.line, f.off = d.line.num, d.line.off
-	if kind != fObject && kind != fItem {
-		// Arrays keep their header line for count errors.
-		f.src = append(f.src[:0], d.line.full[:min(len(d.line.full), 256)]...)
-	}
+	f.line = d.line.num
 	f.keys.reset()
 	return f, nil
 }
@@ -418,17 +432,17 @@ func (d *Decoder) pop() error {
 	case fList:
 		d.emit(ArrayEndToken())
 		if d.opts.strict && f.count != f.n {
-			err = f.countErr("items")
+			err = d.shortErr(f, "item", "items")
 		}
 	case fTabular:
 		d.emit(ArrayEndToken())
 		if d.opts.strict && f.count != f.n {
-			err = f.countErr("rows")
+			err = d.shortErr(f, "row", "rows")
 		}
 	case fKeyed:
 		d.emit(ObjectEndToken())
 		if d.opts.strict && f.count != f.n {
-			err = f.countErr("entries")
+			err = d.shortErr(f, "entry", "entries")
 		}
 	}
 	if len(d.stack) == 0 && d.root != rootScalar {
@@ -480,6 +494,8 @@ func (d *Decoder) step() error {
 	}
 	blank := d.blank
 	d.blank = 0
+	d.end, d.cur = d.cur, lineRef{ln.num, ln.off}
+	d.lx.keepOff = ln.off
 
 	switch d.root {
 	case rootStart:
@@ -558,6 +574,7 @@ func (d *Decoder) finish() error {
 		return nil
 	}
 	var first error
+	d.end = d.cur
 	for len(d.stack) > 0 {
 		if err := d.pop(); err != nil && first == nil {
 			first = err
@@ -754,7 +771,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 	}
 	if got := len(d.cells) / 2; d.opts.strict && got != h.n {
 		d.cells = d.cells[:0]
-		return d.syntaxErr(base+h.restCol, countErr("values", h.n, got))
+		return d.syntaxErr(base+h.restCol, detail(ErrCount, "declared "+plural(h.n, "value", "values")+", found "+strconv.Itoa(got)))
 	}
 	d.ci = 0
 	if len(d.cells) == 0 {
@@ -861,18 +878,17 @@ func (d *Decoder) tabularLine(f *frame) error {
 func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 	f.count++
 	if d.opts.strict && f.count > f.n {
-		what := "rows"
 		if f.kind == fKeyed {
-			what = "entries"
+			return d.longErr(f, "entry", "entries")
 		}
-		return d.syntaxErr(0, countErr(what, f.n, f.count))
+		return d.longErr(f, "row", "rows")
 	}
 	ncell := len(d.seps) + 1
 	if len(text) == 0 && f.kind == fKeyed {
 		ncell = 0 // a bare "key:" entry has no cells
 	}
 	if want := d.hdr.nleaf; ncell != want && d.opts.strict {
-		return d.syntaxErr(0, detail(ErrWidth, "header has "+strconv.Itoa(want)+" fields, row has "+strconv.Itoa(ncell)+" cells"))
+		return d.syntaxErr(0, detail(ErrWidth, "header has "+plural(want, "field", "fields")+", row has "+plural(ncell, "cell", "cells")))
 	}
 	// Non-strict rows of the wrong width read missing cells as empty
 	// strings and drop extra ones.
@@ -1092,7 +1108,7 @@ func (d *Decoder) listLine(f *frame) error {
 	}
 	f.count++
 	if d.opts.strict && f.count > f.n {
-		return d.syntaxErr(0, countErr("items", f.n, f.count))
+		return d.longErr(f, "item", "items")
 	}
 	col := 2
 	for len(rest) > 0 && rest[0] == ' ' {
