@@ -46,7 +46,8 @@ func NewRowDecoder[T any](d *Decoder) *RowDecoder[T] {
 
 // Next decodes the next element of the array into *v, which it zeroes
 // first, with the rules of Decoder.Decode. It returns io.EOF after the last
-// element.
+// element. When it returns another error without an element (a count
+// error at the array's end, a syntax error), *v is left zero.
 //
 // An element that does not fit T is reported as an *UnmarshalTypeError (or
 // an *UnknownFieldError with DisallowUnknownFields) with its line and
@@ -55,6 +56,8 @@ func NewRowDecoder[T any](d *Decoder) *RowDecoder[T] {
 // and a next token that does not start an array are sticky: every later
 // call returns them.
 func (r *RowDecoder[T]) Next(v *T) error {
+	var zero T
+	*v = zero
 	if r.err != nil {
 		return r.err
 	}
@@ -92,8 +95,6 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		}
 		return r.pending(io.EOF)
 	}
-	var zero T
-	*v = zero
 	p := unsafe.Pointer(v)
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)

@@ -321,3 +321,35 @@ func TestWriteRowsAllocs(t *testing.T) {
 		t.Errorf("10 rows: %v allocations; %d rows: %v", small, len(rows), large)
 	}
 }
+
+// TestRowsShortTableZero checks that a table that ends short yields the
+// count error with the zero value, not the last row again.
+func TestRowsShortTableZero(t *testing.T) {
+	for _, in := range []string{"[3]{id,name}:\n  1,a\n  2,b", "rows[3]{id,name}:\n  1,a\n  2,b\nnext: 1"} {
+		d := NewDecoder(strings.NewReader(in))
+		if strings.HasPrefix(in, "rows") {
+			d.Token()
+			d.Token()
+		}
+		var got []rRow
+		var errs []error
+		for r, err := range Rows[rRow](d) {
+			got = append(got, r)
+			errs = append(errs, err)
+		}
+		want := []rRow{{ID: 1, Name: "a"}, {ID: 2, Name: "b"}, {}}
+		if !reflect.DeepEqual(got, want) || errs[0] != nil || errs[1] != nil || !errors.Is(errs[2], ErrCount) {
+			t.Errorf("%q: rows %+v, errors %v", in, got, errs)
+		}
+	}
+	// RowDecoder.Next leaves its argument zero on the error too.
+	d := NewDecoder(strings.NewReader("[2]{id}:\n  5"))
+	rd := NewRowDecoder[rRow](d)
+	var r rRow
+	if err := rd.Next(&r); err != nil || r.ID != 5 {
+		t.Fatalf("first row: %+v, %v", r, err)
+	}
+	if err := rd.Next(&r); !errors.Is(err, ErrCount) || r != (rRow{}) {
+		t.Errorf("after the short table: %+v, %v", r, err)
+	}
+}
