@@ -19,7 +19,7 @@ import (
 // (see bulk.go).
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
-// call to Token (see Token.Clone).
+// call to Token, More, Skip or Decode (see Token.Clone).
 type Decoder struct {
 	lx   lexer
 	opts options
@@ -71,6 +71,7 @@ type Decoder struct {
 	scalarOff int64
 	err       error // sticky
 	done      bool
+	began     bool // a queue of tokens has been used up: Token has been called
 }
 
 // lineRef locates a line: its number and its input offset.
@@ -153,6 +154,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.err = nil
 	d.qerr = nil
 	d.done = false
+	d.began = false
 	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
 }
 
@@ -172,7 +174,8 @@ func (d *Decoder) Line() int {
 // one. Errors in the input are *SyntaxError; errors from the reader are
 // returned as they are. Errors are sticky.
 //
-// The returned token's bytes are valid until the next call to Token.
+// The returned token's bytes are valid until the next call to Token, More,
+// Skip or Decode.
 func (d *Decoder) Token() (Token, error) {
 	// Small enough to be inlined into the caller's loop (its cost is at
 	// Go's inlining budget exactly; check with -gcflags=-m after editing):
@@ -208,11 +211,98 @@ func (d *Decoder) Row() []Token {
 // left before an error, it leaves one zero Token in the queue for Token to
 // return beside the error, which qerr holds from then on.
 func (d *Decoder) fillQueue() {
+	if len(d.queue) > 0 {
+		d.began = true // the queue's tokens have all been taken
+	}
 	if err := d.refill(); err != nil {
 		d.queue = append(d.queue[:0], Token{})
 		d.qi = 0
 		d.qerr = err
 	}
+}
+
+// atStart reports whether no token has been taken yet.
+func (d *Decoder) atStart() bool { return !d.began && d.qi == 0 }
+
+// peek returns the next token without taking it. It may read a line, as
+// Token does, so the tokens returned before are then no longer valid.
+func (d *Decoder) peek() (Token, error) {
+	if d.qi >= len(d.queue) {
+		d.fillQueue()
+	}
+	return d.queue[d.qi], d.qerr
+}
+
+// More reports whether the current array or object has another element or
+// member: whether the next token is anything but an ObjectEnd or ArrayEnd.
+// Before the first token, it reports true (every document has a root
+// value); after the last, or at an error, false (Token or Decode then
+// returns io.EOF or the error). More may read the next line, as Token
+// does, so tokens returned before it are no longer valid after it.
+func (d *Decoder) More() bool {
+	t, err := d.peek()
+	return err == nil && t.kind() != KindObjectEnd && t.kind() != KindArrayEnd
+}
+
+// Skip reads past the next value: after a Key token the key's value,
+// inside an array the next element, at the start the whole root value.
+// Where the next token is a Key, Skip passes both the key and its value.
+// It builds nothing, so a table of any length is skipped in constant
+// memory, but it checks the skipped text as Token would, and returns its
+// errors (a count error of a skipped array included). Where the next token ends an object or array, Skip consumes
+// nothing and returns an error matching ErrNotValue; after the last value
+// of the document it returns io.EOF.
+func (d *Decoder) Skip() error {
+	t, err := d.peek()
+	if err != nil {
+		return err
+	}
+	if t.kind() == KindKey {
+		d.qi++
+	} else if err := d.notValue("Skip", t); err != nil {
+		return err
+	}
+	depth := 0
+	for {
+		if depth > 0 && d.bulk.inQ && d.qi%d.bulk.per == 0 {
+			// The queue holds whole rows of a table inside the value:
+			// they leave the depth as it is.
+			d.qi = len(d.queue)
+		}
+		t, err := d.Token()
+		if err != nil {
+			return unexpectedEOF(err)
+		}
+		switch t.kind() {
+		case KindObjectStart, KindArrayStart:
+			depth++
+		case KindObjectEnd, KindArrayEnd:
+			depth--
+		}
+		if depth == 0 {
+			return d.endErr()
+		}
+	}
+}
+
+// endErr returns the error, if any, that the decoder met on closing the
+// scope whose end token it returned last, such as a count error of that
+// array: one met before it queued any further token.
+func (d *Decoder) endErr() error {
+	if d.qi >= len(d.queue) {
+		return d.pendingErr()
+	}
+	return nil
+}
+
+// notValue returns the error of call (Decode or Skip) where the next
+// token, t, does not start a value, or nil.
+func (d *Decoder) notValue(call string, t Token) error {
+	switch k := t.kind(); k {
+	case KindKey, KindObjectEnd, KindArrayEnd:
+		return misuse(ErrNotValue, call+" where the next token, on line "+strconv.Itoa(d.Line())+", is "+k.String()+", not a value")
+	}
+	return nil
 }
 
 // lazyChunk is how many tokens of a very wide row or a long inline array
