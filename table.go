@@ -102,15 +102,8 @@ type table struct {
 // fields are the column names, at least one, all distinct. Cells are
 // separated by the document delimiter.
 func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
-	if e.err != nil {
-		return e.err
-	}
-	if err := e.ended("BeginTable"); err != nil {
+	if err := e.tableFree("BeginTable"); err != nil {
 		return err
-	}
-	t := &e.tbl
-	if t.active {
-		return misuse(ErrTableOpen, "BeginTable while "+t.name+" is open")
 	}
 	if len(fields) == 0 {
 		return errors.New("toon: BeginTable with no fields")
@@ -121,6 +114,29 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 		}
 		return errors.New("toon: BeginTable with repeated field " + strconv.Quote(b))
 	}
+	return e.beginTable(key, n, len(fields), fields, nil)
+}
+
+// tableFree returns the error of call, which begins a table, when no table
+// can begin: the sticky error, or misuse.
+func (e *Encoder) tableFree(call string) error {
+	if e.err != nil {
+		return e.err
+	}
+	if err := e.ended(call); err != nil {
+		return err
+	}
+	if e.tbl.active {
+		return misuse(ErrTableOpen, call+" while "+e.tbl.name+" is open")
+	}
+	return nil
+}
+
+// beginTable is BeginTable once its fields are checked: rows of width
+// cells, under the fields segment of names or, if group is not nil, of the
+// row struct group (appendStaticFields).
+func (e *Encoder) beginTable(key string, n, width int, names []string, group *encPlan) error {
+	t := &e.tbl
 	var f *wframe
 	root := false
 	switch {
@@ -155,22 +171,31 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 		t.name = "table " + strconv.Quote(key)
 	}
 	t.active = true
-	t.key, t.root, t.n, t.width, t.rows = key, root, n, len(fields), 0
+	t.key, t.root, t.n, t.width, t.rows = key, root, n, width, 0
 	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
 	t.quick = n >= 0 && len(t.lead) <= 8 && t.width <= rowSlack/maxCell
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
-		e.b = appendStrFields(e.b, fields, e.delim)
+		e.b = appendTableFields(e.b, names, group, e.delim)
 		e.b = append(e.b, ':')
 		return nil
 	}
 	t.head = append(t.head[:0], e.b[start:]...)
 	e.b = e.b[:start]
-	t.fseg = appendStrFields(t.fseg[:0], fields, e.delim)
+	t.fseg = appendTableFields(t.fseg[:0], names, group, e.delim)
 	t.fseg = append(t.fseg, ':')
 	t.rb = outPool.Get()
 	t.rb.B = t.rb.B[:0]
 	return nil
+}
+
+// appendTableFields appends the fields segment of a table: of the row
+// struct group, if not nil, else of names.
+func appendTableFields(b []byte, names []string, group *encPlan, d Delimiter) []byte {
+	if group != nil {
+		return appendStaticFields(b, group, d)
+	}
+	return appendStrFields(b, names, d)
 }
 
 // appendStrFields appends a fields segment from names.
