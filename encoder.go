@@ -209,6 +209,14 @@ func (e *Encoder) Flush() error {
 	if e.bb == nil {
 		return e.err
 	}
+	if t := &e.tbl; t.holding {
+		// The rows of the open table wait for its header in the table's
+		// chunks; the output before the table is in pre.
+		e.b, t.pre = t.pre, e.b
+		err := e.flush()
+		e.b, t.pre = t.pre, e.b
+		return err
+	}
 	return e.flush()
 }
 
