@@ -132,7 +132,7 @@ func (d *Decoder) decodeAny(whole bool) (any, error) {
 		return nil, err
 	}
 	if !whole {
-		return v, d.endErr()
+		return v, d.endErr(t)
 	}
 	if _, err := d.Token(); err != io.EOF {
 		if err == nil {

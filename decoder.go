@@ -277,18 +277,24 @@ func (d *Decoder) Skip() error {
 		case KindObjectStart, KindArrayStart:
 			depth++
 		case KindObjectEnd, KindArrayEnd:
-			depth--
+			if depth--; depth == 0 {
+				return d.endErr(ObjectStartToken()) // a container ended
+			}
 		}
 		if depth == 0 {
-			return d.endErr()
+			return nil // a primitive
 		}
 	}
 }
 
 // endErr returns the error, if any, that the decoder met on closing the
-// scope whose end token it returned last, such as a count error of that
-// array: one met before it queued any further token.
-func (d *Decoder) endErr() error {
+// container whose end token it returned last, such as a count error of
+// that array: one met before it queued any further token. first is the
+// first token of the value just read; a primitive has no such error.
+func (d *Decoder) endErr(first Token) error {
+	if k := first.kind(); k != KindObjectStart && k != KindArrayStart {
+		return nil
+	}
 	if d.qi >= len(d.queue) {
 		return d.pendingErr()
 	}

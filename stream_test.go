@@ -183,6 +183,22 @@ func TestDecodeCountErrorAfterValue(t *testing.T) {
 	if err := d.Decode(&a); !errors.Is(err, ErrCount) {
 		t.Fatalf("Decode of a short table into any: %v", err)
 	}
+	// An element before a bad one decodes without the error, which comes
+	// with the element it is in.
+	d = NewDecoder(strings.NewReader(`a[3]: 1,2,"\q"`))
+	wantTok(t, d, KindObjectStart, "")
+	wantTok(t, d, KindKey, "a")
+	wantTok(t, d, KindArrayStart, "")
+	for _, want := range []int{1, 2} {
+		var n int
+		if err := d.Decode(&n); err != nil || n != want {
+			t.Fatalf("element %d: %d, %v", want, n, err)
+		}
+	}
+	var n int
+	if err := d.Decode(&n); !errors.Is(err, ErrEscape) {
+		t.Fatalf("the bad element: %v", err)
+	}
 }
 
 // TestDecodeRowsMixed reads a large table taking turns between Decode,

@@ -72,7 +72,7 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 		return err
 	}
 	if !whole {
-		if err := d.endErr(); err != nil {
+		if err := d.endErr(t); err != nil {
 			return err
 		}
 		return s.err
