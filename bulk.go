@@ -221,6 +221,8 @@ func (d *Decoder) bulkRows() bool {
 	lx.pos = start + ls
 	lx.scanned = lx.pos
 	lx.lineNum += rows
+	d.cur = lineRef{lx.lineNum, d.bulk.off0 + int64(at[rows-1])}
+	lx.keepOff = d.cur.off
 	return true
 }
 

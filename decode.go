@@ -59,16 +59,39 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 // few KiB, saving an allocation per string; with the InternStrings option,
 // repeated short strings are shared.
 //
-// Decode consumes the input to its end, so trailing content and count
-// errors are reported; a Decoder holds one document.
+// Called before any token has been read, Decode reads the whole document
+// and consumes the input to its end, so trailing content and count errors
+// are reported; a Decoder holds one document.
+//
+// Called after Token, Decode reads the next value only, as encoding/json's
+// Decoder does, and leaves the decoder after it, so that Token and Decode
+// can take turns: after a Key token, the key's value; inside an array, the
+// next element (a row of a table is an object of the header's fields).
+// This is how a large document is read one record at a time. Where the
+// next token is a key or the end of an object or array, Decode consumes
+// nothing and returns an error matching ErrNotValue (use More to tell,
+// Token to read a key, Skip to pass a value by). After the last value of
+// the document it returns io.EOF. A value that is an array whose count is
+// wrong is an error of this call; errors of the input after the value come
+// with the next.
 func (d *Decoder) Decode(v any) error {
+	whole := d.atStart()
+	if !whole {
+		t, err := d.peek()
+		if err != nil {
+			return err
+		}
+		if err := d.notValue("Decode", t); err != nil {
+			return err
+		}
+	}
 	var err error
 	switch p := v.(type) {
 	case *any:
-		*p, err = d.decodeAny()
+		*p, err = d.decodeAny(whole)
 	case *map[string]any:
 		var x any
-		x, err = d.decodeAny()
+		x, err = d.decodeAny(whole)
 		if err == nil {
 			m, ok := x.(map[string]any)
 			if !ok {
@@ -78,7 +101,7 @@ func (d *Decoder) Decode(v any) error {
 		}
 	case *[]any:
 		var x any
-		x, err = d.decodeAny()
+		x, err = d.decodeAny(whole)
 		if err == nil {
 			a, ok := x.([]any)
 			if !ok {
@@ -87,13 +110,14 @@ func (d *Decoder) Decode(v any) error {
 			*p = a
 		}
 	default:
-		return decodeReflect(d, v)
+		return decodeReflect(d, v, whole)
 	}
 	return err
 }
 
-// decodeAny decodes the whole document into generic values.
-func (d *Decoder) decodeAny() (any, error) {
+// decodeAny decodes the next value into generic values; whole asks for
+// the whole document, checked to its end.
+func (d *Decoder) decodeAny(whole bool) (any, error) {
 	t, err := d.Token()
 	if err != nil {
 		if err == io.EOF {
@@ -106,6 +130,9 @@ func (d *Decoder) decodeAny() (any, error) {
 	v, err := ad.value(t, 0)
 	if err != nil {
 		return nil, err
+	}
+	if !whole {
+		return v, d.endErr(t)
 	}
 	if _, err := d.Token(); err != io.EOF {
 		if err == nil {
@@ -291,4 +318,4 @@ func (e *UnmarshalTypeError) Error() string {
 func (e *UnmarshalTypeError) Unwrap() error { return e.Err }
 
 // decodeReflect decodes into every other Go type; unmarshal.go sets it.
-var decodeReflect func(d *Decoder, v any) error
+var decodeReflect func(d *Decoder, v any, whole bool) error

@@ -19,7 +19,7 @@ import (
 // (see bulk.go).
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
-// call to Token (see Token.Clone).
+// call to Token, More, Skip or Decode (see Token.Clone).
 type Decoder struct {
 	lx   lexer
 	opts options
@@ -27,6 +27,10 @@ type Decoder struct {
 	line  rawLine // the current line
 	stack []frame // open scopes, innermost last
 	root  rootState
+	// cur is the last content line taken; end, while a line is being
+	// handled, the content line before it, where the scopes that the line
+	// closes end (count errors are reported there).
+	cur, end lineRef
 
 	// Pending tokens: the queue, then (for very wide rows and long inline
 	// arrays, which are produced a chunk at a time) the row program over
@@ -67,6 +71,13 @@ type Decoder struct {
 	scalarOff int64
 	err       error // sticky
 	done      bool
+	began     bool // a queue of tokens has been used up: Token has been called
+}
+
+// lineRef locates a line: its number and its input offset.
+type lineRef struct {
+	num int
+	off int64
 }
 
 type rootState uint8
@@ -96,8 +107,6 @@ type frame struct {
 	n     int // declared length
 	count int // items, rows or entries seen
 	line  int // line number of the header, for count errors
-	off   int64
-	src   []byte // the header line (cut at 256 bytes), for count errors
 	keys  keySet
 	// fresh: no line of the scope's content has been read, and none was on
 	// the line that opened it, so in non-strict mode its first line may be
@@ -149,6 +158,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.err = nil
 	d.qerr = nil
 	d.done = false
+	d.began = false
 	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
 }
 
@@ -170,7 +180,8 @@ func (d *Decoder) Line() int {
 // keyed object whose declared count is wrong gets the error (ErrCount)
 // in place of its end token, and the scopes around it are not closed.
 //
-// The returned token's bytes are valid until the next call to Token.
+// The returned token's bytes are valid until the next call to Token, More,
+// Skip or Decode.
 func (d *Decoder) Token() (Token, error) {
 	// Small enough to be inlined into the caller's loop (its cost is at
 	// Go's inlining budget exactly; check with -gcflags=-m after editing):
@@ -206,11 +217,104 @@ func (d *Decoder) Row() []Token {
 // left before an error, it leaves one zero Token in the queue for Token to
 // return beside the error, which qerr holds from then on.
 func (d *Decoder) fillQueue() {
+	if len(d.queue) > 0 {
+		d.began = true // the queue's tokens have all been taken
+	}
 	if err := d.refill(); err != nil {
 		d.queue = append(d.queue[:0], Token{})
 		d.qi = 0
 		d.qerr = err
 	}
+}
+
+// atStart reports whether no token has been taken yet.
+func (d *Decoder) atStart() bool { return !d.began && d.qi == 0 }
+
+// peek returns the next token without taking it. It may read a line, as
+// Token does, so the tokens returned before are then no longer valid.
+func (d *Decoder) peek() (Token, error) {
+	if d.qi >= len(d.queue) {
+		d.fillQueue()
+	}
+	return d.queue[d.qi], d.qerr
+}
+
+// More reports whether the current array or object has another element or
+// member: whether the next token is anything but an ObjectEnd or ArrayEnd.
+// Before the first token, it reports true (every document has a root
+// value); after the last, or at an error, false (Token or Decode then
+// returns io.EOF or the error). More may read the next line, as Token
+// does, so tokens returned before it are no longer valid after it.
+func (d *Decoder) More() bool {
+	t, err := d.peek()
+	return err == nil && t.kind() != KindObjectEnd && t.kind() != KindArrayEnd
+}
+
+// Skip reads past the next value: after a Key token the key's value,
+// inside an array the next element, at the start the whole root value.
+// Where the next token is a Key, Skip passes both the key and its value.
+// It builds nothing, so a table of any length is skipped in constant
+// memory, but it checks the skipped text as Token would, and returns its
+// errors (a count error of a skipped array included). Where the next token ends an object or array, Skip consumes
+// nothing and returns an error matching ErrNotValue; after the last value
+// of the document it returns io.EOF.
+func (d *Decoder) Skip() error {
+	t, err := d.peek()
+	if err != nil {
+		return err
+	}
+	if t.kind() == KindKey {
+		d.qi++
+	} else if err := d.notValue("Skip", t); err != nil {
+		return err
+	}
+	depth := 0
+	for {
+		if depth > 0 && d.bulk.inQ && d.qi%d.bulk.per == 0 {
+			// The queue holds whole rows of a table inside the value:
+			// they leave the depth as it is.
+			d.qi = len(d.queue)
+		}
+		t, err := d.Token()
+		if err != nil {
+			return unexpectedEOF(err)
+		}
+		switch t.kind() {
+		case KindObjectStart, KindArrayStart:
+			depth++
+		case KindObjectEnd, KindArrayEnd:
+			if depth--; depth == 0 {
+				return d.endErr(ObjectStartToken()) // a container ended
+			}
+		}
+		if depth == 0 {
+			return nil // a primitive
+		}
+	}
+}
+
+// endErr returns the error, if any, that the decoder met on closing the
+// container whose end token it returned last, such as a count error of
+// that array: one met before it queued any further token. first is the
+// first token of the value just read; a primitive has no such error.
+func (d *Decoder) endErr(first Token) error {
+	if k := first.kind(); k != KindObjectStart && k != KindArrayStart {
+		return nil
+	}
+	if d.qi >= len(d.queue) {
+		return d.pendingErr()
+	}
+	return nil
+}
+
+// notValue returns the error of call (Decode or Skip) where the next
+// token, t, does not start a value, or nil.
+func (d *Decoder) notValue(call string, t Token) error {
+	switch k := t.kind(); k {
+	case KindKey, KindObjectEnd, KindArrayEnd:
+		return misuse(ErrNotValue, call+" where the next token, on line "+strconv.Itoa(d.Line())+", is "+k.String()+", not a value")
+	}
+	return nil
 }
 
 // lazyChunk is how many tokens of a very wide row or a long inline array
@@ -360,10 +464,18 @@ func (d *Decoder) errAtLine(ln *rawLine, col int, cause error) error {
 	return &SyntaxError{Line: ln.num, Column: col + 1, Offset: ln.off + int64(col), Source: string(src), Err: cause}
 }
 
-// countErr reports that the scope's declared length does not match what
-// was found, at its header line.
-func (f *frame) countErr(what string) error {
-	return &SyntaxError{Line: f.line, Column: 1, Offset: f.off, Source: string(f.src), Err: countErr(what, f.n, f.count)}
+// shortErr reports a scope that ended with fewer items, rows or entries
+// than its header declared, at its last line, quoting that line when the
+// lexer still has it.
+func (d *Decoder) shortErr(f *frame, one, many string) error {
+	return &SyntaxError{Line: d.end.num, Column: 1, Offset: d.end.off, Source: string(d.lx.source(d.end.off)),
+		Err: countErr(f, one, many, strconv.Itoa(f.count))}
+}
+
+// longErr reports an item, row or entry beyond the declared count, at the
+// current line.
+func (d *Decoder) longErr(f *frame, one, many string) error {
+	return d.syntaxErr(0, countErr(f, one, many, "more"))
 }
 
 // errAt builds a SyntaxError for a position that is not on the current line.
@@ -371,8 +483,10 @@ func errAt(line int, off int64, cause error) error {
 	return &SyntaxError{Line: line, Column: 1, Offset: off, Err: cause}
 }
 
-func countErr(what string, declared, got int) error {
-	return &detailError{ErrCount, "declared " + strconv.Itoa(declared) + " " + what + ", found " + strconv.Itoa(got)}
+// countErr is the cause of a count error of the scope f, which found got
+// items (a number, or "more").
+func countErr(f *frame, one, many, got string) error {
+	return &detailError{ErrCount, "declared " + plural(f.n, one, many) + ", found " + got + " (header at line " + strconv.Itoa(f.line) + ")"}
 }
 
 // detailError is a sentinel cause with more words.
@@ -404,11 +518,7 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	f := &d.stack[len(d.stack)-1]
 	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
 	f.fresh = kind != fObject && kind != fItem // see fieldValue for fObject
-	f.line, f.off = d.line.num, d.line.off
-	if kind != fObject && kind != fItem {
-		// Arrays keep their header line for count errors.
-		f.src = append(f.src[:0], d.line.full[:min(len(d.line.full), 256)]...)
-	}
+	f.line = d.line.num
 	f.keys.reset()
 	return f, nil
 }
@@ -423,11 +533,11 @@ func (d *Decoder) pop() error {
 	if d.opts.strict && f.count != f.n {
 		switch f.kind {
 		case fList:
-			return f.countErr("items")
+			return d.shortErr(f, "item", "items")
 		case fTabular:
-			return f.countErr("rows")
+			return d.shortErr(f, "row", "rows")
 		case fKeyed:
-			return f.countErr("entries")
+			return d.shortErr(f, "entry", "entries")
 		}
 	}
 	switch f.kind {
@@ -485,6 +595,8 @@ func (d *Decoder) step() error {
 	}
 	blank := d.blank
 	d.blank = 0
+	d.end, d.cur = d.cur, lineRef{ln.num, ln.off}
+	d.lx.keepOff = ln.off
 
 	switch d.root {
 	case rootStart:
@@ -571,6 +683,7 @@ func (d *Decoder) finish() error {
 	}
 	// The scopes close from the innermost out; the first that fails
 	// ends the document there, leaving the outer ones open.
+	d.end = d.cur
 	for len(d.stack) > 0 {
 		if err := d.pop(); err != nil {
 			return err
@@ -772,7 +885,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 	}
 	if got := len(d.cells) / 2; d.opts.strict && got != h.n {
 		d.cells = d.cells[:0]
-		return d.syntaxErr(base+h.restCol, countErr("values", h.n, got))
+		return d.syntaxErr(base+h.restCol, detail(ErrCount, "declared "+plural(h.n, "value", "values")+", found "+strconv.Itoa(got)))
 	}
 	d.ci = 0
 	if len(d.cells) == 0 {
@@ -876,11 +989,10 @@ func (d *Decoder) tabularLine(f *frame) error {
 func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 	f.count++
 	if d.opts.strict && f.count > f.n {
-		what := "rows"
 		if f.kind == fKeyed {
-			what = "entries"
+			return d.longErr(f, "entry", "entries")
 		}
-		return d.syntaxErr(0, countErr(what, f.n, f.count))
+		return d.longErr(f, "row", "rows")
 	}
 	ncell := len(d.seps) + 1
 	if len(text) == 0 && f.kind == fKeyed {
@@ -890,7 +1002,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		// In both modes: §14.1 requires the error in strict mode, and
 		// reading the row anyway would invent or drop cells silently (the
 		// reference implementation rejects it in non-strict mode too).
-		return d.syntaxErr(0, detail(ErrWidth, "header has "+strconv.Itoa(want)+" fields, row has "+strconv.Itoa(ncell)+" cells"))
+		return d.syntaxErr(0, detail(ErrWidth, "header has "+plural(want, "field", "fields")+", row has "+plural(ncell, "cell", "cells")))
 	}
 	d.cellsOf = text
 	d.cellCol = col
@@ -1107,7 +1219,7 @@ func (d *Decoder) listLine(f *frame) error {
 	}
 	f.count++
 	if d.opts.strict && f.count > f.n {
-		return d.syntaxErr(0, countErr("items", f.n, f.count))
+		return d.longErr(f, "item", "items")
 	}
 	col := 2
 	for len(rest) > 0 && rest[0] == ' ' {

@@ -214,10 +214,10 @@ func TestSyntaxErrors(t *testing.T) {
 		col  int // 0: not checked
 	}{
 		{"inline count", "t[3]: a,b", ErrCount, 1, 0},
-		{"list count too few", "l[2]:\n  - a", ErrCount, 1, 0},
+		{"list count too few", "l[2]:\n  - a", ErrCount, 2, 0},
 		{"list count too many", "l[1]:\n  - a\n  - b", ErrCount, 3, 0},
 		{"row count", "t[1]{a}:\n  1\n  2", ErrCount, 3, 0},
-		{"entry count", "m[2:]{v}:\n  a: 1", ErrCount, 1, 0},
+		{"entry count", "m[2:]{v}:\n  a: 1", ErrCount, 2, 0},
 		{"row width", "t[1]{a,b}:\n  1", ErrWidth, 2, 0},
 		{"entry width", "m[1:]{a,b}:\n  k: 1", ErrWidth, 2, 0},
 		{"bad length", "t[03]: a", ErrHeader, 1, 3},

@@ -16,7 +16,10 @@
 // views into the decoder's buffer, valid until the next call to Token; call
 // Token.Clone to keep one. Inside a table, Decoder.Row gives a whole row's
 // tokens at once when they are ready. Decode and Unmarshal build Go values
-// from the same token stream.
+// from the same token stream: a whole document, or, after Token, the next
+// value only, so that a large document can be read a record at a time,
+// with More telling whether an array or object goes on and Skip passing a
+// value by in constant memory.
 //
 // # Errors
 //

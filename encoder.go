@@ -49,6 +49,7 @@ type Encoder struct {
 
 	started bool // a line has been written: the next line starts with LF
 	done    bool // the document is complete
+	closed  bool // Close has been called
 
 	stack []wframe // open containers of the token writer
 	tkeys *keySets // the keys of each open object of the token writer, by stack index
@@ -89,7 +90,7 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.release()
 	e.out = w
 	e.err = nil
-	e.started, e.done = false, false
+	e.started, e.done, e.closed = false, false, false
 	e.stack = e.stack[:0]
 	e.prog = e.prog[:0]
 	e.arena = e.arena[:0]
@@ -98,13 +99,21 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.level = 0
 }
 
-// Errors of misuse. They do not carry the sticky error unless the
-// document written so far is invalid.
-var (
-	errDocDone  = errors.New("toon: the document is already complete")
-	errBegun    = errors.New("toon: Encode after the document has begun")
-	errNoWriter = errors.New("toon: Encoder has a nil io.Writer")
-)
+// errNoWriter reports output to a nil io.Writer.
+var errNoWriter = errors.New("toon: Encoder has a nil io.Writer")
+
+// ended returns the misuse error of a call (named by call) made after
+// Close or after the end of the document, or nil. Misuse errors are not
+// sticky unless the document written so far is invalid.
+func (e *Encoder) ended(call string) error {
+	switch {
+	case e.closed:
+		return misuse(ErrClosed, call+" after Close")
+	case e.done:
+		return misuse(ErrComplete, call+" after the end of the document")
+	}
+	return nil
+}
 
 // UnsupportedTypeError is returned by Encode and Marshal for a value whose
 // type they cannot encode.
@@ -200,6 +209,14 @@ func (e *Encoder) Flush() error {
 	if e.bb == nil {
 		return e.err
 	}
+	if t := &e.tbl; t.holding {
+		// The rows of the open table wait for its header in the table's
+		// chunks; the output before the table is in pre.
+		e.b, t.pre = t.pre, e.b
+		err := e.flush()
+		e.b, t.pre = t.pre, e.b
+		return err
+	}
 	return e.flush()
 }
 
@@ -212,19 +229,20 @@ func (e *Encoder) Close() error {
 	if e.tbl.active {
 		name := e.tbl.name
 		e.dropTable()
-		e.fail(errors.New("toon: Close with table " + name + " still open"))
+		e.fail(misuse(ErrTableOpen, "Close with "+name+" still open"))
 	}
 	if e.err == nil && len(e.stack) == 1 && e.stack[0].implicit && !e.stack[0].keyPending {
 		e.stack = e.stack[:0]
 		e.complete()
 	}
 	if e.err == nil && len(e.stack) > 0 {
-		e.fail(errors.New("toon: Close before the end of the document"))
+		e.fail(misuse(ErrIncomplete, "Close before the end of the document"))
 	}
 	if e.err == nil {
 		e.flush()
 	}
 	e.release()
+	e.closed = true
 	return e.err
 }
 
@@ -261,11 +279,14 @@ func (e *Encoder) Encode(v any) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.begun() || e.tbl.active {
-		if e.done {
-			return errDocDone
-		}
-		return errBegun
+	if err := e.ended("Encode"); err != nil {
+		return err
+	}
+	if e.tbl.active {
+		return misuse(ErrTableOpen, "Encode while "+e.tbl.name+" is open")
+	}
+	if e.begun() {
+		return misuse(ErrPlacement, "Encode after the document has begun")
 	}
 	e.acquire()
 	if err := e.encodeRoot(v); err != nil {
@@ -1144,11 +1165,11 @@ func (e *Encoder) WriteToken(t Token) error {
 	if e.err != nil {
 		return e.err
 	}
-	if e.done {
-		return errDocDone
+	if err := e.ended("WriteToken"); err != nil {
+		return err
 	}
 	if e.tbl.active {
-		return errors.New("toon: WriteToken while table " + e.tbl.name + " is open")
+		return misuse(ErrTableOpen, "WriteToken while "+e.tbl.name+" is open")
 	}
 	e.acquire()
 	if err := e.token(t); err != nil {
@@ -1161,7 +1182,7 @@ func (e *Encoder) WriteToken(t Token) error {
 }
 
 func tokenErr(what string, t Token) error {
-	return errors.New("toon: unexpected " + t.Kind().String() + " token " + what)
+	return misuse(ErrPlacement, "unexpected "+t.Kind().String()+" token "+what)
 }
 
 func isPrimKind(k Kind) bool {
@@ -1289,7 +1310,7 @@ func (e *Encoder) token(t Token) error {
 		switch t.Kind() {
 		case KindKey:
 			if f.count == f.n {
-				return countError("keyed object", "entries", f.n, f.n+1)
+				return countError("keyed object", "entry", "entries", f.n, f.n+1)
 			}
 			start := len(e.b)
 			e.line(f.depth)
@@ -1302,7 +1323,7 @@ func (e *Encoder) token(t Token) error {
 			return nil
 		case KindObjectEnd:
 			if f.count != f.n {
-				return countError("keyed object", "entries", f.n, f.count)
+				return countError("keyed object", "entry", "entries", f.n, f.count)
 			}
 			e.pop()
 			return nil
@@ -1318,7 +1339,7 @@ func (e *Encoder) token(t Token) error {
 				return tokenErr("of form "+t.Form().String()+" as a tabular row", t)
 			}
 			if f.count == f.n {
-				return countError("tabular array", "rows", f.n, f.n+1)
+				return countError("tabular array", "row", "rows", f.n, f.n+1)
 			}
 			f.count++
 			e.line(f.depth)
@@ -1326,7 +1347,7 @@ func (e *Encoder) token(t Token) error {
 			return nil
 		case KindArrayEnd:
 			if f.count != f.n {
-				return countError("tabular array", "rows", f.n, f.count)
+				return countError("tabular array", "row", "rows", f.n, f.count)
 			}
 			e.pop()
 			return nil
@@ -1335,20 +1356,20 @@ func (e *Encoder) token(t Token) error {
 	case wList:
 		if t.Kind() == KindArrayEnd {
 			if f.count != f.n {
-				return countError("list array", "items", f.n, f.count)
+				return countError("list array", "item", "items", f.n, f.count)
 			}
 			e.pop()
 			return nil
 		}
 		if f.count == f.n {
-			return countError("list array", "items", f.n, f.n+1)
+			return countError("list array", "item", "items", f.n, f.n+1)
 		}
 		f.count++
 		return e.tokenValue(t, atItem, f.depth, f.mask)
 	case wInline:
 		if t.Kind() == KindArrayEnd {
 			if f.count != f.n {
-				return countError("inline array", "values", f.n, f.count)
+				return countError("inline array", "value", "values", f.n, f.count)
 			}
 			e.pop()
 			return nil
@@ -1357,7 +1378,7 @@ func (e *Encoder) token(t Token) error {
 			return tokenErr("in an inline array, where a primitive belongs", t)
 		}
 		if f.count == f.n {
-			return countError("inline array", "values", f.n, f.n+1)
+			return countError("inline array", "value", "values", f.n, f.n+1)
 		}
 		if f.count == 0 {
 			e.b = append(e.b, ' ')

@@ -119,6 +119,27 @@ func writeTable(w io.Writer, d *benchData) error {
 	return enc.Close()
 }
 
+// writeTableUnknown writes the table with BeginTable(n < 0), raising
+// *peak to the heap in use before EndTable.
+func writeTableUnknown(w io.Writer, d *benchData, peak *uint64, opts ...Option) error {
+	enc := NewEncoder(w, opts...)
+	if err := enc.BeginTable("rows", -1, benchFields...); err != nil {
+		return err
+	}
+	for _, row := range d.values {
+		if err := enc.WriteRow(row...); err != nil {
+			return err
+		}
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	*peak = max(*peak, ms.HeapInuse)
+	if err := enc.EndTable(); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
 func writeCSV(w io.Writer, d *benchData) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(benchFields); err != nil {
@@ -172,22 +193,22 @@ func BenchmarkTable(b *testing.B) {
 	b.Run("WriteRow", func(b *testing.B) {
 		runRows(b, func(w io.Writer) error { return writeTable(w, d) })
 	})
-	b.Run("WriteRow-unknown-count", func(b *testing.B) {
-		runRows(b, func(w io.Writer) error {
-			enc := NewEncoder(w)
-			if err := enc.BeginTable("rows", -1, benchFields...); err != nil {
-				return err
-			}
-			for _, row := range d.values {
-				if err := enc.WriteRow(row...); err != nil {
-					return err
-				}
-			}
-			if err := enc.EndTable(); err != nil {
-				return err
-			}
-			return enc.Close()
-		})
+	// A table of unknown length holds its rows until EndTable: the table
+	// (about 50 MB) fits the default budget of 64 MiB; with a budget of
+	// 8 MiB, most of it goes through a temporary file. held-heap-MB is the
+	// most heap in use just before EndTable, when the most rows are held,
+	// beyond what was in use before the first table.
+	unknown := func(b *testing.B, opts ...Option) {
+		var base runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&base)
+		peak := base.HeapInuse
+		runRows(b, func(w io.Writer) error { return writeTableUnknown(w, d, &peak, opts...) })
+		b.ReportMetric(float64(peak-base.HeapInuse)/(1<<20), "held-heap-MB")
+	}
+	b.Run("WriteRow-unknown-count", func(b *testing.B) { unknown(b) })
+	b.Run("WriteRow-unknown-count-spilled", func(b *testing.B) {
+		unknown(b, WithTableBudget(8<<20), WithTempDir(b.TempDir()))
 	})
 	b.Run("csv", func(b *testing.B) {
 		runRows(b, func(w io.Writer) error { return writeCSV(w, d) })

@@ -166,10 +166,10 @@ func TestEncodeOnce(t *testing.T) {
 	if err := enc.Encode(map[string]any{"a": 1}); err != nil {
 		t.Fatal(err)
 	}
-	if err := enc.Encode(1); !errors.Is(err, errDocDone) {
+	if err := enc.Encode(1); !errors.Is(err, ErrComplete) {
 		t.Fatalf("second Encode: %v", err)
 	}
-	if err := enc.WriteToken(NullToken()); !errors.Is(err, errDocDone) {
+	if err := enc.WriteToken(NullToken()); !errors.Is(err, ErrComplete) {
 		t.Fatalf("WriteToken after Encode: %v", err)
 	}
 	if err := enc.Close(); err != nil {
@@ -549,7 +549,7 @@ func TestWriteTokenErrors(t *testing.T) {
 		{"value where a key belongs", []Token{os, num("1")}, "unexpected Number"},
 		{"key at the root", []Token{k("a")}, "unexpected Key"},
 		{"array end in an object", []Token{os, ae}, "unexpected ArrayEnd"},
-		{"too many inline values", []Token{ArrayStartToken(1, FormInline, 0, nil), num("1"), num("2")}, "declared 1 values, got more than 1"},
+		{"too many inline values", []Token{ArrayStartToken(1, FormInline, 0, nil), num("1"), num("2")}, "declared 1 value, got more than 1"},
 		{"too few list items", []Token{ArrayStartToken(2, FormList, 0, nil), num("1"), ae}, "declared 2 items, got 1"},
 		{"object in an inline array", []Token{ArrayStartToken(1, FormInline, 0, nil), os}, "unexpected ObjectStart"},
 		{"too many rows", []Token{ArrayStartToken(0, FormTabular, 0, []Field{{Name: []byte("a")}}), os}, "declared 0 rows"},
@@ -604,7 +604,7 @@ func TestWriteTokenErrors(t *testing.T) {
 	if err := enc.WriteToken(num("1")); err != nil {
 		t.Fatal(err)
 	}
-	if err := enc.WriteToken(num("2")); !errors.Is(err, errDocDone) {
+	if err := enc.WriteToken(num("2")); !errors.Is(err, ErrComplete) {
 		t.Fatalf("token after the root value: %v", err)
 	}
 	// Close with an open container.

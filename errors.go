@@ -43,3 +43,36 @@ func (e *SyntaxError) Error() string {
 
 // Unwrap returns the cause.
 func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// Misuse of the API: calls out of order. The errors that report them wrap
+// one of these, so errors.Is(err, toon.ErrTableOpen) tells what happened,
+// and their text names the call and the state it met.
+var (
+	ErrClosed     = errors.New("encoder closed")              // a write after Encoder.Close (until Reset)
+	ErrComplete   = errors.New("document complete")           // a write after the root value has ended
+	ErrTableOpen  = errors.New("table open")                  // a call other than WriteRow or EndTable while a table is open
+	ErrNoTable    = errors.New("no table open")               // WriteRow or EndTable without an open table
+	ErrIncomplete = errors.New("document incomplete")         // Close with an object or array still open
+	ErrPlacement  = errors.New("call out of place")           // a value, token or table where the document cannot take it
+	ErrNotValue   = errors.New("not at the start of a value") // Decoder.Decode where the next token is a key or an end
+)
+
+// misuseError reports a call out of order: msg says what happened, err is
+// one of the sentinels above.
+type misuseError struct {
+	err error
+	msg string
+}
+
+func (e *misuseError) Error() string { return "toon: " + e.msg }
+func (e *misuseError) Unwrap() error { return e.err }
+
+func misuse(err error, msg string) error { return &misuseError{err, msg} }
+
+// plural writes a count and its noun: "1 row", "2 rows".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

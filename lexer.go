@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"io"
@@ -38,7 +39,19 @@ type lexer struct {
 	lastSpaces int
 	lastDepth  int
 	lastOdd    bool
+
+	// keepOff is the input offset of a line whose text errors may still
+	// need (the decoder's last content line): fill copies the first
+	// keptLen <= sourceMax bytes of it to kept, and keptOff records whose
+	// they are, before moving the buffer over it.
+	keepOff int64
+	keptOff int64
+	keptLen int
+	kept    [sourceMax]byte
 }
+
+// sourceMax is the most bytes of a line an error quotes.
+const sourceMax = 256
 
 // rawLine is one line of input after comment removal.
 type rawLine struct {
@@ -125,6 +138,10 @@ var errCommentUTF8 = errors.New("comment line is not UTF-8")
 // growing it (up to maxLine+1 bytes) when a line does not fit.
 func (l *lexer) fill() error {
 	if l.pos > 0 {
+		if k := l.keepOff - l.base; k >= 0 && k < int64(l.pos) {
+			l.keptLen = copy(l.kept[:], lineAt(l.buf[k:l.pos]))
+			l.keptOff = l.keepOff
+		}
 		n := copy(l.buf, l.buf[l.pos:l.end])
 		l.base += int64(l.pos)
 		l.scanned -= l.pos
@@ -161,6 +178,32 @@ func (l *lexer) fill() error {
 		}
 	}
 	return io.ErrNoProgress
+}
+
+// source returns the text of the line that starts at input offset off, cut
+// at sourceMax bytes: off must be the last line given to keepOff, or a line
+// still in the buffer.
+func (l *lexer) source(off int64) []byte {
+	if k := off - l.base; k >= 0 && k < int64(l.end) {
+		return lineAt(l.buf[k:l.end])
+	}
+	if off == l.keptOff {
+		return l.kept[:l.keptLen]
+	}
+	return nil
+}
+
+// lineAt returns the line at the start of b without its terminator, cut at
+// sourceMax bytes.
+func lineAt(b []byte) []byte {
+	b = b[:min(len(b), sourceMax+1)]
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	if n := len(b); n > 0 && b[n-1] == '\r' {
+		b = b[:n-1]
+	}
+	return b[:min(len(b), sourceMax)]
 }
 
 // readLine returns the next line that is not a comment line (§5.1).

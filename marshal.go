@@ -758,7 +758,9 @@ func (e *Encoder) reserve(perRow, rows int) {
 	}
 }
 
-// appendStaticFields appends the fields segment of a static object.
+// appendStaticFields appends the fields segment of a static object, or of
+// a struct whose fields are primitives or structs of them (WriteRows): its
+// fields that are not primitives are nested groups.
 func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
 	b = append(b, '{')
 	for i := range pl.fields {
@@ -766,7 +768,7 @@ func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
 			b = append(b, byte(delim))
 		}
 		b = appendKey(b, pl.fields[i].name)
-		if pl.fields[i].plan.shape == shapeObj {
+		if pl.fields[i].plan.shape != shapePrim {
 			b = appendStaticFields(b, pl.fields[i].plan, delim)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"iter"
 	"reflect"
+	"strconv"
 	"unsafe"
 )
 
@@ -46,7 +47,8 @@ func NewRowDecoder[T any](d *Decoder) *RowDecoder[T] {
 
 // Next decodes the next element of the array into *v, which it zeroes
 // first, with the rules of Decoder.Decode. It returns io.EOF after the last
-// element.
+// element. When it returns another error without an element (a count
+// error at the array's end, a syntax error), *v is left zero.
 //
 // An element that does not fit T is reported as an *UnmarshalTypeError (or
 // an *UnknownFieldError with DisallowUnknownFields) with its line and
@@ -55,6 +57,8 @@ func NewRowDecoder[T any](d *Decoder) *RowDecoder[T] {
 // and a next token that does not start an array are sticky: every later
 // call returns them.
 func (r *RowDecoder[T]) Next(v *T) error {
+	var zero T
+	*v = zero
 	if r.err != nil {
 		return r.err
 	}
@@ -92,8 +96,6 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		}
 		return r.pending(io.EOF)
 	}
-	var zero T
-	*v = zero
 	p := unsafe.Pointer(v)
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)
@@ -158,15 +160,18 @@ func Rows[T any](d *Decoder) iter.Seq2[T, error] {
 // the count is known (WithTableBudget). Memory stays constant whatever the
 // number of rows.
 //
-// T must be a struct, or a pointer to one, whose fields are all primitive
+// T must be a struct, or a pointer to one, whose fields are primitive
 // (strings, numbers, booleans, and the types that encode as primitives:
-// pointers to them, time.Time, []byte, Number, *big.Int, TextMarshalers);
-// its fields are the columns, in field order, named as Marshal names them.
-// omitempty does not apply to cells. A nil pointer in rows is an error.
+// pointers to them, time.Time, []byte, Number, *big.Int, TextMarshalers)
+// or structs (not pointers to them) whose fields are so in turn. Its
+// fields are the columns, in field order, named as Marshal names them; a
+// struct field is a nested field group (§9.3) whose leaves are cells in
+// the row, depth first. omitempty does not apply to cells. A nil pointer
+// in rows is an error.
 //
-// For a non-empty table of a struct without nested structs, the text is
-// what Marshal writes for the equivalent slice; an empty one is written
-// `key[0]{fields}:`, where Marshal writes `key: []`.
+// For a non-empty table of a struct without omitempty or omitzero fields,
+// the text is what Marshal writes for the equivalent slice; an empty one
+// is written `key[0]{fields}:`, where Marshal writes `key: []`.
 func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 	t := reflect.TypeFor[T]()
 	pl := encPlanOf(t)
@@ -177,18 +182,21 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 	if pl.kind != ekStruct || len(pl.fields) == 0 {
 		return errors.New("toon: WriteRows of " + t.String() + ", which is not a struct with fields")
 	}
-	names := make([]string, len(pl.fields))
-	for i := range pl.fields {
-		f := &pl.fields[i]
-		if f.plan.shape != shapePrim || !f.direct {
-			return errors.New("toon: WriteRows of " + t.String() + ": field " + f.name + " is not a primitive")
+	leaves := pl.leaves // a static object's leaves are those of its plan
+	if pl.shape != shapeObj {
+		var err error
+		if leaves, err = rowLeaves(pl, 0, nil); err != nil {
+			return errors.New("toon: WriteRows of " + t.String() + ": " + err.Error())
 		}
-		names[i] = f.name
 	}
-	if err := e.BeginTable(key, n, names...); err != nil {
+	if err := e.tableFree("WriteRows"); err != nil {
 		return err
 	}
-	cells := make([]Value, len(pl.fields))
+	if err := e.beginTable(key, n, len(leaves), nil, pl); err != nil {
+		return err
+	}
+	cells := make([]Value, len(leaves))
+	setLeafKinds(cells, leaves)
 	var err error
 	var cur T // one variable for every row: taking its address costs nothing per row
 	for row := range rows {
@@ -201,13 +209,7 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 				break
 			}
 		}
-		for i := range pl.fields {
-			f := &pl.fields[i]
-			if cells[i], err = cellValue(f.plan, unsafe.Add(p, f.off)); err != nil {
-				break
-			}
-		}
-		if err != nil {
+		if err = leafValues(cells, leaves, p); err != nil {
 			break
 		}
 		if err = e.WriteRow(cells...); err != nil {
@@ -219,6 +221,42 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 		return e.fail(err)
 	}
 	return e.EndTable()
+}
+
+// rowLeaves appends to out the leaves of the row struct of plan pl at
+// offset off: its primitive fields, and depth first those of its struct
+// fields, which are nested field groups. Unlike a static object's leaves,
+// they ignore omitempty and omitzero, which do not apply to cells.
+func rowLeaves(pl *encPlan, off uintptr, out []encLeaf) ([]encLeaf, error) {
+	if a, b, ok := repeatedName(len(pl.fields), func(i int) string { return pl.fields[i].name }); ok {
+		if a != b {
+			return nil, errKeysAlike(a, b, writtenKey(b))
+		}
+		return nil, errors.New("repeated field " + strconv.Quote(b))
+	}
+	for i := range pl.fields {
+		f := &pl.fields[i]
+		var err error
+		switch {
+		case !f.direct:
+			return nil, errors.New("field " + f.name + " is reached through an embedded pointer")
+		case f.plan.shape == shapePrim:
+			out = append(out, newLeaf(off+f.off, f.plan))
+		case isRowGroup(f.plan):
+			if out, err = rowLeaves(f.plan, off+f.off, out); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, errors.New("field " + f.name + " is neither a primitive nor a struct of them")
+		}
+	}
+	return out, nil
+}
+
+// isRowGroup reports whether a field of plan pl is a nested field group
+// of a row: a struct with fields, encoded as an object.
+func isRowGroup(pl *encPlan) bool {
+	return pl.kind == ekStruct && len(pl.fields) > 0 && !pl.building
 }
 
 // cellValue returns the primitive at p, of a plan whose shape is

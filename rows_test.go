@@ -251,8 +251,28 @@ func TestWriteRowsErrors(t *testing.T) {
 	if err := WriteRows(e, "", -1, slices.Values([]int{1})); err == nil {
 		t.Error("WriteRows of ints: no error")
 	}
-	if err := WriteRows(e, "", -1, slices.Values([]mNested{{}})); err == nil {
-		t.Error("WriteRows of a nested struct: no error")
+	type withPtr struct {
+		A int     `toon:"a"`
+		P *mPoint `toon:"p"` // nil would be null: not a uniform column
+	}
+	if err := WriteRows(e, "", -1, slices.Values([]withPtr{{}})); err == nil || !strings.Contains(err.Error(), "field p is neither") {
+		t.Errorf("WriteRows of a pointer to a struct: %v", err)
+	}
+	type withSlice struct {
+		A  int `toon:"a"`
+		In struct {
+			L []int `toon:"l"`
+		} `toon:"in"`
+	}
+	if err := WriteRows(e, "", -1, slices.Values([]withSlice{{}})); err == nil || !strings.Contains(err.Error(), "field l is neither") {
+		t.Errorf("WriteRows of a slice in a group: %v", err)
+	}
+	type withEmpty struct {
+		A int      `toon:"a"`
+		E struct{} `toon:"e"`
+	}
+	if err := WriteRows(e, "", -1, slices.Values([]withEmpty{{}})); err == nil {
+		t.Error("WriteRows of an empty struct field: no error")
 	}
 	if err := WriteRows(e, "", -1, slices.Values([]*rRow{nil})); err == nil {
 		t.Error("WriteRows of a nil row: no error")
@@ -319,5 +339,159 @@ func TestWriteRowsAllocs(t *testing.T) {
 	small, large := cost(10), cost(len(rows))
 	if large > small {
 		t.Errorf("10 rows: %v allocations; %d rows: %v", small, len(rows), large)
+	}
+}
+
+// TestRowsShortTableZero checks that a table that ends short yields the
+// count error with the zero value, not the last row again.
+func TestRowsShortTableZero(t *testing.T) {
+	for _, in := range []string{"[3]{id,name}:\n  1,a\n  2,b", "rows[3]{id,name}:\n  1,a\n  2,b\nnext: 1"} {
+		d := NewDecoder(strings.NewReader(in))
+		if strings.HasPrefix(in, "rows") {
+			d.Token()
+			d.Token()
+		}
+		var got []rRow
+		var errs []error
+		for r, err := range Rows[rRow](d) {
+			got = append(got, r)
+			errs = append(errs, err)
+		}
+		want := []rRow{{ID: 1, Name: "a"}, {ID: 2, Name: "b"}, {}}
+		if !reflect.DeepEqual(got, want) || errs[0] != nil || errs[1] != nil || !errors.Is(errs[2], ErrCount) {
+			t.Errorf("%q: rows %+v, errors %v", in, got, errs)
+		}
+	}
+	// RowDecoder.Next leaves its argument zero on the error too.
+	d := NewDecoder(strings.NewReader("[2]{id}:\n  5"))
+	rd := NewRowDecoder[rRow](d)
+	var r rRow
+	if err := rd.Next(&r); err != nil || r.ID != 5 {
+		t.Fatalf("first row: %+v, %v", r, err)
+	}
+	if err := rd.Next(&r); !errors.Is(err, ErrCount) || r != (rRow{}) {
+		t.Errorf("after the short table: %+v, %v", r, err)
+	}
+}
+
+// Row types with nested field groups for TestWriteRowsNested.
+type (
+	wCustomer struct {
+		Name    string `json:"name"`
+		Country string `json:"country"`
+	}
+	wOrder struct {
+		ID       int       `json:"id"`
+		Customer wCustomer `json:"customer"`
+		Total    float64   `json:"total"`
+	}
+	wDeep struct {
+		K   string `toon:"k"`
+		Mid struct {
+			At   time.Time `toon:"at"`
+			Leaf struct {
+				N   Number `toon:"n"`
+				P   *int   `toon:"p"`
+				Yes bool   `toon:"yes"`
+			} `toon:"leaf"`
+			U uint8 `toon:"u"`
+		} `toon:"mid"`
+		Tail []byte `toon:"tail"`
+	}
+)
+
+// TestWriteRowsNested writes tables of structs with nested structs, whose
+// headers have nested field groups, and requires the text Marshal writes
+// for the same slice: at the root and as a field, with every delimiter, a
+// known and an unknown count (held in memory and spilled), from values and
+// from pointers. Rows reads them back.
+func TestWriteRowsNested(t *testing.T) {
+	orders := make([]wOrder, 300)
+	for i := range orders {
+		orders[i] = wOrder{i, wCustomer{"name " + strconv.Itoa(i%9), []string{"DK", "a,b", "x|y", "t\tab"}[i%4]}, float64(i) / 8}
+	}
+	deep := make([]wDeep, 50)
+	ints := make([]int, len(deep))
+	for i := range deep {
+		d := &deep[i]
+		d.K = "k" + strconv.Itoa(i)
+		d.Mid.At = time.Date(2026, 1, 2, 3, 4, i, 0, time.UTC)
+		d.Mid.Leaf.N = Number(strconv.Itoa(i) + ".50")
+		if i%2 == 0 {
+			ints[i] = -i
+			d.Mid.Leaf.P = &ints[i]
+		}
+		d.Mid.Leaf.Yes = i%3 == 0
+		d.Mid.U = uint8(i)
+		d.Tail = []byte{byte(i)}
+	}
+	for _, d := range []Delimiter{Comma, Tab, Pipe} {
+		checkNestedRows(t, orders, d)
+		checkNestedRows(t, deep, d)
+		checkNestedRows(t, []mNested{{1, mPoint{1, 2}, "a"}, {2, mPoint{3, 4}, "b: c"}}, d)
+	}
+	// Pointers to rows.
+	ptrs := []*wOrder{&orders[0], &orders[1]}
+	var b bytes.Buffer
+	if err := WriteRows(NewEncoder(&b), "", 2, slices.Values(ptrs)); err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := Marshal(ptrs); b.String() != string(want) {
+		t.Errorf("pointers: got\n%s\nwant\n%s", b.String(), want)
+	}
+	// Back with Rows.
+	d := NewDecoder(bytes.NewReader(b.Bytes()))
+	var got []wOrder
+	for r, err := range Rows[wOrder](d) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if !reflect.DeepEqual(got, orders[:2]) {
+		t.Errorf("read back %+v", got)
+	}
+}
+
+// checkNestedRows compares WriteRows of rows with Marshal of the slice, at
+// the root and as a field.
+func checkNestedRows[T any](t *testing.T, rows []T, d Delimiter) {
+	t.Helper()
+	wantRoot, err := Marshal(rows, WithDelimiter(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(wantRoot, []byte("}"+string(d))) && !bytes.Contains(wantRoot, []byte("}}")) {
+		t.Fatalf("Marshal wrote no nested group: %.80q", wantRoot)
+	}
+	wantField, err := Marshal(Object{{"before", 1}, {"rows", rows}}, WithDelimiter(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []struct {
+		n      int
+		budget int64
+	}{{len(rows), 64 << 20}, {-1, 64 << 20}, {-1, 100}} {
+		opts := []Option{WithDelimiter(d), WithTableBudget(mode.budget), WithTempDir(t.TempDir())}
+		var b bytes.Buffer
+		if err := WriteRows(NewEncoder(&b, opts...), "", mode.n, slices.Values(rows)); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != string(wantRoot) {
+			t.Fatalf("%T, delimiter %q, n %d: root table\n got %.300q\nwant %.300q", rows, d, mode.n, b.String(), wantRoot)
+		}
+		b.Reset()
+		e := NewEncoder(&b, opts...)
+		must(t, e.WriteToken(ObjectStartToken()))
+		must(t, e.WriteToken(KeyToken([]byte("before"))))
+		must(t, e.WriteToken(NumberToken([]byte("1"))))
+		if err := WriteRows(e, "rows", mode.n, slices.Values(rows)); err != nil {
+			t.Fatal(err)
+		}
+		must(t, e.WriteToken(ObjectEndToken()))
+		must(t, e.Close())
+		if b.String() != string(wantField) {
+			t.Fatalf("%T, delimiter %q, n %d: field table\n got %.300q\nwant %.300q", rows, d, mode.n, b.String(), wantField)
+		}
 	}
 }

@@ -9,9 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
-
-	"github.com/valyala/bytebufferpool"
 )
 
 // TableError reports a streaming table whose rows do not fit its header: a
@@ -30,11 +29,11 @@ func (e *TableError) Error() string {
 	if e.Table != "" {
 		name = "table " + strconv.Quote(e.Table)
 	}
-	what := "rows"
+	want := plural(e.Want, "row", "rows")
 	if e.Err == ErrWidth {
-		what = "cells"
+		want = plural(e.Want, "cell", "cells")
 	}
-	return "toon: " + name + ": " + e.Err.Error() + ": want " + strconv.Itoa(e.Want) + " " + what + ", got " + strconv.Itoa(e.Got)
+	return "toon: " + name + ": " + e.Err.Error() + ": want " + want + ", got " + strconv.Itoa(e.Got)
 }
 
 // Unwrap returns the cause.
@@ -42,12 +41,12 @@ func (e *TableError) Unwrap() error { return e.Err }
 
 // countError reports a token-written container with the wrong number of
 // elements.
-func countError(container, what string, want, got int) error {
+func countError(container, one, many string, want, got int) error {
 	s := "more than " + strconv.Itoa(want)
 	if got < want {
 		s = strconv.Itoa(got)
 	}
-	return &detailCountError{msg: "toon: " + container + " declared " + strconv.Itoa(want) + " " + what + ", got " + s}
+	return &detailCountError{msg: "toon: " + container + " declared " + plural(want, one, many) + ", got " + s}
 }
 
 // detailCountError is a count mismatch of the token writer; it matches
@@ -61,27 +60,48 @@ func (e *detailCountError) Unwrap() error { return ErrCount }
 type table struct {
 	active bool
 	key    string // as given to BeginTable
-	name   string // for messages: the quoted key, or "root"
+	name   string // for messages: `table "key"`, or "the root table"
 	root   bool   // a root table: the document ends with it
 	n      int    // declared rows; < 0 if unknown
 	width  int
 	rows   int
 	rowStyle
 	// quick: WriteRow may write rows as putRow does, with one call of
-	// putCells: the length is declared, the lead has at most 8 bytes and
-	// a row of width cells fits rowSlack.
+	// putCells: the lead has at most 8 bytes and a row of width cells
+	// fits rowSlack.
 	quick bool
 
-	// Tables of unknown length keep their rows, each with its leading LF
-	// and indentation, in rb up to the budget, then in a temporary file;
-	// the header, written at EndTable, is head + "[count]" + fseg.
-	rb      *bytebufferpool.ByteBuffer
+	// The rows of a table of unknown length wait for their header, which
+	// needs their count (holding). They are written as any rows are, but
+	// to a chunk of pooled memory that e.b views in place of the output
+	// buffer, which waits in pre with the output before the table. Each
+	// time a chunk holds flushSize bytes of rows, hold keeps it and gives
+	// e.b a new one, until the chunks would pass the table budget; from
+	// then on, it writes each chunk's rows to a temporary file and reuses
+	// the chunk. EndTable writes the header, head + "[count]" + fseg,
+	// then the rows from the chunks and from the file. (Marshal's encoder,
+	// which keeps all of its output in e.b, writes the rows to e.b after
+	// mark, and EndTable puts the header there.)
+	holding bool
+	pre     []byte
+	cur     *[]byte   // the chunk e.b views (its slice is e.b's, as of the last hold)
+	chunks  []*[]byte // full chunks, in order, before the rows in the file
+	held    int64     // bytes of memory of cur and chunks
+	mark    int
 	head    []byte
 	fseg    []byte
 	file    *os.File
 	path    string
 	removed bool // the file's name is already gone
 }
+
+// holdChunk is the capacity of the chunks that hold the rows of a table of
+// unknown length: flushSize bytes of rows, with room for WriteRow's
+// longest quick row after them.
+const holdChunk = flushSize + 2*rowSlack
+
+// chunkPool holds the chunks of tables of unknown length between tables.
+var chunkPool = sync.Pool{New: func() any { b := make([]byte, 0, holdChunk); return &b }}
 
 // BeginTable starts a tabular array (§9.3) whose rows are then written one
 // at a time with WriteRow and ended with EndTable. key is the field name of
@@ -96,21 +116,16 @@ type table struct {
 // once and each row goes straight to the output. If n < 0, rows are kept in
 // pooled memory up to the table budget (WithTableBudget, default 64 MiB) and
 // then in a temporary file (in WithTempDir's directory), and EndTable writes
-// the header with the real count followed by the rows. The temporary file
-// is removed on every path: EndTable, Close, Reset and errors alike.
+// the header with the real count followed by the rows. The rows take no
+// more memory than the budget (or one chunk of about 70 KiB, if the budget
+// is smaller). The temporary file is removed on every path: EndTable,
+// Close, Reset and errors alike.
 //
 // fields are the column names, at least one, all distinct. Cells are
 // separated by the document delimiter.
 func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
-	if e.err != nil {
-		return e.err
-	}
-	if e.done {
-		return errDocDone
-	}
-	t := &e.tbl
-	if t.active {
-		return errors.New("toon: BeginTable while table " + t.name + " is open")
+	if err := e.tableFree("BeginTable"); err != nil {
+		return err
 	}
 	if len(fields) == 0 {
 		return errors.New("toon: BeginTable with no fields")
@@ -121,16 +136,39 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 		}
 		return errors.New("toon: BeginTable with repeated field " + strconv.Quote(b))
 	}
+	return e.beginTable(key, n, len(fields), fields, nil)
+}
+
+// tableFree returns the error of call, which begins a table, when no table
+// can begin: the sticky error, or misuse.
+func (e *Encoder) tableFree(call string) error {
+	if e.err != nil {
+		return e.err
+	}
+	if err := e.ended(call); err != nil {
+		return err
+	}
+	if e.tbl.active {
+		return misuse(ErrTableOpen, call+" while "+e.tbl.name+" is open")
+	}
+	return nil
+}
+
+// beginTable is BeginTable once its fields are checked: rows of width
+// cells, under the fields segment of names or, if group is not nil, of the
+// row struct group (appendStaticFields).
+func (e *Encoder) beginTable(key string, n, width int, names []string, group *encPlan) error {
+	t := &e.tbl
 	var f *wframe
 	root := false
 	switch {
 	case len(e.stack) > 0:
 		f = &e.stack[len(e.stack)-1]
 		if f.kind != wObject || f.keyPending {
-			return errors.New("toon: BeginTable where an object field cannot begin")
+			return misuse(ErrPlacement, "BeginTable where an object field cannot begin")
 		}
 	case e.begun():
-		return errBegun
+		return misuse(ErrPlacement, "BeginTable of a root table after the document has begun")
 	case key == "":
 		root = true
 	default:
@@ -147,7 +185,7 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	start := len(e.b)
 	if root {
 		e.line(0)
-		t.name = "root table"
+		t.name = "the root table"
 	} else {
 		e.fieldLine(f)
 		e.b = appendKey(e.b, key)
@@ -155,22 +193,37 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 		t.name = "table " + strconv.Quote(key)
 	}
 	t.active = true
-	t.key, t.root, t.n, t.width, t.rows = key, root, n, len(fields), 0
+	t.key, t.root, t.n, t.width, t.rows = key, root, n, width, 0
 	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
-	t.quick = n >= 0 && len(t.lead) <= 8 && t.width <= rowSlack/maxCell
+	t.quick = len(t.lead) <= 8 && t.width <= rowSlack/maxCell
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
-		e.b = appendStrFields(e.b, fields, e.delim)
+		e.b = appendTableFields(e.b, names, group, e.delim)
 		e.b = append(e.b, ':')
 		return nil
 	}
 	t.head = append(t.head[:0], e.b[start:]...)
 	e.b = e.b[:start]
-	t.fseg = appendStrFields(t.fseg[:0], fields, e.delim)
+	t.fseg = appendTableFields(t.fseg[:0], names, group, e.delim)
 	t.fseg = append(t.fseg, ':')
-	t.rb = outPool.Get()
-	t.rb.B = t.rb.B[:0]
+	t.mark = start
+	if !e.noFlush {
+		t.holding = true
+		t.pre = e.b
+		t.cur = chunkPool.Get().(*[]byte)
+		t.held = holdChunk
+		e.b = (*t.cur)[:0]
+	}
 	return nil
+}
+
+// appendTableFields appends the fields segment of a table: of the row
+// struct group, if not nil, else of names.
+func appendTableFields(b []byte, names []string, group *encPlan, d Delimiter) []byte {
+	if group != nil {
+		return appendStaticFields(b, group, d)
+	}
+	return appendStrFields(b, names, d)
 }
 
 // appendStrFields appends a fields segment from names.
@@ -206,7 +259,7 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 			e.b = e.b[:o-1]
 			t.rows++
 			if o > flushSize {
-				return e.flush()
+				return e.flushRows()
 			}
 			return nil
 		}
@@ -222,36 +275,36 @@ func (e *Encoder) writeRow(cells []Value) error {
 	}
 	t := &e.tbl
 	if !t.active {
-		return errors.New("toon: WriteRow without BeginTable")
+		if err := e.ended("WriteRow"); err != nil {
+			return err
+		}
+		return misuse(ErrNoTable, "WriteRow without an open table")
 	}
 	if len(cells) != t.width {
 		return &TableError{Table: t.key, Err: ErrWidth, Want: t.width, Got: len(cells)}
 	}
-	if t.n >= 0 {
-		if t.rows == t.n {
-			return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
-		}
-		b, err := t.appendRow(e.b, cells)
-		if err != nil {
-			return err
-		}
-		e.b = b
-		t.rows++
-		if len(e.b) >= flushSize {
-			return e.flush()
-		}
-		return nil
+	if t.rows == t.n {
+		return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
 	}
-	b, err := t.appendRow(t.rb.B, cells)
-	t.rb.B = b
+	b, err := t.appendRow(e.b, cells)
 	if err != nil {
 		return err
 	}
+	e.b = b
 	t.rows++
-	if t.file == nil && int64(len(b)) <= e.opts.tableBudget || t.file != nil && len(b) < flushSize {
-		return nil
+	if len(e.b) >= flushSize {
+		return e.flushRows()
 	}
-	return e.spill()
+	return nil
+}
+
+// flushRows passes the output on once rows have filled the buffer: to the
+// io.Writer, or the rows of a table of unknown length to hold.
+func (e *Encoder) flushRows() error {
+	if e.tbl.holding {
+		return e.hold()
+	}
+	return e.flush()
 }
 
 // putRow writes a row, with its leading LF and indentation, after the
@@ -651,9 +704,32 @@ func rowLead(indent int) string {
 // nlSpaces is LF and then spaces.
 const nlSpaces = "\n" + spaces
 
-// spill moves the buffered rows of a table of unknown length to its
-// temporary file, creating the file the first time.
-func (e *Encoder) spill() error {
+// hold keeps the full chunk of rows of a table of unknown length that e.b
+// views, and gives e.b a new one, if the budget has room for it; else it
+// writes the chunk's rows to the temporary file, created the first time,
+// and empties it.
+func (e *Encoder) hold() error {
+	t := &e.tbl
+	t.held += int64(cap(e.b) - cap(*t.cur)) // appendRow may have outgrown the chunk
+	if t.file == nil && t.held+holdChunk <= e.opts.tableBudget {
+		*t.cur = e.b
+		t.chunks = append(t.chunks, t.cur)
+		t.cur = chunkPool.Get().(*[]byte)
+		t.held += holdChunk
+		e.b = (*t.cur)[:0]
+		return nil
+	}
+	if err := e.spill(e.b); err != nil {
+		return err
+	}
+	*t.cur = e.b[:0]
+	e.b = *t.cur
+	return nil
+}
+
+// spill writes rows to the temporary file of the open table, creating it
+// the first time.
+func (e *Encoder) spill(rows []byte) error {
 	t := &e.tbl
 	if t.file == nil {
 		f, err := os.CreateTemp(e.opts.tempDir, "toon-table-*")
@@ -666,11 +742,10 @@ func (e *Encoder) spill() error {
 		// lives only as long as the open file.
 		t.removed = os.Remove(t.path) == nil
 	}
-	if err := writeOut(t.file, t.rb.B); err != nil {
+	if err := writeOut(t.file, rows); err != nil {
 		e.dropTable()
 		return e.fail(err)
 	}
-	t.rb.B = t.rb.B[:0]
 	return nil
 }
 
@@ -678,11 +753,24 @@ func (e *Encoder) spill() error {
 // buffer and its temporary file.
 func (e *Encoder) dropTable() {
 	t := &e.tbl
-	t.active, t.quick = false, false
-	if t.rb != nil {
-		outPool.Put(t.rb)
-		t.rb = nil
+	if t.holding {
+		e.b = t.pre // the output buffer, without the rows
+		t.holding = false
 	}
+	t.pre = nil
+	if t.cur != nil {
+		t.chunks = append(t.chunks, t.cur)
+		t.cur = nil
+	}
+	for i, c := range t.chunks {
+		if cap(*c) == holdChunk { // a chunk that appendRow outgrew is left to the collector
+			*c = (*c)[:0]
+			chunkPool.Put(c)
+		}
+		t.chunks[i] = nil
+	}
+	t.chunks, t.held = t.chunks[:0], 0
+	t.active, t.quick = false, false
 	if t.file != nil {
 		t.file.Close()
 		if !t.removed {
@@ -704,7 +792,10 @@ func (e *Encoder) EndTable() error {
 		return e.err
 	}
 	if !t.active {
-		return errors.New("toon: EndTable without BeginTable")
+		if err := e.ended("EndTable"); err != nil {
+			return err
+		}
+		return misuse(ErrNoTable, "EndTable without an open table")
 	}
 	if t.n >= 0 {
 		if t.rows != t.n {
@@ -724,46 +815,72 @@ func (e *Encoder) EndTable() error {
 	return e.maybeFlush()
 }
 
-// writeHeldRows writes the header of a table of unknown length and then its
-// rows, from the temporary file and from memory.
+// writeHeldRows writes the header of a table of unknown length and then
+// its rows: from the chunks, then from the temporary file, the last rows
+// having joined the others (or at once, with the header, when they are
+// all in one chunk).
 func (e *Encoder) writeHeldRows() error {
 	t := &e.tbl
-	e.b = append(e.b, t.head...)
-	e.b = e.appendHeader(e.b, t.rows, false)
-	e.b = append(e.b, t.fseg...)
+	t.head = e.appendHeader(t.head, t.rows, false)
+	t.head = append(t.head, t.fseg...)
+	if !t.holding {
+		e.b = slices.Insert(e.b, t.mark, t.head...)
+		return nil
+	}
+	rows := e.b
+	e.b, t.pre, t.holding = t.pre, nil, false
+	if len(t.chunks) == 0 && t.file == nil {
+		e.b = append(append(e.b, t.head...), rows...)
+		return nil
+	}
 	if t.file != nil {
-		if err := e.flush(); err != nil {
+		if err := e.spill(rows); err != nil {
 			return err
 		}
-		if _, err := t.file.Seek(0, io.SeekStart); err != nil {
-			return err
-		}
-		if e.out == nil {
-			return errNoWriter
-		}
-		var buf []byte // the flushed output buffer, if it is big enough
-		if cap(e.b) >= 4096 {
-			buf = e.b[:cap(e.b)]
-		}
-		if _, err := io.CopyBuffer(e.out, onlyReader{t.file}, buf); err != nil {
+	} else {
+		*t.cur = rows
+		t.chunks = append(t.chunks, t.cur)
+		t.cur = nil
+	}
+	e.b = append(e.b, t.head...)
+	if err := e.flush(); err != nil {
+		return err
+	}
+	for _, c := range t.chunks {
+		if err := writeOut(e.out, *c); err != nil {
 			return err
 		}
 	}
-	if len(t.rb.B) >= flushSize && !e.noFlush {
-		if err := e.flush(); err != nil {
+	if t.file == nil {
+		return nil
+	}
+	if _, err := t.file.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if f, ok := e.out.(*os.File); ok {
+		// To a file or a pipe, the system copies in the kernel where it
+		// can.
+		_, err := f.ReadFrom(t.file)
+		return err
+	}
+	// Otherwise the copy goes through the largest buffer at hand, now
+	// free: a chunk, or else the output buffer.
+	buf := e.b[:cap(e.b)]
+	if len(t.chunks) > 0 && cap(*t.chunks[0]) > len(buf) {
+		buf = (*t.chunks[0])[:cap(*t.chunks[0])]
+	}
+	for {
+		n, err := t.file.Read(buf)
+		if n > 0 {
+			if err := writeOut(e.out, buf[:n]); err != nil {
+				return err
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
-		if e.out == nil {
-			return errNoWriter
-		}
-		return writeOut(e.out, t.rb.B)
 	}
-	e.b = append(e.b, t.rb.B...)
-	return nil
 }
-
-// onlyReader hides every method of a reader but Read, so that io.CopyBuffer
-// uses the buffer it is given.
-type onlyReader struct{ r io.Reader }
-
-func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,7 +115,7 @@ last[1]{v}:
 	must(t, enc.WriteRow(Int(1)))
 	must(t, enc.EndTable())
 	must(t, enc.WriteToken(ObjectEndToken()))
-	if err := enc.BeginTable("x", 1, "a"); !errors.Is(err, errDocDone) {
+	if err := enc.BeginTable("x", 1, "a"); !errors.Is(err, ErrComplete) {
 		t.Fatalf("BeginTable after the document: %v", err)
 	}
 	if want := "\"\"[1]{a}:\n  1"; buf.String() != want {
@@ -246,7 +247,7 @@ func TestTableMatchesMarshal(t *testing.T) {
 			for _, mode := range []struct {
 				n      int
 				budget int64
-			}{{size, 64 << 20}, {-1, 64 << 20}, {-1, 1000}, {-1, 0}} {
+			}{{size, 64 << 20}, {-1, 64 << 20}, {-1, 100 << 10}, {-1, 1000}, {-1, 0}} {
 				dir := t.TempDir()
 				w := &chunkWriter{}
 				enc := NewEncoder(w, WithDelimiter(d), WithTableBudget(mode.budget), WithTempDir(dir))
@@ -312,21 +313,26 @@ func TestTableSpillCleanup(t *testing.T) {
 				t.Fatalf("EndTable: %v", err)
 			}
 		}
-		if enc.tbl.file != nil || enc.tbl.rb != nil {
+		if enc.tbl.file != nil || len(enc.tbl.chunks) != 0 || enc.tbl.holding {
 			t.Fatalf("%s: table resources kept", end)
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 			t.Fatalf("%s: temporary file left behind", end)
 		}
 	}
-	// A temporary directory that does not exist is a sticky error.
+	// A temporary directory that does not exist is a sticky error, met
+	// when the rows first leave the output buffer.
 	enc := NewEncoder(io.Discard, WithTableBudget(10), WithTempDir(t.TempDir()+"/missing"))
 	must(t, enc.BeginTable("t", -1, "v"))
-	if err := enc.WriteRow(row...); err == nil {
+	var err error
+	for i := 0; i < 2000 && err == nil; i++ {
+		err = enc.WriteRow(row...)
+	}
+	if err == nil {
 		t.Fatal("spill to a missing directory succeeded")
 	}
-	if err := enc.EndTable(); err == nil {
-		t.Fatal("EndTable after a spill error succeeded")
+	if err2 := enc.EndTable(); err2 != err {
+		t.Fatalf("EndTable after a spill error: %v, want %v", err2, err)
 	}
 }
 
@@ -602,4 +608,89 @@ func writeTableRows(t testing.TB, fields []string, rows [][]Value, opts ...Optio
 		t.Fatal(err)
 	}
 	return out.String()
+}
+
+// lineCounter counts the bytes and lines written to it, and keeps the
+// first line.
+type lineCounter struct {
+	n, lines int64
+	first    []byte
+}
+
+func (w *lineCounter) Write(p []byte) (int, error) {
+	if w.lines == 0 {
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			w.first = append(w.first, p[:i]...)
+		} else {
+			w.first = append(w.first, p...)
+		}
+	}
+	w.n += int64(len(p))
+	w.lines += int64(bytes.Count(p, []byte{'\n'}))
+	return len(p), nil
+}
+
+// TestTableBudgetMemory writes 50 MB of rows to tables of unknown length
+// with budgets of 1 and 8 MiB: the bytes allocated while writing stay
+// within the budget plus a few buffers (the rows beyond it go through the
+// temporary file), and the output has every row under the right header.
+func TestTableBudgetMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	const rows = 500_000
+	row := []Value{Int(0), String(strings.Repeat("x", 90))}
+	for _, budget := range []int64{1 << 20, 8 << 20} {
+		var w lineCounter
+		enc := NewEncoder(&w, WithTableBudget(budget), WithTempDir(t.TempDir()))
+		var before, held, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		must(t, enc.BeginTable("t", -1, "i", "s"))
+		for i := 0; i < rows; i++ {
+			row[0] = Int(int64(i))
+			must(t, enc.WriteRow(row...))
+		}
+		runtime.ReadMemStats(&held)
+		if enc.tbl.file == nil {
+			t.Fatalf("budget %d: the rows did not spill", budget)
+		}
+		must(t, enc.EndTable())
+		must(t, enc.Close())
+		runtime.ReadMemStats(&after)
+		slack := uint64(1 << 20) // the output buffer, a chunk, the file's bookkeeping
+		if a := held.TotalAlloc - before.TotalAlloc; a > uint64(budget)+slack {
+			t.Errorf("budget %d: %d bytes allocated while writing %d rows", budget, a, rows)
+		}
+		if a := after.TotalAlloc - before.TotalAlloc; a > uint64(budget)+slack {
+			t.Errorf("budget %d: %d bytes allocated in all", budget, a)
+		}
+		t.Logf("budget %d: %d bytes allocated while writing, %d in all", budget, held.TotalAlloc-before.TotalAlloc, after.TotalAlloc-before.TotalAlloc)
+		if string(w.first) != "t[500000]{i,s}:" || w.lines != rows || w.n < rows*93 {
+			t.Errorf("budget %d: first line %q, %d lines, %d bytes", budget, w.first, w.lines, w.n)
+		}
+	}
+}
+
+// TestTableFlushWhileHeld checks that Flush during a table of unknown
+// length writes the output before the table, and none of its rows.
+func TestTableFlushWhileHeld(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	must(t, enc.WriteToken(ObjectStartToken()))
+	must(t, enc.WriteToken(KeyToken([]byte("a"))))
+	must(t, enc.WriteToken(NumberToken([]byte("1"))))
+	must(t, enc.BeginTable("t", -1, "x"))
+	must(t, enc.WriteRow(Int(1)))
+	must(t, enc.Flush())
+	if buf.String() != "a: 1" {
+		t.Fatalf("after Flush: %q", buf.String())
+	}
+	must(t, enc.WriteRow(Int(2)))
+	must(t, enc.EndTable())
+	must(t, enc.WriteToken(ObjectEndToken()))
+	must(t, enc.Close())
+	if want := "a: 1\nt[2]{x}:\n  1\n  2"; buf.String() != want {
+		t.Fatalf("got %q, want %q", buf.String(), want)
+	}
 }

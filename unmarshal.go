@@ -52,8 +52,9 @@ func (e *InvalidUnmarshalError) Error() string {
 func init() { decodeReflect = unmarshalReflect }
 
 // unmarshalReflect is Decode for every target other than *any,
-// *map[string]any and *[]any.
-func unmarshalReflect(d *Decoder, v any) error {
+// *map[string]any and *[]any: of the next value, or with whole of the
+// whole document, checked to its end.
+func unmarshalReflect(d *Decoder, v any, whole bool) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
@@ -69,6 +70,12 @@ func unmarshalReflect(d *Decoder, v any) error {
 	}
 	if err := pl.fn(&s, pl, t, rv.UnsafePointer()); err != nil {
 		return err
+	}
+	if !whole {
+		if err := d.endErr(t); err != nil {
+			return err
+		}
+		return s.err
 	}
 	if _, err := d.Token(); err != io.EOF {
 		if err == nil {

@@ -30,9 +30,8 @@ import (
 // underlying io.Writer.
 const flushSize = 64 << 10
 
-// outPool holds the encoders' output buffers, and the row buffers of tables
-// whose length is not known in advance. It is the encoder's own pool, so its
-// size calibration is not disturbed by other users of bytebufferpool.
+// outPool holds the encoders' output buffers. It is the encoder's own pool,
+// so its size calibration is not disturbed by other users of bytebufferpool.
 var outPool bytebufferpool.Pool
 
 // Byte classes for the quoting decisions, one bit per reason, looked up in

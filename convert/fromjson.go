@@ -28,11 +28,15 @@ import (
 // the near half), and to call w while it reads the next rows in the second
 // pass. w is never called by two goroutines at once, and every goroutine
 // has ended when FromJSON returns. The options that apply are WithIndent,
-// WithDelimiter, WithTempDir, WithMaxHeaderSize and WithMaxDepth.
+// WithDelimiter, WithTempDir, WithMaxHeaderSize, WithMaxDepth and
+// WithStrict.
 //
-// Malformed JSON, including a repeated key in an object, is reported as a
-// *JSONError, before anything is written to w. Errors from r and w are
-// returned as they are.
+// Malformed JSON, including a repeated member name in an object, is
+// reported as a *JSONError, before anything is written to w. With
+// WithStrict(false), a repeated name is not an error: as JSON parsers do,
+// the name keeps its first position and takes its last value (the input
+// is then rewritten without repeated names to a temporary file first, see
+// dupnames.go). Errors from r and w are returned as they are.
 func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	c := makeConfig(opts)
 	src, err := seekable(r, c.tempDir)
@@ -49,6 +53,9 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		p.seek = src.seekTo
 	}
 	if err := p.run(src.reader()); err != nil {
+		if rn := (repeatedNameError{}); !c.strict && errors.As(err, &rn) {
+			return fromLenient(w, src, opts) // see dupnames.go
+		}
 		return src.jsonError(err, c.maxDepth)
 	}
 	p.arena = nil

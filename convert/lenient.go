@@ -301,10 +301,17 @@ func spoolToJSON(jw *jsonWriter, dec *toon.Decoder, c config) error {
 	return nil
 }
 
+// tokenReader is where lenient.convert takes its tokens: a toon.Decoder,
+// or for non-strict FromJSON a JSON document read as TOON tokens
+// (jsonTokens).
+type tokenReader interface {
+	Token() (toon.Token, error)
+}
+
 // convert writes the root value to the spool. It returns the root's rope,
 // or nil and the spool offset where the root value ends when it is one
 // range from offset 0; empty is true for an input without tokens.
-func (l *lenient) convert(dec *toon.Decoder) (root []piece, rootEnd int64, empty bool, err error) {
+func (l *lenient) convert(dec tokenReader) (root []piece, rootEnd int64, empty bool, err error) {
 	sw := l.sw
 	for first := true; ; first = false {
 		t, err := dec.Token()

@@ -68,6 +68,10 @@ func WithDelimiter(d toon.Delimiter) Option { return func(c *config) { c.delim =
 // JSON to a spool first, in memory up to a budget and then in a temporary
 // file, and copies it to w at the end (see ToJSON); strict ToJSON streams
 // in constant memory, with no temporary file.
+//
+// For FromJSON, WithStrict(false) accepts JSON objects that repeat a
+// member name, with the same meaning, as JSON parsers read them; strict
+// FromJSON rejects them (see FromJSON).
 func WithStrict(strict bool) Option { return func(c *config) { c.strict = strict } }
 
 // WithJSONIndent makes ToJSON write indented JSON with n spaces per level.

@@ -190,7 +190,7 @@ func (p *planner) run(r io.Reader) error {
 			}
 			h := maphash.Bytes(p.seed, key)
 			if p.names.seen(top.names, h, key) {
-				return &syntaxError{off: p.lx.off, msg: "duplicate object member name " + strconv.Quote(string(key))}
+				return repeatedNameError{&syntaxError{off: p.lx.off, msg: "duplicate object member name " + strconv.Quote(string(key))}}
 			}
 			top.keyHash = h
 			if top.arenaAt >= 0 {

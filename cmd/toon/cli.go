@@ -44,7 +44,9 @@ Flags:
       --no-strict        decode leniently: no count, indentation, blank-line
                          or duplicate-key checks; a repeated key keeps its last
                          value (the JSON is held until the end: in memory
-                         up to 32 MiB, past that in a temporary file)
+                         up to 32 MiB, past that in a temporary file); when
+                         encoding, a JSON member name may repeat, and keeps
+                         its first position with its last value
       --json-indent N    indent decoded JSON by N spaces (default 0: compact)
       --stats            print byte and token counts of the JSON (compact) and
                          the TOON to standard error
@@ -441,7 +443,7 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 	}
 	if c.encode {
 		src := &countingSeeker{f: in.f, p: prog, start: in.off}
-		err = convert.FromJSON(w, src, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter))
+		err = convert.FromJSON(w, src, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter), convert.WithStrict(!c.noStrict))
 		if err == nil {
 			// A TOON document has no final newline (§12); a text file
 			// ends with one, as the reference command's output does.
