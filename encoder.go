@@ -56,9 +56,10 @@ type Encoder struct {
 	arena []byte   // field names of prog
 	tbl   table    // the open streaming table
 
-	keys  []string // Encode: scratch stack of sorted map keys
-	nodes []tnode  // Encode: scratch stack of field trees
-	level int      // Encode: current nesting depth
+	keys    []string   // Encode: scratch stack of sorted map keys
+	nodes   []tnode    // Encode: scratch stack of field trees
+	fieldIx []objIndex // Encode: key index of the Object of a row at each depth (field)
+	level   int        // Encode: current nesting depth
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply
@@ -95,6 +96,7 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.arena = e.arena[:0]
 	e.keys = e.keys[:0]
 	e.nodes = e.nodes[:0]
+	e.forgetRows()
 	e.level = 0
 }
 
@@ -456,6 +458,57 @@ func lookup(v any, k string, hint int) (any, bool) {
 	return nil, false
 }
 
+// field finds key k in the object x of a table row, at nesting depth
+// level, as lookup does. An Object that lists its members in another order
+// than the header is searched through an index of its keys, built once for
+// the Object (e.fieldIx[level]), so that each of its fields costs constant
+// time rather than a scan of the Object.
+func (e *Encoder) field(x any, k string, hint, level int) (any, bool) {
+	o, ok := x.(Object)
+	if !ok || hint < len(o) && o[hint].Key == k || len(o) <= smallNames {
+		return lookup(x, k, hint)
+	}
+	for len(e.fieldIx) <= level {
+		e.fieldIx = append(e.fieldIx, objIndex{})
+	}
+	ix := &e.fieldIx[level]
+	if ix.first != &o[0] || ix.n != len(o) {
+		ix.build(o)
+	}
+	if i, ok := ix.pos[k]; ok && o[i].Key == k {
+		return o[i].Value, true
+	}
+	return nil, false
+}
+
+// forgetRows drops the key indexes of field, which are valid for the rows
+// of one table only: the caller may change an Object between tables.
+func (e *Encoder) forgetRows() {
+	for i := range e.fieldIx {
+		e.fieldIx[i].first = nil
+	}
+}
+
+// objIndex maps the keys of one Object (identified by its first member
+// and length) to their positions.
+type objIndex struct {
+	first *Member
+	n     int
+	pos   map[string]int
+}
+
+func (ix *objIndex) build(o Object) {
+	if ix.pos == nil || len(ix.pos) > 2*len(o)+64 {
+		ix.pos = make(map[string]int, len(o))
+	} else {
+		clear(ix.pos)
+	}
+	for i := len(o) - 1; i >= 0; i-- { // the first of repeated keys wins, as in Get
+		ix.pos[o[i].Key] = i
+	}
+	ix.first, ix.n = &o[0], len(o)
+}
+
 // objView iterates over an object's members in output order.
 type objView struct {
 	m    map[string]any
@@ -559,21 +612,39 @@ func keyClash(v *objView) error {
 // are written alike: first a name given twice, else, when some name is not
 // valid UTF-8, two whose bad bytes are replaced alike (nameClash). It
 // returns the earlier and the later, or ok false.
+//
+// A short list is searched pair by pair, which allocates nothing; a long
+// one goes through a set, so a header of many fields costs linear time.
 func repeatedName(n int, name func(int) string) (earlier, later string, ok bool) {
 	valid := true // every name is valid UTF-8, and written as it is
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			if name(i) == name(j) {
-				return name(j), name(i), true
+	if n <= smallNames {
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				if name(i) == name(j) {
+					return name(j), name(i), true
+				}
 			}
+			valid = valid && utf8.ValidString(name(i))
 		}
-		valid = valid && utf8.ValidString(name(i))
+	} else {
+		seen := make(map[string]struct{}, n)
+		for i := 0; i < n; i++ {
+			k := name(i)
+			if _, dup := seen[k]; dup {
+				return k, k, true
+			}
+			seen[k] = struct{}{}
+			valid = valid && utf8.ValidString(k)
+		}
 	}
 	if valid {
 		return "", "", false
 	}
 	return nameClash(n, name)
 }
+
+// smallNames is the longest field list repeatedName searches pair by pair.
+const smallNames = 16
 
 // nameClash finds the first of n names (name(i)) that is written as an
 // earlier one is (writtenKey): the same name again, or one whose bad
@@ -663,7 +734,7 @@ func (e *Encoder) matchTree(x any, root, level int) bool {
 	hint := 0
 	for c := root + 1; c < end; c += e.nodes[c].size {
 		n := &e.nodes[c]
-		v, ok := lookup(x, n.name, hint)
+		v, ok := e.field(x, n.name, hint, level)
 		hint++
 		if !ok {
 			return false
@@ -683,6 +754,7 @@ func (e *Encoder) matchTree(x any, root, level int) bool {
 // If it does, the field tree is at e.nodes[root:] and the caller must
 // truncate e.nodes to root when done.
 func (e *Encoder) tabularTree(a []any) (root int, ok bool) {
+	e.forgetRows()
 	root = len(e.nodes)
 	if objLen(a[0]) <= 0 || !e.buildTree(a[0], e.level+1) {
 		e.nodes = e.nodes[:root]
@@ -701,6 +773,7 @@ func (e *Encoder) tabularTree(a []any) (root int, ok bool) {
 // (§9.5): at least two entries whose values are non-empty objects with the
 // same fields, every column primitive or nested-uniform.
 func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
+	e.forgetRows()
 	root = len(e.nodes)
 	if v.len() < 2 {
 		return root, false
@@ -741,18 +814,19 @@ func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
 	return appendBracket(b, n, keyed, e.delim)
 }
 
-// appendCells appends the leaf values of x in the depth-first order of the
-// group at e.nodes[root], each preceded by the delimiter except the first.
-func (e *Encoder) appendCells(x any, root int, first bool) (bool, error) {
+// appendCells appends the leaf values of x, at nesting depth level, in the
+// depth-first order of the group at e.nodes[root], each preceded by the
+// delimiter except the first.
+func (e *Encoder) appendCells(x any, root, level int, first bool) (bool, error) {
 	end := root + e.nodes[root].size
 	hint := 0
 	for c := root + 1; c < end; c += e.nodes[c].size {
 		n := &e.nodes[c]
-		v, _ := lookup(x, n.name, hint)
+		v, _ := e.field(x, n.name, hint, level)
 		hint++
 		if n.nchild > 0 {
 			var err error
-			if first, err = e.appendCells(v, c, first); err != nil {
+			if first, err = e.appendCells(v, c, level+1, first); err != nil {
 				return first, err
 			}
 			continue
@@ -924,7 +998,7 @@ func (e *Encoder) writeArray(a []any, p place, d int) error {
 			e.b = append(e.b, ':')
 			for _, x := range a {
 				e.line(child)
-				if _, err := e.appendCells(x, root, true); err != nil {
+				if _, err := e.appendCells(x, root, e.level+1, true); err != nil {
 					return err
 				}
 				if err := e.maybeFlush(); err != nil {
@@ -1064,7 +1138,7 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 			checked = true
 		}
 		e.b = append(e.b, ':', ' ')
-		if _, err := e.appendCells(v.val(i), root, true); err != nil {
+		if _, err := e.appendCells(v.val(i), root, e.level+1, true); err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {

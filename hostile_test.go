@@ -833,3 +833,105 @@ func TestLeadingSpaces(t *testing.T) {
 		}
 	}
 }
+
+// A field list is checked for repeated names in linear time: repeatedName
+// calls name a bounded number of times per field, not once per pair.
+func TestHostileRepeatedNameLinear(t *testing.T) {
+	const n = 20_000
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i)
+	}
+	for _, tc := range []struct {
+		name string
+		last string // the last name, replacing f<n-1>
+		want bool
+	}{
+		{"distinct", names[n-1], false},
+		{"repeat at the end", "f0", true},
+		{"alike after replacement", "f\xff", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			list := append([]string(nil), names...)
+			list[n-1] = tc.last
+			if tc.name == "alike after replacement" {
+				list[n-2] = "f\xfe" // both written as "f\uFFFD"
+			}
+			calls := 0
+			_, _, ok := repeatedName(n, func(i int) string { calls++; return list[i] })
+			if ok != tc.want {
+				t.Fatalf("repeatedName reported %v, want %v", ok, tc.want)
+			}
+			if calls > 4*n {
+				t.Fatalf("%d calls of name for %d fields: not linear", calls, n)
+			}
+		})
+	}
+}
+
+// BeginTable, a header written with WriteToken, and Marshal check a
+// header of 200,000 fields in linear time (pairwise comparison takes
+// minutes), and still find a repeated field at its end.
+func TestHostileWideHeaderEncode(t *testing.T) {
+	const n = 200_000
+	fields := make([]string, n)
+	tf := make([]Field, n)
+	for i := range fields {
+		fields[i] = "f" + strconv.Itoa(i)
+		tf[i] = Field{Name: []byte(fields[i])}
+	}
+	begin := func(fs []string) error {
+		return NewEncoder(io.Discard).BeginTable("t", 1, fs...)
+	}
+	header := func(fs []Field) error {
+		e := NewEncoder(io.Discard)
+		if err := e.WriteToken(ObjectStartToken()); err != nil {
+			return err
+		}
+		if err := e.WriteToken(KeyToken([]byte("t"))); err != nil {
+			return err
+		}
+		return e.WriteToken(ArrayStartToken(1, FormTabular, Comma, fs))
+	}
+	var err1, err2, err3, err4 error
+	within(t, 10*time.Second, func() {
+		err1 = begin(fields)
+		err2 = header(tf)
+		dupFields := append(fields[:n-1:n-1], "f7")
+		err3 = begin(dupFields)
+		dupTF := append(tf[:n-1:n-1], Field{Name: []byte("f7")})
+		err4 = header(dupTF)
+	})
+	if err1 != nil || err2 != nil {
+		t.Fatalf("distinct fields: BeginTable %v, WriteToken %v", err1, err2)
+	}
+	for _, err := range []error{err3, err4} {
+		if err == nil || !strings.Contains(err.Error(), `"f7"`) {
+			t.Fatalf("repeated field: got %v, want an error naming f7", err)
+		}
+	}
+
+	// Two rows of 100,000 fields, the second an Object with its members
+	// in reverse order: each field is found by an index, not a scan.
+	const m = 100_000
+	a, b := make(Object, m), make(Object, m)
+	for i := 0; i < m; i++ {
+		a[i] = Member{Key: fields[i], Value: i}
+		b[m-1-i] = Member{Key: fields[i], Value: -i}
+	}
+	var out []byte
+	var err error
+	within(t, 10*time.Second, func() { out, err = Marshal(map[string]any{"t": []any{a, b}}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		T []map[string]int `toon:"t"`
+	}
+	if err := Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(out, []byte("t[2]{f0,f1,")) || len(got.T) != 2 || got.T[1]["f99999"] != -99999 || got.T[0]["f5"] != 5 {
+		t.Fatalf("wrong table: %.60q...", out)
+	}
+}
