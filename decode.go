@@ -34,6 +34,8 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 //     decoded into a zeroed element; an array of Go array type fills it,
 //     dropping extra elements and zeroing missing ones. The rows of a
 //     tabular array are decoded into structs without looking keys up.
+//     A declared length [N] presizes a slice only as far as the rest of
+//     the input could fill it; memory follows the elements present.
 //   - A map takes an object; its keys may be strings, integers (which must
 //     fit the key type) or encoding.TextUnmarshalers.
 //   - Pointers are allocated as needed; null sets pointers, interfaces,
@@ -116,6 +118,9 @@ func (d *Decoder) decodeAny() (any, error) {
 	return v, nil
 }
 
+// anySize is the size of an element of []any.
+const anySize = unsafe.Sizeof(any(nil))
+
 // anyDecoder builds generic values from a Decoder's tokens, saving
 // allocations where the result allows: object keys come from a small cache
 // (documents repeat a few keys: every row of a table has the same ones),
@@ -197,21 +202,19 @@ func (a *anyDecoder) value(t Token, size int) (any, error) {
 			m[name] = v
 		}
 	case KindArrayStart:
-		n := t.n
-		if n > 1024 {
-			n = 1024 // the declared length is not trusted for preallocation
-		}
+		ahead := d.charge(d.preallocLen(t.n, anySize), anySize)
 		rowSize := 0
 		if t.Form() == FormTabular {
 			rowSize = t.nf() // each row is an object with the header's fields
 		}
-		arr := make([]any, 0, n)
+		arr := make([]any, 0, ahead)
 		for {
 			et, err := d.Token()
 			if err != nil {
 				return nil, err
 			}
 			if et.kind() == KindArrayEnd {
+				d.filled(ahead, len(arr), anySize)
 				return arr, nil
 			}
 			v, err := a.value(et, rowSize)

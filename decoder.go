@@ -65,6 +65,7 @@ type Decoder struct {
 	scalarCol int
 	scalarNum int
 	scalarOff int64
+	ahead     int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
 	err       error // sticky
 	done      bool
 }
@@ -145,6 +146,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.err = nil
 	d.qerr = nil
 	d.done = false
+	d.ahead = 0
 	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
 }
 

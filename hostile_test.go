@@ -935,3 +935,105 @@ func TestHostileWideHeaderEncode(t *testing.T) {
 		t.Fatalf("wrong table: %.60q...", out)
 	}
 }
+
+// hostileBig is a struct of 4 KiB whose rows are short in TOON.
+type hostileBig struct {
+	A   string
+	Pad [4096]byte `toon:"-"`
+}
+
+type hostileBigs struct {
+	X []hostileBig `toon:"x"`
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A declared length of a billion with one row of 1 MiB, decoded into a
+// slice of 4 KiB structs: the slice must not be sized from the declared
+// length nor from the bytes left alone (500,000 rows could fit, 2 GB of
+// structs), but follow the rows that are there.
+func TestHostileDeclaredSliceMemory(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	const limit = 16 << 20 // the input, a copy of its cell, and bounded slack
+	for _, tc := range []struct{ name, doc string }{
+		{"tabular", "x[1000000000]{A}:\n  " + long},
+		{"list", "x[1000000000]:\n  - A: " + long},
+	} {
+		for _, strict := range []bool{true, false} {
+			t.Run(tc.name+"/strict="+strconv.FormatBool(strict), func(t *testing.T) {
+				check := func(how string, err error, v *hostileBigs, alloc uint64) {
+					t.Helper()
+					if strict {
+						wantSyntax(t, err, ErrCount, 0)
+					} else if err != nil || len(v.X) != 1 || len(v.X[0].A) != len(long) {
+						t.Fatalf("%s: %d rows, %v", how, len(v.X), err)
+					}
+					if alloc > limit {
+						t.Fatalf("%s allocated %d bytes for one row", how, alloc)
+					}
+				}
+				var v hostileBigs
+				var err error
+				alloc := allocated(func() { err = Unmarshal([]byte(tc.doc), &v, WithStrict(strict)) })
+				check("Unmarshal", err, &v, alloc)
+
+				v.X = nil
+				alloc = allocated(func() {
+					err = NewDecoder(strings.NewReader(tc.doc), WithStrict(strict)).Decode(&v)
+				})
+				check("Decoder.Decode", err, &v, alloc)
+			})
+		}
+	}
+
+	// Many arrays, each declaring 9,999 elements and holding one, in
+	// non-strict mode (which never checks a count): the capacity they
+	// leave unused must stay within one budget for the whole document,
+	// not a preallocation each (2.8 GB into []any, 12 GB into [][]int).
+	siblings := "[150000]:\n" + strings.Repeat("  - [9999]: 1\n", 150000)
+	const siblingLimit = 48 << 20 // the document is 2 MB
+	for _, tc := range []struct {
+		name string
+		dec  func() error
+	}{
+		{"Unmarshal any", func() error { var v any; return Unmarshal([]byte(siblings), &v, WithStrict(false)) }},
+		{"Unmarshal [][]int", func() error { var v [][]int; return Unmarshal([]byte(siblings), &v, WithStrict(false)) }},
+		{"Unmarshal []any", func() error { var v []any; return Unmarshal([]byte(siblings), &v, WithStrict(false)) }},
+		{"Decoder any", func() error {
+			var v any
+			return NewDecoder(strings.NewReader(siblings), WithStrict(false)).Decode(&v)
+		}},
+		{"Decoder [][]int", func() error {
+			var v [][]int
+			return NewDecoder(strings.NewReader(siblings), WithStrict(false)).Decode(&v)
+		}},
+	} {
+		var err error
+		if alloc := allocated(func() { err = tc.dec() }); err != nil || alloc > siblingLimit {
+			t.Errorf("%s: %v, %d bytes allocated for a document of %d", tc.name, err, alloc, len(siblings))
+		}
+	}
+
+	// Rows holds one element at a time whatever the declared length.
+	doc := "[1000000000]{A}:\n  " + long
+	var n int
+	alloc := allocated(func() {
+		for r, err := range Rows[hostileBig](NewDecoder(strings.NewReader(doc), WithStrict(false))) {
+			if err != nil || len(r.A) != len(long) {
+				t.Fatalf("row %d: %v", n, err)
+			}
+			n++
+		}
+	})
+	if n != 1 || alloc > limit {
+		t.Fatalf("Rows: %d rows, %d bytes allocated", n, alloc)
+	}
+}
