@@ -1,8 +1,10 @@
 package toon
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
@@ -50,6 +52,10 @@ type Encoder struct {
 	started bool // a line has been written: the next line starts with LF
 	done    bool // the document is complete
 
+	carry int      // bytes of the current line already written out (checkLines)
+	head  [40]byte // the first bytes of that line, for checkLines's error
+	headN int      // ... how many of them head holds
+
 	stack []wframe // open containers of the token writer
 	tkeys *keySets // the keys of each open object of the token writer, by stack index
 	prog  []progOp // row program of the open tabular array or keyed object
@@ -63,9 +69,10 @@ type Encoder struct {
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply
-// are WithIndent, WithDelimiter, WithTableBudget, WithTempDir and
-// WithMaxDepth (the deepest nesting Encode and WriteToken accept, which also
-// stops runaway recursion on cyclic values).
+// are WithIndent, WithDelimiter, WithTableBudget, WithTempDir,
+// WithMaxDepth (the deepest nesting Encode and WriteToken accept) and
+// WithMaxLineLength (the longest line written: a longer one is an error
+// wrapping ErrLineTooLong, as a decoder would refuse it).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	e := &Encoder{out: w}
 	e.setOptions(makeOptions(opts))
@@ -91,6 +98,7 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.out = w
 	e.err = nil
 	e.started, e.done = false, false
+	e.carry, e.headN = 0, 0
 	e.stack = e.stack[:0]
 	e.prog = e.prog[:0]
 	e.arena = e.arena[:0]
@@ -170,11 +178,66 @@ func (e *Encoder) flush() error {
 	if e.out == nil {
 		return e.fail(errNoWriter)
 	}
+	if err := e.checkLines(); err != nil {
+		return e.fail(err)
+	}
 	if err := writeOut(e.out, e.b); err != nil {
 		return e.fail(err)
 	}
+	e.wrote(e.b)
 	e.b = e.b[:0]
 	return nil
+}
+
+// Line length. A decoder refuses a line longer than its maximum line
+// length, so the encoder does not write one: the output is checked before
+// it leaves the buffer (flush), and Marshal checks its document. The
+// table writer checks each row as it writes it, so as to name the row.
+
+// checkLines returns an error wrapping ErrLineTooLong if a line in e.b,
+// with the e.carry bytes of its first line already written out, is longer
+// than the maximum line length. It steps through the buffer a window of
+// that length at a time, looking back from the end of each window for its
+// last line feed, so its cost is that of the lines around the windows'
+// ends, not that of the output.
+func (e *Encoder) checkLines() error {
+	limit := e.opts.maxLine
+	b := e.b
+	p := -e.carry // start of the line being checked, before b when < 0
+	for len(b)-p > limit {
+		lo := max(p, 0)
+		q := bytes.LastIndexByte(b[lo:p+limit+1], '\n')
+		if q < 0 {
+			return e.errLongLine(p)
+		}
+		p = lo + q + 1
+	}
+	return nil
+}
+
+// wrote records that b has been written out: the length of the line it
+// leaves open and that line's first bytes.
+func (e *Encoder) wrote(b []byte) {
+	if q := bytes.LastIndexByte(b, '\n'); q >= 0 {
+		e.carry = len(b) - q - 1
+		e.headN = copy(e.head[:], b[q+1:])
+		return
+	}
+	e.headN += copy(e.head[e.headN:], b)
+	e.carry += len(b)
+}
+
+// errLongLine reports the line that starts at e.b[p] (before e.b, where
+// its first bytes are e.head, when p < 0) as too long.
+func (e *Encoder) errLongLine(p int) error {
+	var start []byte
+	if p < 0 {
+		start = e.head[:e.headN]
+	} else {
+		start = e.b[p:min(len(e.b), p+40)]
+	}
+	return fmt.Errorf("toon: %w: the line that begins %q... would be longer than %d bytes, the longest a decoder accepts (see WithMaxLineLength)",
+		ErrLineTooLong, start, e.opts.maxLine)
 }
 
 // maybeFlush flushes once a chunk's worth of output is buffered.
@@ -283,7 +346,7 @@ var marshalPool = sync.Pool{New: func() any { return new(Encoder) }}
 const handOver = 1 << 20
 
 // Marshal returns the TOON document for v. The options that apply are
-// WithIndent, WithDelimiter and WithMaxDepth.
+// WithIndent, WithDelimiter, WithMaxDepth and WithMaxLineLength.
 //
 // Generic values are written as Encoder.Encode describes. Values of other
 // types are written as their generic equivalents, byte for byte, so their
@@ -323,6 +386,9 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 	e.acquire()
 	var out []byte
 	err := e.encodeRoot(v)
+	if err == nil {
+		err = e.checkLines()
+	}
 	if err == nil {
 		if len(e.b) >= handOver && cap(e.b)-len(e.b) <= len(e.b)/8 {
 			// A large document that fills its buffer (a table sized in

@@ -1037,3 +1037,173 @@ func TestHostileDeclaredSliceMemory(t *testing.T) {
 		t.Fatalf("Rows: %d rows, %d bytes allocated", n, alloc)
 	}
 }
+
+// The encoder writes no line that a decoder with the same maximum line
+// length refuses: a line just under the limit is written and read back,
+// one just over is an error wrapping ErrLineTooLong on both sides, from
+// every writer.
+func TestHostileLineLimitAgrees(t *testing.T) {
+	const limit = 1000
+	opt := WithMaxLineLength(limit)
+	under, over := strings.Repeat("x", limit-3), strings.Repeat("x", limit-2) // "k: " + s
+	cellOver := strings.Repeat("x", limit-1)                                  // rows are indented by 2
+	cellUnder := cellOver[1:]
+
+	out, err := Marshal(map[string]any{"k": under}, opt)
+	if err != nil || len(out) != limit {
+		t.Fatalf("Marshal under the limit: %d bytes, %v", len(out), err)
+	}
+	var v map[string]any
+	if err := Unmarshal(out, &v, opt); err != nil || v["k"] != under {
+		t.Fatalf("Unmarshal of a line at the limit: %v", err)
+	}
+	wantSyntax(t, Unmarshal([]byte("k: "+over), &v, opt), ErrLineTooLong, 1)
+
+	wantLong := func(how string, err error, mention string) {
+		t.Helper()
+		if !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), mention) {
+			t.Fatalf("%s over the limit: got %v, want ErrLineTooLong naming %s", how, err, mention)
+		}
+	}
+	_, err = Marshal(map[string]any{"k": over}, opt)
+	wantLong("Marshal", err, `k: xxx`)
+	type kv struct {
+		K string `toon:"k"`
+	}
+	_, err = Marshal(kv{over}, opt)
+	wantLong("Marshal of a struct", err, `k: xxx`)
+	_, err = Marshal([]kv{{"a"}, {cellOver}}, opt)
+	wantLong("Marshal of a table", err, `  xxx`)
+	if _, err := Marshal([]kv{{"a"}, {cellUnder}}, opt); err != nil {
+		t.Fatalf("Marshal of a table row at the limit: %v", err)
+	}
+
+	var w bytes.Buffer
+	err = NewEncoder(&w, opt).Encode(map[string]any{"a": 1, "k": over})
+	wantLong("Encode", err, `k: xxx`)
+	if w.Len() != 0 {
+		t.Fatalf("Encode wrote %q before failing", w.Bytes())
+	}
+
+	e := NewEncoder(&w, opt)
+	for _, tok := range []Token{ObjectStartToken(), KeyToken([]byte("k")), StringToken([]byte(over)), ObjectEndToken()} {
+		if err = e.WriteToken(tok); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = e.Close()
+	}
+	wantLong("WriteToken", err, `k: xxx`)
+
+	// Table rows: a row over the limit is refused, named, and not written;
+	// the next row goes on.
+	for _, n := range []int{2, -1} {
+		w.Reset()
+		e := NewEncoder(&w, opt)
+		if err := e.BeginTable("t", n, "a"); err != nil {
+			t.Fatal(err)
+		}
+		wantLong("WriteRow", e.WriteRow(String(cellOver)), "row 1 of table")
+		for _, s := range []string{"a", cellUnder} {
+			if err := e.WriteRow(String(s)); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+		}
+		if err := e.EndTable(); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			T []struct {
+				A string `toon:"a"`
+			} `toon:"t"`
+		}
+		if err := Unmarshal(w.Bytes(), &got, opt); err != nil || len(got.T) != 2 || got.T[1].A != cellUnder {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+	}
+
+	// A line of many values, longer than the encoder's buffer, is checked
+	// as a whole: Encode buffers it whole, WriteToken writes it out in
+	// several buffers.
+	const long = 200_000
+	for _, tc := range []struct {
+		vals int
+		ok   bool
+	}{{(long - 10) / 2, true}, {long / 2, false}} {
+		a := make([]any, tc.vals)
+		for i := range a {
+			a[i] = 7
+		}
+		w.Reset()
+		err := NewEncoder(&w, WithMaxLineLength(long)).Encode(map[string]any{"k": a})
+		if tc.ok && err == nil {
+			err = Unmarshal(w.Bytes(), &v, WithMaxLineLength(long))
+		}
+		if !tc.ok {
+			wantLong("Encode of a long inline array", err, "k[")
+		} else if err != nil {
+			t.Fatalf("Encode of an inline array under the limit: %v", err)
+		}
+
+		w.Reset()
+		e := NewEncoder(&w, WithMaxLineLength(long))
+		toks := []Token{ObjectStartToken(), KeyToken([]byte("k")), ArrayStartToken(tc.vals, FormInline, Comma, nil)}
+		for range tc.vals {
+			toks = append(toks, NumberToken([]byte("7")))
+		}
+		toks = append(toks, ArrayEndToken(), ObjectEndToken())
+		err = nil
+		for _, tok := range toks {
+			if err = e.WriteToken(tok); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = e.Close()
+		}
+		if tc.ok && err == nil {
+			err = Unmarshal(w.Bytes(), &v, WithMaxLineLength(long))
+		}
+		if !tc.ok {
+			wantLong("WriteToken of a long inline array", err, "k[")
+			if w.Len() > long {
+				t.Fatalf("WriteToken wrote %d bytes of a line over the limit of %d", w.Len(), long)
+			}
+		} else if err != nil {
+			t.Fatalf("WriteToken of an inline array under the limit: %v", err)
+		}
+	}
+}
+
+// At the default limit, DefaultMaxLineLength, a line just under it is
+// written and one just over is refused; the decoder reads a line of
+// exactly that length (TestHostileLongLine refuses a longer one).
+func TestHostileDefaultLineLimit(t *testing.T) {
+	s := strings.Repeat("x", DefaultMaxLineLength-2)
+	if err := NewEncoder(io.Discard).Encode(map[string]any{"k": s[1:]}); err != nil {
+		t.Fatalf("a line of %d bytes: %v", DefaultMaxLineLength, err)
+	}
+	if err := NewEncoder(io.Discard).Encode(map[string]any{"k": s}); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("a line of %d bytes: %v", DefaultMaxLineLength+1, err)
+	}
+	chunk := bytes.Repeat([]byte("x"), 1<<20)
+	g := &genReader{lines: 66, line: func(i int, b []byte) []byte {
+		switch i {
+		case 0:
+			return append(b, "k: "...)
+		case 64:
+			return append(b, chunk[:len(chunk)-3]...)
+		case 65:
+			return append(b, "\nz: 1"...)
+		}
+		return append(b, chunk...)
+	}}
+	n, err := drain(NewDecoder(g))
+	if err != nil || n != 6 {
+		t.Fatalf("a line of %d bytes: %d tokens, %v", DefaultMaxLineLength, n, err)
+	}
+}

@@ -2,6 +2,7 @@ package toon
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -157,7 +158,8 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	t.active = true
 	t.key, t.root, t.n, t.width, t.rows = key, root, n, len(fields), 0
 	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
-	t.quick = n >= 0 && len(t.lead) <= 8 && t.width <= rowSlack/maxCell
+	// (A quick row is at most rowSlack bytes long: no row line check.)
+	t.quick = n >= 0 && len(t.lead) <= 8 && t.width <= rowSlack/maxCell && e.opts.maxLine >= rowSlack
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendStrFields(e.b, fields, e.delim)
@@ -171,6 +173,18 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 	t.rb = outPool.Get()
 	t.rb.B = t.rb.B[:0]
 	return nil
+}
+
+// checkRow returns an error wrapping ErrLineTooLong if the next row of the
+// open table, n bytes with its leading LF, is a line longer than the
+// maximum line length.
+func (e *Encoder) checkRow(n int) error {
+	if n-1 <= e.opts.maxLine {
+		return nil
+	}
+	t := &e.tbl
+	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
+		ErrLineTooLong, t.rows+1, t.name, n-1, e.opts.maxLine)
 }
 
 // appendStrFields appends a fields segment from names.
@@ -235,6 +249,9 @@ func (e *Encoder) writeRow(cells []Value) error {
 		if err != nil {
 			return err
 		}
+		if err := e.checkRow(len(b) - len(e.b)); err != nil {
+			return err
+		}
 		e.b = b
 		t.rows++
 		if len(e.b) >= flushSize {
@@ -243,10 +260,13 @@ func (e *Encoder) writeRow(cells []Value) error {
 		return nil
 	}
 	b, err := t.appendRow(t.rb.B, cells)
-	t.rb.B = b
+	if err == nil {
+		err = e.checkRow(len(b) - len(t.rb.B))
+	}
 	if err != nil {
 		return err
 	}
+	t.rb.B = b
 	t.rows++
 	if t.file == nil && int64(len(b)) <= e.opts.tableBudget || t.file != nil && len(b) < flushSize {
 		return nil
@@ -748,6 +768,7 @@ func (e *Encoder) writeHeldRows() error {
 		if _, err := io.CopyBuffer(e.out, onlyReader{t.file}, buf); err != nil {
 			return err
 		}
+		e.carry = 0 // the rows were checked (checkRow); the line after them starts afresh
 	}
 	if len(t.rb.B) >= flushSize && !e.noFlush {
 		if err := e.flush(); err != nil {
@@ -756,7 +777,11 @@ func (e *Encoder) writeHeldRows() error {
 		if e.out == nil {
 			return errNoWriter
 		}
-		return writeOut(e.out, t.rb.B)
+		if err := writeOut(e.out, t.rb.B); err != nil {
+			return err
+		}
+		e.wrote(t.rb.B)
+		return nil
 	}
 	e.b = append(e.b, t.rb.B...)
 	return nil

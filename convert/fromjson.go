@@ -31,8 +31,14 @@ import (
 // WithDelimiter, WithTempDir, WithMaxHeaderSize and WithMaxDepth.
 //
 // Malformed JSON, including a repeated key in an object, is reported as a
-// *JSONError, before anything is written to w. Errors from r and w are
-// returned as they are.
+// *JSONError, before anything is written to w. So is a string (between its
+// quotes, as written in the JSON) or number longer than
+// toon.DefaultMaxLineLength, the longest line a TOON decoder accepts: the
+// JSONError is at its start and wraps toon.ErrLineTooLong, and FromJSON
+// holds no more than that much of it. A TOON line that would be longer
+// than that limit (a long string with its key and indentation, a wide
+// row) is an error wrapping toon.ErrLineTooLong, returned once the lines
+// before it are written. Errors from r and w are returned as they are.
 func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	c := makeConfig(opts)
 	src, err := seekable(r, c.tempDir)
@@ -66,7 +72,7 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	e := &emitter{
 		c:      &c,
 		lx:     newLexer(src.reader(), p.lx.buf),
-		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1)),
+		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1), toon.WithMaxLineLength(c.maxLine)),
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}

@@ -2,9 +2,15 @@ package convert
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/toonstream/toon"
 )
 
 // Hostile input to the converters: each case must end in a clear error or
@@ -64,5 +70,110 @@ func TestFromJSONWideRows(t *testing.T) {
 	}
 	if err := sameValue(in.Bytes(), back.Bytes()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A JSON string or number longer than the TOON line limit is a JSONError
+// at its start, wrapping toon.ErrLineTooLong; one at the limit converts.
+func TestFromJSONLongToken(t *testing.T) {
+	const limit = 1000
+	for _, tc := range []struct {
+		name, under, over string
+	}{
+		{"string", `{"k":"` + strings.Repeat("x", limit) + `"}`, `{"k":"` + strings.Repeat("x", limit+1) + `"}`},
+		{"number", `{"k":` + strings.Repeat("1", limit) + `}`, `{"k":` + strings.Repeat("1", limit+1) + `}`},
+	} {
+		for _, bufSize := range []int{16, 64, lexBufSize} {
+			// At the limit, the lexer takes the token, and the line
+			// ("k: " and the token) is the encoder's to refuse.
+			err := FromJSON(io.Discard, strings.NewReader(tc.under), withMaxLine(limit), withBufSize(bufSize))
+			var je *JSONError
+			if errors.As(err, &je) || !errors.Is(err, toon.ErrLineTooLong) {
+				t.Fatalf("%s of %d bytes: got %v, want the encoder's ErrLineTooLong", tc.name, limit, err)
+			}
+			var out bytes.Buffer
+			if err := FromJSON(&out, strings.NewReader(tc.under), withMaxLine(limit+20), withBufSize(bufSize)); err != nil {
+				t.Fatalf("%s of %d bytes: %v", tc.name, limit, err)
+			}
+			err = FromJSON(&out, strings.NewReader(tc.over), withMaxLine(limit), withBufSize(bufSize))
+			if !errors.As(err, &je) || !errors.Is(err, toon.ErrLineTooLong) || je.Offset != 5 || je.Line != 1 || je.Column != 6 {
+				t.Fatalf("%s of %d bytes (buffer %d): got %v, want a JSONError at offset 5 wrapping ErrLineTooLong", tc.name, limit+1, bufSize, err)
+			}
+		}
+	}
+	// A line at the limit converts.
+	var out bytes.Buffer
+	if err := FromJSON(&out, strings.NewReader(`{"k":"`+strings.Repeat("x", limit-3)+`"}`), withMaxLine(limit)); err != nil || out.Len() != limit {
+		t.Fatalf("a line of %d bytes: %d bytes written, %v", limit, out.Len(), err)
+	}
+}
+
+// hugeJSON is a seekable JSON document of one string of n bytes,
+// synthesized as it is read: {"k":"xxx...x"}.
+type hugeJSON struct {
+	n, off int64
+	read   int64 // bytes handed out
+}
+
+func (h *hugeJSON) size() int64 { return h.n + 8 }
+
+func (h *hugeJSON) Read(p []byte) (int, error) {
+	if h.off >= h.size() {
+		return 0, io.EOF
+	}
+	n := 0
+	for n < len(p) && h.off < h.size() {
+		switch {
+		case h.off < 6:
+			p[n] = `{"k":"`[h.off]
+		case h.off < h.size()-2:
+			k := copy(p[n:], xs[:min(int64(len(xs)), h.size()-2-h.off)])
+			n += k
+			h.off += int64(k)
+			continue
+		default:
+			p[n] = `"}`[h.off-(h.size()-2)]
+		}
+		n++
+		h.off++
+	}
+	h.read += int64(n)
+	return n, nil
+}
+
+func (h *hugeJSON) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+		h.off = off
+	case io.SeekCurrent:
+		h.off += off
+	case io.SeekEnd:
+		h.off = h.size() + off
+	}
+	return h.off, nil
+}
+
+var xs = bytes.Repeat([]byte("x"), 64<<10)
+
+// One JSON string of 2 GiB: FromJSON stops once the string is longer than
+// toon.DefaultMaxLineLength, having read and held about that much.
+func TestFromJSONHugeString(t *testing.T) {
+	h := &hugeJSON{n: 2 << 30}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var err error
+	within(t, 20*time.Second, func() { err = FromJSON(io.Discard, h) })
+	runtime.ReadMemStats(&after)
+	var je *JSONError
+	if !errors.As(err, &je) || !errors.Is(err, toon.ErrLineTooLong) || je.Offset != 5 {
+		t.Fatalf("got %v, want a JSONError at offset 5 wrapping ErrLineTooLong", err)
+	}
+	if h.read > 2*toon.DefaultMaxLineLength {
+		t.Fatalf("read %d bytes of the string", h.read)
+	}
+	// The buffer doubles from 256 KiB up to the limit: twice the limit in all.
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*toon.DefaultMaxLineLength {
+		t.Fatalf("allocated %d bytes", alloc)
 	}
 }
