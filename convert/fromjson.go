@@ -121,7 +121,7 @@ func seekable(r io.Reader, dir string) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.Copy(f, r); err != nil {
+	if _, err := io.Copy(f, progressReader{r}); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -130,6 +130,22 @@ func seekable(r io.Reader, dir string) (*source, error) {
 		return nil, err
 	}
 	return &source{r: f, s: f, f: f}, nil
+}
+
+// progressReader returns io.ErrNoProgress after maxEmptyReads reads in a
+// row that return neither data nor an error, where io.Copy would call Read
+// forever. (The lexer gives up as bufio does, after as many.)
+type progressReader struct{ r io.Reader }
+
+const maxEmptyReads = 100
+
+func (p progressReader) Read(b []byte) (int, error) {
+	for range maxEmptyReads {
+		if n, err := p.r.Read(b); n > 0 || err != nil || len(b) == 0 {
+			return n, err
+		}
+	}
+	return 0, io.ErrNoProgress
 }
 
 // reader returns the input, buffered: jsontext reads in large blocks anyway,

@@ -18,7 +18,7 @@ import (
 
 // within runs f and fails the test if it takes longer than limit, which is
 // set far above the time a linear algorithm needs on a slow, loaded
-// machine and far below what a quadratic one would need.
+// machine and far below what a quadratic one (or a loop) would need.
 func within(t *testing.T, limit time.Duration, f func()) {
 	t.Helper()
 	done := make(chan struct{})
@@ -31,7 +31,7 @@ func within(t *testing.T, limit time.Duration, f func()) {
 	case <-done:
 		t.Logf("took %v", time.Since(start).Round(time.Millisecond))
 	case <-time.After(limit):
-		t.Fatalf("still running after %v: not linear time", limit)
+		t.Fatalf("still running after %v", limit)
 	}
 }
 
@@ -175,5 +175,59 @@ func TestFromJSONHugeString(t *testing.T) {
 	// The buffer doubles from 256 KiB up to the limit: twice the limit in all.
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 3*toon.DefaultMaxLineLength {
 		t.Fatalf("allocated %d bytes", alloc)
+	}
+}
+
+// stalledReader returns its data, then (0, nil) forever.
+type stalledReader struct {
+	data  []byte
+	empty int // empty reads so far
+}
+
+func (s *stalledReader) Read(p []byte) (int, error) {
+	if len(s.data) > 0 {
+		n := copy(p, s.data)
+		s.data = s.data[n:]
+		return n, nil
+	}
+	s.empty++
+	return 0, nil
+}
+
+// stalledSeeker is a stalledReader that can seek (to the start only).
+type stalledSeeker struct{ stalledReader }
+
+func (s *stalledSeeker) Seek(off int64, whence int) (int64, error) { return 0, nil }
+
+// A reader that stops returning data without an error: the converters
+// give up with io.ErrNoProgress after a bounded number of empty reads, as
+// bufio and the TOON decoder do, instead of spinning.
+func TestConvertNoProgress(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		conv func(r io.Reader) error
+		r    func() (io.Reader, *stalledReader)
+	}{
+		{"FromJSON", func(r io.Reader) error { return FromJSON(io.Discard, r) },
+			func() (io.Reader, *stalledReader) { s := &stalledReader{data: []byte(`{"a":[1,2`)}; return s, s }},
+		{"FromJSON seekable", func(r io.Reader) error { return FromJSON(io.Discard, r) },
+			func() (io.Reader, *stalledReader) {
+				s := &stalledSeeker{stalledReader{data: []byte(`{"a":[1,2`)}}
+				return s, &s.stalledReader
+			}},
+		{"ToJSON", func(r io.Reader) error { return ToJSON(io.Discard, r) },
+			func() (io.Reader, *stalledReader) { s := &stalledReader{data: []byte("a[3]: 1,2")}; return s, s }},
+		{"ToJSON non-strict", func(r io.Reader) error { return ToJSON(io.Discard, r, WithStrict(false)) },
+			func() (io.Reader, *stalledReader) { s := &stalledReader{data: []byte("a[3]: 1,2")}; return s, s }},
+	} {
+		r, s := tc.r()
+		var err error
+		within(t, 10*time.Second, func() { err = tc.conv(r) })
+		if !errors.Is(err, io.ErrNoProgress) {
+			t.Errorf("%s: got %v, want io.ErrNoProgress", tc.name, err)
+		}
+		if s.empty > 1000 {
+			t.Errorf("%s: %d empty reads before giving up", tc.name, s.empty)
+		}
 	}
 }

@@ -158,7 +158,7 @@ func (l *lexer) fill(keep int) (shift int, ok bool) {
 		copy(nb, l.buf)
 		l.buf = nb
 	}
-	for tries := 0; tries < 100; tries++ {
+	for tries := 0; tries < maxEmptyReads; tries++ {
 		n, err := l.r.Read(l.buf[len(l.buf):cap(l.buf)])
 		l.buf = l.buf[:len(l.buf)+n]
 		if err != nil {
