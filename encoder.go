@@ -62,10 +62,11 @@ type Encoder struct {
 	arena []byte   // field names of prog
 	tbl   table    // the open streaming table
 
-	keys    []string   // Encode: scratch stack of sorted map keys
-	nodes   []tnode    // Encode: scratch stack of field trees
-	fieldIx []objIndex // Encode: key index of the Object of a row at each depth (field)
-	level   int        // Encode: current nesting depth
+	keys    []string         // Encode: scratch stack of sorted map keys
+	nodes   []tnode          // Encode: scratch stack of field trees
+	fieldIx []objIndex       // Encode: key index of the Object of a row at each depth (field)
+	path    map[ref]struct{} // Encode: the containers on the path from the root past cycleDepth
+	level   int              // Encode: current nesting depth
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply
@@ -104,6 +105,7 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.arena = e.arena[:0]
 	e.keys = e.keys[:0]
 	e.nodes = e.nodes[:0]
+	clear(e.path)
 	e.forgetRows()
 	e.level = 0
 }
@@ -376,8 +378,12 @@ const handOver = 1 << 20
 // Channels, functions and complex numbers are an UnsupportedTypeError.
 // Values of these types may also stand inside generic containers
 // (map[string]any{"users": []User{...}}): the document is then written as
-// the generic equivalent of the whole. Cycles are reported once the
-// nesting exceeds the maximum depth.
+// the generic equivalent of the whole. A value that contains itself
+// (through pointers, maps or slices) is an UnsupportedValueError, found
+// as encoding/json finds it: once the nesting passes 1,000 levels, the
+// containers on the current path are tracked, so Encode has written at
+// most those levels when it fails. Values nested deeper than WithMaxDepth
+// are an error too.
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	e := marshalPool.Get().(*Encoder)
 	e.Reset(nil)
@@ -753,6 +759,15 @@ func (e *Encoder) buildTree(x any, level int) bool {
 	if o, ok := x.(Object); ok && e.checkKeys(o) != nil {
 		return false
 	}
+	if level > cycleDepth {
+		// A row that contains itself is not a row (writeFields then
+		// reports the cycle).
+		r := genericRef(x)
+		if e.visit(r, x) != nil {
+			return false
+		}
+		defer e.unvisit(r)
+	}
 	v, mark := e.open(x)
 	defer e.closeView(mark)
 	for i := 0; i < v.len(); i++ {
@@ -919,14 +934,19 @@ const (
 )
 
 func (e *Encoder) encodeRoot(v any) error {
-	if k := kindOf(v); (k == kObj || k == kArr) && hasForeign(v, 0) {
-		// Go values of other types (structs, typed slices and maps) inside
-		// generic containers: write the generic equivalent of the whole.
-		g, err := e.genericOf(v, 0)
+	if k := kindOf(v); k == kObj || k == kArr {
+		foreign, err := e.hasForeign(v, 0)
 		if err != nil {
 			return err
 		}
-		v = g
+		if foreign {
+			// Go values of other types (structs, typed slices and maps)
+			// inside generic containers: write the generic equivalent of
+			// the whole.
+			if v, err = e.genericOf(v, 0); err != nil {
+				return err
+			}
+		}
 	}
 	switch kindOf(v) {
 	case kPrim:
@@ -959,35 +979,101 @@ func (e *Encoder) encodeRoot(v any) error {
 
 // hasForeign reports whether a generic container holds, at any depth, a
 // value of a type kindOf does not know. Past the maximum depth it stops and
-// leaves the depth error to the encoder.
-func hasForeign(v any, depth int) bool {
-	if depth > 10000 {
-		return false
+// leaves the depth error to the encoder; a cycle is an error.
+func (e *Encoder) hasForeign(v any, depth int) (bool, error) {
+	if depth > e.opts.maxDepth {
+		return false, nil
+	}
+	k := kindOf(v)
+	if k == kPrim || k == kBad {
+		return k == kBad, nil
+	}
+	if depth > cycleDepth {
+		r := genericRef(v)
+		if err := e.visit(r, v); err != nil {
+			return false, err
+		}
+		defer e.unvisit(r)
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		for _, m := range x {
-			if hasForeign(m, depth+1) {
-				return true
+			if f, err := e.hasForeign(m, depth+1); f || err != nil {
+				return f, err
 			}
 		}
 	case Object:
 		for i := range x {
-			if hasForeign(x[i].Value, depth+1) {
-				return true
+			if f, err := e.hasForeign(x[i].Value, depth+1); f || err != nil {
+				return f, err
 			}
 		}
 	case []any:
 		for _, m := range x {
-			if hasForeign(m, depth+1) {
-				return true
+			if f, err := e.hasForeign(m, depth+1); f || err != nil {
+				return f, err
 			}
 		}
-	default:
-		return kindOf(v) == kBad
 	}
-	return false
+	return false, nil
 }
+
+// Cycles. A value that contains itself (through a pointer, a map or a
+// slice) would nest without end. As encoding/json does, the encoder
+// tracks the containers on the path from the root to the value it is at
+// once the nesting passes cycleDepth, and reports a container met again
+// on its own path as an UnsupportedValueError. Below that depth nothing is
+// tracked: a cycle then costs at most cycleDepth levels of work and
+// output, and acyclic values that share containers cost nothing.
+const cycleDepth = 1000
+
+// ref identifies a container: its address (a map's, a slice's first
+// element's, the target of a pointer), a slice's length (a slice and its
+// prefix are different values) and its type (a struct and its first field
+// share an address).
+type ref struct {
+	p unsafe.Pointer
+	n int
+	t reflect.Type
+}
+
+// genericRef returns the ref of a generic container: a map[string]any, an
+// Object or an []any; the zero ref for an empty slice, which holds
+// nothing.
+func genericRef(v any) ref {
+	switch x := v.(type) {
+	case map[string]any:
+		return ref{p: reflect.ValueOf(x).UnsafePointer(), t: reflect.TypeOf(x)}
+	case Object:
+		if len(x) > 0 {
+			return ref{p: unsafe.Pointer(&x[0]), n: len(x), t: reflect.TypeOf(x)}
+		}
+	case []any:
+		if len(x) > 0 {
+			return ref{p: unsafe.Pointer(&x[0]), n: len(x), t: reflect.TypeOf(x)}
+		}
+	}
+	return ref{}
+}
+
+// visit adds r, the container v, to the path, or returns an
+// UnsupportedValueError if it is on the path already. The caller must
+// call unvisit(r) when it leaves the container, unless visit failed.
+func (e *Encoder) visit(r ref, v any) error {
+	if r.p == nil {
+		return nil
+	}
+	if e.path == nil {
+		e.path = make(map[ref]struct{})
+	}
+	if _, ok := e.path[r]; ok {
+		return &UnsupportedValueError{Value: reflect.ValueOf(v), Str: "encountered a cycle via " + r.t.String()}
+	}
+	e.path[r] = struct{}{}
+	return nil
+}
+
+func (e *Encoder) unvisit(r ref) { delete(e.path, r) }
 
 // encodeOther encodes a root value of a type kindOf does not know: Go
 // structs, typed slices and maps, pointers, hooks (marshal.go sets it).
@@ -1031,6 +1117,13 @@ func (e *Encoder) writeArray(a []any, p place, d int) error {
 		return err
 	}
 	defer e.leave()
+	if e.level > cycleDepth {
+		r := genericRef(a)
+		if err := e.visit(r, a); err != nil {
+			return err
+		}
+		defer e.unvisit(r)
+	}
 	if len(a) == 0 {
 		e.b = appendEmptyArray(e.b, p, e.delim)
 		return nil
@@ -1124,6 +1217,17 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 		return err
 	}
 	defer e.leave()
+	if e.level > cycleDepth {
+		var x any = v.o
+		if v.m != nil {
+			x = v.m
+		}
+		r := genericRef(x)
+		if err := e.visit(r, x); err != nil {
+			return err
+		}
+		defer e.unvisit(r)
+	}
 	if v.o != nil {
 		if err := e.checkKeys(v.o); err != nil {
 			return err

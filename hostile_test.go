@@ -1207,3 +1207,112 @@ func TestHostileDefaultLineLimit(t *testing.T) {
 		t.Fatalf("a line of %d bytes: %d tokens, %v", DefaultMaxLineLength, n, err)
 	}
 }
+
+// hostileNode refers to itself in a cycle.
+type hostileNode struct {
+	Name string
+	Next *hostileNode
+}
+
+// hostileHook's MarshalTOON returns the receiver itself.
+type hostileHook struct{ N int }
+
+func (h *hostileHook) MarshalTOON() (any, error) { return h, nil }
+
+type hostileMap map[string]any
+
+type hostileSlice []any
+
+// countWriter counts the bytes written to it.
+type countWriter struct{ n int }
+
+func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// Values that contain themselves are an UnsupportedValueError, found once
+// the nesting passes cycleDepth: quickly, in little memory, and with
+// little output written.
+func TestHostileCycles(t *testing.T) {
+	shared := map[string]any{}
+	shared["b"] = []any{shared, shared} // never returned: 2^depth paths
+	obj := Object{{Key: "a", Value: nil}, {Key: "b", Value: 1}}
+	obj[0].Value = obj
+	arr := []any{1, nil}
+	arr[1] = arr
+	keyed := map[string]any{"x": 1}
+	keyed["a"], keyed["b"] = keyed, keyed // objects of two members: keyed-table candidates
+	node := &hostileNode{Name: "a"}
+	node.Next = node
+	ring := &hostileNode{Name: "r1", Next: &hostileNode{Name: "r2"}}
+	ring.Next.Next = ring
+	hm := hostileMap{"k": 1}
+	hm["self"] = hm
+	hs := hostileSlice{1, nil}
+	hs[1] = hs
+	hook := &hostileHook{N: 1}
+	foreign := map[string]any{"n": node} // a typed value inside a generic one
+
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{
+		{"map through a shared slice", shared},
+		{"Object", obj},
+		{"[]any", arr},
+		{"keyed candidates", keyed},
+		{"*struct", node},
+		{"ring of two", ring},
+		{"typed map", hm},
+		{"typed slice", hs},
+		{"hook", hook},
+		{"typed inside generic", foreign},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			var w countWriter
+			alloc := allocated(func() {
+				within(t, 10*time.Second, func() {
+					_, err = Marshal(tc.v)
+				})
+			})
+			var uv *UnsupportedValueError
+			if !errors.As(err, &uv) || !strings.Contains(err.Error(), "cycle") {
+				t.Fatalf("Marshal: got %v, want an UnsupportedValueError for a cycle", err)
+			}
+			if alloc > 64<<20 {
+				t.Fatalf("Marshal allocated %d bytes before finding the cycle", alloc)
+			}
+			within(t, 10*time.Second, func() { err = NewEncoder(&w).Encode(tc.v) })
+			if !errors.As(err, &uv) {
+				t.Fatalf("Encode: got %v, want an UnsupportedValueError", err)
+			}
+			// Each of the cycleDepth levels writes a line indented by its
+			// depth: a few MB at most (200 MB before the check).
+			if w.n > 4<<20 {
+				t.Fatalf("Encode wrote %d bytes before finding the cycle", w.n)
+			}
+		})
+	}
+
+	// Deep values that share containers without a cycle are written.
+	deep := map[string]any{"leaf": 1}
+	leaf := map[string]any{"x": 1}
+	list := []any{1, 2}
+	for i := 0; i < 1500; i++ {
+		deep = map[string]any{"a": deep, "s": leaf, "t": leaf, "l": list, "m": list}
+	}
+	out, err := Marshal(deep)
+	if err != nil {
+		t.Fatalf("a deep value with shared containers: %v", err)
+	}
+	var back any
+	if err := Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	chain := &hostileNode{Name: "end"}
+	for i := 0; i < 1500; i++ {
+		chain = &hostileNode{Name: "n", Next: chain}
+	}
+	if _, err := Marshal(chain); err != nil {
+		t.Fatalf("a chain of 1500 nodes: %v", err)
+	}
+}
