@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/big"
+	"math/rand"
 	"runtime"
 	"strconv"
 	"strings"
@@ -1314,5 +1316,54 @@ func TestHostileCycles(t *testing.T) {
 	}
 	if _, err := Marshal(chain); err != nil {
 		t.Fatalf("a chain of 1500 nodes: %v", err)
+	}
+}
+
+// A number whose exponent has millions of digits is written in time linear
+// in its length (math/big took 2 s for 1e6 digits, 34 s for 4e6).
+func TestHostileExponentDigits(t *testing.T) {
+	const n = 8_000_000
+	exp := strings.Repeat("9", n)
+	for _, tc := range []struct{ in, want string }{
+		{"1.5e" + exp, "1.5e+" + exp},
+		{"-0.025e-" + exp, "-2.5e-1" + strings.Repeat("0", n-1) + "1"},
+		{"120e" + exp, "1.2e+1" + strings.Repeat("0", n-1) + "1"},
+	} {
+		var got []byte
+		var ok bool
+		within(t, 5*time.Second, func() { got, ok = appendNumber(nil, []byte(tc.in)) })
+		if !ok || string(got) != tc.want {
+			t.Fatalf("appendNumber(%.20q...) = %.40q... (%d bytes), want %.40q... (%d bytes)", tc.in, got, len(got), tc.want, len(tc.want))
+		}
+	}
+	var out []byte
+	var err error
+	within(t, 5*time.Second, func() { out, err = Marshal(map[string]any{"k": Number("1e" + exp)}) })
+	if err != nil || string(out) != "k: 1e+"+exp {
+		t.Fatalf("Marshal: %.20q..., %v", out, err)
+	}
+}
+
+// appendDecimalSum against math/big, around carries out of the first digit
+// and borrows that shorten the number.
+func TestAppendDecimalSum(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	xs := []string{"1000000000000000", "9999999999999999", "10000000000000000000000", "99999999999999999999999"}
+	for range 2000 {
+		var x []byte
+		x = append(x, byte('1'+rng.Intn(9)))
+		for range 15 + rng.Intn(30) {
+			x = append(x, byte('0'+rng.Intn(10)))
+		}
+		xs = append(xs, string(x))
+	}
+	for i, x := range xs {
+		bx, _ := new(big.Int).SetString(x, 10)
+		for _, d := range []int64{0, 1, -1, 9, -9, 10, -10, 999_999_999_999_999, -999_999_999_999_999, rng.Int63n(1e15) - 5e14, int64(i)} {
+			want := new(big.Int).Add(bx, big.NewInt(d)).String()
+			if got := appendDecimalSum([]byte("e+"), []byte(x), d); string(got) != "e+"+want {
+				t.Fatalf("%s + %d: got %s, want %s", x, d, got[2:], want)
+			}
+		}
 	}
 }
