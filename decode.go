@@ -18,7 +18,12 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 // *map[string]any and *[]any, objects become map[string]any (where keys
 // repeat, which only non-strict mode allows, the last one wins), arrays
 // []any, strings string, booleans bool, null nil, and numbers float64, or
-// Number with the UseNumber option.
+// Number with the UseNumber option. A number float64 cannot hold is out of
+// range (§4): one whose magnitude float64 would round to infinity (beyond
+// about 1.8e308) or a non-zero one it would round to zero (below about
+// 5e-324); into an interface it decodes to Number, its exact text, even
+// without UseNumber, so that no value is lost, and Marshal writes it back
+// exactly. Into a float field it is a mismatch (below).
 //
 // Other targets are decoded by type, as encoding/json does:
 //
@@ -229,9 +234,9 @@ func (a *anyDecoder) value(t Token, size int) (any, error) {
 		if d.opts.useNumber {
 			return Number(a.str(t.text())), nil
 		}
-		f, err := parseFloat(t.text())
+		f, err := parseFloat(t.text(), 64)
 		if err != nil {
-			// Out of float64 range: §4 lets us choose; keep the exact text.
+			// Out of float64's range: keep the exact text (§4).
 			return Number(a.str(t.text())), nil
 		}
 		if f == 0 {

@@ -1367,3 +1367,83 @@ func TestAppendDecimalSum(t *testing.T) {
 		}
 	}
 }
+
+// Numbers float64 cannot hold (out of range, §4): Decode into an interface
+// keeps their exact text as Number, into a float field they are a
+// mismatch, Token.Float and Number.Float64 report strconv.ErrRange, and
+// Marshal writes them back exactly. Numbers it can hold are float64s.
+func TestHostileNumberRange(t *testing.T) {
+	for _, tc := range []struct{ text, canonical string }{
+		{"1e309", "1e+309"},
+		{"-1E+309", "-1e+309"},
+		{"1e-400", "1e-400"},
+		{"-2e-324", "-2e-324"},
+		{"0.0000000001e-320", "1e-330"},
+		{"1e99999999999999999999", "1e+99999999999999999999"},
+	} {
+		doc := "k: " + tc.text
+		var v any
+		if err := Unmarshal([]byte(doc), &v); err != nil || v.(map[string]any)["k"] != Number(tc.text) {
+			t.Errorf("%s into any: %#v, %v; want Number(%q)", tc.text, v, err, tc.text)
+		}
+		if err := NewDecoder(strings.NewReader(doc)).Decode(&v); err != nil || v.(map[string]any)["k"] != Number(tc.text) {
+			t.Errorf("%s into any through a reader: %#v, %v", tc.text, v, err)
+		}
+		var f64 struct {
+			K float64 `toon:"k"`
+		}
+		var f32 struct {
+			K float32 `toon:"k"`
+		}
+		var ute *UnmarshalTypeError
+		if err := Unmarshal([]byte(doc), &f64); !errors.As(err, &ute) || !errors.Is(err, strconv.ErrRange) {
+			t.Errorf("%s into float64: %v, want an UnmarshalTypeError wrapping ErrRange", tc.text, err)
+		}
+		if err := Unmarshal([]byte(doc), &f32); !errors.As(err, &ute) {
+			t.Errorf("%s into float32: %v, want an UnmarshalTypeError", tc.text, err)
+		}
+		var num struct {
+			K Number `toon:"k"`
+		}
+		if err := Unmarshal([]byte(doc), &num); err != nil || num.K != Number(tc.text) {
+			t.Errorf("%s into Number: %q, %v", tc.text, num.K, err)
+		}
+		d := NewDecoder(strings.NewReader(doc))
+		d.Token()
+		d.Token()
+		tok, _ := d.Token()
+		if _, err := tok.Float(); !errors.Is(err, strconv.ErrRange) {
+			t.Errorf("%s: Token.Float: %v, want ErrRange", tc.text, err)
+		}
+		if _, err := Number(tc.text).Float64(); !errors.Is(err, strconv.ErrRange) {
+			t.Errorf("%s: Number.Float64: %v, want ErrRange", tc.text, err)
+		}
+		if out, err := Marshal(v); err != nil || string(out) != "k: "+tc.canonical {
+			t.Errorf("%s: Marshal wrote %q, %v; want %q", tc.text, out, err, "k: "+tc.canonical)
+		}
+	}
+	// In range: float64 values, the smallest subnormal included; zero
+	// written with any exponent is zero.
+	for text, want := range map[string]float64{"1e308": 1e308, "5e-324": 5e-324, "-1.7976931348623157e308": -1.7976931348623157e308, "0e-400": 0, "-0.000e99999": 0} {
+		var v any
+		if err := Unmarshal([]byte("k: "+text), &v); err != nil || v.(map[string]any)["k"] != want {
+			t.Errorf("%s into any: %#v, %v; want %v", text, v, err, want)
+		}
+		var f64 struct {
+			K float64 `toon:"k"`
+		}
+		if err := Unmarshal([]byte("k: "+text), &f64); err != nil || f64.K != want {
+			t.Errorf("%s into float64: %v, %v", text, f64.K, err)
+		}
+	}
+	// float32's range is narrower.
+	for _, text := range []string{"1e39", "1e-50"} {
+		var f32 struct {
+			K float32 `toon:"k"`
+		}
+		var ute *UnmarshalTypeError
+		if err := Unmarshal([]byte("k: "+text), &f32); !errors.As(err, &ute) {
+			t.Errorf("%s into float32: %v, want an UnmarshalTypeError", text, err)
+		}
+	}
+}

@@ -620,7 +620,7 @@ func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	if pl.size == 4 {
 		bits = 32
 	}
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), bits)
+	f, err := parseFloat(b, bits)
 	if err != nil {
 		return s.mismatch(t, pl.typ, err)
 	}
@@ -899,9 +899,9 @@ func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
 		if exact || s.d.opts.useNumber {
 			return Number(t.text()), nil
 		}
-		f, err := parseFloat(t.text())
+		f, err := parseFloat(t.text(), 64)
 		if err != nil {
-			return Number(t.text()), nil // beyond float64: keep the text (§4)
+			return Number(t.text()), nil // out of float64's range: keep the text (§4)
 		}
 		if f == 0 {
 			f = 0

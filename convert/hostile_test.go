@@ -231,3 +231,23 @@ func TestConvertNoProgress(t *testing.T) {
 		}
 	}
 }
+
+// Numbers out of float64's range pass through both converters exactly
+// (their canonical form in TOON, their text in JSON), as toon.Decode keeps
+// them as Number.
+func TestConvertNumberRange(t *testing.T) {
+	for _, tc := range []struct{ json, toon string }{
+		{`{"k":1e309}`, "k: 1e+309"},
+		{`{"k":-1E+309}`, "k: -1e+309"},
+		{`{"k":1e-400}`, "k: 1e-400"},
+		{`{"k":1e99999999999999999999}`, "k: 1e+99999999999999999999"},
+	} {
+		var out, back bytes.Buffer
+		if err := FromJSON(&out, strings.NewReader(tc.json)); err != nil || out.String() != tc.toon {
+			t.Errorf("FromJSON(%s) = %q, %v; want %q", tc.json, out.String(), err, tc.toon)
+		}
+		if err := ToJSON(&back, strings.NewReader(tc.toon)); err != nil || strings.TrimSpace(back.String()) != `{"k":`+tc.toon[3:]+`}` {
+			t.Errorf("ToJSON(%q) = %q, %v", tc.toon, back.String(), err)
+		}
+	}
+}
