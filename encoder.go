@@ -984,12 +984,8 @@ func (e *Encoder) hasForeign(v any, depth int) (bool, error) {
 	if depth > e.opts.maxDepth {
 		return false, nil
 	}
-	k := kindOf(v)
-	if k == kPrim || k == kBad {
-		return k == kBad, nil
-	}
 	if depth > cycleDepth {
-		r := genericRef(v)
+		r := genericRef(v) // the zero ref, which visit ignores, for a primitive
 		if err := e.visit(r, v); err != nil {
 			return false, err
 		}
@@ -1014,6 +1010,8 @@ func (e *Encoder) hasForeign(v any, depth int) (bool, error) {
 				return f, err
 			}
 		}
+	default:
+		return kindOf(v) == kBad, nil
 	}
 	return false, nil
 }
