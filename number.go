@@ -163,9 +163,9 @@ func isNumber(b []byte) bool {
 	return i == len(b)
 }
 
-// parseFloat parses number text as a float of bits (32 or 64) bits,
-// without copying it to a string, and says whether the float type holds
-// it. A number it cannot hold is out of range (§4 asks for a documented
+// parseFloat parses number text as a float of the given bit size (32 or
+// 64), without copying it to a string, and says whether that float type
+// holds it. A number it cannot hold is out of range (§4 asks for a documented
 // policy): its magnitude rounds to infinity, or it is not zero but rounds
 // to zero. Then the result is ±Inf or 0, as strconv.ParseFloat gives it,
 // and the error wraps strconv.ErrRange. Every float the decoder produces
