@@ -1225,10 +1225,10 @@ type hostileMap map[string]any
 
 type hostileSlice []any
 
-// countWriter counts the bytes written to it.
-type countWriter struct{ n int }
+// byteCounter counts the bytes written to it.
+type byteCounter struct{ n int }
 
-func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+func (c *byteCounter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
 
 // Values that contain themselves are an UnsupportedValueError, found once
 // the nesting passes cycleDepth: quickly, in little memory, and with
@@ -1270,7 +1270,7 @@ func TestHostileCycles(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			var w countWriter
+			var w byteCounter
 			alloc := allocated(func() {
 				within(t, 10*time.Second, func() {
 					_, err = Marshal(tc.v)

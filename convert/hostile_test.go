@@ -127,7 +127,7 @@ func (h *hugeJSON) Read(p []byte) (int, error) {
 		case h.off < 6:
 			p[n] = `{"k":"`[h.off]
 		case h.off < h.size()-2:
-			k := copy(p[n:], xs[:min(int64(len(xs)), h.size()-2-h.off)])
+			k := copy(p[n:], hugeFill[:min(int64(len(hugeFill)), h.size()-2-h.off)])
 			n += k
 			h.off += int64(k)
 			continue
@@ -153,7 +153,7 @@ func (h *hugeJSON) Seek(off int64, whence int) (int64, error) {
 	return h.off, nil
 }
 
-var xs = bytes.Repeat([]byte("x"), 64<<10)
+var hugeFill = bytes.Repeat([]byte("x"), 64<<10)
 
 // One JSON string of 2 GiB: FromJSON stops once the string is longer than
 // toon.DefaultMaxLineLength, having read and held about that much.
