@@ -18,7 +18,12 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 // *map[string]any and *[]any, objects become map[string]any (where keys
 // repeat, which only non-strict mode allows, the last one wins), arrays
 // []any, strings string, booleans bool, null nil, and numbers float64, or
-// Number with the UseNumber option.
+// Number with the UseNumber option. A number float64 cannot hold is out of
+// range (§4): one whose magnitude float64 would round to infinity (beyond
+// about 1.8e308) or a non-zero one it would round to zero (below about
+// 5e-324); into an interface it decodes to Number, its exact text, even
+// without UseNumber, so that no value is lost, and Marshal writes it back
+// exactly. Into a float field it is a mismatch (below).
 //
 // Other targets are decoded by type, as encoding/json does:
 //
@@ -34,6 +39,8 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 //     decoded into a zeroed element; an array of Go array type fills it,
 //     dropping extra elements and zeroing missing ones. The rows of a
 //     tabular array are decoded into structs without looking keys up.
+//     A declared length [N] presizes a slice only as far as the rest of
+//     the input could fill it; memory follows the elements present.
 //   - A map takes an object; its keys may be strings, integers (which must
 //     fit the key type) or encoding.TextUnmarshalers.
 //   - Pointers are allocated as needed; null sets pointers, interfaces,
@@ -143,6 +150,9 @@ func (d *Decoder) decodeAny(whole bool) (any, error) {
 	return v, nil
 }
 
+// anySize is the size of an element of []any.
+const anySize = unsafe.Sizeof(any(nil))
+
 // anyDecoder builds generic values from a Decoder's tokens, saving
 // allocations where the result allows: object keys come from a small cache
 // (documents repeat a few keys: every row of a table has the same ones),
@@ -224,21 +234,19 @@ func (a *anyDecoder) value(t Token, size int) (any, error) {
 			m[name] = v
 		}
 	case KindArrayStart:
-		n := t.n
-		if n > 1024 {
-			n = 1024 // the declared length is not trusted for preallocation
-		}
+		ahead := d.charge(d.preallocLen(t.n, anySize), anySize)
 		rowSize := 0
 		if t.Form() == FormTabular {
 			rowSize = t.nf() // each row is an object with the header's fields
 		}
-		arr := make([]any, 0, n)
+		arr := make([]any, 0, ahead)
 		for {
 			et, err := d.Token()
 			if err != nil {
 				return nil, err
 			}
 			if et.kind() == KindArrayEnd {
+				d.filled(ahead, len(arr), anySize)
 				return arr, nil
 			}
 			v, err := a.value(et, rowSize)
@@ -253,9 +261,9 @@ func (a *anyDecoder) value(t Token, size int) (any, error) {
 		if d.opts.useNumber {
 			return Number(a.str(t.text())), nil
 		}
-		f, err := parseFloat(t.text())
+		f, err := parseFloat(t.text(), 64)
 		if err != nil {
-			// Out of float64 range: §4 lets us choose; keep the exact text.
+			// Out of float64's range: keep the exact text (§4).
 			return Number(a.str(t.text())), nil
 		}
 		if f == 0 {

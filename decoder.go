@@ -69,6 +69,7 @@ type Decoder struct {
 	scalarCol int
 	scalarNum int
 	scalarOff int64
+	ahead     int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
 	err       error // sticky
 	done      bool
 	began     bool // a queue of tokens has been used up: Token has been called
@@ -159,6 +160,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.qerr = nil
 	d.done = false
 	d.began = false
+	d.ahead = 0
 	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
 }
 

@@ -1,8 +1,10 @@
 package toon
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
@@ -51,21 +53,28 @@ type Encoder struct {
 	done    bool // the document is complete
 	closed  bool // Close has been called
 
+	carry int      // bytes of the current line already written out (checkLines)
+	head  [40]byte // the first bytes of that line, for checkLines's error
+	headN int      // ... how many of them head holds
+
 	stack []wframe // open containers of the token writer
 	tkeys *keySets // the keys of each open object of the token writer, by stack index
 	prog  []progOp // row program of the open tabular array or keyed object
 	arena []byte   // field names of prog
 	tbl   table    // the open streaming table
 
-	keys  []string // Encode: scratch stack of sorted map keys
-	nodes []tnode  // Encode: scratch stack of field trees
-	level int      // Encode: current nesting depth
+	keys    []string         // Encode: scratch stack of sorted map keys
+	nodes   []tnode          // Encode: scratch stack of field trees
+	fieldIx []objIndex       // Encode: key index of the Object of a row at each depth (field)
+	path    map[ref]struct{} // Encode: the containers on the path from the root past cycleDepth
+	level   int              // Encode: current nesting depth
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply
-// are WithIndent, WithDelimiter, WithTableBudget, WithTempDir and
-// WithMaxDepth (the deepest nesting Encode and WriteToken accept, which also
-// stops runaway recursion on cyclic values).
+// are WithIndent, WithDelimiter, WithTableBudget, WithTempDir,
+// WithMaxDepth (the deepest nesting Encode and WriteToken accept) and
+// WithMaxLineLength (the longest line written: a longer one is an error
+// wrapping ErrLineTooLong, as a decoder would refuse it).
 func NewEncoder(w io.Writer, opts ...Option) *Encoder {
 	e := &Encoder{out: w}
 	e.setOptions(makeOptions(opts))
@@ -91,11 +100,14 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.out = w
 	e.err = nil
 	e.started, e.done, e.closed = false, false, false
+	e.carry, e.headN = 0, 0
 	e.stack = e.stack[:0]
 	e.prog = e.prog[:0]
 	e.arena = e.arena[:0]
 	e.keys = e.keys[:0]
 	e.nodes = e.nodes[:0]
+	clear(e.path)
+	e.forgetRows()
 	e.level = 0
 }
 
@@ -177,11 +189,66 @@ func (e *Encoder) flush() error {
 	if e.out == nil {
 		return e.fail(errNoWriter)
 	}
+	if err := e.checkLines(); err != nil {
+		return e.fail(err)
+	}
 	if err := writeOut(e.out, e.b); err != nil {
 		return e.fail(err)
 	}
+	e.wrote(e.b)
 	e.b = e.b[:0]
 	return nil
+}
+
+// Line length. A decoder refuses a line longer than its maximum line
+// length, so the encoder does not write one: the output is checked before
+// it leaves the buffer (flush), and Marshal checks its document. The
+// table writer checks each row as it writes it, so as to name the row.
+
+// checkLines returns an error wrapping ErrLineTooLong if a line in e.b,
+// with the e.carry bytes of its first line already written out, is longer
+// than the maximum line length. It steps through the buffer a window of
+// that length at a time, looking back from the end of each window for its
+// last line feed, so its cost is that of the lines around the windows'
+// ends, not that of the output.
+func (e *Encoder) checkLines() error {
+	limit := e.opts.maxLine
+	b := e.b
+	p := -e.carry // start of the line being checked, before b when < 0
+	for len(b)-p > limit {
+		lo := max(p, 0)
+		q := bytes.LastIndexByte(b[lo:p+limit+1], '\n')
+		if q < 0 {
+			return e.errLongLine(p)
+		}
+		p = lo + q + 1
+	}
+	return nil
+}
+
+// wrote records that b has been written out: the length of the line it
+// leaves open and that line's first bytes.
+func (e *Encoder) wrote(b []byte) {
+	if q := bytes.LastIndexByte(b, '\n'); q >= 0 {
+		e.carry = len(b) - q - 1
+		e.headN = copy(e.head[:], b[q+1:])
+		return
+	}
+	e.headN += copy(e.head[e.headN:], b)
+	e.carry += len(b)
+}
+
+// errLongLine reports the line that starts at e.b[p] (before e.b, where
+// its first bytes are e.head, when p < 0) as too long.
+func (e *Encoder) errLongLine(p int) error {
+	var start []byte
+	if p < 0 {
+		start = e.head[:e.headN]
+	} else {
+		start = e.b[p:min(len(e.b), p+40)]
+	}
+	return fmt.Errorf("toon: %w: the line that begins %q... would be longer than %d bytes, the longest a decoder accepts (see WithMaxLineLength)",
+		ErrLineTooLong, start, e.opts.maxLine)
 }
 
 // maybeFlush flushes once a chunk's worth of output is buffered.
@@ -302,7 +369,7 @@ var marshalPool = sync.Pool{New: func() any { return new(Encoder) }}
 const handOver = 1 << 20
 
 // Marshal returns the TOON document for v. The options that apply are
-// WithIndent, WithDelimiter and WithMaxDepth.
+// WithIndent, WithDelimiter, WithMaxDepth and WithMaxLineLength.
 //
 // Generic values are written as Encoder.Encode describes. Values of other
 // types are written as their generic equivalents, byte for byte, so their
@@ -332,8 +399,12 @@ const handOver = 1 << 20
 // Channels, functions and complex numbers are an UnsupportedTypeError.
 // Values of these types may also stand inside generic containers
 // (map[string]any{"users": []User{...}}): the document is then written as
-// the generic equivalent of the whole. Cycles are reported once the
-// nesting exceeds the maximum depth.
+// the generic equivalent of the whole. A value that contains itself
+// (through pointers, maps or slices) is an UnsupportedValueError, found
+// as encoding/json finds it: once the nesting passes 1,000 levels, the
+// containers on the current path are tracked, so Encode has written at
+// most those levels when it fails. Values nested deeper than WithMaxDepth
+// are an error too.
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	e := marshalPool.Get().(*Encoder)
 	e.Reset(nil)
@@ -342,6 +413,9 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 	e.acquire()
 	var out []byte
 	err := e.encodeRoot(v)
+	if err == nil {
+		err = e.checkLines()
+	}
 	if err == nil {
 		if len(e.b) >= handOver && cap(e.b)-len(e.b) <= len(e.b)/8 {
 			// A large document that fills its buffer (a table sized in
@@ -477,6 +551,57 @@ func lookup(v any, k string, hint int) (any, bool) {
 	return nil, false
 }
 
+// field finds key k in the object x of a table row, at nesting depth
+// level, as lookup does. An Object that lists its members in another order
+// than the header is searched through an index of its keys, built once for
+// the Object (e.fieldIx[level]), so that each of its fields costs constant
+// time rather than a scan of the Object.
+func (e *Encoder) field(x any, k string, hint, level int) (any, bool) {
+	o, ok := x.(Object)
+	if !ok || hint < len(o) && o[hint].Key == k || len(o) <= smallNames {
+		return lookup(x, k, hint)
+	}
+	for len(e.fieldIx) <= level {
+		e.fieldIx = append(e.fieldIx, objIndex{})
+	}
+	ix := &e.fieldIx[level]
+	if ix.first != &o[0] || ix.n != len(o) {
+		ix.build(o)
+	}
+	if i, ok := ix.pos[k]; ok && o[i].Key == k {
+		return o[i].Value, true
+	}
+	return nil, false
+}
+
+// forgetRows drops the key indexes of field, which are valid for the rows
+// of one table only: the caller may change an Object between tables.
+func (e *Encoder) forgetRows() {
+	for i := range e.fieldIx {
+		e.fieldIx[i].first = nil
+	}
+}
+
+// objIndex maps the keys of one Object (identified by its first member
+// and length) to their positions.
+type objIndex struct {
+	first *Member
+	n     int
+	pos   map[string]int
+}
+
+func (ix *objIndex) build(o Object) {
+	if ix.pos == nil || len(ix.pos) > 2*len(o)+64 {
+		ix.pos = make(map[string]int, len(o))
+	} else {
+		clear(ix.pos)
+	}
+	for i := len(o) - 1; i >= 0; i-- { // the first of repeated keys wins, as in Get
+		ix.pos[o[i].Key] = i
+	}
+	ix.first, ix.n = &o[0], len(o)
+}
+
 // objView iterates over an object's members in output order.
 type objView struct {
 	m    map[string]any
@@ -580,21 +705,39 @@ func keyClash(v *objView) error {
 // are written alike: first a name given twice, else, when some name is not
 // valid UTF-8, two whose bad bytes are replaced alike (nameClash). It
 // returns the earlier and the later, or ok false.
+//
+// A short list is searched pair by pair, which allocates nothing; a long
+// one goes through a set, so a header of many fields costs linear time.
 func repeatedName(n int, name func(int) string) (earlier, later string, ok bool) {
 	valid := true // every name is valid UTF-8, and written as it is
-	for i := 0; i < n; i++ {
-		for j := 0; j < i; j++ {
-			if name(i) == name(j) {
-				return name(j), name(i), true
+	if n <= smallNames {
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				if name(i) == name(j) {
+					return name(j), name(i), true
+				}
 			}
+			valid = valid && utf8.ValidString(name(i))
 		}
-		valid = valid && utf8.ValidString(name(i))
+	} else {
+		seen := make(map[string]struct{}, n)
+		for i := 0; i < n; i++ {
+			k := name(i)
+			if _, dup := seen[k]; dup {
+				return k, k, true
+			}
+			seen[k] = struct{}{}
+			valid = valid && utf8.ValidString(k)
+		}
 	}
 	if valid {
 		return "", "", false
 	}
 	return nameClash(n, name)
 }
+
+// smallNames is the longest field list repeatedName searches pair by pair.
+const smallNames = 16
 
 // nameClash finds the first of n names (name(i)) that is written as an
 // earlier one is (writtenKey): the same name again, or one whose bad
@@ -636,6 +779,15 @@ func (e *Encoder) buildTree(x any, level int) bool {
 	}
 	if o, ok := x.(Object); ok && e.checkKeys(o) != nil {
 		return false
+	}
+	if level > cycleDepth {
+		// A row that contains itself is not a row (writeFields then
+		// reports the cycle).
+		r := genericRef(x)
+		if e.visit(r, x) != nil {
+			return false
+		}
+		defer e.unvisit(r)
 	}
 	v, mark := e.open(x)
 	defer e.closeView(mark)
@@ -684,7 +836,7 @@ func (e *Encoder) matchTree(x any, root, level int) bool {
 	hint := 0
 	for c := root + 1; c < end; c += e.nodes[c].size {
 		n := &e.nodes[c]
-		v, ok := lookup(x, n.name, hint)
+		v, ok := e.field(x, n.name, hint, level)
 		hint++
 		if !ok {
 			return false
@@ -704,6 +856,7 @@ func (e *Encoder) matchTree(x any, root, level int) bool {
 // If it does, the field tree is at e.nodes[root:] and the caller must
 // truncate e.nodes to root when done.
 func (e *Encoder) tabularTree(a []any) (root int, ok bool) {
+	e.forgetRows()
 	root = len(e.nodes)
 	if objLen(a[0]) <= 0 || !e.buildTree(a[0], e.level+1) {
 		e.nodes = e.nodes[:root]
@@ -722,6 +875,7 @@ func (e *Encoder) tabularTree(a []any) (root int, ok bool) {
 // (§9.5): at least two entries whose values are non-empty objects with the
 // same fields, every column primitive or nested-uniform.
 func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
+	e.forgetRows()
 	root = len(e.nodes)
 	if v.len() < 2 {
 		return root, false
@@ -762,18 +916,19 @@ func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
 	return appendBracket(b, n, keyed, e.delim)
 }
 
-// appendCells appends the leaf values of x in the depth-first order of the
-// group at e.nodes[root], each preceded by the delimiter except the first.
-func (e *Encoder) appendCells(x any, root int, first bool) (bool, error) {
+// appendCells appends the leaf values of x, at nesting depth level, in the
+// depth-first order of the group at e.nodes[root], each preceded by the
+// delimiter except the first.
+func (e *Encoder) appendCells(x any, root, level int, first bool) (bool, error) {
 	end := root + e.nodes[root].size
 	hint := 0
 	for c := root + 1; c < end; c += e.nodes[c].size {
 		n := &e.nodes[c]
-		v, _ := lookup(x, n.name, hint)
+		v, _ := e.field(x, n.name, hint, level)
 		hint++
 		if n.nchild > 0 {
 			var err error
-			if first, err = e.appendCells(v, c, first); err != nil {
+			if first, err = e.appendCells(v, c, level+1, first); err != nil {
 				return first, err
 			}
 			continue
@@ -800,14 +955,19 @@ const (
 )
 
 func (e *Encoder) encodeRoot(v any) error {
-	if k := kindOf(v); (k == kObj || k == kArr) && hasForeign(v, 0) {
-		// Go values of other types (structs, typed slices and maps) inside
-		// generic containers: write the generic equivalent of the whole.
-		g, err := e.genericOf(v, 0)
+	if k := kindOf(v); k == kObj || k == kArr {
+		foreign, err := e.hasForeign(v, 0)
 		if err != nil {
 			return err
 		}
-		v = g
+		if foreign {
+			// Go values of other types (structs, typed slices and maps)
+			// inside generic containers: write the generic equivalent of
+			// the whole.
+			if v, err = e.genericOf(v, 0); err != nil {
+				return err
+			}
+		}
 	}
 	switch kindOf(v) {
 	case kPrim:
@@ -840,35 +1000,99 @@ func (e *Encoder) encodeRoot(v any) error {
 
 // hasForeign reports whether a generic container holds, at any depth, a
 // value of a type kindOf does not know. Past the maximum depth it stops and
-// leaves the depth error to the encoder.
-func hasForeign(v any, depth int) bool {
-	if depth > 10000 {
-		return false
+// leaves the depth error to the encoder; a cycle is an error.
+func (e *Encoder) hasForeign(v any, depth int) (bool, error) {
+	if depth > e.opts.maxDepth {
+		return false, nil
+	}
+	if depth > cycleDepth {
+		r := genericRef(v) // the zero ref, which visit ignores, for a primitive
+		if err := e.visit(r, v); err != nil {
+			return false, err
+		}
+		defer e.unvisit(r)
 	}
 	switch x := v.(type) {
 	case map[string]any:
 		for _, m := range x {
-			if hasForeign(m, depth+1) {
-				return true
+			if f, err := e.hasForeign(m, depth+1); f || err != nil {
+				return f, err
 			}
 		}
 	case Object:
 		for i := range x {
-			if hasForeign(x[i].Value, depth+1) {
-				return true
+			if f, err := e.hasForeign(x[i].Value, depth+1); f || err != nil {
+				return f, err
 			}
 		}
 	case []any:
 		for _, m := range x {
-			if hasForeign(m, depth+1) {
-				return true
+			if f, err := e.hasForeign(m, depth+1); f || err != nil {
+				return f, err
 			}
 		}
 	default:
-		return kindOf(v) == kBad
+		return kindOf(v) == kBad, nil
 	}
-	return false
+	return false, nil
 }
+
+// Cycles. A value that contains itself (through a pointer, a map or a
+// slice) would nest without end. As encoding/json does, the encoder
+// tracks the containers on the path from the root to the value it is at
+// once the nesting passes cycleDepth, and reports a container met again
+// on its own path as an UnsupportedValueError. Below that depth nothing is
+// tracked: a cycle then costs at most cycleDepth levels of work and
+// output, and acyclic values that share containers cost nothing.
+const cycleDepth = 1000
+
+// ref identifies a container: its address (a map's, a slice's first
+// element's, the target of a pointer), a slice's length (a slice and its
+// prefix are different values) and its type (a struct and its first field
+// share an address).
+type ref struct {
+	p unsafe.Pointer
+	n int
+	t reflect.Type
+}
+
+// genericRef returns the ref of a generic container: a map[string]any, an
+// Object or an []any; the zero ref for an empty slice, which holds
+// nothing.
+func genericRef(v any) ref {
+	switch x := v.(type) {
+	case map[string]any:
+		return ref{p: reflect.ValueOf(x).UnsafePointer(), t: reflect.TypeOf(x)}
+	case Object:
+		if len(x) > 0 {
+			return ref{p: unsafe.Pointer(&x[0]), n: len(x), t: reflect.TypeOf(x)}
+		}
+	case []any:
+		if len(x) > 0 {
+			return ref{p: unsafe.Pointer(&x[0]), n: len(x), t: reflect.TypeOf(x)}
+		}
+	}
+	return ref{}
+}
+
+// visit adds r, the container v, to the path, or returns an
+// UnsupportedValueError if it is on the path already. The caller must
+// call unvisit(r) when it leaves the container, unless visit failed.
+func (e *Encoder) visit(r ref, v any) error {
+	if r.p == nil {
+		return nil
+	}
+	if e.path == nil {
+		e.path = make(map[ref]struct{})
+	}
+	if _, ok := e.path[r]; ok {
+		return &UnsupportedValueError{Value: reflect.ValueOf(v), Str: "encountered a cycle via " + r.t.String()}
+	}
+	e.path[r] = struct{}{}
+	return nil
+}
+
+func (e *Encoder) unvisit(r ref) { delete(e.path, r) }
 
 // encodeOther encodes a root value of a type kindOf does not know: Go
 // structs, typed slices and maps, pointers, hooks (marshal.go sets it).
@@ -912,6 +1136,13 @@ func (e *Encoder) writeArray(a []any, p place, d int) error {
 		return err
 	}
 	defer e.leave()
+	if e.level > cycleDepth {
+		r := genericRef(a)
+		if err := e.visit(r, a); err != nil {
+			return err
+		}
+		defer e.unvisit(r)
+	}
 	if len(a) == 0 {
 		e.b = appendEmptyArray(e.b, p, e.delim)
 		return nil
@@ -945,7 +1176,7 @@ func (e *Encoder) writeArray(a []any, p place, d int) error {
 			e.b = append(e.b, ':')
 			for _, x := range a {
 				e.line(child)
-				if _, err := e.appendCells(x, root, true); err != nil {
+				if _, err := e.appendCells(x, root, e.level+1, true); err != nil {
 					return err
 				}
 				if err := e.maybeFlush(); err != nil {
@@ -1005,6 +1236,17 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 		return err
 	}
 	defer e.leave()
+	if e.level > cycleDepth {
+		var x any = v.o
+		if v.m != nil {
+			x = v.m
+		}
+		r := genericRef(x)
+		if err := e.visit(r, x); err != nil {
+			return err
+		}
+		defer e.unvisit(r)
+	}
 	if v.o != nil {
 		if err := e.checkKeys(v.o); err != nil {
 			return err
@@ -1085,7 +1327,7 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 			checked = true
 		}
 		e.b = append(e.b, ':', ' ')
-		if _, err := e.appendCells(v.val(i), root, true); err != nil {
+		if _, err := e.appendCells(v.val(i), root, e.level+1, true); err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {

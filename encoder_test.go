@@ -138,8 +138,9 @@ func TestMarshalErrors(t *testing.T) {
 		{"bad json.Number", json.Number("1.2.3"), nil, "invalid number"},
 		{"bad Number", Object{{"n", Number("05")}}, nil, "invalid number"},
 		{"bad NumberValue", []any{Value(NumberValue("x"))}, nil, "invalid number"},
-		{"cyclic map", cyclic, nil, "nested deeper"},
-		{"cyclic slice", cyclicArr, nil, "nested deeper"},
+		{"cyclic map", cyclic, nil, "encountered a cycle via map"},
+		{"cyclic map, max depth 20", cyclic, []Option{WithMaxDepth(20)}, "nested deeper"},
+		{"cyclic slice", cyclicArr, nil, "encountered a cycle via []interface"},
 		{"too deep", deep, []Option{WithMaxDepth(20)}, "nested deeper"},
 	}
 	for _, tt := range tests {

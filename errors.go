@@ -2,6 +2,7 @@ package toon
 
 import (
 	"errors"
+	"reflect"
 	"strconv"
 )
 
@@ -76,3 +77,14 @@ func plural(n int, one, many string) string {
 	}
 	return strconv.Itoa(n) + " " + many
 }
+
+// UnsupportedValueError is returned by Encode and Marshal for a value they
+// cannot write although its type is supported: a value that contains
+// itself (a cycle through pointers, maps or slices).
+type UnsupportedValueError struct {
+	Value reflect.Value // the container met a second time on its own path
+	Str   string        // what is wrong
+}
+
+// Error implements error.
+func (e *UnsupportedValueError) Error() string { return "toon: unsupported value: " + e.Str }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/big"
+	"math/rand"
 	"runtime"
 	"strconv"
 	"strings"
@@ -832,6 +834,618 @@ func TestLeadingSpaces(t *testing.T) {
 					t.Fatalf("%q: leadingSpaces %d, want %d", b, got, want)
 				}
 			}
+		}
+	}
+}
+
+// A field list is checked for repeated names in linear time: repeatedName
+// calls name a bounded number of times per field, not once per pair.
+func TestHostileRepeatedNameLinear(t *testing.T) {
+	const n = 20_000
+	names := make([]string, n)
+	for i := range names {
+		names[i] = "f" + strconv.Itoa(i)
+	}
+	for _, tc := range []struct {
+		name string
+		last string // the last name, replacing f<n-1>
+		want bool
+	}{
+		{"distinct", names[n-1], false},
+		{"repeat at the end", "f0", true},
+		{"alike after replacement", "f\xff", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			list := append([]string(nil), names...)
+			list[n-1] = tc.last
+			if tc.name == "alike after replacement" {
+				list[n-2] = "f\xfe" // both written as "f\uFFFD"
+			}
+			calls := 0
+			_, _, ok := repeatedName(n, func(i int) string { calls++; return list[i] })
+			if ok != tc.want {
+				t.Fatalf("repeatedName reported %v, want %v", ok, tc.want)
+			}
+			if calls > 4*n {
+				t.Fatalf("%d calls of name for %d fields: not linear", calls, n)
+			}
+		})
+	}
+}
+
+// BeginTable, a header written with WriteToken, and Marshal check a
+// header of 200,000 fields in linear time (pairwise comparison takes
+// minutes), and still find a repeated field at its end.
+func TestHostileWideHeaderEncode(t *testing.T) {
+	const n = 200_000
+	fields := make([]string, n)
+	tf := make([]Field, n)
+	for i := range fields {
+		fields[i] = "f" + strconv.Itoa(i)
+		tf[i] = Field{Name: []byte(fields[i])}
+	}
+	begin := func(fs []string) error {
+		return NewEncoder(io.Discard).BeginTable("t", 1, fs...)
+	}
+	header := func(fs []Field) error {
+		e := NewEncoder(io.Discard)
+		if err := e.WriteToken(ObjectStartToken()); err != nil {
+			return err
+		}
+		if err := e.WriteToken(KeyToken([]byte("t"))); err != nil {
+			return err
+		}
+		return e.WriteToken(ArrayStartToken(1, FormTabular, Comma, fs))
+	}
+	var err1, err2, err3, err4 error
+	within(t, 10*time.Second, func() {
+		err1 = begin(fields)
+		err2 = header(tf)
+		dupFields := append(fields[:n-1:n-1], "f7")
+		err3 = begin(dupFields)
+		dupTF := append(tf[:n-1:n-1], Field{Name: []byte("f7")})
+		err4 = header(dupTF)
+	})
+	if err1 != nil || err2 != nil {
+		t.Fatalf("distinct fields: BeginTable %v, WriteToken %v", err1, err2)
+	}
+	for _, err := range []error{err3, err4} {
+		if err == nil || !strings.Contains(err.Error(), `"f7"`) {
+			t.Fatalf("repeated field: got %v, want an error naming f7", err)
+		}
+	}
+
+	// Two rows of 100,000 fields, the second an Object with its members
+	// in reverse order: each field is found by an index, not a scan.
+	const m = 100_000
+	a, b := make(Object, m), make(Object, m)
+	for i := 0; i < m; i++ {
+		a[i] = Member{Key: fields[i], Value: i}
+		b[m-1-i] = Member{Key: fields[i], Value: -i}
+	}
+	var out []byte
+	var err error
+	within(t, 10*time.Second, func() { out, err = Marshal(map[string]any{"t": []any{a, b}}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		T []map[string]int `toon:"t"`
+	}
+	if err := Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(out, []byte("t[2]{f0,f1,")) || len(got.T) != 2 || got.T[1]["f99999"] != -99999 || got.T[0]["f5"] != 5 {
+		t.Fatalf("wrong table: %.60q...", out)
+	}
+}
+
+// hostileBig is a struct of 4 KiB whose rows are short in TOON.
+type hostileBig struct {
+	A   string
+	Pad [4096]byte `toon:"-"`
+}
+
+type hostileBigs struct {
+	X []hostileBig `toon:"x"`
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// A declared length of a billion with one row of 1 MiB, decoded into a
+// slice of 4 KiB structs: the slice must not be sized from the declared
+// length nor from the bytes left alone (500,000 rows could fit, 2 GB of
+// structs), but follow the rows that are there.
+func TestHostileDeclaredSliceMemory(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	const limit = 16 << 20 // the input, a copy of its cell, and bounded slack
+	for _, tc := range []struct{ name, doc string }{
+		{"tabular", "x[1000000000]{A}:\n  " + long},
+		{"list", "x[1000000000]:\n  - A: " + long},
+	} {
+		for _, strict := range []bool{true, false} {
+			t.Run(tc.name+"/strict="+strconv.FormatBool(strict), func(t *testing.T) {
+				check := func(how string, err error, v *hostileBigs, alloc uint64) {
+					t.Helper()
+					if strict {
+						wantSyntax(t, err, ErrCount, 0)
+					} else if err != nil || len(v.X) != 1 || len(v.X[0].A) != len(long) {
+						t.Fatalf("%s: %d rows, %v", how, len(v.X), err)
+					}
+					if alloc > limit {
+						t.Fatalf("%s allocated %d bytes for one row", how, alloc)
+					}
+				}
+				var v hostileBigs
+				var err error
+				alloc := allocated(func() { err = Unmarshal([]byte(tc.doc), &v, WithStrict(strict)) })
+				check("Unmarshal", err, &v, alloc)
+
+				v.X = nil
+				alloc = allocated(func() {
+					err = NewDecoder(strings.NewReader(tc.doc), WithStrict(strict)).Decode(&v)
+				})
+				check("Decoder.Decode", err, &v, alloc)
+			})
+		}
+	}
+
+	// Many arrays, each declaring 9,999 elements and holding one, in
+	// non-strict mode (which never checks a count): the capacity they
+	// leave unused must stay within one budget for the whole document,
+	// not a preallocation each (2.8 GB into []any, 12 GB into [][]int).
+	siblings := "[150000]:\n" + strings.Repeat("  - [9999]: 1\n", 150000)
+	const siblingLimit = 48 << 20 // the document is 2 MB
+	for _, tc := range []struct {
+		name string
+		dec  func() error
+	}{
+		{"Unmarshal any", func() error { var v any; return Unmarshal([]byte(siblings), &v, WithStrict(false)) }},
+		{"Unmarshal [][]int", func() error { var v [][]int; return Unmarshal([]byte(siblings), &v, WithStrict(false)) }},
+		{"Unmarshal []any", func() error { var v []any; return Unmarshal([]byte(siblings), &v, WithStrict(false)) }},
+		{"Decoder any", func() error {
+			var v any
+			return NewDecoder(strings.NewReader(siblings), WithStrict(false)).Decode(&v)
+		}},
+		{"Decoder [][]int", func() error {
+			var v [][]int
+			return NewDecoder(strings.NewReader(siblings), WithStrict(false)).Decode(&v)
+		}},
+	} {
+		var err error
+		if alloc := allocated(func() { err = tc.dec() }); err != nil || alloc > siblingLimit {
+			t.Errorf("%s: %v, %d bytes allocated for a document of %d", tc.name, err, alloc, len(siblings))
+		}
+	}
+
+	// Rows holds one element at a time whatever the declared length.
+	doc := "[1000000000]{A}:\n  " + long
+	var n int
+	alloc := allocated(func() {
+		for r, err := range Rows[hostileBig](NewDecoder(strings.NewReader(doc), WithStrict(false))) {
+			if err != nil || len(r.A) != len(long) {
+				t.Fatalf("row %d: %v", n, err)
+			}
+			n++
+		}
+	})
+	if n != 1 || alloc > limit {
+		t.Fatalf("Rows: %d rows, %d bytes allocated", n, alloc)
+	}
+}
+
+// The encoder writes no line that a decoder with the same maximum line
+// length refuses: a line just under the limit is written and read back,
+// one just over is an error wrapping ErrLineTooLong on both sides, from
+// every writer.
+func TestHostileLineLimitAgrees(t *testing.T) {
+	const limit = 1000
+	opt := WithMaxLineLength(limit)
+	under, over := strings.Repeat("x", limit-3), strings.Repeat("x", limit-2) // "k: " + s
+	cellOver := strings.Repeat("x", limit-1)                                  // rows are indented by 2
+	cellUnder := cellOver[1:]
+
+	out, err := Marshal(map[string]any{"k": under}, opt)
+	if err != nil || len(out) != limit {
+		t.Fatalf("Marshal under the limit: %d bytes, %v", len(out), err)
+	}
+	var v map[string]any
+	if err := Unmarshal(out, &v, opt); err != nil || v["k"] != under {
+		t.Fatalf("Unmarshal of a line at the limit: %v", err)
+	}
+	wantSyntax(t, Unmarshal([]byte("k: "+over), &v, opt), ErrLineTooLong, 1)
+
+	wantLong := func(how string, err error, mention string) {
+		t.Helper()
+		if !errors.Is(err, ErrLineTooLong) || !strings.Contains(err.Error(), mention) {
+			t.Fatalf("%s over the limit: got %v, want ErrLineTooLong naming %s", how, err, mention)
+		}
+	}
+	_, err = Marshal(map[string]any{"k": over}, opt)
+	wantLong("Marshal", err, `k: xxx`)
+	type kv struct {
+		K string `toon:"k"`
+	}
+	_, err = Marshal(kv{over}, opt)
+	wantLong("Marshal of a struct", err, `k: xxx`)
+	_, err = Marshal([]kv{{"a"}, {cellOver}}, opt)
+	wantLong("Marshal of a table", err, `  xxx`)
+	if _, err := Marshal([]kv{{"a"}, {cellUnder}}, opt); err != nil {
+		t.Fatalf("Marshal of a table row at the limit: %v", err)
+	}
+
+	var w bytes.Buffer
+	err = NewEncoder(&w, opt).Encode(map[string]any{"a": 1, "k": over})
+	wantLong("Encode", err, `k: xxx`)
+	if w.Len() != 0 {
+		t.Fatalf("Encode wrote %q before failing", w.Bytes())
+	}
+
+	e := NewEncoder(&w, opt)
+	for _, tok := range []Token{ObjectStartToken(), KeyToken([]byte("k")), StringToken([]byte(over)), ObjectEndToken()} {
+		if err = e.WriteToken(tok); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		err = e.Close()
+	}
+	wantLong("WriteToken", err, `k: xxx`)
+
+	// Table rows: a row over the limit is refused, named, and not written;
+	// the next row goes on.
+	for _, n := range []int{2, -1} {
+		w.Reset()
+		e := NewEncoder(&w, opt)
+		if err := e.BeginTable("t", n, "a"); err != nil {
+			t.Fatal(err)
+		}
+		wantLong("WriteRow", e.WriteRow(String(cellOver)), "row 1 of table")
+		for _, s := range []string{"a", cellUnder} {
+			if err := e.WriteRow(String(s)); err != nil {
+				t.Fatalf("n=%d: %v", n, err)
+			}
+		}
+		if err := e.EndTable(); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			T []struct {
+				A string `toon:"a"`
+			} `toon:"t"`
+		}
+		if err := Unmarshal(w.Bytes(), &got, opt); err != nil || len(got.T) != 2 || got.T[1].A != cellUnder {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+	}
+
+	// A line of many values, longer than the encoder's buffer, is checked
+	// as a whole: Encode buffers it whole, WriteToken writes it out in
+	// several buffers.
+	const long = 200_000
+	for _, tc := range []struct {
+		vals int
+		ok   bool
+	}{{(long - 10) / 2, true}, {long / 2, false}} {
+		a := make([]any, tc.vals)
+		for i := range a {
+			a[i] = 7
+		}
+		w.Reset()
+		err := NewEncoder(&w, WithMaxLineLength(long)).Encode(map[string]any{"k": a})
+		if tc.ok && err == nil {
+			err = Unmarshal(w.Bytes(), &v, WithMaxLineLength(long))
+		}
+		if !tc.ok {
+			wantLong("Encode of a long inline array", err, "k[")
+		} else if err != nil {
+			t.Fatalf("Encode of an inline array under the limit: %v", err)
+		}
+
+		w.Reset()
+		e := NewEncoder(&w, WithMaxLineLength(long))
+		toks := []Token{ObjectStartToken(), KeyToken([]byte("k")), ArrayStartToken(tc.vals, FormInline, Comma, nil)}
+		for range tc.vals {
+			toks = append(toks, NumberToken([]byte("7")))
+		}
+		toks = append(toks, ArrayEndToken(), ObjectEndToken())
+		err = nil
+		for _, tok := range toks {
+			if err = e.WriteToken(tok); err != nil {
+				break
+			}
+		}
+		if err == nil {
+			err = e.Close()
+		}
+		if tc.ok && err == nil {
+			err = Unmarshal(w.Bytes(), &v, WithMaxLineLength(long))
+		}
+		if !tc.ok {
+			wantLong("WriteToken of a long inline array", err, "k[")
+			if w.Len() > long {
+				t.Fatalf("WriteToken wrote %d bytes of a line over the limit of %d", w.Len(), long)
+			}
+		} else if err != nil {
+			t.Fatalf("WriteToken of an inline array under the limit: %v", err)
+		}
+	}
+}
+
+// At the default limit, DefaultMaxLineLength, a line just under it is
+// written and one just over is refused; the decoder reads a line of
+// exactly that length (TestHostileLongLine refuses a longer one).
+func TestHostileDefaultLineLimit(t *testing.T) {
+	s := strings.Repeat("x", DefaultMaxLineLength-2)
+	if err := NewEncoder(io.Discard).Encode(map[string]any{"k": s[1:]}); err != nil {
+		t.Fatalf("a line of %d bytes: %v", DefaultMaxLineLength, err)
+	}
+	if err := NewEncoder(io.Discard).Encode(map[string]any{"k": s}); !errors.Is(err, ErrLineTooLong) {
+		t.Fatalf("a line of %d bytes: %v", DefaultMaxLineLength+1, err)
+	}
+	chunk := bytes.Repeat([]byte("x"), 1<<20)
+	g := &genReader{lines: 66, line: func(i int, b []byte) []byte {
+		switch i {
+		case 0:
+			return append(b, "k: "...)
+		case 64:
+			return append(b, chunk[:len(chunk)-3]...)
+		case 65:
+			return append(b, "\nz: 1"...)
+		}
+		return append(b, chunk...)
+	}}
+	n, err := drain(NewDecoder(g))
+	if err != nil || n != 6 {
+		t.Fatalf("a line of %d bytes: %d tokens, %v", DefaultMaxLineLength, n, err)
+	}
+}
+
+// hostileNode refers to itself in a cycle.
+type hostileNode struct {
+	Name string
+	Next *hostileNode
+}
+
+// hostileHook's MarshalTOON returns the receiver itself.
+type hostileHook struct{ N int }
+
+func (h *hostileHook) MarshalTOON() (any, error) { return h, nil }
+
+type hostileMap map[string]any
+
+type hostileSlice []any
+
+// byteCounter counts the bytes written to it.
+type byteCounter struct{ n int }
+
+func (c *byteCounter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// Values that contain themselves are an UnsupportedValueError, found once
+// the nesting passes cycleDepth: quickly, in little memory, and with
+// little output written.
+func TestHostileCycles(t *testing.T) {
+	shared := map[string]any{}
+	shared["b"] = []any{shared, shared} // never returned: 2^depth paths
+	obj := Object{{Key: "a", Value: nil}, {Key: "b", Value: 1}}
+	obj[0].Value = obj
+	arr := []any{1, nil}
+	arr[1] = arr
+	keyed := map[string]any{"x": 1}
+	keyed["a"], keyed["b"] = keyed, keyed // objects of two members: keyed-table candidates
+	node := &hostileNode{Name: "a"}
+	node.Next = node
+	ring := &hostileNode{Name: "r1", Next: &hostileNode{Name: "r2"}}
+	ring.Next.Next = ring
+	hm := hostileMap{"k": 1}
+	hm["self"] = hm
+	hs := hostileSlice{1, nil}
+	hs[1] = hs
+	hook := &hostileHook{N: 1}
+	foreign := map[string]any{"n": node} // a typed value inside a generic one
+
+	for _, tc := range []struct {
+		name string
+		v    any
+	}{
+		{"map through a shared slice", shared},
+		{"Object", obj},
+		{"[]any", arr},
+		{"keyed candidates", keyed},
+		{"*struct", node},
+		{"ring of two", ring},
+		{"typed map", hm},
+		{"typed slice", hs},
+		{"hook", hook},
+		{"typed inside generic", foreign},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			var w byteCounter
+			alloc := allocated(func() {
+				within(t, 10*time.Second, func() {
+					_, err = Marshal(tc.v)
+				})
+			})
+			var uv *UnsupportedValueError
+			if !errors.As(err, &uv) || !strings.Contains(err.Error(), "cycle") {
+				t.Fatalf("Marshal: got %v, want an UnsupportedValueError for a cycle", err)
+			}
+			if alloc > 64<<20 {
+				t.Fatalf("Marshal allocated %d bytes before finding the cycle", alloc)
+			}
+			within(t, 10*time.Second, func() { err = NewEncoder(&w).Encode(tc.v) })
+			if !errors.As(err, &uv) {
+				t.Fatalf("Encode: got %v, want an UnsupportedValueError", err)
+			}
+			// Each of the cycleDepth levels writes a line indented by its
+			// depth: a few MB at most (200 MB before the check).
+			if w.n > 4<<20 {
+				t.Fatalf("Encode wrote %d bytes before finding the cycle", w.n)
+			}
+		})
+	}
+
+	// Deep values that share containers without a cycle are written.
+	deep := map[string]any{"leaf": 1}
+	leaf := map[string]any{"x": 1}
+	list := []any{1, 2}
+	for i := 0; i < 1500; i++ {
+		deep = map[string]any{"a": deep, "s": leaf, "t": leaf, "l": list, "m": list}
+	}
+	out, err := Marshal(deep)
+	if err != nil {
+		t.Fatalf("a deep value with shared containers: %v", err)
+	}
+	var back any
+	if err := Unmarshal(out, &back); err != nil {
+		t.Fatal(err)
+	}
+	chain := &hostileNode{Name: "end"}
+	for i := 0; i < 1500; i++ {
+		chain = &hostileNode{Name: "n", Next: chain}
+	}
+	if _, err := Marshal(chain); err != nil {
+		t.Fatalf("a chain of 1500 nodes: %v", err)
+	}
+}
+
+// A number whose exponent has millions of digits is written in time linear
+// in its length (math/big took 2 s for 1e6 digits, 34 s for 4e6).
+func TestHostileExponentDigits(t *testing.T) {
+	const n = 8_000_000
+	exp := strings.Repeat("9", n)
+	for _, tc := range []struct{ in, want string }{
+		{"1.5e" + exp, "1.5e+" + exp},
+		{"-0.025e-" + exp, "-2.5e-1" + strings.Repeat("0", n-1) + "1"},
+		{"120e" + exp, "1.2e+1" + strings.Repeat("0", n-1) + "1"},
+	} {
+		var got []byte
+		var ok bool
+		within(t, 5*time.Second, func() { got, ok = appendNumber(nil, []byte(tc.in)) })
+		if !ok || string(got) != tc.want {
+			t.Fatalf("appendNumber(%.20q...) = %.40q... (%d bytes), want %.40q... (%d bytes)", tc.in, got, len(got), tc.want, len(tc.want))
+		}
+	}
+	var out []byte
+	var err error
+	within(t, 5*time.Second, func() { out, err = Marshal(map[string]any{"k": Number("1e" + exp)}) })
+	if err != nil || string(out) != "k: 1e+"+exp {
+		t.Fatalf("Marshal: %.20q..., %v", out, err)
+	}
+}
+
+// appendDecimalSum against math/big, around carries out of the first digit
+// and borrows that shorten the number.
+func TestAppendDecimalSum(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	xs := []string{"1000000000000000", "9999999999999999", "10000000000000000000000", "99999999999999999999999"}
+	for range 2000 {
+		var x []byte
+		x = append(x, byte('1'+rng.Intn(9)))
+		for range 15 + rng.Intn(30) {
+			x = append(x, byte('0'+rng.Intn(10)))
+		}
+		xs = append(xs, string(x))
+	}
+	for i, x := range xs {
+		bx, _ := new(big.Int).SetString(x, 10)
+		for _, d := range []int64{0, 1, -1, 9, -9, 10, -10, 999_999_999_999_999, -999_999_999_999_999, rng.Int63n(1e15) - 5e14, int64(i)} {
+			want := new(big.Int).Add(bx, big.NewInt(d)).String()
+			if got := appendDecimalSum([]byte("e+"), []byte(x), d); string(got) != "e+"+want {
+				t.Fatalf("%s + %d: got %s, want %s", x, d, got[2:], want)
+			}
+		}
+	}
+}
+
+// Numbers float64 cannot hold (out of range, §4): Decode into an interface
+// keeps their exact text as Number, into a float field they are a
+// mismatch, Token.Float and Number.Float64 report strconv.ErrRange, and
+// Marshal writes them back exactly. Numbers it can hold are float64s.
+func TestHostileNumberRange(t *testing.T) {
+	for _, tc := range []struct{ text, canonical string }{
+		{"1e309", "1e+309"},
+		{"-1E+309", "-1e+309"},
+		{"1e-400", "1e-400"},
+		{"-2e-324", "-2e-324"},
+		{"0.0000000001e-320", "1e-330"},
+		{"1e99999999999999999999", "1e+99999999999999999999"},
+	} {
+		doc := "k: " + tc.text
+		var v any
+		if err := Unmarshal([]byte(doc), &v); err != nil || v.(map[string]any)["k"] != Number(tc.text) {
+			t.Errorf("%s into any: %#v, %v; want Number(%q)", tc.text, v, err, tc.text)
+		}
+		if err := NewDecoder(strings.NewReader(doc)).Decode(&v); err != nil || v.(map[string]any)["k"] != Number(tc.text) {
+			t.Errorf("%s into any through a reader: %#v, %v", tc.text, v, err)
+		}
+		var f64 struct {
+			K float64 `toon:"k"`
+		}
+		var f32 struct {
+			K float32 `toon:"k"`
+		}
+		var ute *UnmarshalTypeError
+		if err := Unmarshal([]byte(doc), &f64); !errors.As(err, &ute) || !errors.Is(err, strconv.ErrRange) {
+			t.Errorf("%s into float64: %v, want an UnmarshalTypeError wrapping ErrRange", tc.text, err)
+		}
+		if err := Unmarshal([]byte(doc), &f32); !errors.As(err, &ute) {
+			t.Errorf("%s into float32: %v, want an UnmarshalTypeError", tc.text, err)
+		}
+		var num struct {
+			K Number `toon:"k"`
+		}
+		if err := Unmarshal([]byte(doc), &num); err != nil || num.K != Number(tc.text) {
+			t.Errorf("%s into Number: %q, %v", tc.text, num.K, err)
+		}
+		d := NewDecoder(strings.NewReader(doc))
+		d.Token()
+		d.Token()
+		tok, _ := d.Token()
+		if _, err := tok.Float(); !errors.Is(err, strconv.ErrRange) {
+			t.Errorf("%s: Token.Float: %v, want ErrRange", tc.text, err)
+		}
+		if _, err := Number(tc.text).Float64(); !errors.Is(err, strconv.ErrRange) {
+			t.Errorf("%s: Number.Float64: %v, want ErrRange", tc.text, err)
+		}
+		if out, err := Marshal(v); err != nil || string(out) != "k: "+tc.canonical {
+			t.Errorf("%s: Marshal wrote %q, %v; want %q", tc.text, out, err, "k: "+tc.canonical)
+		}
+	}
+	// In range: float64 values, the smallest subnormal included; zero
+	// written with any exponent is zero.
+	for text, want := range map[string]float64{"1e308": 1e308, "5e-324": 5e-324, "-1.7976931348623157e308": -1.7976931348623157e308, "0e-400": 0, "-0.000e99999": 0} {
+		var v any
+		if err := Unmarshal([]byte("k: "+text), &v); err != nil || v.(map[string]any)["k"] != want {
+			t.Errorf("%s into any: %#v, %v; want %v", text, v, err, want)
+		}
+		var f64 struct {
+			K float64 `toon:"k"`
+		}
+		if err := Unmarshal([]byte("k: "+text), &f64); err != nil || f64.K != want {
+			t.Errorf("%s into float64: %v, %v", text, f64.K, err)
+		}
+	}
+	// float32's range is narrower.
+	for _, text := range []string{"1e39", "1e-50"} {
+		var f32 struct {
+			K float32 `toon:"k"`
+		}
+		var ute *UnmarshalTypeError
+		if err := Unmarshal([]byte("k: "+text), &f32); !errors.As(err, &ute) {
+			t.Errorf("%s into float32: %v, want an UnmarshalTypeError", text, err)
 		}
 	}
 }

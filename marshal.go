@@ -502,6 +502,13 @@ func (e *Encoder) tValue(pl *encPlan, p unsafe.Pointer, d int) error {
 			e.b = append(e.b, ": null"...)
 			return nil
 		}
+		if e.level > cycleDepth {
+			r := ref{p: q, t: pl.typ}
+			if err := e.visit(r, reflect.NewAt(pl.elem.typ, q).Interface()); err != nil {
+				return err
+			}
+			defer e.unvisit(r)
+		}
 		return e.tValue(pl.elem, q, d)
 	case pl.kind == ekStruct:
 		return e.tObject(pl, p, atField, d)
@@ -532,6 +539,13 @@ func (e *Encoder) tItem(pl *encPlan, p unsafe.Pointer, d int) error {
 			e.line(d)
 			e.b = append(e.b, "- null"...)
 			return nil
+		}
+		if e.level > cycleDepth {
+			r := ref{p: q, t: pl.typ}
+			if err := e.visit(r, reflect.NewAt(pl.elem.typ, q).Interface()); err != nil {
+				return err
+			}
+			defer e.unvisit(r)
 		}
 		return e.tItem(pl.elem, q, d)
 	case pl.kind == ekStruct:
@@ -973,7 +987,7 @@ func omitted(f *encField, fp unsafe.Pointer) bool {
 // to: structs to Objects in field order, maps to Objects in sorted key
 // order, slices and arrays to []any, primitives to Go basic types, Number
 // or Value, and hooks to what they return. depth counts the levels above,
-// to stop cycles.
+// for the depth limit and the cycle check (visit).
 func (e *Encoder) toGeneric(pl *encPlan, p unsafe.Pointer, depth int) (any, error) {
 	if depth > e.opts.maxDepth {
 		return nil, errors.New("toon: value nested deeper than " + strconv.Itoa(e.opts.maxDepth) + " levels (a cycle?)")
@@ -1014,6 +1028,13 @@ func (e *Encoder) toGeneric(pl *encPlan, p unsafe.Pointer, depth int) (any, erro
 		if q == nil {
 			return nil, nil
 		}
+		if depth > cycleDepth {
+			r := ref{p: q, t: pl.typ}
+			if err := e.visit(r, reflect.NewAt(pl.elem.typ, q).Interface()); err != nil {
+				return nil, err
+			}
+			defer e.unvisit(r)
+		}
 		return e.toGeneric(pl.elem, q, depth+1)
 	case ekIface:
 		v := reflect.NewAt(pl.typ, p).Elem()
@@ -1048,6 +1069,13 @@ func (e *Encoder) toGeneric(pl *encPlan, p unsafe.Pointer, depth int) (any, erro
 		} else {
 			base, n = p, pl.typ.Len()
 		}
+		if pl.kind == ekSlice && n > 0 && depth > cycleDepth {
+			r := ref{p: base, n: n, t: pl.typ}
+			if err := e.visit(r, reflect.NewAt(pl.typ, p).Elem().Interface()); err != nil {
+				return nil, err
+			}
+			defer e.unvisit(r)
+		}
 		a := make([]any, n)
 		for i := range a {
 			v, err := e.toGeneric(pl.elem, unsafe.Add(base, uintptr(i)*pl.elem.size), depth+1)
@@ -1058,9 +1086,23 @@ func (e *Encoder) toGeneric(pl *encPlan, p unsafe.Pointer, depth int) (any, erro
 		}
 		return a, nil
 	case ekMap:
+		if q := *(*unsafe.Pointer)(p); q != nil && depth > cycleDepth {
+			r := ref{p: q, t: pl.typ}
+			if err := e.visit(r, reflect.NewAt(pl.typ, p).Elem().Interface()); err != nil {
+				return nil, err
+			}
+			defer e.unvisit(r)
+		}
 		return e.mapGeneric(pl, p, depth)
 	case ekObject:
 		o := *(*Object)(p)
+		if len(o) > 0 && depth > cycleDepth {
+			r := genericRef(o)
+			if err := e.visit(r, o); err != nil {
+				return nil, err
+			}
+			defer e.unvisit(r)
+		}
 		out := make(Object, len(o))
 		for i := range o {
 			v, err := e.genericOf(o[i].Value, depth+1)
@@ -1101,6 +1143,15 @@ func (e *Encoder) genericOf(v any, depth int) (any, error) {
 	if rv.Kind() == reflect.Pointer {
 		if rv.IsNil() {
 			return nil, nil
+		}
+		if depth > cycleDepth {
+			// (A pointer a hook returns: the pointer plan's own check
+			// does not see it.)
+			r := ref{p: rv.UnsafePointer(), t: rv.Type()}
+			if err := e.visit(r, v); err != nil {
+				return nil, err
+			}
+			defer e.unvisit(r)
 		}
 		return e.toGeneric(encPlanOf(rv.Type().Elem()), rv.UnsafePointer(), depth)
 	}

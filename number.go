@@ -16,8 +16,12 @@ type Number string
 // String returns the number's text.
 func (n Number) String() string { return string(n) }
 
-// Float64 returns the nearest float64 to the number.
-func (n Number) Float64() (float64, error) { return strconv.ParseFloat(string(n), 64) }
+// Float64 returns the nearest float64 to the number. A number float64
+// cannot hold (see Decoder.Decode) is an error wrapping strconv.ErrRange,
+// with ±Inf or 0.
+func (n Number) Float64() (float64, error) {
+	return parseFloat(unsafe.Slice(unsafe.StringData(string(n)), len(n)), 64)
+}
 
 // Int64 returns the number as an int64. Numbers written with a fraction or an
 // exponent are accepted when their value is a whole number in range
@@ -159,9 +163,35 @@ func isNumber(b []byte) bool {
 	return i == len(b)
 }
 
-// parseFloat parses number text without copying it to a string.
-func parseFloat(b []byte) (float64, error) {
-	return strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), 64)
+// parseFloat parses number text as a float of the given bit size (32 or
+// 64), without copying it to a string, and says whether that float type
+// holds it. A number it cannot hold is out of range (§4 asks for a documented
+// policy): its magnitude rounds to infinity, or it is not zero but rounds
+// to zero. Then the result is ±Inf or 0, as strconv.ParseFloat gives it,
+// and the error wraps strconv.ErrRange. Every float the decoder produces
+// goes through here, so that Decode into an interface (Number then),
+// into a float field (a mismatch then) and Token.Float agree.
+func parseFloat(b []byte, bits int) (float64, error) {
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	f, err := strconv.ParseFloat(s, bits)
+	if err == nil && f == 0 && !zeroDigits(b) {
+		err = &strconv.NumError{Func: "ParseFloat", Num: string(b), Err: strconv.ErrRange}
+	}
+	return f, err
+}
+
+// zeroDigits reports whether the number text b (the §4 grammar) has no
+// non-zero digit before its exponent: whether its value is zero.
+func zeroDigits(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case c|0x20 == 'e':
+			return true
+		case c >= '1' && c <= '9':
+			return false
+		}
+	}
+	return true
 }
 
 func errNotNumber(k Kind) error {

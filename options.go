@@ -7,7 +7,7 @@ type Option func(*options)
 type options struct {
 	indent          int       // spaces per level, both sides
 	strict          bool      // decoder: enforce §14
-	maxLine         int       // decoder: longest line accepted
+	maxLine         int       // both: longest line accepted and written
 	maxDepth        int       // decoder: deepest nesting accepted
 	useNumber       bool      // Decode: numbers as Number instead of float64
 	delim           Delimiter // encoder: document delimiter
@@ -21,7 +21,7 @@ func defaultOptions() options {
 	return options{
 		indent:      2,
 		strict:      true,
-		maxLine:     64 << 20,
+		maxLine:     DefaultMaxLineLength,
 		maxDepth:    10000,
 		delim:       Comma,
 		tableBudget: 64 << 20,
@@ -63,9 +63,20 @@ func WithIndent(n int) Option {
 // a root primitive followed by more lines.
 func WithStrict(strict bool) Option { return func(o *options) { o.strict = strict } }
 
-// WithMaxLineLength sets the longest line the decoder accepts, in bytes
-// (default 64 MiB). Its buffer grows up to this size and no further; a longer
-// line is an ErrLineTooLong error.
+// DefaultMaxLineLength is the longest line, in bytes without its line
+// feed, that a Decoder accepts and an Encoder or Marshal writes unless
+// WithMaxLineLength says otherwise. The converters of package convert
+// apply it to the JSON strings and numbers they read, each of which
+// becomes part of one line.
+const DefaultMaxLineLength = 64 << 20
+
+// WithMaxLineLength sets the longest line, in bytes without its line feed,
+// that the decoder accepts and the encoder writes (default
+// DefaultMaxLineLength, 64 MiB). The decoder's buffer grows up to this
+// size and no further; a longer line is an ErrLineTooLong error. The
+// encoder refuses to write a longer line with an error that wraps
+// ErrLineTooLong, so that what it writes, a decoder with the same limit
+// reads: a document with longer lines needs the option on both sides.
 func WithMaxLineLength(n int) Option {
 	return func(o *options) {
 		if n < 64 {

@@ -2,6 +2,7 @@ package toon
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -195,7 +196,8 @@ func (e *Encoder) beginTable(key string, n, width int, names []string, group *en
 	t.active = true
 	t.key, t.root, t.n, t.width, t.rows = key, root, n, width, 0
 	t.rowStyle.set(rowDepth*e.opts.indent, e.delim)
-	t.quick = len(t.lead) <= 8 && t.width <= rowSlack/maxCell
+	// (A quick row is at most rowSlack bytes long: no row line check.)
+	t.quick = len(t.lead) <= 8 && t.width <= rowSlack/maxCell && e.opts.maxLine >= rowSlack
 	if n >= 0 {
 		e.b = e.appendHeader(e.b, n, false)
 		e.b = appendTableFields(e.b, names, group, e.delim)
@@ -224,6 +226,18 @@ func appendTableFields(b []byte, names []string, group *encPlan, d Delimiter) []
 		return appendStaticFields(b, group, d)
 	}
 	return appendStrFields(b, names, d)
+}
+
+// checkRow returns an error wrapping ErrLineTooLong if the next row of the
+// open table, n bytes with its leading LF, is a line longer than the
+// maximum line length.
+func (e *Encoder) checkRow(n int) error {
+	if n-1 <= e.opts.maxLine {
+		return nil
+	}
+	t := &e.tbl
+	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
+		ErrLineTooLong, t.rows+1, t.name, n-1, e.opts.maxLine)
 }
 
 // appendStrFields appends a fields segment from names.
@@ -287,6 +301,9 @@ func (e *Encoder) writeRow(cells []Value) error {
 		return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
 	}
 	b, err := t.appendRow(e.b, cells)
+	if err == nil {
+		err = e.checkRow(len(b) - len(e.b))
+	}
 	if err != nil {
 		return err
 	}
@@ -851,6 +868,9 @@ func (e *Encoder) writeHeldRows() error {
 			return err
 		}
 	}
+	// The rows were checked as they were written (checkRow); the line
+	// after them starts afresh.
+	e.carry = 0
 	if t.file == nil {
 		return nil
 	}

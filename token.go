@@ -280,12 +280,14 @@ func (t Token) Uint() (uint64, error) {
 	return Number(t.text()).Uint64()
 }
 
-// Float parses a Number token as a float64 (the nearest value).
+// Float parses a Number token as a float64 (the nearest value). A number
+// float64 cannot hold (see Decoder.Decode) is an error wrapping
+// strconv.ErrRange, with ±Inf or 0.
 func (t Token) Float() (float64, error) {
 	if t.kind() != KindNumber {
 		return 0, errNotNumber(t.kind())
 	}
-	return parseFloat(t.text())
+	return parseFloat(t.text(), 64)
 }
 
 // Clone returns a copy of t that owns its bytes and fields, and so stays

@@ -627,7 +627,7 @@ func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	if pl.size == 4 {
 		bits = 32
 	}
-	f, err := strconv.ParseFloat(unsafe.String(unsafe.SliceData(b), len(b)), bits)
+	f, err := parseFloat(b, bits)
 	if err != nil {
 		return s.mismatch(t, pl.typ, err)
 	}
@@ -883,13 +883,15 @@ func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
 			}
 		}
 	case KindArrayStart:
-		a := make([]any, 0, min(max(t.n, 0), 1024))
+		ahead := s.d.charge(s.d.preallocLen(t.n, anySize), anySize)
+		a := make([]any, 0, ahead)
 		for {
 			et, err := s.next()
 			if err != nil {
 				return nil, err
 			}
 			if et.kind() == KindArrayEnd {
+				s.d.filled(ahead, len(a), anySize)
 				return a, nil
 			}
 			v, err := s.generic(et, ordered, exact)
@@ -904,9 +906,9 @@ func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
 		if exact || s.d.opts.useNumber {
 			return Number(t.text()), nil
 		}
-		f, err := parseFloat(t.text())
+		f, err := parseFloat(t.text(), 64)
 		if err != nil {
-			return Number(t.text()), nil // beyond float64: keep the text (§4)
+			return Number(t.text()), nil // out of float64's range: keep the text (§4)
 		}
 		if f == 0 {
 			f = 0
@@ -1047,9 +1049,11 @@ func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	if h.data == nil {
 		dirty = 0
 	}
-	if want := min(declared, s.d.rowsLeft()); want > h.cap {
+	ahead := 0 // elements given ahead, charged to s.d.ahead
+	if want := s.d.preallocLen(declared, ep.size); want > h.cap {
 		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, want))
 		dirty = 0
+		ahead = s.d.charge(want, ep.size)
 	}
 	n := 0
 	for {
@@ -1084,6 +1088,7 @@ func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
 	}
 	h.len = n
+	s.d.filled(ahead, n, ep.size)
 	return nil
 }
 
@@ -1106,15 +1111,49 @@ func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
 	old.Set(ns)
 }
 
-// rowsLeft bounds the number of array elements the rest of the input can
-// hold, so that a declared length can size a slice without trusting it:
-// when the whole input is in memory, every element takes at least two
-// bytes (a character and a line feed, or a delimiter); otherwise 1024.
-func (d *Decoder) rowsLeft() int {
+// Preallocation. A slice for an array of declared length is given its
+// capacity before its elements are read, but a declared length is not
+// trusted for memory: memory must follow the elements that are there.
+// preallocLen bounds the capacity given ahead, and the Decoder keeps
+// account (d.ahead) of the bytes so given that no element has filled yet.
+// The capacity of open arrays and, in non-strict mode, the capacity a
+// short array left unused stay on that account, so all of them together
+// stay within one budget, however many arrays declare a length they do
+// not have. Past the bound, a slice grows as its elements arrive.
+
+// preallocLen returns the capacity, in elements of size bytes, to give a
+// slice for an array declared to hold declared elements. When the whole
+// input is in memory, that is at most the number of elements the rest of
+// the input can hold (every element takes at least two bytes: a character
+// and a line feed, or a delimiter), and the budget is four bytes of
+// elements per byte left, plus 64 KiB, as a short row can stand for a
+// large struct. From a reader, it is at most 1024 elements, and the budget
+// 1 MiB.
+func (d *Decoder) preallocLen(declared int, size uintptr) int {
+	rows, budget := 1024, 1<<20
 	if d.lx.r == nil {
-		return (d.lx.end-d.lx.pos)/2 + 1
+		left := d.lx.end - d.lx.pos
+		rows, budget = left/2+1, 4*min(left, math.MaxInt/8)+64<<10
 	}
-	return 1024
+	n := min(declared, rows)
+	if size > 0 {
+		n = min(n, max(budget-d.ahead, 0)/int(size))
+	}
+	return max(n, 0)
+}
+
+// charge records that a slice was given n elements of size bytes ahead,
+// and returns n.
+func (d *Decoder) charge(n int, size uintptr) int {
+	d.ahead += n * int(size)
+	return n
+}
+
+// filled takes off the account the elements of a slice that was given
+// ahead elements (charged) once its array has ended with n elements: the
+// capacity they fill is memory the input accounts for.
+func (d *Decoder) filled(ahead, n int, size uintptr) {
+	d.ahead -= min(ahead, n) * int(size)
 }
 
 // decArray decodes into a Go array: extra elements are dropped, missing

@@ -15,7 +15,6 @@ package toon
 import (
 	"io"
 	"math"
-	"math/big"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -782,7 +781,7 @@ func appendNumber(b []byte, s []byte) ([]byte, bool) {
 			exp = exp*10 + int64(s[j]-'0')
 			if exp > 1e15 {
 				// Far outside every plain range: exponent form, with the
-				// exponent worked out in arbitrary precision.
+				// exponent worked out on its decimal digits.
 				return appendHugeExp(b, neg, intPart, frac, lead, trail, eneg, s[i:]), true
 			}
 		}
@@ -831,8 +830,11 @@ func appendNumber(b []byte, s []byte) ([]byte, bool) {
 }
 
 // appendHugeExp writes a number whose exponent text (edigits, negative if
-// eneg) is too large for an int64 in exponent form: d.ddd e±E, where E is
-// the exponent adjusted for the position of the first significant digit.
+// eneg) is beyond 1e15 in exponent form: d.ddd e±E, where E is the
+// exponent adjusted for the position of the first significant digit. The
+// adjustment is at most the length of the number, far smaller than the
+// exponent, so E has the exponent's sign, and its digits are worked out on
+// the exponent's decimal digits in time linear in their number.
 func appendHugeExp(b []byte, neg bool, intPart, frac []byte, lead, trail int, eneg bool, edigits []byte) []byte {
 	if neg {
 		b = append(b, '-')
@@ -842,16 +844,57 @@ func appendHugeExp(b []byte, neg bool, intPart, frac []byte, lead, trail int, en
 		b = append(b, '.')
 		b = appendDigits(b, intPart, frac, lead+1, trail+1)
 	}
-	e, _ := new(big.Int).SetString(string(edigits), 10)
+	adj := int64(len(intPart) - lead - 1)
 	if eneg {
-		e.Neg(e)
+		b = append(b, 'e', '-')
+		adj = -adj
+	} else {
+		b = append(b, 'e', '+')
 	}
-	e.Add(e, big.NewInt(int64(len(intPart)-lead-1)))
-	b = append(b, 'e')
-	if e.Sign() >= 0 {
-		b = append(b, '+')
+	for len(edigits) > 1 && edigits[0] == '0' {
+		edigits = edigits[1:]
 	}
-	return e.Append(b, 10)
+	return appendDecimalSum(b, edigits, adj)
+}
+
+// appendDecimalSum appends the decimal digits of x + d, where x is the
+// decimal digits of a number larger than |d|, without leading zeros.
+func appendDecimalSum(b, x []byte, d int64) []byte {
+	start := len(b)
+	b = append(b, x...)
+	digits := b[start:]
+	if d >= 0 {
+		carry := uint64(d)
+		for i := len(digits) - 1; i >= 0 && carry > 0; i-- {
+			sum := uint64(digits[i]-'0') + carry
+			digits[i] = '0' + byte(sum%10)
+			carry = sum / 10
+		}
+		if carry > 0 { // the sum is longer than x: its first digits go in front
+			var head [20]byte
+			h := strconv.AppendUint(head[:0], carry, 10)
+			b = append(b, h...)
+			copy(b[start+len(h):], b[start:len(b)-len(h)])
+			copy(b[start:], h)
+		}
+		return b
+	}
+	borrow := uint64(-d)
+	for i := len(digits) - 1; borrow > 0; i-- { // x > |d|: the borrow ends within x
+		v := int64(digits[i]-'0') - int64(borrow%10)
+		borrow /= 10
+		if v < 0 {
+			v += 10
+			borrow++
+		}
+		digits[i] = '0' + byte(v)
+	}
+	k := 0
+	for k < len(digits)-1 && digits[k] == '0' {
+		k++
+	}
+	copy(digits, digits[k:])
+	return b[:len(b)-k]
 }
 
 // appendDigits appends digits [from, to) of the sequence intPart ++ frac.

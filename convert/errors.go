@@ -68,6 +68,13 @@ func (s *source) jsonError(err error, maxDepth int) error {
 	if s.rewind() != nil {
 		return je
 	}
+	if le.err != nil {
+		// An error of its own (a limit, not the grammar): jsontext would
+		// accept the input, after reading what the limit keeps out.
+		je.Err = le.err
+		locate(je, bufio.NewReaderSize(s.r, 64<<10), je.Offset)
+		return je
+	}
 	ref := referenceError(bufio.NewReaderSize(s.r, 64<<10), maxDepth)
 	var se *jsontext.SyntacticError
 	switch {

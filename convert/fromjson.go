@@ -36,7 +36,14 @@ import (
 // WithStrict(false), a repeated name is not an error: as JSON parsers do,
 // the name keeps its first position and takes its last value (the input
 // is then rewritten without repeated names to a temporary file first, see
-// dupnames.go). Errors from r and w are returned as they are.
+// dupnames.go). A string (between its quotes, as written in the JSON) or
+// number longer than toon.DefaultMaxLineLength, the longest line a TOON
+// decoder accepts, is a *JSONError too: at its start, wrapping
+// toon.ErrLineTooLong, and FromJSON holds no more than that much of it. A
+// TOON line that would be longer than that limit (a long string with its
+// key and indentation, a wide row) is an error wrapping
+// toon.ErrLineTooLong, returned once the lines before it are written.
+// Errors from r and w are returned as they are.
 func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	c := makeConfig(opts)
 	src, err := seekable(r, c.tempDir)
@@ -73,7 +80,7 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	e := &emitter{
 		c:      &c,
 		lx:     newLexer(src.reader(), p.lx.buf),
-		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1)),
+		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1), toon.WithMaxLineLength(c.maxLine)),
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
@@ -122,7 +129,7 @@ func seekable(r io.Reader, dir string) (*source, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := io.Copy(f, r); err != nil {
+	if _, err := io.Copy(f, progressReader{r}); err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -131,6 +138,22 @@ func seekable(r io.Reader, dir string) (*source, error) {
 		return nil, err
 	}
 	return &source{r: f, s: f, f: f}, nil
+}
+
+// progressReader returns io.ErrNoProgress after maxEmptyReads reads in a
+// row that return neither data nor an error, where io.Copy would call Read
+// forever. (The lexer gives up as bufio does, after as many.)
+type progressReader struct{ r io.Reader }
+
+const maxEmptyReads = 100
+
+func (p progressReader) Read(b []byte) (int, error) {
+	for range maxEmptyReads {
+		if n, err := p.r.Read(b); n > 0 || err != nil || len(b) == 0 {
+			return n, err
+		}
+	}
+	return 0, io.ErrNoProgress
 }
 
 // reader returns the input, buffered: jsontext reads in large blocks anyway,

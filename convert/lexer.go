@@ -3,11 +3,14 @@ package convert
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toonstream/toon"
 )
 
 // lexer is the JSON tokenizer of both passes of FromJSON. It accepts
@@ -40,6 +43,13 @@ type lexer struct {
 	lo, hi int
 	esc    bool  // the string has escapes
 	off    int64 // input offset of the token
+
+	// maxTok is the longest string (between its quotes) or number the
+	// lexer reads: each becomes part of one TOON line, so it is the TOON
+	// line limit. The buffer never grows past what such a token needs, and
+	// long is set when a longer one fills it.
+	maxTok int
+	long   bool
 }
 
 // text returns the last token's text; for a key or string, its contents
@@ -85,6 +95,7 @@ const lexBufSize = 256 << 10
 type syntaxError struct {
 	off int64
 	msg string
+	err error // the cause to report as it is, without re-reading the input with jsontext; or nil
 }
 
 func (e *syntaxError) Error() string {
@@ -98,7 +109,15 @@ func newLexer(r io.Reader, buf []byte) *lexer {
 	if cap(buf) < 16 {
 		buf = make([]byte, 0, lexBufSize)
 	}
-	return &lexer{r: r, buf: buf[:0]}
+	return &lexer{r: r, buf: buf[:0], maxTok: toon.DefaultMaxLineLength}
+}
+
+// tooLong returns the error for the string or number at buf[at], which is
+// longer than maxTok bytes.
+func (l *lexer) tooLong(at int, what string) error {
+	err := fmt.Errorf("%w: a JSON %s of more than %d bytes would not fit on a TOON line (toon.DefaultMaxLineLength)",
+		toon.ErrLineTooLong, what, l.maxTok)
+	return &syntaxError{off: l.base + int64(at), msg: err.Error(), err: err}
 }
 
 // fail returns the error at buf[at], or the read error if the input ended
@@ -131,11 +150,15 @@ func (l *lexer) fill(keep int) (shift int, ok bool) {
 		shift = keep
 	}
 	if len(l.buf) == cap(l.buf) { // one token fills the buffer: grow it
-		nb := make([]byte, len(l.buf), 2*cap(l.buf))
+		if len(l.buf) >= l.maxTok+2 { // more than a string of maxTok bytes with its quotes
+			l.long = true
+			return shift, false
+		}
+		nb := make([]byte, len(l.buf), min(2*cap(l.buf), l.maxTok+2))
 		copy(nb, l.buf)
 		l.buf = nb
 	}
-	for tries := 0; tries < 100; tries++ {
+	for tries := 0; tries < maxEmptyReads; tries++ {
 		n, err := l.r.Read(l.buf[len(l.buf):cap(l.buf)])
 		l.buf = l.buf[:len(l.buf)+n]
 		if err != nil {
@@ -355,6 +378,9 @@ func (l *lexer) number() error {
 			break
 		}
 	}
+	if l.long || j-l.i > l.maxTok {
+		return l.tooLong(l.i, "number")
+	}
 	s := l.buf[l.i:j]
 	if bad, ok := validNumber(s); !ok {
 		return l.failChar(l.i+bad, "in number")
@@ -441,6 +467,9 @@ func (l *lexer) str() error {
 		n, esc, st := scanString(l.buf[l.i:])
 		switch st {
 		case strOK:
+			if n-2 > l.maxTok {
+				return l.tooLong(l.i, "string")
+			}
 			l.lo, l.hi, l.esc = l.i+1, l.i+n-1, esc
 			l.i += n
 			return nil
@@ -451,6 +480,9 @@ func (l *lexer) str() error {
 		// (the buffer at least doubles each time the string fills it, so
 		// the rescans cost linear time).
 		if _, ok := l.fill(l.i); !ok {
+			if l.long {
+				return l.tooLong(l.i, "string")
+			}
 			return l.fail(len(l.buf), "unexpected end of input in string")
 		}
 	}

@@ -14,6 +14,7 @@ type config struct {
 	tempDir     string         // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
 	maxHeader   int            // FromJSON: bytes of field names one tabular header may hold
 	maxDepth    int            // both: deepest nesting accepted
+	maxLine     int            // FromJSON: longest TOON line, and so longest JSON string or number
 	memBudget   int            // FromJSON: bytes of plan kept in memory before spilling
 	bufSize     int            // FromJSON: the JSON lexer's initial buffer
 	spoolBudget int            // ToJSON, non-strict: bytes of JSON kept in memory before spilling
@@ -31,6 +32,7 @@ func makeConfig(opts []Option) config {
 		strict:      true,
 		maxHeader:   8 << 20,
 		maxDepth:    10000,
+		maxLine:     toon.DefaultMaxLineLength,
 		memBudget:   1 << 20,
 		spoolBudget: spoolBudget,
 		compactMax:  compactMax,
@@ -128,6 +130,11 @@ func withSpoolBudget(n int) Option { return func(c *config) { c.spoolBudget = n 
 // non-strict ToJSON rewrites in place; tests lower it (0: never) to
 // exercise the ropes.
 func withCompactMax(n int) Option { return func(c *config) { c.compactMax = n } }
+
+// withMaxLine sets the TOON line limit of FromJSON, its JSON lexer's and
+// its encoder's (default toon.DefaultMaxLineLength); tests lower it to
+// reach it with small inputs.
+func withMaxLine(n int) Option { return func(c *config) { c.maxLine = n } }
 
 // withBufSize sets the initial size of FromJSON's read buffer; tests make
 // it small so that tokens and rows straddle refills.

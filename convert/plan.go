@@ -162,7 +162,10 @@ var errHeaderTooLarge = errors.New("tabular header too large")
 
 // run runs the first pass over r.
 func (p *planner) run(r io.Reader) error {
-	p.lx = newLexer(r, make([]byte, 0, p.c.bufSize))
+	// The buffer starts no larger than the longest token needs, so that
+	// the rows lexer.matchRow reads from it hold no longer one either.
+	p.lx = newLexer(r, make([]byte, 0, min(p.c.bufSize, p.c.maxLine+2)))
+	p.lx.maxTok = p.c.maxLine
 	p.lx.seek = p.seek
 	p.seed = maphash.MakeSeed()
 	defer p.cancelAhead()
