@@ -110,7 +110,7 @@ func Example_readmeErrors() {
 	var v any
 	readmeErrors(toon.Unmarshal([]byte("a: 1\nrows[2]{x}:\n  1\nb: 2"), &v))
 	// Output:
-	// 2 1 rows[2]{x}:
+	// 3 1   1
 }
 
 // readmeEncoding is the README's "Encoding" snippet; show sees b.
@@ -270,6 +270,68 @@ func Example_readmeRows() {
 	// users[1]{id,name,active}:
 	//   3,Eve,true
 	// [{1 Ada true} {2 Bob false}]
+}
+
+// Order is the type of the README's snippet on walking to a table.
+type Order struct {
+	ID    int     `json:"id"`
+	Total float64 `json:"total"`
+}
+
+// orders collects what the walking snippet's process is given.
+var orders []Order
+
+// readmeWalk is the README's snippet on Decode after Token, More and Skip;
+// its process is the one below, for Orders.
+func readmeWalk(r io.Reader, process func(Order)) error {
+	dec := toon.NewDecoder(r)
+	dec.Token() // ObjectStart of the root
+	for dec.More() {
+		key, _ := dec.Token()
+		if string(key.Bytes()) != "orders" {
+			dec.Skip() // a table of any size, in constant memory
+			continue
+		}
+		dec.Token() // ArrayStart
+		for dec.More() {
+			var o Order
+			if err := dec.Decode(&o); err != nil { // one row
+				return err
+			}
+			process(o)
+		}
+		dec.Token() // ArrayEnd
+	}
+	return nil
+}
+
+func Example_readmeWalk() {
+	orders = nil
+	doc := "users[2]{id,name}:\n  1,Ada\n  2,Bob\nmeta:\n  n: 2\norders[2]{id,total}:\n  7,9.5\n  8,12\nz: 1"
+	err := readmeWalk(strings.NewReader(doc), func(o Order) { orders = append(orders, o) })
+	fmt.Println(orders, err)
+	// Output:
+	// [{7 9.5} {8 12}] <nil>
+}
+
+// readmeMisuse is the README's snippet on misuse errors; it returns the
+// error of a second call, for the example to show.
+func readmeMisuse(enc *toon.Encoder, cells []toon.Value) error {
+	if err := enc.WriteRow(cells...); errors.Is(err, toon.ErrClosed) { /* WriteRow after Close */
+	}
+	return enc.WriteRow(cells...)
+}
+
+func Example_readmeMisuse() {
+	enc := toon.NewEncoder(io.Discard)
+	enc.BeginTable("t", 1, "x")
+	enc.WriteRow(toon.Int(1))
+	enc.EndTable()
+	enc.Close()
+	err := readmeMisuse(enc, []toon.Value{toon.Int(2)})
+	fmt.Println(errors.Is(err, toon.ErrClosed), err)
+	// Output:
+	// true toon: WriteRow after Close
 }
 
 // TestReadmeSnippets checks that every Go snippet of README.md appears in

@@ -42,11 +42,12 @@ func fromLenient(w io.Writer, src *source, opts []Option) error {
 	defer l.sw.release()
 	root, rootEnd, _, err := l.convert(jt)
 	if err == nil {
+		end := dec.InputOffset()
 		switch _, err = dec.ReadToken(); err {
 		case io.EOF:
 			err = nil
 		case nil:
-			return errMoreValues // as jsonError reports it
+			return src.moreValuesError(end)
 		}
 	}
 	if err != nil {
@@ -91,6 +92,36 @@ func (s *source) lenientError(err error) error {
 	if s.rewind() == nil {
 		locate(je, bufio.NewReaderSize(s.r, 64<<10), je.Offset)
 	}
+	return je
+}
+
+// moreValuesError reports a second top-level value, the first byte after
+// end (where the root value ends) that is not white space, as the first
+// pass reports it.
+func (s *source) moreValuesError(end int64) error {
+	if err := s.rewind(); err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(s.r, 64<<10)
+	if _, err := br.Discard(int(end)); err != nil {
+		return err
+	}
+	at := end
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return err
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			break
+		}
+		at++
+	}
+	je := &JSONError{Err: errMoreValues, Offset: at}
+	if err := s.rewind(); err != nil {
+		return err
+	}
+	locate(je, bufio.NewReaderSize(s.r, 64<<10), at)
 	return je
 }
 

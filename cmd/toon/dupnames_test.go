@@ -17,12 +17,12 @@ func TestEncodeRepeatedNames(t *testing.T) {
 		t.Fatalf("strict: %+v", r)
 	}
 	r = runToon(t, dir, nil, "--no-strict", "dup.json")
-	if want := "a:\n  z: true\nb:\n  x[2]: 1,2\n  y: 2\nc: 3"; r.code != 0 || r.stdout != want {
+	if want := "a:\n  z: true\nb:\n  x[2]: 1,2\n  y: 2\nc: 3\n"; r.code != 0 || r.stdout != want {
 		t.Fatalf("--no-strict: %+v", r)
 	}
 	// From standard input too, which is copied to a temporary file first.
 	r = runToon(t, dir, []byte(`{"rows":[{"id":1,"n":"a","id":9},{"id":2,"n":"b"}]}`), "--no-strict", "-e")
-	if want := "rows[2]{id,n}:\n  9,a\n  2,b"; r.code != 0 || r.stdout != want {
+	if want := "rows[2]{id,n}:\n  9,a\n  2,b\n"; r.code != 0 || r.stdout != want {
 		t.Fatalf("--no-strict from standard input: %+v", r)
 	}
 }

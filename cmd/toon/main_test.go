@@ -392,7 +392,7 @@ func TestShortTable(t *testing.T) {
 	write(t, dir, "short.toon", in)
 	for _, args := range [][]string{{"short.toon"}, {"--json-indent", "2", "short.toon"}} {
 		r := runToon(t, dir, nil, args...)
-		if r.code != 1 || !strings.HasPrefix(r.stderr, "short.toon:1:1: array length mismatch: declared 1000 rows, found 2") {
+		if r.code != 1 || !strings.HasPrefix(r.stderr, "short.toon:3:1: array length mismatch: declared 1000 rows, found 2 (header at line 1)") {
 			t.Fatalf("%q: %+v", args, r)
 		}
 		if json.Valid([]byte(r.stdout)) || !strings.Contains(r.stdout, "Bob") {
