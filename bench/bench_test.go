@@ -130,11 +130,14 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rows, "allocs/row")
 }
 
-// forEach runs body as a sub-benchmark per dataset.
-func forEach(b *testing.B, body func(b *testing.B, f *fixture)) {
+// forEach runs body as a sub-benchmark per dataset, or per dataset for
+// which applies reports true when it is not nil.
+func forEach(b *testing.B, applies func(f *fixture) bool, body func(b *testing.B, f *fixture)) {
 	for _, name := range Names {
 		f := load(b, name)
-		b.Run(name, func(b *testing.B) { body(b, f) })
+		if applies == nil || applies(f) {
+			b.Run(name, func(b *testing.B) { body(b, f) })
+		}
 	}
 }
 
@@ -186,7 +189,7 @@ func readRows(d *toon.Decoder, each func(toon.Token)) (int, error) {
 // else Token), encoding/json's Decoder.Token, jsontext.Decoder.ReadToken,
 // and encoding/csv's Reader.Read with ReuseRecord for the tables.
 func BenchmarkTokens(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		b.Run("toon-Token", func(b *testing.B) {
 			r := bytes.NewReader(f.TOON)
 			d := toon.NewDecoder(r)
@@ -272,10 +275,7 @@ func BenchmarkTokens(b *testing.B) {
 // Read (ReuseRecord) with each record parsed by strconv and time.Parse.
 // Each reads the whole document, from a new decoder.
 func BenchmarkRows(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
-		if !f.kit.hasArray() {
-			return
-		}
+	forEach(b, func(f *fixture) bool { return f.kit.hasArray() }, func(b *testing.B, f *fixture) {
 		b.Run("toon-Rows", func(b *testing.B) {
 			measure(b, f, len(f.TOON), f.Records, func() (int, error) {
 				n, _, err := f.kit.rowsTOON(f.TOON, f.Key, false)
@@ -309,7 +309,7 @@ func BenchmarkRows(b *testing.B) {
 // document struct: toon's Unmarshal, encoding/json's Unmarshal, json v2's
 // Unmarshal.
 func BenchmarkUnmarshal(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		unmarshal := func(data []byte, dec func([]byte, any) error) func() (int, error) {
 			return func() (int, error) {
 				doc := f.kit.newDoc()
@@ -353,7 +353,7 @@ func size(v any) int {
 // (map[string]any, []any, float64, ...): toon's, encoding/json's and json
 // v2's Unmarshal into an any.
 func BenchmarkUnmarshalAny(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		want := size(f.Value)
 		unmarshal := func(data []byte, dec func([]byte, any) error) func() (int, error) {
 			return func() (int, error) {
@@ -403,20 +403,20 @@ func marshalBench(b *testing.B, f *fixture, v any) {
 
 // BenchmarkMarshal writes each typed document to a new byte slice.
 func BenchmarkMarshal(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) { marshalBench(b, f, f.Typed) })
+	forEach(b, nil, func(b *testing.B, f *fixture) { marshalBench(b, f, f.Typed) })
 }
 
 // BenchmarkMarshalAny writes each dataset's generic values to a new byte
 // slice.
 func BenchmarkMarshalAny(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) { marshalBench(b, f, f.Value) })
+	forEach(b, nil, func(b *testing.B, f *fixture) { marshalBench(b, f, f.Value) })
 }
 
 // BenchmarkEncode writes each typed document to an io.Writer: toon's
 // Encoder.Encode, encoding/json's Encoder.Encode and json v2's
 // MarshalWrite, each with a new encoder.
 func BenchmarkEncode(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		b.Run("toon-Encode", func(b *testing.B) {
 			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
 				var w countWriter
@@ -479,10 +479,7 @@ func writeCSV(w io.Writer, f *fixture) error {
 // null), toon's WriteRows of the typed records, and encoding/csv's Writer
 // of the same rows as pre-formatted strings.
 func BenchmarkWriteRow(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
-		if f.Rows == nil {
-			return
-		}
+	forEach(b, func(f *fixture) bool { return f.Rows != nil }, func(b *testing.B, f *fixture) {
 		b.Run("toon-WriteRow", func(b *testing.B) {
 			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
 				var w countWriter
@@ -533,7 +530,7 @@ func replayJSON(w io.Writer, f *fixture) error {
 // WriteToken replaying its decoder's tokens, and jsontext's WriteToken
 // replaying its decoder's tokens.
 func BenchmarkWriteToken(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		b.Run("toon-WriteToken", func(b *testing.B) {
 			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
 				var w countWriter

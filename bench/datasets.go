@@ -237,9 +237,6 @@ func (g *gen) instant() time.Time {
 	return epoch.Add(time.Duration(g.r.Int63n(2*365*24*3600)) * time.Second)
 }
 
-// stamp returns an RFC 3339 timestamp within two years after the epoch.
-func (g *gen) stamp() string { return g.instant().Format(time.RFC3339) }
-
 // date returns a date (2025-05-09) within two years after the epoch.
 func (g *gen) date() string { return epoch.AddDate(0, 0, g.r.Intn(730)).Format(time.DateOnly) }
 

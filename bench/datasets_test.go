@@ -298,11 +298,10 @@ func checkLayout(t *testing.T, d *Dataset) {
 	// share is the fraction of the TOON bytes for which in reports true.
 	share := func(in func(r rune) bool) float64 {
 		n := 0
-		for i, r := range text {
+		for _, r := range text {
 			if in(r) {
 				n += utf8.RuneLen(r)
 			}
-			_ = i
 		}
 		return float64(n) / float64(len(text))
 	}
