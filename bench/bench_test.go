@@ -21,7 +21,10 @@ import (
 // function per path, a sub-benchmark per dataset, and in it toon's API and
 // each peer's on the same data, doing the same job. Every one reports
 // ns/op, MB/s of its own format's bytes (b.SetBytes), allocations per op
-// (b.ReportAllocs), and rows/s, rows/op and allocs/row. The dataset size
+// (b.ReportAllocs), and rows/s, rows/op and allocs/row, and rows/cpu-s:
+// rows per second of the process's CPU time (all threads, the garbage
+// collector's included), which other programs on a shared machine
+// disturb less than the wall time of rows/s. The dataset size
 // is multiplied by $TOON_BENCH_SCALE (default 1). run.sh turns the output
 // into the tables of RESULTS.md.
 
@@ -112,6 +115,7 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 	b.ReportAllocs()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	cpu := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n, err := op()
@@ -123,9 +127,15 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 		}
 	}
 	b.StopTimer()
+	if cpu >= 0 {
+		cpu = processCPU() - cpu
+	}
 	runtime.ReadMemStats(&after)
 	rows := float64(f.Records) * float64(b.N)
 	b.ReportMetric(rows/b.Elapsed().Seconds(), "rows/s")
+	if cpu > 0 {
+		b.ReportMetric(rows/cpu.Seconds(), "rows/cpu-s")
+	}
 	b.ReportMetric(float64(f.Records), "rows/op")
 	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rows, "allocs/row")
 }

@@ -19,6 +19,10 @@
 #                                      variable VAR=VALUE (for a switch that turns
 #                                      kernels off; several VAR=VALUE may follow,
 #                                      separated by commas)
+#   BASIS             what the summary and the matrices take ratios of: wall
+#                     (rows per second of wall time, the default) or cpu (rows
+#                     per second of the process's CPU time, steadier when the
+#                     machine is shared); the report gives both summaries
 #   TOKENS_SCALE      dataset scale of the token table, 0 to skip (default 0.1)
 #   OUT               markdown file to write (default bench/RESULTS.md)
 #
@@ -75,5 +79,5 @@ for round in $(seq "$COUNT"); do
 			-test.benchtime "$BENCHTIME" -test.count 1 -test.timeout 120m | tee -a "out/bench-$name.txt"
 	done
 done
-go run ./cmd/benchreport "${inputs[@]}" -tokens-scale "$TOKENS_SCALE" -o "$OUT"
+go run ./cmd/benchreport "${inputs[@]}" -basis "${BASIS:-wall}" -tokens-scale "$TOKENS_SCALE" -o "$OUT"
 echo "wrote $OUT"

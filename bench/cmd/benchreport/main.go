@@ -54,11 +54,21 @@ func main() {
 	flag.Var(&ins, "in", "benchmark output to read, as `mode=file` or file (mode native); repeat for each build mode, the reference mode first; - is standard input")
 	out := flag.String("o", "-", "markdown file to write (- for standard output)")
 	tokScale := flag.Float64("tokens-scale", 0, "dataset scale for the token table (0: no token table)")
+	basisName := flag.String("basis", "wall", "what the summary and the matrix take ratios of: wall (rows/s) or cpu (rows/cpu-s)")
 	flag.Parse()
 	if len(ins) == 0 {
 		ins = inputs{"-"}
 	}
-	if err := run(ins, *out, *tokScale); err != nil {
+	bases := []basis{wallTime, cpuTime}
+	switch *basisName {
+	case "wall":
+	case "cpu":
+		bases = []basis{cpuTime, wallTime}
+	default:
+		fmt.Fprintln(os.Stderr, "benchreport: -basis must be wall or cpu")
+		os.Exit(2)
+	}
+	if err := run(ins, *out, *tokScale, bases); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
 		os.Exit(1)
 	}
@@ -250,17 +260,26 @@ func apiName(api string) string {
 	return api
 }
 
-// ratio is toon's rows/s over the best peer's, run by run.
+// A basis is the rate ratios are taken of: rows per second of wall time
+// (rows/s) or of the process's CPU time (rows/cpu-s).
+type basis struct{ unit, name string }
+
+var (
+	wallTime = basis{"rows/s", "wall time"}
+	cpuTime  = basis{"rows/cpu-s", "CPU time"}
+)
+
+// ratio is toon's rate over the best peer's, run by run.
 type ratio struct {
 	med, lo, hi float64
-	best        string // the peer with the highest median rows/s
+	best        string // the peer with the highest median rate
 	runs        int
 }
 
-// compare returns the ratio of the path's rows/s on the dataset to the
+// compare returns the ratio of the path's rate on the dataset to the
 // best of the peers that ran there, pairing the i-th runs; false when
-// toon's API or every peer is missing.
-func (rep *report) compare(op, dataset, api string, peers []string) (ratio, bool) {
+// toon's API or every peer is missing, or the rate was not measured.
+func (rep *report) compare(op, dataset, api string, peers []string, b basis) (ratio, bool) {
 	t := rep.get(op, dataset, api)
 	if t == nil {
 		return ratio{}, false
@@ -271,7 +290,7 @@ func (rep *report) compare(op, dataset, api string, peers []string) (ratio, bool
 	for _, p := range peers {
 		if r := rep.get(op, dataset, p); r != nil {
 			ps = append(ps, r)
-			if m := r.median("rows/s"); m > bestMed {
+			if m := r.median(b.unit); m > bestMed {
 				best, bestMed = p, m
 			}
 		}
@@ -279,17 +298,17 @@ func (rep *report) compare(op, dataset, api string, peers []string) (ratio, bool
 	if len(ps) == 0 {
 		return ratio{}, false
 	}
-	n := len(t.metrics["rows/s"])
+	n := len(t.metrics[b.unit])
 	for _, p := range ps {
-		n = min(n, len(p.metrics["rows/s"]))
+		n = min(n, len(p.metrics[b.unit]))
 	}
 	var rs []float64
 	for i := 0; i < n; i++ {
-		b := 0.0
+		best := 0.0
 		for _, p := range ps {
-			b = math.Max(b, p.metrics["rows/s"][i])
+			best = math.Max(best, p.metrics[b.unit][i])
 		}
-		rs = append(rs, t.metrics["rows/s"][i]/b)
+		rs = append(rs, t.metrics[b.unit][i]/best)
 	}
 	if len(rs) == 0 {
 		return ratio{}, false
@@ -310,12 +329,12 @@ type verdict struct {
 // asks the portable code (-tags purego) for half of each.
 func halved(mode string) bool { return mode == "purego" }
 
-func (rep *report) check(p path, dataset string) (verdict, bool) {
+func (rep *report) check(p path, dataset string, b basis) (verdict, bool) {
 	if p.target == nil {
 		return verdict{}, false
 	}
 	table := rep.isTable(dataset)
-	r, ok := rep.compare(p.op, dataset, p.api, p.target.peers(table))
+	r, ok := rep.compare(p.op, dataset, p.api, p.target.peers(table), b)
 	if !ok {
 		return verdict{}, false
 	}
@@ -327,7 +346,9 @@ func (rep *report) check(p path, dataset string) (verdict, bool) {
 	return v, true
 }
 
-func run(ins inputs, out string, tokScale float64) error {
+// run writes the report of the inputs; bases are the primary basis of
+// the ratios, then the other.
+func run(ins inputs, out string, tokScale float64, bases []basis) error {
 	var reps []*report
 	for _, in := range ins {
 		mode, file, ok := strings.Cut(in, "=")
@@ -350,7 +371,7 @@ func run(ins inputs, out string, tokScale float64) error {
 		reps = append(reps, rep)
 	}
 	var b bytes.Buffer
-	write(&b, reps)
+	write(&b, reps, bases)
 	if tokScale > 0 {
 		if err := tokenTable(&b, tokScale); err != nil {
 			return err
@@ -380,7 +401,7 @@ func datasets(reps []*report) []string {
 	return ds
 }
 
-func write(w *bytes.Buffer, reps []*report) {
+func write(w *bytes.Buffer, reps []*report, bases []basis) {
 	ref := reps[0]
 	ds := datasets(reps)
 	var modes []string
@@ -407,20 +428,24 @@ func write(w *bytes.Buffer, reps []*report) {
 	row("Build modes", strings.Join(modes, ", "))
 	fmt.Fprintf(w, "\nA *path* is one job of the library (a toon API on one kind of input); each is measured on every dataset against its peers, ")
 	fmt.Fprintf(w, "which do the same job on the same records in the same run. A *row* is a top-level record of the dataset (a table row, an order, a diagnostic, a configured service). ")
-	fmt.Fprintf(w, "A ratio divides toon's rows/s by the rows/s of the fastest peer that ran on the dataset: above 1, toon is faster. ")
+	fmt.Fprintf(w, "A ratio divides toon's rate by the rate of the fastest peer that ran on the dataset: above 1, toon is faster. ")
+	fmt.Fprintf(w, "A rate is rows per second of wall time (rows/s) or of the process's CPU time, all threads and the garbage collector's included (rows/cpu-s); ")
+	fmt.Fprintf(w, "on a machine shared with other work, the CPU time is the steadier measure. ")
+	fmt.Fprintf(w, "The summary and the matrices take ratios of **%s** (the summary of %s follows); the path tables give both. ", bases[0].name, bases[1].name)
 	fmt.Fprintf(w, "When the benchmarks ran several times (in interleaved rounds), the i-th run of toon is compared with the i-th runs of its peers; ")
 	fmt.Fprintf(w, "a ratio is the median of these per-run ratios, with their range in brackets. ")
 	fmt.Fprintf(w, "MB/s counts each format's own bytes (TOON for toon, JSON for encoding/json, jsontext and json v2, CSV for encoding/csv). ")
 	fmt.Fprintf(w, "A path counts as allocating nothing per row below %g allocations per row (the fixed cost of a document: a decoder, an encoder, the growing output).\n\n", allocLimit)
 	fmt.Fprintf(w, "The targets are those of issue 17; the `purego` mode is held to half of each.\n\n")
 
-	writeSummary(w, reps, ds)
+	writeSummary(w, reps, ds, bases[0])
+	writeSummary(w, reps, ds, bases[1])
 	writeDatasets(w, ref, ds)
 	for _, rep := range reps {
-		writeMatrix(w, rep, ds)
+		writeMatrix(w, rep, ds, bases[0])
 	}
 	for _, p := range paths {
-		writePath(w, reps, p, ds)
+		writePath(w, reps, p, ds, bases)
 	}
 	for _, rep := range reps {
 		writeAll(w, rep, ds)
@@ -430,9 +455,9 @@ func write(w *bytes.Buffer, reps []*report) {
 // writeSummary writes, per path and mode, the worst ratio over the
 // datasets (with the dataset), the median, and the datasets that miss the
 // target.
-func writeSummary(w *bytes.Buffer, reps []*report, ds []string) {
-	fmt.Fprintf(w, "## Summary\n\n")
-	fmt.Fprintf(w, "Per path: the worst ratio over the datasets, then the median over the datasets, for each build mode; then the target and where it is met.\n\n")
+func writeSummary(w *bytes.Buffer, reps []*report, ds []string, b basis) {
+	fmt.Fprintf(w, "## Summary, ratios of %s\n\n", b.name)
+	fmt.Fprintf(w, "Per path: the worst ratio (%s) over the datasets, then the median over the datasets, for each build mode; then the target and where it is met.\n\n", b.unit)
 	fmt.Fprintf(w, "| Path | Peers |")
 	for _, rep := range reps {
 		fmt.Fprintf(w, " `%s` worst | `%s` median |", rep.mode, rep.mode)
@@ -460,7 +485,7 @@ func writeSummary(w *bytes.Buffer, reps []*report, ds []string) {
 			worst, where := math.Inf(1), ""
 			var meds []float64
 			for _, d := range ds {
-				if r, ok := rep.compare(p.op, d, p.api, p.peers); ok {
+				if r, ok := rep.compare(p.op, d, p.api, p.peers, b); ok {
 					meds = append(meds, r.med)
 					if r.med < worst {
 						worst, where = r.med, d
@@ -486,7 +511,7 @@ func writeSummary(w *bytes.Buffer, reps []*report, ds []string) {
 			met, all := 0, 0
 			var missed []string
 			for _, d := range ds {
-				v, ok := rep.check(p, d)
+				v, ok := rep.check(p, d, b)
 				if !ok {
 					continue
 				}
@@ -536,9 +561,9 @@ func writeDatasets(w *bytes.Buffer, ref *report, ds []string) {
 
 // writeMatrix writes one mode's ratios of every path on every dataset,
 // marking those that miss their target.
-func writeMatrix(w *bytes.Buffer, rep *report, ds []string) {
-	fmt.Fprintf(w, "## Matrix, `%s`\n\n", rep.mode)
-	fmt.Fprintf(w, "The median ratio of each path to its best peer on each dataset; ✗ marks a missed target, – a path that does not apply.\n\n")
+func writeMatrix(w *bytes.Buffer, rep *report, ds []string, b basis) {
+	fmt.Fprintf(w, "## Matrix, `%s`, ratios of %s\n\n", rep.mode, b.name)
+	fmt.Fprintf(w, "The median ratio (%s) of each path to its best peer on each dataset; ✗ marks a missed target, – a path that does not apply.\n\n", b.unit)
 	fmt.Fprintf(w, "| Dataset |")
 	for _, p := range paths {
 		fmt.Fprintf(w, " %s |", p.name)
@@ -551,13 +576,13 @@ func writeMatrix(w *bytes.Buffer, rep *report, ds []string) {
 	for _, d := range ds {
 		fmt.Fprintf(w, "| %s |", d)
 		for _, p := range paths {
-			r, ok := rep.compare(p.op, d, p.api, p.peers)
+			r, ok := rep.compare(p.op, d, p.api, p.peers, b)
 			if !ok {
 				fmt.Fprintf(w, " – |")
 				continue
 			}
 			mark := ""
-			if v, ok := rep.check(p, d); ok && !v.ok {
+			if v, ok := rep.check(p, d, b); ok && !v.ok {
 				mark = " ✗"
 			}
 			fmt.Fprintf(w, " %s%s |", x(r.med), mark)
@@ -567,8 +592,10 @@ func writeMatrix(w *bytes.Buffer, rep *report, ds []string) {
 	fmt.Fprintln(w)
 }
 
-// writePath writes one path's figures on every dataset in every mode.
-func writePath(w *bytes.Buffer, reps []*report, p path, ds []string) {
+// writePath writes one path's figures on every dataset in every mode:
+// its rates and allocations, its best peer and its ratios on both bases,
+// and its standing against the target on the primary basis.
+func writePath(w *bytes.Buffer, reps []*report, p path, ds []string, bases []basis) {
 	fmt.Fprintf(w, "## %s\n\n%s. ", p.name, p.about)
 	var peers []string
 	for _, a := range p.peers {
@@ -576,49 +603,33 @@ func writePath(w *bytes.Buffer, reps []*report, p path, ds []string) {
 	}
 	fmt.Fprintf(w, "Peers: %s.", strings.Join(peers, ", "))
 	if p.target != nil {
-		fmt.Fprintf(w, " Target: %s.", p.target.text)
+		fmt.Fprintf(w, " Target: %s (judged on %s).", p.target.text, bases[0].name)
 	}
-	fmt.Fprintf(w, "\n\n| Dataset |")
-	for _, rep := range reps {
-		m := rep.mode
-		fmt.Fprintf(w, " `%s` rows/s | MB/s | allocs/row | best peer | ratio [range] |", m)
-		if p.target != nil {
-			fmt.Fprintf(w, " target: ratio ≥ min |")
-		}
+	fmt.Fprintf(w, "\n\n| Dataset | Mode | rows/s | rows/cpu-s | allocs/row | best peer | ratio, %s [range] | ratio, %s [range] |", bases[0].name, bases[1].name)
+	if p.target != nil {
+		fmt.Fprintf(w, " target |")
 	}
-	fmt.Fprintf(w, "\n|---|")
-	for range reps {
-		fmt.Fprintf(w, "--:|--:|--:|---|--:|")
-		if p.target != nil {
-			fmt.Fprintf(w, "--:|")
-		}
+	fmt.Fprintf(w, "\n|---|---|--:|--:|--:|---|--:|--:|")
+	if p.target != nil {
+		fmt.Fprintf(w, "--:|")
 	}
 	fmt.Fprintln(w)
 	for _, d := range ds {
-		ran := false
-		for _, rep := range reps {
-			if rep.get(p.op, d, p.api) != nil {
-				ran = true
-			}
-		}
-		if !ran {
-			continue
-		}
-		fmt.Fprintf(w, "| %s |", d)
 		for _, rep := range reps {
 			t := rep.get(p.op, d, p.api)
-			r, ok := rep.compare(p.op, d, p.api, p.peers)
+			r, ok := rep.compare(p.op, d, p.api, p.peers, bases[0])
 			if t == nil || !ok {
-				fmt.Fprintf(w, " – | – | – | – | – |")
-				if p.target != nil {
-					fmt.Fprintf(w, " – |")
-				}
 				continue
 			}
-			fmt.Fprintf(w, " %s | %s | %s | %s | %s [%s–%s] |", num(t.median("rows/s")), num(t.median("MB/s")), num(t.median("allocs/row")),
-				apiName(r.best), x(r.med), x(r.lo), x(r.hi))
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s [%s–%s] |", d, rep.mode, num(t.median("rows/s")), num(t.median("rows/cpu-s")),
+				num(t.median("allocs/row")), apiName(r.best), x(r.med), x(r.lo), x(r.hi))
+			if r2, ok := rep.compare(p.op, d, p.api, p.peers, bases[1]); ok {
+				fmt.Fprintf(w, " %s [%s–%s] |", x(r2.med), x(r2.lo), x(r2.hi))
+			} else {
+				fmt.Fprintf(w, " – |")
+			}
 			if p.target != nil {
-				v, _ := rep.check(p, d)
+				v, _ := rep.check(p, d, bases[0])
 				mark, cmp := "✓", "≥"
 				if !v.ok {
 					mark, cmp = "✗", "<"
@@ -628,8 +639,8 @@ func writePath(w *bytes.Buffer, reps []*report, p path, ds []string) {
 				}
 				fmt.Fprintf(w, " %s %sx %s %gx |", mark, strconv.FormatFloat(v.ratio.med, 'f', 3, 64), cmp, v.factor)
 			}
+			fmt.Fprintln(w)
 		}
-		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 }
@@ -638,7 +649,7 @@ func writePath(w *bytes.Buffer, reps []*report, p path, ds []string) {
 // and bytes per row.
 func writeAll(w *bytes.Buffer, rep *report, ds []string) {
 	fmt.Fprintf(w, "## All benchmarks, `%s`\n\n<details><summary>%d benchmarks (medians of the runs)</summary>\n\n", rep.mode, len(rep.results))
-	fmt.Fprintf(w, "| Benchmark | Dataset | API | runs | MB/s | rows/s | allocs/row | B/row |\n|---|---|---|--:|--:|--:|--:|--:|\n")
+	fmt.Fprintf(w, "| Benchmark | Dataset | API | runs | MB/s | rows/s | rows/cpu-s | allocs/row | B/row |\n|---|---|---|--:|--:|--:|--:|--:|--:|\n")
 	var ops []string
 	seen := map[string]bool{}
 	for _, r := range rep.results {
@@ -653,8 +664,8 @@ func writeAll(w *bytes.Buffer, rep *report, ds []string) {
 				if r.op != op || r.dataset != d {
 					continue
 				}
-				fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s |\n", r.op, r.dataset, r.api, len(r.metrics["rows/s"]),
-					num(r.median("MB/s")), num(r.median("rows/s")), num(r.median("allocs/row")), num(r.median("B/op")/r.median("rows/op")))
+				fmt.Fprintf(w, "| %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", r.op, r.dataset, r.api, len(r.metrics["rows/s"]),
+					num(r.median("MB/s")), num(r.median("rows/s")), num(r.median("rows/cpu-s")), num(r.median("allocs/row")), num(r.median("B/op")/r.median("rows/op")))
 			}
 		}
 	}
