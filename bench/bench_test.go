@@ -46,24 +46,27 @@ type fixture struct {
 }
 
 var (
-	fixtures   = map[string]*fixture{}
-	fixturesMu sync.Mutex
+	loaded   *fixture // the dataset the benchmarks use now
+	loadedMu sync.Mutex
 )
 
-// load generates (once) the named dataset at the benchmark scale.
+// load generates the named dataset at the benchmark scale, unless it is
+// the one loaded last. Only one dataset is held at a time, so the live
+// heap, which paces the garbage collector, is what a program holding that
+// data would have, not the sum of all datasets.
 func load(tb testing.TB, name string) *fixture {
-	fixturesMu.Lock()
-	defer fixturesMu.Unlock()
-	if f, ok := fixtures[name]; ok {
-		return f
+	loadedMu.Lock()
+	defer loadedMu.Unlock()
+	if loaded != nil && loaded.Name == name {
+		return loaded
 	}
+	loaded = nil
 	d, err := Generate(name, scale())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f := newFixture(tb, d)
-	fixtures[name] = f
-	return f
+	loaded = newFixture(tb, d)
+	return loaded
 }
 
 // newFixture decodes d's TOON and JSON into the token streams that the
@@ -144,8 +147,7 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 // which applies reports true when it is not nil.
 func forEach(b *testing.B, applies func(f *fixture) bool, body func(b *testing.B, f *fixture)) {
 	for _, name := range Names {
-		f := load(b, name)
-		if applies == nil || applies(f) {
+		if f := load(b, name); applies == nil || applies(f) {
 			b.Run(name, func(b *testing.B) { body(b, f) })
 		}
 	}
