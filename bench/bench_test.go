@@ -7,18 +7,26 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
 )
 
-// The benchmarks are named Benchmark<Operation>/<dataset>/<format>-<API>,
-// and every one reports rows/s and rows/op beside ns/op, MB/s (of its own
-// format's bytes) and allocations. The dataset size is multiplied by
-// $TOON_BENCH_SCALE (default 1). run.sh turns the output into tables.
+// The benchmarks are named Benchmark<Path>/<dataset>/<format>-<API>: one
+// function per path, a sub-benchmark per dataset, and in it toon's API and
+// each peer's on the same data, doing the same job. Every one reports
+// ns/op, MB/s of its own format's bytes (b.SetBytes), allocations per op
+// (b.ReportAllocs), and rows/s, rows/op and allocs/row, and rows/cpu-s:
+// rows per second of the process's CPU time (all threads, the garbage
+// collector's included), which other programs on a shared machine
+// disturb less than the wall time of rows/s. The dataset size
+// is multiplied by $TOON_BENCH_SCALE (default 1). run.sh turns the output
+// into the tables of RESULTS.md.
 
 // scale reads $TOON_BENCH_SCALE.
 func scale() float64 {
@@ -38,24 +46,27 @@ type fixture struct {
 }
 
 var (
-	fixtures   = map[string]*fixture{}
-	fixturesMu sync.Mutex
+	loaded   *fixture // the dataset the benchmarks use now
+	loadedMu sync.Mutex
 )
 
-// load generates (once) the named dataset at the benchmark scale.
+// load generates the named dataset at the benchmark scale, unless it is
+// the one loaded last. Only one dataset is held at a time, so the live
+// heap, which paces the garbage collector, is what a program holding that
+// data would have, not the sum of all datasets.
 func load(tb testing.TB, name string) *fixture {
-	fixturesMu.Lock()
-	defer fixturesMu.Unlock()
-	if f, ok := fixtures[name]; ok {
-		return f
+	loadedMu.Lock()
+	defer loadedMu.Unlock()
+	if loaded != nil && loaded.Name == name {
+		return loaded
 	}
+	loaded = nil
 	d, err := Generate(name, scale())
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f := newFixture(tb, d)
-	fixtures[name] = f
-	return f
+	loaded = newFixture(tb, d)
+	return loaded
 }
 
 // newFixture decodes d's TOON and JSON into the token streams that the
@@ -92,8 +103,8 @@ type countWriter struct{ n int }
 
 func (w *countWriter) Write(p []byte) (int, error) { w.n += len(p); return len(p), nil }
 
-// measure runs op b.N times. op returns a count (tokens, fields or bytes)
-// that must be the same on every run; a run before the timer starts
+// measure runs op b.N times. op returns a count (tokens, records or
+// bytes) that must be the same on every run; a run before the timer starts
 // checks that it is want, when want ≥ 0.
 func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error)) {
 	first, err := op()
@@ -105,6 +116,9 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 	}
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n, err := op()
@@ -116,41 +130,94 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(f.Records)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	if cpu >= 0 {
+		cpu = processCPU() - cpu
+	}
+	runtime.ReadMemStats(&after)
+	rows := float64(f.Records) * float64(b.N)
+	b.ReportMetric(rows/b.Elapsed().Seconds(), "rows/s")
+	if cpu > 0 {
+		b.ReportMetric(rows/cpu.Seconds(), "rows/cpu-s")
+	}
 	b.ReportMetric(float64(f.Records), "rows/op")
+	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/rows, "allocs/row")
 }
 
-// forEach runs body as a sub-benchmark per dataset.
-func forEach(b *testing.B, body func(b *testing.B, f *fixture)) {
+// forEach runs body as a sub-benchmark per dataset, or per dataset for
+// which applies reports true when it is not nil.
+func forEach(b *testing.B, applies func(f *fixture) bool, body func(b *testing.B, f *fixture)) {
 	for _, name := range Names {
-		f := load(b, name)
-		b.Run(name, func(b *testing.B) { body(b, f) })
+		if f := load(b, name); applies == nil || applies(f) {
+			b.Run(name, func(b *testing.B) { body(b, f) })
+		}
+	}
+}
+
+// readTokens reads every token of the decoder's document.
+func readTokens(d *toon.Decoder) (int, error) {
+	n := 0
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		n++
+	}
+}
+
+// readRows reads every token of the decoder's document, a row at a time
+// with Row where the decoder has the row ready, else with Token.
+func readRows(d *toon.Decoder, each func(toon.Token)) (int, error) {
+	n := 0
+	for {
+		if row := d.Row(); row != nil {
+			if each != nil {
+				for _, t := range row {
+					each(t)
+				}
+			}
+			n += len(row)
+			continue
+		}
+		t, err := d.Token()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+		if each != nil {
+			each(t)
+		}
+		n++
 	}
 }
 
 // BenchmarkTokens reads every token (or CSV field) of each dataset: the
-// toon Decoder's Token loop, encoding/json's Decoder.Token,
-// jsontext.Decoder.ReadToken, and encoding/csv's Reader.Read with
-// ReuseRecord for the datasets that are tables.
+// toon Decoder's Token loop and its Row loop (Row where a row is ready,
+// else Token), encoding/json's Decoder.Token, jsontext.Decoder.ReadToken,
+// and encoding/csv's Reader.Read with ReuseRecord for the tables.
 func BenchmarkTokens(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		b.Run("toon-Token", func(b *testing.B) {
 			r := bytes.NewReader(f.TOON)
 			d := toon.NewDecoder(r)
 			measure(b, f, len(f.TOON), len(f.toonToks), func() (int, error) {
 				r.Reset(f.TOON)
 				d.Reset(r)
-				n := 0
-				for {
-					_, err := d.Token()
-					if err == io.EOF {
-						return n, nil
-					}
-					if err != nil {
-						return n, err
-					}
-					n++
-				}
+				return readTokens(d)
+			})
+		})
+		b.Run("toon-Row", func(b *testing.B) {
+			r := bytes.NewReader(f.TOON)
+			d := toon.NewDecoder(r)
+			measure(b, f, len(f.TOON), len(f.toonToks), func() (int, error) {
+				r.Reset(f.TOON)
+				d.Reset(r)
+				return readRows(d, nil)
 			})
 		})
 		b.Run("json-Token", func(b *testing.B) {
@@ -196,6 +263,7 @@ func BenchmarkTokens(b *testing.B) {
 					r.Reset(f.CSV)
 					cr := csv.NewReader(r)
 					cr.ReuseRecord = true
+					cr.Comma = f.csvComma()
 					n := 0
 					for {
 						rec, err := cr.Read()
@@ -210,6 +278,66 @@ func BenchmarkTokens(b *testing.B) {
 				})
 			})
 		}
+	})
+}
+
+// BenchmarkRows reads the records one at a time into a reused typed
+// value: toon's Rows, encoding/json's Decoder.Decode per element, json
+// v2's UnmarshalDecode per element, and for the tables encoding/csv's
+// Read (ReuseRecord) with each record parsed by strconv and time.Parse.
+// Each reads the whole document, from a new decoder.
+func BenchmarkRows(b *testing.B) {
+	forEach(b, func(f *fixture) bool { return f.kit.hasArray() }, func(b *testing.B, f *fixture) {
+		b.Run("toon-Rows", func(b *testing.B) {
+			measure(b, f, len(f.TOON), f.Records, func() (int, error) {
+				n, _, err := f.kit.rowsTOON(f.TOON, f.Key, false)
+				return n, err
+			})
+		})
+		b.Run("json-Decode", func(b *testing.B) {
+			measure(b, f, len(f.JSON), f.Records, func() (int, error) {
+				n, _, err := f.kit.rowsJSON(f.JSON, f.Key, false)
+				return n, err
+			})
+		})
+		b.Run("jsonv2-UnmarshalDecode", func(b *testing.B) {
+			measure(b, f, len(f.JSON), f.Records, func() (int, error) {
+				n, _, err := f.kit.rowsJSONv2(f.JSON, f.Key, false)
+				return n, err
+			})
+		})
+		if f.kit.hasCSV() {
+			b.Run("csv-ReadParse", func(b *testing.B) {
+				measure(b, f, len(f.CSV), f.Records, func() (int, error) {
+					n, _, err := f.kit.rowsCSV(f.CSV, f.csvComma(), false)
+					return n, err
+				})
+			})
+		}
+	})
+}
+
+// BenchmarkUnmarshal decodes each whole document into a new typed
+// document struct: toon's Unmarshal, encoding/json's Unmarshal, json v2's
+// Unmarshal.
+func BenchmarkUnmarshal(b *testing.B) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
+		unmarshal := func(data []byte, dec func([]byte, any) error) func() (int, error) {
+			return func() (int, error) {
+				doc := f.kit.newDoc()
+				err := dec(data, doc)
+				return f.kit.count(doc), err
+			}
+		}
+		b.Run("toon-Unmarshal", func(b *testing.B) {
+			measure(b, f, len(f.TOON), f.Records, unmarshal(f.TOON, func(d []byte, v any) error { return toon.Unmarshal(d, v) }))
+		})
+		b.Run("json-Unmarshal", func(b *testing.B) {
+			measure(b, f, len(f.JSON), f.Records, unmarshal(f.JSON, json.Unmarshal))
+		})
+		b.Run("jsonv2-Unmarshal", func(b *testing.B) {
+			measure(b, f, len(f.JSON), f.Records, unmarshal(f.JSON, func(d []byte, v any) error { return jsonv2.Unmarshal(d, v) }))
+		})
 	})
 }
 
@@ -233,75 +361,92 @@ func size(v any) int {
 	return 1
 }
 
-// BenchmarkDecode builds each dataset as generic values: toon's Unmarshal
-// (from bytes) and Decode (through an io.Reader), encoding/json's
-// Unmarshal, and encoding/csv's ReadAll for the tables.
-func BenchmarkDecode(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
+// BenchmarkUnmarshalAny decodes each whole document into generic values
+// (map[string]any, []any, float64, ...): toon's, encoding/json's and json
+// v2's Unmarshal into an any.
+func BenchmarkUnmarshalAny(b *testing.B) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		want := size(f.Value)
+		unmarshal := func(data []byte, dec func([]byte, any) error) func() (int, error) {
+			return func() (int, error) {
+				var v any
+				err := dec(data, &v)
+				return size(v), err
+			}
+		}
 		b.Run("toon-Unmarshal", func(b *testing.B) {
-			measure(b, f, len(f.TOON), want, func() (int, error) {
-				var v any
-				err := toon.Unmarshal(f.TOON, &v)
-				return size(v), err
-			})
-		})
-		b.Run("toon-Decode", func(b *testing.B) {
-			r := bytes.NewReader(f.TOON)
-			measure(b, f, len(f.TOON), want, func() (int, error) {
-				r.Reset(f.TOON)
-				var v any
-				err := toon.NewDecoder(r).Decode(&v)
-				return size(v), err
-			})
+			measure(b, f, len(f.TOON), want, unmarshal(f.TOON, func(d []byte, v any) error { return toon.Unmarshal(d, v) }))
 		})
 		b.Run("json-Unmarshal", func(b *testing.B) {
-			measure(b, f, len(f.JSON), want, func() (int, error) {
-				var v any
-				err := json.Unmarshal(f.JSON, &v)
-				return size(v), err
-			})
+			measure(b, f, len(f.JSON), want, unmarshal(f.JSON, json.Unmarshal))
 		})
-		if f.CSV != nil {
-			b.Run("csv-ReadAll", func(b *testing.B) {
-				r := bytes.NewReader(f.CSV)
-				measure(b, f, len(f.CSV), len(f.CSVRecs)+1, func() (int, error) {
-					r.Reset(f.CSV)
-					recs, err := csv.NewReader(r).ReadAll()
-					return len(recs), err
-				})
-			})
-		}
+		b.Run("jsonv2-Unmarshal", func(b *testing.B) {
+			measure(b, f, len(f.JSON), want, unmarshal(f.JSON, func(d []byte, v any) error { return jsonv2.Unmarshal(d, v) }))
+		})
 	})
 }
 
-// BenchmarkEncode writes each dataset from generic values: toon's Marshal
-// and Encoder.Encode, encoding/json's Marshal and Encoder.Encode.
-func BenchmarkEncode(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
-		b.Run("toon-Marshal", func(b *testing.B) {
-			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
-				out, err := toon.Marshal(f.Value, f.Opts...)
-				return len(out), err
-			})
+// deterministic makes json v2 write map keys sorted, as toon and
+// encoding/json do.
+var deterministic = jsonv2.Deterministic(true)
+
+// marshalBench runs the Marshal benchmarks of one value (typed or
+// generic): toon's, encoding/json's and json v2's Marshal.
+func marshalBench(b *testing.B, f *fixture, v any) {
+	b.Run("toon-Marshal", func(b *testing.B) {
+		measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
+			out, err := toon.Marshal(v, f.Opts...)
+			return len(out), err
 		})
+	})
+	b.Run("json-Marshal", func(b *testing.B) {
+		measure(b, f, len(f.JSON), len(f.JSON), func() (int, error) {
+			out, err := json.Marshal(v)
+			return len(out), err
+		})
+	})
+	b.Run("jsonv2-Marshal", func(b *testing.B) {
+		measure(b, f, len(f.JSON), -1, func() (int, error) {
+			out, err := jsonv2.Marshal(v, deterministic)
+			return len(out), err
+		})
+	})
+}
+
+// BenchmarkMarshal writes each typed document to a new byte slice.
+func BenchmarkMarshal(b *testing.B) {
+	forEach(b, nil, func(b *testing.B, f *fixture) { marshalBench(b, f, f.Typed) })
+}
+
+// BenchmarkMarshalAny writes each dataset's generic values to a new byte
+// slice.
+func BenchmarkMarshalAny(b *testing.B) {
+	forEach(b, nil, func(b *testing.B, f *fixture) { marshalBench(b, f, f.Value) })
+}
+
+// BenchmarkEncode writes each typed document to an io.Writer: toon's
+// Encoder.Encode, encoding/json's Encoder.Encode and json v2's
+// MarshalWrite, each with a new encoder.
+func BenchmarkEncode(b *testing.B) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		b.Run("toon-Encode", func(b *testing.B) {
 			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
 				var w countWriter
-				err := toon.NewEncoder(&w, f.Opts...).Encode(f.Value)
+				err := toon.NewEncoder(&w, f.Opts...).Encode(f.Typed)
 				return w.n, err
-			})
-		})
-		b.Run("json-Marshal", func(b *testing.B) {
-			measure(b, f, len(f.JSON), len(f.JSON), func() (int, error) {
-				out, err := json.Marshal(f.Value)
-				return len(out), err
 			})
 		})
 		b.Run("json-Encode", func(b *testing.B) {
 			measure(b, f, len(f.JSON), len(f.JSON)+1, func() (int, error) {
 				var w countWriter
-				err := json.NewEncoder(&w).Encode(f.Value)
+				err := json.NewEncoder(&w).Encode(f.Typed)
+				return w.n, err
+			})
+		})
+		b.Run("jsonv2-MarshalWrite", func(b *testing.B) {
+			measure(b, f, len(f.JSON), -1, func() (int, error) {
+				var w countWriter
+				err := jsonv2.MarshalWrite(&w, f.Typed, deterministic)
 				return w.n, err
 			})
 		})
@@ -323,6 +468,52 @@ func writeRows(w io.Writer, f *fixture) error {
 		return err
 	}
 	return e.Close()
+}
+
+// writeCSV writes f's CSV header and records with encoding/csv.
+func writeCSV(w io.Writer, f *fixture) error {
+	cw := csv.NewWriter(w)
+	cw.Comma = f.csvComma()
+	if err := cw.Write(f.CSVHeader); err != nil {
+		return err
+	}
+	for _, rec := range f.CSVRecs {
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// BenchmarkWriteRow writes each flat table a row at a time: toon's
+// WriteRow of cells (toon.Values: strings, integers, floats, booleans,
+// null), toon's WriteRows of the typed records, and encoding/csv's Writer
+// of the same rows as pre-formatted strings.
+func BenchmarkWriteRow(b *testing.B) {
+	forEach(b, func(f *fixture) bool { return f.Rows != nil }, func(b *testing.B, f *fixture) {
+		b.Run("toon-WriteRow", func(b *testing.B) {
+			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
+				var w countWriter
+				err := writeRows(&w, f)
+				return w.n, err
+			})
+		})
+		b.Run("toon-WriteRows", func(b *testing.B) {
+			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
+				var w countWriter
+				err := f.kit.writeRows(&w, f.Typed, f.Key, f.Opts)
+				return w.n, err
+			})
+		})
+		b.Run("csv-Write", func(b *testing.B) {
+			measure(b, f, len(f.CSV), len(f.CSV), func() (int, error) {
+				var w countWriter
+				err := writeCSV(&w, f)
+				return w.n, err
+			})
+		})
+	})
 }
 
 // replayTOON writes f's toon tokens with WriteToken.
@@ -347,36 +538,11 @@ func replayJSON(w io.Writer, f *fixture) error {
 	return nil
 }
 
-// writeCSV writes f's CSV header and records with encoding/csv.
-func writeCSV(w io.Writer, f *fixture) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(f.CSVHeader); err != nil {
-		return err
-	}
-	for _, rec := range f.CSVRecs {
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// BenchmarkStream writes each dataset a piece at a time: toon's WriteRow
-// (flat tables) and WriteToken (a replay of the decoder's tokens),
-// jsontext's WriteToken (a replay of its decoder's tokens) and
-// encoding/csv's Writer (tables).
-func BenchmarkStream(b *testing.B) {
-	forEach(b, func(b *testing.B, f *fixture) {
-		if f.Rows != nil {
-			b.Run("toon-WriteRow", func(b *testing.B) {
-				measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
-					var w countWriter
-					err := writeRows(&w, f)
-					return w.n, err
-				})
-			})
-		}
+// BenchmarkWriteToken writes each dataset a token at a time: toon's
+// WriteToken replaying its decoder's tokens, and jsontext's WriteToken
+// replaying its decoder's tokens.
+func BenchmarkWriteToken(b *testing.B) {
+	forEach(b, nil, func(b *testing.B, f *fixture) {
 		b.Run("toon-WriteToken", func(b *testing.B) {
 			measure(b, f, len(f.TOON), len(f.TOON), func() (int, error) {
 				var w countWriter
@@ -391,15 +557,6 @@ func BenchmarkStream(b *testing.B) {
 				return w.n, err
 			})
 		})
-		if f.CSV != nil {
-			b.Run("csv-Write", func(b *testing.B) {
-				measure(b, f, len(f.CSV), len(f.CSV), func() (int, error) {
-					var w countWriter
-					err := writeCSV(&w, f)
-					return w.n, err
-				})
-			})
-		}
 	})
 }
 
