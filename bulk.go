@@ -465,6 +465,7 @@ type typeState struct {
 	rows     int            // out: rows taken
 	plain    uint64         // out: some cell is for plainToken (kind 0)
 	delim    uint64         // the active delimiter
+	//lint:ignore U1000 written by the assembly kernel, absent under purego
 	high     uint64         // out: the last row taken has bytes >= 0x80
 	class    unsafe.Pointer // &typeClass
 	lenMask  unsafe.Pointer // &lenMask

@@ -698,17 +698,6 @@ func appendCell(b []byte, c *Value, rs *rowStyle) ([]byte, bool) {
 // quotes of a string.
 const cellRoom = 1 + numRoom
 
-// putBool writes true or false at p, which has 8 bytes of room, and
-// returns its length.
-func putBool(p unsafe.Pointer, v bool) int {
-	if v {
-		*(*uint64)(p) = 't' | 'r'<<8 | 'u'<<16 | 'e'<<24
-		return 4
-	}
-	*(*uint64)(p) = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
-	return 5
-}
-
 // rowLead returns the text that starts each row of a table whose rows are
 // indent spaces deep: LF and the indentation.
 func rowLead(indent int) string {

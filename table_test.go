@@ -19,7 +19,7 @@ func TestTableValues(t *testing.T) {
 		var buf bytes.Buffer
 		enc := NewEncoder(&buf)
 		must(t, enc.BeginTable("", n, "s", "b", "i", "u", "f", "f32", "t", "z", "num", "q"))
-		must(t, enc.WriteRow(String("a,b"), Bytes([]byte("x|y")), Int(math.MinInt64), Uint(math.MaxUint64), Float(-0.0),
+		must(t, enc.WriteRow(String("a,b"), Bytes([]byte("x|y")), Int(math.MinInt64), Uint(math.MaxUint64), Float(math.Copysign(0, -1)),
 			Float32(0.1), Bool(true), Null(), NumberValue("1.50e1"), Value{}))
 		must(t, enc.EndTable())
 		want := "[1]{s,b,i,u,f,f32,t,z,num,q}:\n  \"a,b\",x|y,-9223372036854775808,18446744073709551615,0,0.1,true,null,15,null"

@@ -30,35 +30,36 @@ type UPtrBase struct {
 type uUser struct {
 	uBase
 	*UPtrBase
-	Name     string            `toon:"name"`
-	Email    string            `json:"email,omitempty"`
-	Skip     string            `toon:"-"`
-	Dash     string            `toon:"-,"`
-	Plain    int               // no tag: the field name
-	JSONOnly bool              `json:"json_only"`
-	Both     int               `toon:"both_toon" json:"both_json"`
-	Addr     uAddr             `toon:"addr"`
-	AddrP    *uAddr            `toon:"addr_p"`
-	Tags     []string          `toon:"tags"`
-	Grid     [][]int           `toon:"grid"`
-	Scores   map[string]int    `toon:"scores"`
-	ByID     map[int]string    `toon:"by_id"`
-	Any      any               `toon:"any"`
-	Arr      [3]int            `toon:"arr"`
-	Ptr      *int              `toon:"ptr"`
-	When     time.Time         `toon:"when"`
-	Raw      []byte            `toon:"raw"`
-	JN       json.Number       `toon:"jn"`
-	N        Number            `toon:"n"`
-	Big      *big.Int          `toon:"big"`
-	BigF     *big.Float        `toon:"bigf"`
-	F32      float32           `toon:"f32"`
-	U8       uint8             `toon:"u8"`
-	I16      int16             `toon:"i16"`
-	Ord      Object            `toon:"ord"`
-	Rows     []uAddr           `toon:"rows"`
-	Keyed    map[string]uAddr  `toon:"keyed"`
-	unexport int               //nolint:unused // ignored by Unmarshal
+	Name     string           `toon:"name"`
+	Email    string           `json:"email,omitempty"`
+	Skip     string           `toon:"-"`
+	Dash     string           `toon:"-,"`
+	Plain    int              // no tag: the field name
+	JSONOnly bool             `json:"json_only"`
+	Both     int              `toon:"both_toon" json:"both_json"`
+	Addr     uAddr            `toon:"addr"`
+	AddrP    *uAddr           `toon:"addr_p"`
+	Tags     []string         `toon:"tags"`
+	Grid     [][]int          `toon:"grid"`
+	Scores   map[string]int   `toon:"scores"`
+	ByID     map[int]string   `toon:"by_id"`
+	Any      any              `toon:"any"`
+	Arr      [3]int           `toon:"arr"`
+	Ptr      *int             `toon:"ptr"`
+	When     time.Time        `toon:"when"`
+	Raw      []byte           `toon:"raw"`
+	JN       json.Number      `toon:"jn"`
+	N        Number           `toon:"n"`
+	Big      *big.Int         `toon:"big"`
+	BigF     *big.Float       `toon:"bigf"`
+	F32      float32          `toon:"f32"`
+	U8       uint8            `toon:"u8"`
+	I16      int16            `toon:"i16"`
+	Ord      Object           `toon:"ord"`
+	Rows     []uAddr          `toon:"rows"`
+	Keyed    map[string]uAddr `toon:"keyed"`
+	//lint:ignore U1000 an unexported field, which Unmarshal must leave alone
+	unexport int
 	Named    map[uKey]float64  `toon:"named"`
 	Nested   map[string][]uint `toon:"nested"`
 }
