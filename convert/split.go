@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -363,7 +364,7 @@ func rootNotTable(dec *toon.Decoder, tok toon.Token) error {
 		return errors.New("convert: the document is " + describe(tok) + ", not a table")
 	}
 	msg := "convert: the document is an object, not a table: name the table to split (SplitOptions.Table)"
-	var keys []string // the key of each open object, "" for others
+	var keys []string // the key of each open container, "" for arrays and list items
 	var key string
 	for {
 		t, err := dec.Token()
@@ -380,12 +381,12 @@ func rootNotTable(dec *toon.Decoder, tok toon.Token) error {
 			}
 			keys = keys[:len(keys)-1]
 		case toon.KindObjectStart, toon.KindArrayStart:
-			if key != "" && (t.Form() == toon.FormTabular || t.Form() == toon.FormKeyed) {
+			if key != "" && !slices.Contains(keys, "") && (t.Form() == toon.FormTabular || t.Form() == toon.FormKeyed) {
 				path := strings.Join(append(keys, key), ".")
 				return errors.New(msg + ": the first table is " + strconv.Quote(path) + ", at line " + strconv.Itoa(dec.Line()))
 			}
-			if t.Kind() == toon.KindObjectStart && t.Form() == toon.FormNone && key != "" && (len(keys) == 0 || keys[len(keys)-1] != "") {
-				keys = append(keys, key)
+			if t.Kind() == toon.KindObjectStart && t.Form() == toon.FormNone {
+				keys = append(keys, key) // "" for a list item: no path leads through it
 			} else {
 				keys = append(keys, "")
 			}

@@ -105,8 +105,8 @@ var placements = []struct {
 
 // ---- Checking chunks ----
 
-// ordered decodes a TOON document into Objects, []any, strings,
-// toon.Numbers, booleans and nil, keeping key order.
+// orderedTOON decodes a TOON document into Objects, []any, strings,
+// toon.Numbers (in canonical form), booleans and nil, keeping key order.
 func orderedTOON(text []byte, opts ...toon.Option) (any, error) {
 	dec := toon.NewDecoder(bytes.NewReader(text), opts...)
 	v, err := orderedTOONValue(dec)
@@ -159,7 +159,9 @@ func orderedTOONValue(dec *toon.Decoder) (any, error) {
 	case toon.KindString:
 		return tok.String(), nil
 	case toon.KindNumber:
-		return toon.Number(tok.String()), nil
+		// In canonical form (§2), as the chunks write numbers.
+		b, err := toon.Marshal(toon.Number(tok.String()))
+		return toon.Number(b), err
 	case toon.KindBool:
 		return tok.Bool(), nil
 	case toon.KindNull:
@@ -851,7 +853,11 @@ func TestSplitPaths(t *testing.T) {
 			t.Fatalf("%q: %q %v", in, got, err)
 		}
 	}
-	for in, msg := range map[string]string{"42": "the document is a number, not a table", "": "the document is an object, not a table"} {
+	for in, msg := range map[string]string{
+		"42": "the document is a number, not a table",
+		"":   "the document is an object, not a table",
+		"items[1]:\n  - t[1]{a}:\n      1\nu:\n  v[1]{b}:\n    2": `not a table: name the table to split (SplitOptions.Table): the first table is "u.v", at line 5`,
+	} {
 		if _, err := splitTexts(in, SplitOptions{MaxRows: 5}); err == nil || !strings.Contains(err.Error(), msg) {
 			t.Fatalf("%q: %v, want %q", in, err, msg)
 		}
@@ -907,6 +913,57 @@ func TestSplitContextLimit(t *testing.T) {
 	if got, err := splitTexts(b.String(), SplitOptions{MaxRows: 5, Table: "t"}); err != nil || len(got) != 1 {
 		t.Fatalf("without context: %q %v", got, err)
 	}
+}
+
+// FuzzSplit splits arbitrary documents: Split must not panic, and when it
+// succeeds each chunk must keep to the limits (or be one oversize row),
+// decode strictly, and the chunks' rows must be the table's.
+func FuzzSplit(f *testing.F) {
+	f.Add("[3]{a,b}:\n  1,x\n  2,\"y,z\"\n  3,w", "", uint16(12), uint16(0), uint8(0))
+	f.Add("m: 1\nd:\n  t[2|]{a|b}:\n    1|2\n    3|4\nz: 2", "d.t", uint16(0), uint16(30), uint8(1))
+	f.Add("[4]:\n  - a\n  - x: 1\n  - [2]: 1,2\n  - \"\"", "", uint16(9), uint16(0), uint8(3))
+	f.Add("[2:]{a}:\n  k: 1\n  \"k 2\": 2", "", uint16(0), uint16(0), uint8(1))
+	f.Add("x[5\t]: a\tb\tc\td\te", "x", uint16(7), uint16(20), uint8(0))
+	f.Fuzz(func(t *testing.T, doc, table string, maxTokens, maxBytes uint16, maxRows uint8) {
+		opts := SplitOptions{MaxTokens: int(maxTokens), MaxBytes: int(maxBytes), MaxRows: int(maxRows),
+			Table: table, AllowOversize: true, Context: maxRows%2 == 1}
+		if opts.MaxTokens == 0 && opts.MaxBytes == 0 && opts.MaxRows == 0 {
+			opts.MaxRows = 2
+		}
+		var chunks []Chunk
+		err := Split(strings.NewReader(doc), opts, func(c Chunk) error {
+			c.Text = bytes.Clone(c.Text)
+			chunks = append(chunks, c)
+			return nil
+		})
+		if err != nil {
+			return
+		}
+		orig, err := orderedTOON([]byte(doc))
+		if err != nil {
+			t.Fatalf("Split accepted a document the decoder rejects: %v", err)
+		}
+		tv, ok := tableAt(orig, table)
+		if !ok {
+			t.Fatalf("Split found a table at %q; the test does not", table)
+		}
+		var all []any
+		for i, c := range chunks {
+			if !c.Oversize && (opts.MaxTokens > 0 && c.Tokens > opts.MaxTokens || opts.MaxBytes > 0 && len(c.Text) > opts.MaxBytes) ||
+				opts.MaxRows > 0 && c.Rows > opts.MaxRows || c.Oversize && c.Rows != 1 {
+				t.Fatalf("chunk %d over the limits %+v: %d tokens, %d bytes, %d rows", i, opts, c.Tokens, len(c.Text), c.Rows)
+			}
+			v, err := orderedTOON(c.Text)
+			if err != nil {
+				t.Fatalf("chunk %d does not decode: %v\n%s", i, err, c.Text)
+			}
+			cv, _ := tableAt(v, table)
+			all = append(all, rowsOf(cv)...)
+		}
+		if want := rowsOf(tv); !reflect.DeepEqual(all, want) && !(len(all) == 0 && len(want) == 0) {
+			t.Fatalf("rows differ:\n%#v\nwant\n%#v", all, want)
+		}
+	})
 }
 
 // ---- Large tables ----
