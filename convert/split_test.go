@@ -534,14 +534,6 @@ func trimTo(v any, path string, context bool) any {
 	panic("no table at " + path)
 }
 
-// rowsForm names the kind of a decoded table.
-func rowsForm(table any) string {
-	if _, ok := table.(toon.Object); ok {
-		return "keyed"
-	}
-	return "array"
-}
-
 // ---- Tests ----
 
 // TestSplitTables splits generated tables of many widths, cell kinds and
