@@ -195,6 +195,7 @@ func (d *Decoder) bulkRows() bool {
 		d.bulk.win = min(2*win, bulkWinMax)
 	}
 	if rows == 0 {
+		d.bulk.at = at[:0] // keep its room for the next call
 		if stopped {
 			d.bulk.win = bulkWinMin
 			d.bulk.cool = bulkCool

@@ -415,3 +415,52 @@ func TestRowMatchesTokens(t *testing.T) {
 		t.Fatalf("Row gave %d of 3000 rows", n)
 	}
 }
+
+// rowReader returns a root table of n rows one row per Read, as a pipe
+// fed row by row does, so that the fast path often finds no whole row
+// in the buffer.
+type rowReader struct {
+	n, i int
+	buf  []byte
+	off  int
+}
+
+func (r *rowReader) Read(p []byte) (int, error) {
+	if r.off == len(r.buf) {
+		r.off = 0
+		switch {
+		case r.i == 0:
+			r.buf = append(strconv.AppendInt(append(r.buf[:0], '['), int64(r.n), 10), "]{id,name}:"...)
+		case r.i > r.n:
+			return 0, io.EOF
+		default:
+			r.buf = append(strconv.AppendInt(append(r.buf[:0], "\n  "...), int64(r.i), 10), ",user"...)
+		}
+		r.i++
+	}
+	n := copy(p, r.buf[r.off:])
+	r.off += n
+	return n, nil
+}
+
+// TestBulkShortReads checks that a table read a row per Read costs no
+// allocation per row: a call of the fast path that takes no row keeps
+// the room it grew for row starts.
+func TestBulkShortReads(t *testing.T) {
+	allocs := func(n int) float64 {
+		return testing.AllocsPerRun(3, func() {
+			d := NewDecoder(&rowReader{n: n, buf: make([]byte, 0, 64)})
+			for {
+				if _, err := d.Token(); err != nil {
+					if err != io.EOF {
+						t.Fatal(err)
+					}
+					return
+				}
+			}
+		})
+	}
+	if a, b := allocs(1000), allocs(10000); b > a+10 {
+		t.Fatalf("allocations grow with rows: %v for 1000 rows, %v for 10000", a, b)
+	}
+}

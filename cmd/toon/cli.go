@@ -91,6 +91,9 @@ Examples:
   curl -s https://example.com/api | toon -e --stats
   toon -d < data.toon | jq .
 
+"toon split" cuts a table into chunks under a token budget: see
+"toon split -h".
+
 Exit status: 0 on success, 1 on bad input or I/O errors, 2 on bad usage.
 Interrupted by SIGINT or SIGTERM, toon ends by that signal (status 130 or
 143 in a shell).
@@ -303,6 +306,9 @@ func versionString() string {
 
 // run is the command: it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "split" {
+		return runSplit(args[1:], stdin, stdout, stderr)
+	}
 	c, err := parseArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "toon: %v\nRun 'toon -h' for usage.\n", err)

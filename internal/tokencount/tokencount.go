@@ -143,6 +143,17 @@ func (c *Counter) Write(p []byte) (int, error) {
 // text of the last piece until the text after it, or Close, decides it.
 func (c *Counter) Tokens() int64 { return c.tokens }
 
+// Total returns the number of tokens of all the text written so far, as
+// Close would, but leaves the Counter as it is, so that more text can be
+// written: the text kept back is counted as the end of the text here, and
+// again, as the text after it decides, by the next Write or Close.
+func (c *Counter) Total() int64 {
+	n := c.tokens
+	c.scan(c.buf, true)
+	n, c.tokens = c.tokens, n
+	return n
+}
+
 // Close counts the text kept back, as the end of the text, and returns the
 // number of tokens of all the text written. The Counter can then count a
 // new text.

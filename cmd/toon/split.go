@@ -1,0 +1,438 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/convert"
+)
+
+const splitUsageText = `Usage: toon split --max-tokens N [flags] [input]
+
+Cuts the table of a TOON document into chunks, each a complete TOON
+document under the limits given: the path to the table, the table's header
+with its own count, and whole rows. A chunk's tokens are counted on the
+whole chunk, by the tokenizer, exactly. The chunks' rows, in order, are
+the table's rows.
+
+The input is a file, or standard input when it is "-" or absent. Chunks
+are written to DIR/chunk-0001.toon, DIR/chunk-0002.toon, ... (--out-dir)
+or P0001.toon, ... (--prefix); numbers have 4 digits, more when there are
+more than 9999 chunks, so that the names sort in order. The files are
+written under temporary names and renamed once the whole input has been
+read without error: a failure leaves no chunk file. Existing files named
+like the chunks are an error, unless --force is given.
+
+Limits (at least one):
+      --max-tokens N     at most N tokens a chunk
+      --tokenizer NAME   the tokenizer of --max-tokens: o200k_base (default)
+                         or cl100k_base; vocabularies are built in
+      --max-bytes B      at most B bytes a chunk
+      --max-rows R       at most R rows a chunk
+      --allow-oversize   a row over a limit by itself goes alone into a chunk
+                         of its own (over the limit) instead of failing
+
+Table:
+      --table PATH       the table to split: the keys from the root to it,
+                         joined by dots (data.users); by default the root,
+                         which must then be an array or a keyed table
+      --context          repeat in each chunk the fields that come before the
+                         table, at each level of its path (fields after the
+                         table are not carried)
+      --indent N         spaces per indentation level (default 2), read and
+                         written
+
+Output (one of them, or both):
+      --out-dir DIR      write DIR/chunk-NNNN.toon; DIR is created if needed
+      --prefix P         write PNNNN.toon (P may hold a directory); with
+                         --out-dir, DIR/PNNNN.toon
+      --force            replace the files of an earlier run: files named
+                         like the chunks that this run does not write are
+                         removed
+  -h, --help             print this help and exit
+
+A summary goes to standard error: chunks, rows, and the largest chunk in
+tokens, bytes and rows.
+
+Examples:
+  toon split --max-tokens 4000 --out-dir chunks users.toon
+  toon split --max-tokens 8000 --table data.users --context --prefix out/users- export.toon
+  toon export.json | toon split --max-tokens 4000 --max-rows 500 --out-dir chunks
+
+Exit status: 0 on success, 1 on bad input or I/O errors, 2 on bad usage.
+`
+
+// splitConfig is the parsed command line of toon split.
+type splitConfig struct {
+	opts   convert.SplitOptions
+	outDir string
+	prefix string
+	force  bool
+	input  string // "" or "-" for standard input
+}
+
+// parseSplitArgs parses the command line of toon split. Flags and the
+// input may come in any order; "--" ends the flags.
+func parseSplitArgs(args []string) (*splitConfig, bool, error) {
+	c := &splitConfig{}
+	o := &c.opts
+	fs := flag.NewFlagSet("toon split", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.IntVar(&o.MaxTokens, "max-tokens", 0, "")
+	fs.StringVar(&o.Tokenizer, "tokenizer", "o200k_base", "")
+	fs.IntVar(&o.MaxBytes, "max-bytes", 0, "")
+	fs.IntVar(&o.MaxRows, "max-rows", 0, "")
+	fs.BoolVar(&o.AllowOversize, "allow-oversize", false, "")
+	fs.StringVar(&o.Table, "table", "", "")
+	fs.BoolVar(&o.Context, "context", false, "")
+	fs.IntVar(&o.Indent, "indent", 2, "")
+	fs.StringVar(&c.outDir, "out-dir", "", "")
+	fs.StringVar(&c.prefix, "prefix", "", "")
+	fs.BoolVar(&c.force, "force", false, "")
+	var help bool
+	fs.BoolVar(&help, "h", false, "")
+	fs.BoolVar(&help, "help", false, "")
+
+	var inputs []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return c, true, nil
+			}
+			return nil, false, &usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			inputs = append(inputs, rest...)
+			break
+		}
+		inputs = append(inputs, rest[0])
+		args = rest[1:]
+	}
+	if help {
+		return c, true, nil
+	}
+	switch {
+	case len(inputs) > 1:
+		return nil, false, &usageError{"more than one input: " + strings.Join(inputs, " ")}
+	case len(inputs) == 1:
+		c.input = inputs[0]
+	}
+	switch {
+	case o.MaxTokens < 0 || o.MaxBytes < 0 || o.MaxRows < 0:
+		return nil, false, &usageError{"--max-tokens, --max-bytes and --max-rows must not be negative"}
+	case o.MaxTokens == 0 && o.MaxBytes == 0 && o.MaxRows == 0:
+		return nil, false, &usageError{"give a limit: --max-tokens, --max-bytes or --max-rows"}
+	case c.outDir == "" && c.prefix == "":
+		// Chunks are files so that they can be written all or not at all.
+		return nil, false, &usageError{"give --out-dir DIR or --prefix P for the chunk files"}
+	case o.Indent < 1 || o.Indent > 64:
+		return nil, false, &usageError{"--indent must be between 1 and 64"}
+	}
+	switch o.Tokenizer {
+	case "o200k_base", "cl100k_base":
+	default:
+		return nil, false, &usageError{"--tokenizer must be o200k_base or cl100k_base"}
+	}
+	return c, false, nil
+}
+
+// runSplit is the toon split command: it returns the exit status.
+func runSplit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, help, err := parseSplitArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "toon split: %v\nRun 'toon split -h' for usage.\n", err)
+		return exitUsage
+	}
+	if help {
+		io.WriteString(stdout, splitUsageText)
+		return exitOK
+	}
+	if err := splitMain(c, stdin, stderr); err != nil {
+		reportSplit(stderr, c, err)
+		return exitInput
+	}
+	return exitOK
+}
+
+// reportSplit prints an error of toon split: syntax errors as toon's are,
+// rows over a limit as file:line.
+func reportSplit(w io.Writer, c *splitConfig, err error) {
+	name := c.input
+	if name == "" || name == "-" {
+		name = "<stdin>"
+	}
+	var oe *convert.OversizeError
+	if errors.As(err, &oe) {
+		fmt.Fprintf(w, "%s:%d: %s (--allow-oversize puts such a row in a chunk of its own)\n",
+			name, oe.Line, strings.TrimPrefix(oe.Error(), "convert: "))
+		return
+	}
+	var se *toon.SyntaxError
+	if errors.As(err, &se) {
+		report(w, &config{input: c.input}, err)
+		return
+	}
+	msg := err.Error()
+	if m, ok := strings.CutPrefix(msg, "convert: "); ok {
+		msg = name + ": " + m
+	}
+	fmt.Fprintf(w, "toon split: %s\n", msg)
+}
+
+// splitMain opens the input and the chunk files and splits.
+func splitMain(c *splitConfig, stdin io.Reader, stderr io.Writer) (err error) {
+	out, err := newChunkFiles(c.outDir, c.prefix, c.force)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			out.abort()
+		}
+	}()
+	var r io.Reader = stdin
+	if c.input != "" && c.input != "-" {
+		f, err := os.Open(c.input)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return errors.New(c.input + " is a directory")
+		}
+		r = f
+	}
+	var sum splitSummary
+	err = convert.Split(r, c.opts, func(ch convert.Chunk) error {
+		sum.add(ch)
+		return out.write(ch.Text)
+	})
+	if err != nil {
+		return err
+	}
+	names, err := out.commit()
+	if err != nil {
+		return err
+	}
+	sum.print(stderr, c, names)
+	return nil
+}
+
+// splitSummary gathers what the summary reports.
+type splitSummary struct {
+	chunks, rows, oversize       int
+	maxTokens, maxBytes, maxRows int
+}
+
+func (s *splitSummary) add(c convert.Chunk) {
+	s.chunks++
+	s.rows += c.Rows
+	s.maxTokens = max(s.maxTokens, c.Tokens)
+	s.maxBytes = max(s.maxBytes, len(c.Text))
+	s.maxRows = max(s.maxRows, c.Rows)
+	if c.Oversize {
+		s.oversize++
+	}
+}
+
+func (s *splitSummary) print(w io.Writer, c *splitConfig, names []string) {
+	if s.chunks == 0 {
+		fmt.Fprintln(w, "toon split: the table is empty: no chunk written")
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "toon split: %s in %s", plural(s.rows, "row"), plural(s.chunks, "chunk"))
+	if len(names) == 1 {
+		fmt.Fprintf(&b, " (%s)", names[0])
+	} else {
+		fmt.Fprintf(&b, " (%s ... %s)", names[0], names[len(names)-1])
+	}
+	b.WriteString("; largest: ")
+	if c.opts.MaxTokens > 0 {
+		fmt.Fprintf(&b, "%d tokens (%s), ", s.maxTokens, c.opts.Tokenizer)
+	}
+	fmt.Fprintf(&b, "%d bytes, %s", s.maxBytes, plural(s.maxRows, "row"))
+	if s.oversize > 0 {
+		fmt.Fprintf(&b, "; %s over a limit by itself (--allow-oversize)", plural(s.oversize, "row"))
+	}
+	fmt.Fprintln(w, b.String())
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// chunkFiles writes the chunks to temporary files in their directory and
+// gives them their names when all are written, or removes them.
+type chunkFiles struct {
+	dir, base string   // the chunks are dir/base + number + ".toon"
+	madeDir   string   // the directory created for them, if any
+	force     bool     // replace files named like chunks
+	temps     []string // the temporary files written, in order
+	renamed   []string // the chunk files made so far by a commit that has not ended
+}
+
+// chunkName reports whether name is the name of a chunk file of base:
+// base, one or more digits, ".toon".
+func chunkName(name, base string) bool {
+	digits, ok := strings.CutPrefix(name, base)
+	if !ok {
+		return false
+	}
+	digits, ok = strings.CutSuffix(digits, ".toon")
+	if !ok || digits == "" {
+		return false
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// newChunkFiles checks the place of the chunk files: the directory (which
+// it creates if needed) and, unless force, the absence of files named
+// like chunks.
+func newChunkFiles(outDir, prefix string, force bool) (*chunkFiles, error) {
+	if outDir != "" && prefix == "" {
+		prefix = "chunk-"
+	}
+	dir, base := filepath.Split(filepath.Join(outDir, prefix))
+	if strings.HasSuffix(prefix, "/") || strings.HasSuffix(prefix, string(filepath.Separator)) {
+		dir, base = filepath.Join(outDir, prefix), ""
+	}
+	if dir == "" {
+		dir = "."
+	}
+	cf := &chunkFiles{dir: dir, base: base, force: force}
+	if fi, err := os.Stat(dir); err == nil {
+		if !fi.IsDir() {
+			return nil, errors.New(dir + " is not a directory")
+		}
+	} else if errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		cf.madeDir = dir
+	} else {
+		return nil, err
+	}
+	if !force {
+		existing, err := cf.existing()
+		if err != nil {
+			return nil, err
+		}
+		if len(existing) > 0 {
+			msg := filepath.Join(dir, existing[0]) + " exists"
+			if len(existing) > 1 {
+				msg += " (and " + strconv.Itoa(len(existing)-1) + " more chunk files)"
+			}
+			return nil, errors.New(msg + ": remove them, write elsewhere, or give --force to replace them")
+		}
+	}
+	return cf, nil
+}
+
+// existing returns the names of the files in the directory named like
+// chunks.
+func (cf *chunkFiles) existing() ([]string, error) {
+	entries, err := os.ReadDir(cf.dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if chunkName(e.Name(), cf.base) {
+			names = append(names, e.Name())
+		}
+	}
+	return names, nil
+}
+
+// write writes a chunk to a temporary file.
+func (cf *chunkFiles) write(text []byte) error {
+	f, err := os.CreateTemp(cf.dir, "."+cf.base+"*.toon.tmp")
+	if err != nil {
+		return err
+	}
+	cf.temps = append(cf.temps, f.Name())
+	_, err = f.Write(text)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// commit renames the temporary files to the chunks' names, numbered from 1
+// with at least 4 digits, and with --force removes the other files named
+// like chunks. It returns the chunks' paths.
+func (cf *chunkFiles) commit() ([]string, error) {
+	width := max(4, len(strconv.Itoa(len(cf.temps))))
+	names := make([]string, len(cf.temps))
+	for i := range cf.temps {
+		names[i] = filepath.Join(cf.dir, fmt.Sprintf("%s%0*d.toon", cf.base, width, i+1))
+	}
+	for i, tmp := range cf.temps {
+		if !cf.force {
+			if _, err := os.Lstat(names[i]); err == nil {
+				return nil, errors.New(names[i] + " was created while the chunks were written; nothing is replaced")
+			}
+		}
+		if err := os.Rename(tmp, names[i]); err != nil {
+			return nil, err
+		}
+		cf.renamed = append(cf.renamed, names[i])
+	}
+	cf.temps, cf.renamed, cf.madeDir = nil, nil, ""
+	if cf.force {
+		existing, err := cf.existing()
+		if err != nil {
+			return nil, err
+		}
+		written := make(map[string]bool, len(names))
+		for _, n := range names {
+			written[filepath.Base(n)] = true
+		}
+		for _, e := range existing {
+			if !written[e] {
+				if err := os.Remove(filepath.Join(cf.dir, e)); err != nil {
+					return nil, fmt.Errorf("the chunks are written, but a file of an earlier run is left: %w", err)
+				}
+			}
+		}
+	}
+	return names, nil
+}
+
+// abort removes the temporary files, the chunk files a failed commit made
+// and the directory made for them (if it is then empty).
+func (cf *chunkFiles) abort() {
+	for _, t := range cf.temps {
+		os.Remove(t)
+	}
+	for _, n := range cf.renamed {
+		os.Remove(n)
+	}
+	if cf.madeDir != "" {
+		os.Remove(cf.madeDir)
+	}
+}
