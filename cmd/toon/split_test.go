@@ -210,7 +210,7 @@ func TestSplitCommandBadInput(t *testing.T) {
 		args     []string
 		msg      string // a regexp
 	}{
-		{"count", "[60]{id,name}:" + rows(1, 50), nil, `^in\.toon:1:1: array length mismatch: declared 60 rows, found 50\n`},
+		{"count", "[60]{id,name}:" + rows(1, 50), nil, `^in\.toon:51:1: array length mismatch: declared 60 rows, found 50 \(header at line 1\)\n`},
 		{"width", "[50]{id,name}:" + rows(1, 40) + "\n  41,a,b" + rows(42, 50), nil, `^in\.toon:42:\d+: row width mismatch`},
 		{"escape", "[50]{id,name}:" + rows(1, 45) + "\n  46,\"\\x\"" + rows(47, 50), nil, `^in\.toon:47:\d+: invalid escape`},
 		{"trailing", "[50]{id,name}:" + rows(1, 50) + "\nx: 1", nil, `^in\.toon:52:1: `},
