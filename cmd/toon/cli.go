@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -119,25 +120,26 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
-// flagDef is one flag: its names, whether it takes a value, and what it
-// does with the value ("true" or "false" for a flag without one).
-type flagDef struct {
+// flagDef is one flag of a command whose parsed command line is a C: its
+// names, whether it takes a value, and what it does with the value ("true"
+// or "false" for a flag without one).
+type flagDef[C any] struct {
 	short byte   // the letter of -x, or 0
 	long  string // the name of --name
 	value bool   // takes a value
-	set   func(c *config, v string) error
+	set   func(c *C, v string) error
 }
 
 // name is the flag as help and errors spell it.
-func (f *flagDef) name() string {
+func (f *flagDef[C]) name() string {
 	if f.long != "" {
 		return "--" + f.long
 	}
 	return "-" + string(f.short)
 }
 
-func boolFlag(short byte, long string, p func(*config) *bool, on bool) flagDef {
-	return flagDef{short: short, long: long, set: func(c *config, v string) error {
+func boolFlag[C any](short byte, long string, p func(*C) *bool, on bool) flagDef[C] {
+	return flagDef[C]{short: short, long: long, set: func(c *C, v string) error {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return errors.New("must be true or false")
@@ -147,10 +149,15 @@ func boolFlag(short byte, long string, p func(*config) *bool, on bool) flagDef {
 	}}
 }
 
-func intFlag(long string, p func(*config) *int, lo, hi int) flagDef {
-	return flagDef{long: long, value: true, set: func(c *config, v string) error {
+// intFlag is a flag whose value is a whole number from lo to hi; hi
+// math.MaxInt leaves it unbounded above.
+func intFlag[C any](long string, p func(*C) *int, lo, hi int) flagDef[C] {
+	return flagDef[C]{long: long, value: true, set: func(c *C, v string) error {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < lo || n > hi {
+			if hi == math.MaxInt {
+				return fmt.Errorf("must be a whole number, at least %d", lo)
+			}
 			return fmt.Errorf("must be a whole number from %d to %d", lo, hi)
 		}
 		*p(c) = n
@@ -158,10 +165,24 @@ func intFlag(long string, p func(*config) *int, lo, hi int) flagDef {
 	}}
 }
 
+// tokenizerFlag is --tokenizer, of toon and of toon split: the name of a
+// built-in vocabulary.
+func tokenizerFlag[C any](p func(*C) *string) flagDef[C] {
+	return flagDef[C]{long: "tokenizer", value: true, set: func(c *C, v string) error {
+		switch v {
+		case "o200k_base", "cl100k_base":
+			*p(c) = v
+			return nil
+		}
+		return errors.New("must be o200k_base or cl100k_base")
+	}}
+}
+
 // flags are the command's flags. Short flags take one dash, long flags
 // two; a flag's value is the next argument, or follows "=" (and, for a
-// short flag, may follow the letter directly).
-var flags = []flagDef{
+// short flag, may follow the letter directly). toon split's flags
+// (splitFlags) follow the same rules, through the same parser.
+var flags = []flagDef[config]{
 	boolFlag('e', "encode", func(c *config) *bool { return &c.encode }, true),
 	boolFlag('d', "decode", func(c *config) *bool { return &c.decode }, true),
 	{short: 'o', long: "output", value: true, set: func(c *config, v string) error {
@@ -189,14 +210,7 @@ var flags = []flagDef{
 	boolFlag(0, "no-strict", func(c *config) *bool { return &c.noStrict }, true),
 	intFlag("json-indent", func(c *config) *int { return &c.jsonIndent }, 0, 64),
 	boolFlag(0, "stats", func(c *config) *bool { return &c.stats }, true),
-	{long: "tokenizer", value: true, set: func(c *config, v string) error {
-		switch v {
-		case "o200k_base", "cl100k_base":
-			c.tokenizer = v
-			return nil
-		}
-		return errors.New("must be o200k_base or cl100k_base")
-	}},
+	tokenizerFlag(func(c *config) *string { return &c.tokenizer }),
 	boolFlag(0, "no-progress", func(c *config) *bool { return &c.noProgress }, true),
 	boolFlag(0, "version", func(c *config) *bool { return &c.version }, true),
 	boolFlag('h', "help", func(c *config) *bool { return &c.help }, true),
@@ -206,7 +220,7 @@ var flags = []flagDef{
 // definition, the value given with it ("=v", or what follows a short
 // flag's letter) and whether there is one. It returns nil for an unknown
 // flag.
-func lookupFlag(arg string) (f *flagDef, val string, hasVal bool) {
+func lookupFlag[C any](flags []flagDef[C], arg string) (f *flagDef[C], val string, hasVal bool) {
 	if long, ok := strings.CutPrefix(arg, "--"); ok {
 		name, val, hasVal := strings.Cut(long, "=")
 		for i := range flags {
@@ -235,11 +249,10 @@ func lookupFlag(arg string) (f *flagDef, val string, hasVal bool) {
 	return nil, "", false
 }
 
-// parseArgs parses the command line. Flags and the input may come in any
-// order; "--" ends the flags.
-func parseArgs(args []string) (*config, error) {
-	c := &config{delimiter: toon.Comma, indent: 2, tokenizer: "o200k_base"}
-	var inputs []string
+// parseFlags sets the flags of args into c and returns the other
+// arguments (the inputs). Flags and inputs may come in any order; "--"
+// ends the flags.
+func parseFlags[C any](flags []flagDef[C], args []string, c *C) (inputs []string, err error) {
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
 		if arg == "--" {
@@ -250,11 +263,11 @@ func parseArgs(args []string) (*config, error) {
 			inputs = append(inputs, arg)
 			continue
 		}
-		f, val, hasVal := lookupFlag(arg)
+		f, val, hasVal := lookupFlag(flags, arg)
 		if f == nil {
 			name, _, _ := strings.Cut(arg, "=")
 			msg := "unknown flag " + name
-			if g, _, _ := lookupFlag("-" + name); g != nil && !strings.HasPrefix(name, "--") {
+			if g, _, _ := lookupFlag(flags, "-"+name); g != nil && !strings.HasPrefix(name, "--") {
 				msg += " (long flags take two dashes: " + g.name() + ")"
 			}
 			return nil, &usageError{msg}
@@ -272,6 +285,16 @@ func parseArgs(args []string) (*config, error) {
 		if err := f.set(c, val); err != nil {
 			return nil, &usageError{fmt.Sprintf("invalid value %q for %s: %v", val, f.name(), err)}
 		}
+	}
+	return inputs, nil
+}
+
+// parseArgs parses the command line of toon.
+func parseArgs(args []string) (*config, error) {
+	c := &config{delimiter: toon.Comma, indent: 2, tokenizer: "o200k_base"}
+	inputs, err := parseFlags(flags, args, c)
+	if err != nil {
+		return nil, err
 	}
 	if c.help || c.version {
 		return c, nil
@@ -314,16 +337,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toon: %v\nRun 'toon -h' for usage.\n", err)
 		return exitUsage
 	}
-	if c.help || c.version {
-		text := usageText
-		if !c.help {
-			text = versionString() + "\n"
-		}
-		if _, err := io.WriteString(stdout, text); err != nil {
-			fmt.Fprintf(stderr, "toon: %v\n", err)
-			return exitInput
-		}
-		return exitOK
+	if c.help {
+		return writeText(stdout, stderr, "toon", usageText)
+	}
+	if c.version {
+		return writeText(stdout, stderr, "toon", versionString()+"\n")
 	}
 	if err := convertMain(c, stdin, stdout, stderr); err != nil {
 		report(stderr, c, err)
@@ -331,6 +349,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.As(err, &ue) {
 			return exitUsage
 		}
+		return exitInput
+	}
+	return exitOK
+}
+
+// writeText writes the help or the version of command cmd and returns the
+// exit status: 1 if it could not be written, as for any output.
+func writeText(stdout, stderr io.Writer, cmd, text string) int {
+	if _, err := io.WriteString(stdout, text); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 		return exitInput
 	}
 	return exitOK

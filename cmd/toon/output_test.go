@@ -362,7 +362,7 @@ func TestInterrupt(t *testing.T) {
 	}
 }
 
-// TestWriteErrors: -h, --version and a conversion fail with status 1 when
+// TestWriteErrors: -h, --version, toon split -h and a conversion fail with status 1 when
 // standard output cannot be written (/dev/full), and say why.
 func TestWriteErrors(t *testing.T) {
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
@@ -372,7 +372,7 @@ func TestWriteErrors(t *testing.T) {
 	defer full.Close()
 	dir := t.TempDir()
 	write(t, dir, "u.json", usersJSON)
-	for _, args := range [][]string{{"-h"}, {"--help"}, {"--version"}, {"u.json"}} {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"--version"}, {"u.json"}, {"split", "-h"}, {"split", "--help"}} {
 		cmd := exec.Command(toonBin, args...)
 		cmd.Dir = dir
 		cmd.Stdout = full

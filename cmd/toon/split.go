@@ -2,9 +2,9 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,6 +58,10 @@ Output (one of them, or both):
                          removed
   -h, --help             print this help and exit
 
+Flags are written as toon's: a flag's value follows it as the next
+argument or after "=" (--max-tokens=4000); flags and the input may come in
+any order; "--" ends the flags.
+
 A summary goes to standard error: chunks, rows, and the largest chunk in
 tokens, bytes and rows.
 
@@ -75,88 +79,78 @@ type splitConfig struct {
 	outDir string
 	prefix string
 	force  bool
+	help   bool
 	input  string // "" or "-" for standard input
 }
 
-// parseSplitArgs parses the command line of toon split. Flags and the
-// input may come in any order; "--" ends the flags.
-func parseSplitArgs(args []string) (*splitConfig, bool, error) {
-	c := &splitConfig{}
-	o := &c.opts
-	fs := flag.NewFlagSet("toon split", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.IntVar(&o.MaxTokens, "max-tokens", 0, "")
-	fs.StringVar(&o.Tokenizer, "tokenizer", "o200k_base", "")
-	fs.IntVar(&o.MaxBytes, "max-bytes", 0, "")
-	fs.IntVar(&o.MaxRows, "max-rows", 0, "")
-	fs.BoolVar(&o.AllowOversize, "allow-oversize", false, "")
-	fs.StringVar(&o.Table, "table", "", "")
-	fs.BoolVar(&o.Context, "context", false, "")
-	fs.IntVar(&o.Indent, "indent", 2, "")
-	fs.StringVar(&c.outDir, "out-dir", "", "")
-	fs.StringVar(&c.prefix, "prefix", "", "")
-	fs.BoolVar(&c.force, "force", false, "")
-	var help bool
-	fs.BoolVar(&help, "h", false, "")
-	fs.BoolVar(&help, "help", false, "")
+// splitFlags are the flags of toon split, spelt and parsed as toon's own
+// (see flags).
+var splitFlags = []flagDef[splitConfig]{
+	intFlag("max-tokens", func(c *splitConfig) *int { return &c.opts.MaxTokens }, 1, math.MaxInt),
+	tokenizerFlag(func(c *splitConfig) *string { return &c.opts.Tokenizer }),
+	intFlag("max-bytes", func(c *splitConfig) *int { return &c.opts.MaxBytes }, 1, math.MaxInt),
+	intFlag("max-rows", func(c *splitConfig) *int { return &c.opts.MaxRows }, 1, math.MaxInt),
+	boolFlag(0, "allow-oversize", func(c *splitConfig) *bool { return &c.opts.AllowOversize }, true),
+	{long: "table", value: true, set: func(c *splitConfig, v string) error {
+		c.opts.Table = v
+		return nil
+	}},
+	boolFlag(0, "context", func(c *splitConfig) *bool { return &c.opts.Context }, true),
+	intFlag("indent", func(c *splitConfig) *int { return &c.opts.Indent }, 1, 64),
+	{long: "out-dir", value: true, set: func(c *splitConfig, v string) error {
+		if v == "" {
+			return errors.New("must name a directory")
+		}
+		c.outDir = v
+		return nil
+	}},
+	{long: "prefix", value: true, set: func(c *splitConfig, v string) error {
+		if v == "" {
+			return errors.New("must not be empty")
+		}
+		c.prefix = v
+		return nil
+	}},
+	boolFlag(0, "force", func(c *splitConfig) *bool { return &c.force }, true),
+	boolFlag('h', "help", func(c *splitConfig) *bool { return &c.help }, true),
+}
 
-	var inputs []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return c, true, nil
-			}
-			return nil, false, &usageError{err.Error()}
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			break
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			inputs = append(inputs, rest...)
-			break
-		}
-		inputs = append(inputs, rest[0])
-		args = rest[1:]
+// parseSplitArgs parses the command line of toon split.
+func parseSplitArgs(args []string) (*splitConfig, error) {
+	c := &splitConfig{opts: convert.SplitOptions{Tokenizer: "o200k_base", Indent: 2}}
+	inputs, err := parseFlags(splitFlags, args, c)
+	if err != nil {
+		return nil, err
 	}
-	if help {
-		return c, true, nil
+	if c.help {
+		return c, nil
 	}
 	switch {
 	case len(inputs) > 1:
-		return nil, false, &usageError{"more than one input: " + strings.Join(inputs, " ")}
+		return nil, &usageError{"more than one input: " + strings.Join(inputs, " ")}
 	case len(inputs) == 1:
 		c.input = inputs[0]
 	}
+	o := &c.opts
 	switch {
-	case o.MaxTokens < 0 || o.MaxBytes < 0 || o.MaxRows < 0:
-		return nil, false, &usageError{"--max-tokens, --max-bytes and --max-rows must not be negative"}
 	case o.MaxTokens == 0 && o.MaxBytes == 0 && o.MaxRows == 0:
-		return nil, false, &usageError{"give a limit: --max-tokens, --max-bytes or --max-rows"}
+		return nil, &usageError{"give a limit: --max-tokens, --max-bytes or --max-rows"}
 	case c.outDir == "" && c.prefix == "":
 		// Chunks are files so that they can be written all or not at all.
-		return nil, false, &usageError{"give --out-dir DIR or --prefix P for the chunk files"}
-	case o.Indent < 1 || o.Indent > 64:
-		return nil, false, &usageError{"--indent must be between 1 and 64"}
+		return nil, &usageError{"give --out-dir DIR or --prefix P for the chunk files"}
 	}
-	switch o.Tokenizer {
-	case "o200k_base", "cl100k_base":
-	default:
-		return nil, false, &usageError{"--tokenizer must be o200k_base or cl100k_base"}
-	}
-	return c, false, nil
+	return c, nil
 }
 
 // runSplit is the toon split command: it returns the exit status.
 func runSplit(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, help, err := parseSplitArgs(args)
+	c, err := parseSplitArgs(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "toon split: %v\nRun 'toon split -h' for usage.\n", err)
 		return exitUsage
 	}
-	if help {
-		io.WriteString(stdout, splitUsageText)
-		return exitOK
+	if c.help {
+		return writeText(stdout, stderr, "toon split", splitUsageText)
 	}
 	if err := splitMain(c, stdin, stderr); err != nil {
 		reportSplit(stderr, c, err)

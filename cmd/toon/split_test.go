@@ -279,31 +279,73 @@ func TestSplitCommandExisting(t *testing.T) {
 	}
 }
 
-// TestSplitCommandUsage checks the command lines toon split refuses.
+// TestSplitCommandUsage checks the command lines toon split refuses, with
+// toon's flag syntax and messages, and its help.
 func TestSplitCommandUsage(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "in.toon", "[2]: 1,2")
+	usage := func(msg string) string { return "toon split: " + msg + "\nRun 'toon split -h' for usage.\n" }
 	for _, c := range []struct {
-		args []string
-		msg  string
+		args   []string
+		stderr string
 	}{
-		{[]string{"--out-dir", "o", "in.toon"}, "give a limit"},
-		{[]string{"--max-tokens", "10", "in.toon"}, "give --out-dir DIR or --prefix P"},
-		{[]string{"--max-tokens", "10", "--tokenizer", "gpt2", "--out-dir", "o", "in.toon"}, "--tokenizer must be"},
-		{[]string{"--max-rows", "-1", "--out-dir", "o", "in.toon"}, "must not be negative"},
-		{[]string{"--max-rows", "1", "--out-dir", "o", "in.toon", "other.toon"}, "more than one input"},
-		{[]string{"--max-rows", "1", "--bogus"}, "flag provided but not defined"},
+		{[]string{"--out-dir", "o", "in.toon"}, usage("give a limit: --max-tokens, --max-bytes or --max-rows")},
+		{[]string{"--max-tokens", "10", "in.toon"}, usage("give --out-dir DIR or --prefix P for the chunk files")},
+		{[]string{"--max-tokens", "10", "--tokenizer", "gpt2", "--out-dir", "o", "in.toon"}, usage(`invalid value "gpt2" for --tokenizer: must be o200k_base or cl100k_base`)},
+		{[]string{"--max-rows", "-1", "--out-dir", "o", "in.toon"}, usage(`invalid value "-1" for --max-rows: must be a whole number, at least 1`)},
+		{[]string{"--max-tokens=0", "--out-dir", "o", "in.toon"}, usage(`invalid value "0" for --max-tokens: must be a whole number, at least 1`)},
+		{[]string{"--max-rows", "1", "--indent", "0", "--out-dir", "o", "in.toon"}, usage(`invalid value "0" for --indent: must be a whole number from 1 to 64`)},
+		{[]string{"--max-rows", "1", "--out-dir", "o", "in.toon", "other.toon"}, usage("more than one input: in.toon other.toon")},
+		{[]string{"--max-rows", "1", "--bogus"}, usage("unknown flag --bogus")},
+		{[]string{"--max-rows", "1", "--bogus=1", "in.toon"}, usage("unknown flag --bogus")},
+		{[]string{"-max-rows", "1", "--out-dir", "o", "in.toon"}, usage("unknown flag -max-rows (long flags take two dashes: --max-rows)")},
+		{[]string{"--max-rows", "1", "in.toon", "--out-dir"}, usage("flag --out-dir needs a value")},
+		{[]string{"--max-rows", "1", "--force=maybe", "--out-dir", "o", "in.toon"}, usage(`invalid value "maybe" for --force: must be true or false`)},
+		{[]string{"--max-rows", "1", "--prefix=", "in.toon"}, usage(`invalid value "" for --prefix: must not be empty`)},
 	} {
 		res := runToon(t, dir, nil, append([]string{"split"}, c.args...)...)
-		if res.code != 2 || !strings.Contains(res.stderr, c.msg) || !strings.Contains(res.stderr, "Run 'toon split -h' for usage.") {
-			t.Fatalf("%v: exit %d: %s", c.args, res.code, res.stderr)
+		if res.code != 2 || res.stderr != c.stderr || res.stdout != "" {
+			t.Errorf("%q: %+v\nwant stderr %q", c.args, res, c.stderr)
 		}
-	}
-	res := runToon(t, dir, nil, "split", "-h")
-	if res.code != 0 || !strings.HasPrefix(res.stdout, "Usage: toon split") {
-		t.Fatalf("-h: exit %d: %.100s", res.code, res.stdout)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "o")); !os.IsNotExist(err) {
 		t.Fatalf("a refused command made its directory: %v", err)
+	}
+	// Values after "=" or as the next argument, flags after the input,
+	// and "--" before an input that starts with a dash.
+	write(t, dir, "-in.toon", "[3]: 1,2,3")
+	for i, args := range [][]string{
+		{"--max-rows=2", "--out-dir=o0", "in.toon"},
+		{"in.toon", "--max-rows", "2", "--out-dir", "o1", "--context=true"},
+		{"--max-rows", "2", "--prefix", "o2/c-", "--", "-in.toon"},
+	} {
+		res := runToon(t, dir, nil, append([]string{"split"}, args...)...)
+		if res.code != 0 {
+			t.Fatalf("%q: %+v", args, res)
+		}
+		out := fmt.Sprintf("o%d", i)
+		if names := chunkFilesIn(t, filepath.Join(dir, out)); len(names) != 1+i/2 {
+			t.Fatalf("%q: files %q", args, names)
+		}
+	}
+	for _, f := range []string{"-h", "--help"} {
+		res := runToon(t, dir, nil, "split", f)
+		if res.code != 0 || res.stdout != splitUsageText || res.stderr != "" {
+			t.Fatalf("%s: exit %d: %.100s", f, res.code, res.stdout)
+		}
+	}
+	// The help names every flag, the way the parser spells it, and toon's
+	// help names toon split.
+	for _, f := range splitFlags {
+		names := f.name()
+		if f.short != 0 && f.long != "" {
+			names = "-" + string(f.short) + ", --" + f.long
+		}
+		if !strings.Contains(splitUsageText, "  "+names+" ") {
+			t.Errorf("toon split's help lacks %q", names)
+		}
+	}
+	if !strings.Contains(usageText, `"toon split -h"`) {
+		t.Error("toon's help does not point to toon split's")
 	}
 }
