@@ -372,12 +372,21 @@ func (o *output) removeTemp() {
 
 // pathErr is an error about the output, named by the user's path (never
 // by the temporary file's).
-func (o *output) pathErr(op string, err error) error {
+func (o *output) pathErr(op string, err error) error { return pathError(op, o.path, err) }
+
+// pathError is err, an error of op on a file, named by path: the name the
+// user knows, in place of a temporary file's (which a *fs.PathError or an
+// *os.LinkError from the system would name).
+func pathError(op, path string, err error) error {
 	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
 		err = pe.Err
+	case errors.As(err, &le):
+		err = le.Err
 	}
-	return &fs.PathError{Op: op, Path: o.path, Err: err}
+	return &fs.PathError{Op: op, Path: path, Err: err}
 }
 
 // pathWriter writes to w, naming path in its errors.
@@ -389,11 +398,7 @@ type pathWriter struct {
 func (p pathWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		err = &fs.PathError{Op: "write", Path: p.path, Err: err}
+		err = pathError("write", p.path, err)
 	}
 	return n, err
 }

@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toonstream/toon"
 	"github.com/toonstream/toon/convert"
@@ -186,7 +189,16 @@ func reportSplit(w io.Writer, c *splitConfig, err error) {
 
 // splitMain opens the input and the chunk files and splits.
 func splitMain(c *splitConfig, stdin io.Reader, stderr io.Writer) (err error) {
-	out, err := newChunkFiles(c.outDir, c.prefix, c.force)
+	// An interrupt removes the temporary files, as toon's (see
+	// convertMain), and any chunk file and directory this run made: the
+	// watch starts before the directory or a temporary file is made.
+	var outp atomic.Pointer[chunkFiles]
+	defer onSignal(func() {
+		if o := outp.Load(); o != nil {
+			o.abort()
+		}
+	})()
+	out, err := newChunkFiles(c.outDir, c.prefix, c.force, &outp)
 	if err != nil {
 		return err
 	}
@@ -274,11 +286,14 @@ func plural(n int, noun string) string {
 // chunkFiles writes the chunks to temporary files in their directory and
 // gives them their names when all are written, or removes them.
 type chunkFiles struct {
-	dir, base string   // the chunks are dir/base + number + ".toon"
-	madeDir   string   // the directory created for them, if any
-	force     bool     // replace files named like chunks
-	temps     []string // the temporary files written, in order
-	renamed   []string // the chunk files made so far by a commit that has not ended
+	dir, base string // the chunks are dir/base + number + ".toon"
+	force     bool   // replace files named like chunks
+
+	mu          sync.Mutex // guards the fields below against abort (a signal)
+	madeDir     string     // the directory created for the chunks, if any
+	temps       []string   // the temporary files written, in order
+	renamed     []string   // the chunk files made so far by a commit that has not ended
+	interrupted bool       // abort has run: no file may be made
 }
 
 // chunkName reports whether name is the name of a chunk file of base:
@@ -302,8 +317,9 @@ func chunkName(name, base string) bool {
 
 // newChunkFiles checks the place of the chunk files: the directory (which
 // it creates if needed) and, unless force, the absence of files named
-// like chunks.
-func newChunkFiles(outDir, prefix string, force bool) (*chunkFiles, error) {
+// like chunks. The chunkFiles is stored in published before the directory
+// is made, for the interrupt handler.
+func newChunkFiles(outDir, prefix string, force bool, published *atomic.Pointer[chunkFiles]) (*chunkFiles, error) {
 	if outDir != "" && prefix == "" {
 		prefix = "chunk-"
 	}
@@ -315,16 +331,8 @@ func newChunkFiles(outDir, prefix string, force bool) (*chunkFiles, error) {
 		dir = "."
 	}
 	cf := &chunkFiles{dir: dir, base: base, force: force}
-	if fi, err := os.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return nil, errors.New(dir + " is not a directory")
-		}
-	} else if errors.Is(err, os.ErrNotExist) {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		cf.madeDir = dir
-	} else {
+	published.Store(cf)
+	if err := cf.makeDir(); err != nil {
 		return nil, err
 	}
 	if !force {
@@ -343,6 +351,28 @@ func newChunkFiles(outDir, prefix string, force bool) (*chunkFiles, error) {
 	return cf, nil
 }
 
+// makeDir makes the chunks' directory if it does not exist.
+func (cf *chunkFiles) makeDir() error {
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
+	fi, err := os.Stat(cf.dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return errors.New(cf.dir + " is not a directory")
+	case err == nil:
+		return nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	case cf.interrupted:
+		return errors.New("interrupted")
+	}
+	if err := os.MkdirAll(cf.dir, 0o777); err != nil {
+		return err
+	}
+	cf.madeDir = cf.dir
+	return nil
+}
+
 // existing returns the names of the files in the directory named like
 // chunks.
 func (cf *chunkFiles) existing() ([]string, error) {
@@ -359,31 +389,56 @@ func (cf *chunkFiles) existing() ([]string, error) {
 	return names, nil
 }
 
-// write writes a chunk to a temporary file.
+// chunkPath is the path of chunk n (from 1) of count chunks: numbered
+// with at least 4 digits, all of the same width.
+func (cf *chunkFiles) chunkPath(n, count int) string {
+	width := max(4, len(strconv.Itoa(count)))
+	return filepath.Join(cf.dir, fmt.Sprintf("%s%0*d.toon", cf.base, width, n))
+}
+
+// write writes a chunk to a temporary file, made as toon's output files
+// are (createTemp): 0666 less the umask. Errors name the chunk's file,
+// numbered as if it were the last chunk, never the temporary file. Unlike
+// toon's -o file, a chunk is not synced to disk before its rename: with
+// thousands of small chunks a sync each would cost many times the split.
 func (cf *chunkFiles) write(text []byte) error {
-	f, err := os.CreateTemp(cf.dir, "."+cf.base+"*.toon.tmp")
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
+	n := len(cf.temps) + 1
+	name := cf.chunkPath(n, n)
+	if cf.interrupted {
+		return pathError("write", name, errors.New("interrupted"))
+	}
+	f, err := createTemp(cf.dir, "."+cf.base, ".toon.tmp", 0o666)
 	if err != nil {
-		return err
+		return pathError("open", name, err)
 	}
 	cf.temps = append(cf.temps, f.Name())
+	op := "write"
 	_, err = f.Write(text)
-	if err == nil {
-		err = f.Chmod(0o644)
+	if cerr := f.Close(); err == nil && cerr != nil {
+		op, err = "close", cerr
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err != nil {
+		return pathError(op, name, err)
 	}
-	return err
+	return nil
 }
 
 // commit renames the temporary files to the chunks' names, numbered from 1
 // with at least 4 digits, and with --force removes the other files named
-// like chunks. It returns the chunks' paths.
+// like chunks. It returns the chunks' paths. It holds cf.mu while it
+// renames, so that an interrupt then removes either all chunk files or
+// none.
 func (cf *chunkFiles) commit() ([]string, error) {
-	width := max(4, len(strconv.Itoa(len(cf.temps))))
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
+	if cf.interrupted {
+		return nil, errors.New("interrupted")
+	}
 	names := make([]string, len(cf.temps))
 	for i := range cf.temps {
-		names[i] = filepath.Join(cf.dir, fmt.Sprintf("%s%0*d.toon", cf.base, width, i+1))
+		names[i] = cf.chunkPath(i+1, len(cf.temps))
 	}
 	for i, tmp := range cf.temps {
 		if !cf.force {
@@ -392,7 +447,7 @@ func (cf *chunkFiles) commit() ([]string, error) {
 			}
 		}
 		if err := os.Rename(tmp, names[i]); err != nil {
-			return nil, err
+			return nil, pathError("rename", names[i], err)
 		}
 		cf.renamed = append(cf.renamed, names[i])
 	}
@@ -418,8 +473,13 @@ func (cf *chunkFiles) commit() ([]string, error) {
 }
 
 // abort removes the temporary files, the chunk files a failed commit made
-// and the directory made for them (if it is then empty).
+// and the directory made for them (if it is then empty), and keeps any
+// file from being made after it. It is safe to call from another
+// goroutine (on a signal).
 func (cf *chunkFiles) abort() {
+	cf.mu.Lock()
+	defer cf.mu.Unlock()
+	cf.interrupted = true
 	for _, t := range cf.temps {
 		os.Remove(t)
 	}
@@ -429,4 +489,5 @@ func (cf *chunkFiles) abort() {
 	if cf.madeDir != "" {
 		os.Remove(cf.madeDir)
 	}
+	cf.temps, cf.renamed, cf.madeDir = nil, nil, ""
 }
