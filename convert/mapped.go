@@ -40,7 +40,7 @@ var errShrunk = errors.New("convert: the input file became shorter while it was 
 
 // releaseBlock is the unit in which the pages of a mapping that a reader
 // has passed are released: a multiple of any page size.
-const releaseBlock = 4 << 20
+const releaseBlock = 1 << 20
 
 // WithProgress makes FromJSONFile and ToJSONFile report how far they have
 // read: f is called now and then, on the goroutine that called them, with
@@ -51,6 +51,9 @@ const releaseBlock = 4 << 20
 func WithProgress(f func(pass int, off int64)) Option {
 	return func(c *config) { c.progress = f }
 }
+
+// progressFunc is the function WithProgress sets.
+type progressFunc = func(pass int, off int64)
 
 // ToJSONBytes is ToJSON of the TOON document in data, decoded in place
 // (see toon.NewBytesDecoder): data is neither copied nor written to, so it
@@ -67,7 +70,7 @@ func ToJSONBytes(w io.Writer, data []byte, opts ...Option) error {
 // both passes read the mapping. If another process makes the file shorter
 // meanwhile, the error says so (it is not a fault that ends the program;
 // see the top of mapped.go).
-func FromJSONFile(w io.Writer, f *os.File, opts ...Option) error {
+func FromJSONFile(w io.Writer, f *os.File, opts ...Option) (err error) {
 	in, err := openFileInput(f)
 	if err != nil {
 		return err
@@ -75,7 +78,18 @@ func FromJSONFile(w io.Writer, f *os.File, opts ...Option) error {
 	defer in.close()
 	c := makeConfig(opts)
 	in.progress = c.progress
-	return FromJSON(w, in, opts...)
+	if in.data != nil {
+		// FromJSON's passes read the mapping in place (lexerFor).
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer in.guard(&err)
+	}
+	if err := FromJSON(w, in, opts...); err != nil {
+		return err
+	}
+	if in.progress != nil && in.size >= 0 {
+		in.progress(in.pass, in.size)
+	}
+	return nil
 }
 
 // ToJSONFile is ToJSON of the TOON document in f, from its current offset
@@ -130,7 +144,7 @@ type fileInput struct {
 	pos      int64  // Read's offset
 	pass     int    // the pass Read is in, from 1
 	moved    bool   // Read has read in this pass
-	progress func(pass int, off int64)
+	progress progressFunc
 }
 
 func openFileInput(f *os.File) (*fileInput, error) {
@@ -291,4 +305,57 @@ func (h flushHook) Write(b []byte) (int, error) {
 	n, err := h.w.Write(b)
 	h.hook()
 	return n, err
+}
+
+// lexerFor returns the lexer of FromJSON's passes over r: if r is a mapped
+// fileInput, one that reads the mapping in place, through a window of win
+// bytes, from r's offset; else newLexer(r, buf).
+func lexerFor(r io.Reader, buf []byte, win int) *lexer {
+	in, ok := r.(*fileInput)
+	if !ok || in.data == nil {
+		return newLexer(r, buf)
+	}
+	l := &lexer{mem: in.data, win: max(win, 16), slid: in.passed, maxTok: toon.DefaultMaxLineLength}
+	l.window(in.pos)
+	return l
+}
+
+// window moves the lexer's window to input offset off.
+func (l *lexer) window(off int64) {
+	end := min(int64(len(l.mem)), off+int64(l.win))
+	l.buf = l.mem[off:end:end]
+	l.base = off
+	l.eof = end == int64(len(l.mem))
+	if l.slid != nil {
+		l.slid(off)
+	}
+}
+
+// slide is fill for a lexer of mem: it moves the window to start at
+// buf[keep] (nothing is copied), widening it as fill grows its buffer when
+// the bytes kept fill it. fill has checked that mem goes on past the
+// window, so the new window ends further on.
+func (l *lexer) slide(keep int) (shift int, ok bool) {
+	if kept := len(l.buf) - keep; kept == l.win {
+		if kept >= l.maxTok+2 { // more than a string of maxTok bytes with its quotes
+			l.long = true
+			return 0, false
+		}
+		l.win = min(2*l.win, l.maxTok+2)
+	}
+	l.window(l.base + int64(keep))
+	l.i -= keep
+	return keep, true
+}
+
+// passed is told by an in-place lexer of each move of its window to
+// offset off: the pass has read the input that far, which is where Read
+// and Seek take it from.
+func (in *fileInput) passed(off int64) {
+	in.release(in.pos, off)
+	in.pos = off
+	in.moved = in.moved || off > 0
+	if in.progress != nil {
+		in.progress(in.pass, off)
+	}
 }

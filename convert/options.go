@@ -7,24 +7,24 @@ import "github.com/toonstream/toon"
 type Option func(*config)
 
 type config struct {
-	indent      int                       // TOON indentation: written by FromJSON, expected by ToJSON
-	delim       toon.Delimiter            // FromJSON: the document delimiter
-	strict      bool                      // ToJSON: the decoder's strict mode
-	jsonIndent  int                       // ToJSON: spaces per level of JSON output; 0 is compact
-	tempDir     string                    // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
-	maxHeader   int                       // FromJSON: bytes of field names one tabular header may hold
-	maxDepth    int                       // both: deepest nesting accepted
-	maxLine     int                       // FromJSON: longest TOON line, and so longest JSON string or number
-	memBudget   int                       // FromJSON: bytes of plan kept in memory before spilling
-	bufSize     int                       // FromJSON: the JSON lexer's initial buffer
-	spoolBudget int                       // ToJSON, non-strict: bytes of JSON kept in memory before spilling
-	compactMax  int                       // ToJSON, non-strict: largest object with a repeated key rewritten in place
-	pipe        int                       // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
-	pipeChunk   int                       // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
-	aheadMin    int                       // FromJSON: input left for the first pass to start a helper
-	aheadWait   bool                      // FromJSON: the first pass waits for its helper's guess (tests)
-	flushed     func()                    // ToJSON: called on its goroutine after each piece of output (mapped.go)
-	progress    func(pass int, off int64) // FromJSONFile, ToJSONFile: WithProgress
+	indent      int            // TOON indentation: written by FromJSON, expected by ToJSON
+	delim       toon.Delimiter // FromJSON: the document delimiter
+	strict      bool           // ToJSON: the decoder's strict mode
+	jsonIndent  int            // ToJSON: spaces per level of JSON output; 0 is compact
+	tempDir     string         // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
+	maxHeader   int            // FromJSON: bytes of field names one tabular header may hold
+	maxDepth    int            // both: deepest nesting accepted
+	maxLine     int            // FromJSON: longest TOON line, and so longest JSON string or number
+	memBudget   int            // FromJSON: bytes of plan kept in memory before spilling
+	bufSize     int            // FromJSON: the JSON lexer's initial buffer
+	spoolBudget int            // ToJSON, non-strict: bytes of JSON kept in memory before spilling
+	compactMax  int            // ToJSON, non-strict: largest object with a repeated key rewritten in place
+	pipe        int            // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	pipeChunk   int            // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
+	aheadMin    int            // FromJSON: input left for the first pass to start a helper
+	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
+	flushed     func()         // ToJSON: called on its goroutine after each piece of output (mapped.go)
+	progress    progressFunc   // FromJSONFile, ToJSONFile: WithProgress
 }
 
 func makeConfig(opts []Option) config {
