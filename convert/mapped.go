@@ -40,7 +40,7 @@ var errShrunk = errors.New("convert: the input file became shorter while it was 
 
 // releaseBlock is the unit in which the pages of a mapping that a reader
 // has passed are released: a multiple of any page size.
-const releaseBlock = 1 << 20
+const releaseBlock = 256 << 10
 
 // WithProgress makes FromJSONFile and ToJSONFile report how far they have
 // read: f is called now and then, on the goroutine that called them, with
