@@ -14,8 +14,11 @@ import (
 // This file reads input files through a read-only memory mapping
 // (mapped_linux.go makes it; elsewhere files are read with ReadAt):
 //
-//   - FromJSONFile's two passes read the mapping through fileInput, which
-//     is FromJSON's seekable input, so the file is not read twice;
+//   - FromJSONFile hands FromJSON a fileInput, its seekable input, whose
+//     passes lex the mapping in place (lexerFor: the lexer's buffer is a
+//     window of the mapping); the far-half helper (ahead.go) and the
+//     re-reading of an input with an error copy from it with ReadAt and
+//     Read;
 //   - ToJSONFile decodes the mapping in place (ToJSONBytes).
 //
 // Pages of a mapping count in the process's resident memory once touched,
@@ -30,9 +33,11 @@ import (
 // fault (SIGBUS), which would end the program. The readers of a mapping
 // run with debug.SetPanicOnFault, turn such a fault into errShrunk, and
 // stop. A file changed in place (not shortened) is read as it is at each
-// moment: the output is then unspecified, as the text read is. A file
-// replaced by another (renamed over, as editors and the toon command do)
-// is not affected: the mapping keeps the file that was opened.
+// moment: the output is then unspecified, as the text read is, and since
+// the lexer and the decoder read the mapping in place, text that changes
+// after they checked it breaks what they assume of it, which may end in a
+// panic. A file replaced by another (renamed over, as editors and the toon
+// command do) is not affected: the mapping keeps the file that was opened.
 
 // errShrunk reports a fault in a mapped input: the file became shorter
 // while it was read.
@@ -133,8 +138,9 @@ func ToJSONFile(w io.Writer, f *os.File, opts ...Option) (err error) {
 // fileInput is the part of a file from start to its end, read from a
 // mapping of it or, when data is nil, with ReadAt. It is FromJSON's input
 // (an io.Reader, io.Seeker and io.ReaderAt, with offsets from the start of
-// the part); Read and Seek serve the goroutine of FromJSON's passes, and
-// ReadAt its helper (ahead.go).
+// the part); Read and Seek serve the goroutine of FromJSON's passes, whose
+// in-place lexers move pos along (passed), and ReadAt its helper
+// (ahead.go).
 type fileInput struct {
 	f        *os.File
 	start    int64
