@@ -129,6 +129,24 @@ func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	return d
 }
 
+// NewBytesDecoder returns a decoder of the TOON document in data that reads
+// it in place: its lines are taken straight out of data, which is never
+// copied into a buffer of the decoder's and never written to, so data may
+// be a read-only memory mapping of a file. (The decoder may read bytes
+// past len(data) within cap(data), never beyond: slice a mapping to its
+// end.) Its tokens and errors are those of NewDecoder over the same bytes.
+//
+// A token's bytes may be a view of data itself. They are valid for as long
+// as a token's bytes are (until the next call to Token, More, Skip or
+// Decode), and only while data is unchanged: data must not be modified, or
+// its memory released, while the decoder is used, because each line is
+// checked once, when it is read, and its tokens are views of what was
+// checked. Reset makes the decoder read from a reader into a buffer of its
+// own; data is not used after that.
+func NewBytesDecoder(data []byte, opts ...Option) *Decoder {
+	return newBytesDecoder(data, opts)
+}
+
 // newBytesDecoder returns a decoder that reads lines straight out of data.
 func newBytesDecoder(data []byte, opts []Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts)}

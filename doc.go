@@ -14,7 +14,9 @@
 // sequence of Tokens, without building a tree and
 // without allocating per token. Tokens are small values whose bytes are
 // views into the decoder's buffer, valid until the next call to Token; call
-// Token.Clone to keep one. Inside a table, Decoder.Row gives a whole row's
+// Token.Clone to keep one. NewBytesDecoder reads a document that is
+// already in memory (a memory-mapped file, say) in place instead, without
+// a buffer of its own. Inside a table, Decoder.Row gives a whole row's
 // tokens at once when they are ready. Decode and Unmarshal build Go values
 // from the same token stream: a whole document, or, after Token, the next
 // value only, so that a large document can be read a record at a time,

@@ -19,6 +19,8 @@
 // table's first row are read whole, in both passes, by a fast path that
 // checks them as strictly. A seekable input (an *os.File on a regular file)
 // is read twice in place; anything else is first copied to a temporary
-// file. The output is byte for byte what toon.Marshal writes for a
+// file. FromJSONFile and ToJSONFile take a file: on Linux they map a
+// regular one and read the mapping in place, FromJSONFile in both passes
+// (see mapped.go). The output is byte for byte what toon.Marshal writes for a
 // toon.Object built from the same JSON with its key order.
 package convert

@@ -79,7 +79,7 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	}
 	e := &emitter{
 		c:      &c,
-		lx:     newLexer(src.reader(), p.lx.buf),
+		lx:     lexerFor(src.reader(), p.lx.buf, max(cap(p.lx.buf), p.lx.win)),
 		enc:    toon.NewEncoder(w, toon.WithIndent(c.indent), toon.WithDelimiter(c.delim), toon.WithMaxDepth(c.maxDepth+1), toon.WithMaxLineLength(c.maxLine)),
 		slots:  byteReader(slots),
 		tables: byteReader(tables),

@@ -42,6 +42,8 @@ type jsonWriter struct {
 
 	home *[jsonBufSize]byte // the buffer from jsonBufs, buf's when there is no pipe
 
+	flushed func() // called after each flush of output, when not nil (config.flushed)
+
 	tab tableKeys // the current table's prefixes (tabjson.go)
 }
 
@@ -88,6 +90,9 @@ func (w *jsonWriter) flush() {
 		}
 	}
 	w.buf = w.buf[:0]
+	if w.flushed != nil {
+		w.flushed()
+	}
 }
 
 // flushEnd is flush at the end of the document. A small document, which

@@ -280,6 +280,7 @@ func spoolToJSON(jw *jsonWriter, dec *toon.Decoder, c config) error {
 	sp := &spool{budget: c.spoolBudget, dir: c.tempDir}
 	defer sp.close()
 	l := &lenient{sw: newJSONWriter(sp, c.jsonIndent), sp: sp, compact: int64(c.compactMax)}
+	l.sw.flushed = c.flushed
 	defer l.sw.release()
 	root, rootEnd, empty, err := l.convert(dec)
 	if err != nil || empty {

@@ -50,6 +50,14 @@ type lexer struct {
 	// long is set when a longer one fills it.
 	maxTok int
 	long   bool
+
+	// mem, when not nil, is the whole input, read in place: buf is a
+	// window of it that slide moves along in place of fill's reads (see
+	// mapped.go), win the window's size and slid, if set, is told of each
+	// move.
+	mem  []byte
+	win  int
+	slid func(base int64)
 }
 
 // text returns the last token's text; for a key or string, its contents
@@ -141,6 +149,9 @@ func (l *lexer) failChar(at int, where string) error {
 func (l *lexer) fill(keep int) (shift int, ok bool) {
 	if l.eof {
 		return 0, false
+	}
+	if l.mem != nil {
+		return l.slide(keep)
 	}
 	if keep > 0 {
 		n := copy(l.buf[:cap(l.buf)], l.buf[keep:])
@@ -1002,6 +1013,11 @@ func numberAt(b []byte, i int) (int, bool) {
 func (l *lexer) jump(off int64) error {
 	if off >= l.base && off <= l.base+int64(len(l.buf)) {
 		l.i = int(off - l.base)
+		return nil
+	}
+	if l.mem != nil {
+		l.window(off)
+		l.i = 0
 		return nil
 	}
 	if l.seek == nil {

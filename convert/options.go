@@ -23,6 +23,8 @@ type config struct {
 	pipeChunk   int            // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
 	aheadMin    int            // FromJSON: input left for the first pass to start a helper
 	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
+	flushed     func()         // ToJSON: called on its goroutine after each piece of output (mapped.go)
+	progress    progressFunc   // FromJSONFile, ToJSONFile: WithProgress
 }
 
 func makeConfig(opts []Option) config {

@@ -164,7 +164,8 @@ var errHeaderTooLarge = errors.New("tabular header too large")
 func (p *planner) run(r io.Reader) error {
 	// The buffer starts no larger than the longest token needs, so that
 	// the rows lexer.matchRow reads from it hold no longer one either.
-	p.lx = newLexer(r, make([]byte, 0, min(p.c.bufSize, p.c.maxLine+2)))
+	n := min(p.c.bufSize, p.c.maxLine+2)
+	p.lx = lexerFor(r, make([]byte, 0, n), n)
 	p.lx.maxTok = p.c.maxLine
 	p.lx.seek = p.seek
 	p.seed = maphash.MakeSeed()

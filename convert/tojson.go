@@ -44,15 +44,30 @@ import (
 // outPipe); w is never called concurrently, and not after ToJSON returns.
 func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
-	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth))
+	return toJSON(w, toon.NewDecoder(r, c.decoderOptions()...), c)
+}
+
+// decoderOptions returns the options of ToJSON's TOON decoder.
+func (c *config) decoderOptions() []toon.Option {
+	return []toon.Option{toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth)}
+}
+
+// toJSON is ToJSON reading from dec, made with c.decoderOptions.
+func toJSON(w io.Writer, dec *toon.Decoder, c config) error {
 	if c.maxDepth > jsontextMaxDepth {
 		// Nesting deeper than jsontext allows was an error of the JSON
 		// writer, reported with jsontext's position and JSON pointer; the
 		// jsontext path keeps exactly that behaviour for this setting.
+		if c.flushed != nil {
+			w = flushHook{w, c.flushed}
+		}
 		return toJSONText(w, dec, c)
 	}
 	jw := newJSONWriter(w, c.jsonIndent)
-	jw.piped, jw.chunk = c.pipeline(), c.pipeChunk
+	jw.piped, jw.chunk, jw.flushed = c.pipeline(), c.pipeChunk, c.flushed
+	// The output goroutine has stopped when toJSON returns, also when a
+	// fault in a mapped input panics (mapped.go); stopPipe is then a no-op.
+	defer jw.stopPipe()
 	var err error
 	switch {
 	case c.strict && c.jsonIndent == 0:

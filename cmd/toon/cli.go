@@ -475,15 +475,22 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 	if st != nil {
 		w = io.MultiWriter(out, st.outputSink())
 	}
-	if c.encode {
-		src := &countingSeeker{f: in.f, p: prog, start: in.off}
-		err = convert.FromJSON(w, src, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter), convert.WithStrict(!c.noStrict))
+	switch {
+	case c.encode:
+		// FromJSONFile reads a regular file through a memory mapping
+		// (convert/mapped.go); a standard input that is not one was
+		// spooled to a file by openInput.
+		err = convert.FromJSONFile(w, in.f, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter), convert.WithStrict(!c.noStrict), convert.WithProgress(prog.at))
 		if err == nil {
 			// A TOON document has no final newline (§12); a text file
 			// ends with one, as the reference command's output does.
 			_, err = io.WriteString(out, "\n")
 		}
-	} else {
+	case in.f != nil && st == nil:
+		// A file is decoded in place from a memory mapping. (--stats reads
+		// it as a stream, below: its counter takes the input as it goes.)
+		err = convert.ToJSONFile(w, in.f, convert.WithIndent(c.indent), convert.WithStrict(!c.noStrict), convert.WithJSONIndent(c.jsonIndent), convert.WithProgress(prog.at))
+	default:
 		var r io.Reader = &countingReader{r: in.reader(), p: prog}
 		if st != nil {
 			r = io.TeeReader(r, st.inputSink())

@@ -71,6 +71,15 @@ func sameFile(a, b io.Writer) bool {
 // add counts n bytes read.
 func (p *progress) add(n int) { p.n.Add(int64(n)) }
 
+// at records that the input has been read up to offset off in pass pass
+// (convert.WithProgress).
+func (p *progress) at(pass int, off int64) {
+	if pass > int(p.pass.Load()) {
+		p.nextPass()
+	}
+	p.n.Store(off)
+}
+
 // nextPass starts the next pass over the input.
 func (p *progress) nextPass() {
 	if int(p.pass.Load()) < p.passes {
@@ -167,36 +176,4 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	n, err := c.r.Read(b)
 	c.p.add(n)
 	return n, err
-}
-
-// countingSeeker counts the bytes read from a file and lets the reader
-// seek it (convert.FromJSON reads a seekable input twice in place) and
-// read it at an offset (FromJSON's first pass reads the far half of a big
-// table that way, on another goroutine). A seek back to the input's start
-// after reading begins the next pass. It has no other methods, so io.Copy
-// cannot bypass the count.
-type countingSeeker struct {
-	f     *os.File
-	p     *progress
-	start int64 // the input's first byte in f
-}
-
-func (c *countingSeeker) Read(b []byte) (int, error) {
-	n, err := c.f.Read(b)
-	c.p.add(n)
-	return n, err
-}
-
-func (c *countingSeeker) ReadAt(b []byte, off int64) (int, error) {
-	n, err := c.f.ReadAt(b, off)
-	c.p.add(n)
-	return n, err
-}
-
-func (c *countingSeeker) Seek(off int64, whence int) (int64, error) {
-	pos, err := c.f.Seek(off, whence)
-	if err == nil && pos == c.start && c.p.n.Load() > 0 {
-		c.p.nextPass()
-	}
-	return pos, err
 }
