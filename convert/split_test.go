@@ -751,7 +751,7 @@ func TestSplitBadInput(t *testing.T) {
 		cause    error
 		line     int
 	}{
-		{"count too high", "[30]{id,name}:" + rows(25), toon.ErrCount, 1},
+		{"count too high", "[30]{id,name}:" + rows(25), toon.ErrCount, 26}, // the last row: where the table ended short
 		{"count too low", "[20]{id,name}:" + rows(25), toon.ErrCount, 22},
 		{"width", "[25]{id,name}:" + rows(12) + "\n  13,x,y" + rowsFrom(14, 25), toon.ErrWidth, 14},
 		{"blank line", "[25]{id,name}:" + rows(10) + "\n" + rows(15), toon.ErrBlankLine, 12},
