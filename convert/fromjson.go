@@ -49,6 +49,9 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		p.seek = src.seekTo
 	}
 	if err := p.run(src.reader()); err != nil {
+		if c.lines != nil {
+			return c.lines.explain(err)
+		}
 		return src.jsonError(err, c.maxDepth)
 	}
 	p.arena = nil
@@ -70,6 +73,7 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
+	e.lx.lines = c.lines != nil
 	defer func() {
 		if e.rw != nil {
 			e.rw.stop()

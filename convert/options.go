@@ -22,6 +22,7 @@ type config struct {
 	pipeChunk   int            // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
 	aheadMin    int            // FromJSON: input left for the first pass to start a helper
 	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
+	lines       *linesView     // FromJSON: the input is JSON Lines seen as an array (FromJSONLines)
 }
 
 func makeConfig(opts []Option) config {

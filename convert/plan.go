@@ -164,6 +164,7 @@ var errHeaderTooLarge = errors.New("tabular header too large")
 func (p *planner) run(r io.Reader) error {
 	p.lx = newLexer(r, make([]byte, 0, p.c.bufSize))
 	p.lx.seek = p.seek
+	p.lx.lines = p.c.lines != nil
 	p.seed = maphash.MakeSeed()
 	defer p.cancelAhead()
 	for {
