@@ -85,20 +85,11 @@ func (rw *rowWriter) loop() {
 // full. The values refer to b.data: if a later row makes data grow, they
 // go on referring to the old array, which keeps the same bytes.
 func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
-	if rw.cur == nil {
-		rw.cur = <-rw.free
-		rw.cur.data, rw.cur.vals = rw.cur.data[:0], rw.cur.vals[:0]
-	}
-	b := rw.cur
+	b := rw.batch()
 	// One copy of the row, names and all, costs less than one per cell.
 	shift := len(b.data) - lx.lo
 	b.data = append(b.data, lx.text()...)
-	n := len(b.vals)
-	if cap(b.vals)-n < len(cells) {
-		b.vals = append(b.vals, make([]toon.Value, len(cells))...)
-	}
-	b.vals = b.vals[:n+len(cells)]
-	vals := b.vals[n:]
+	vals := b.row(len(cells))
 	for j := range cells {
 		c := &cells[j]
 		switch c.kind {
@@ -123,11 +114,37 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 			vals[j] = toon.Null()
 		}
 	}
-	if len(b.data) >= batchBytes || len(b.vals)+len(cells) > batchCells {
+	rw.handOver(len(cells))
+	return nil
+}
+
+// batch returns the batch being filled, taking a free one if there is
+// none.
+func (rw *rowWriter) batch() *batch {
+	if rw.cur == nil {
+		rw.cur = <-rw.free
+		rw.cur.data, rw.cur.vals = rw.cur.data[:0], rw.cur.vals[:0]
+	}
+	return rw.cur
+}
+
+// row appends the cells of a row of width w to b and returns them.
+func (b *batch) row(w int) []toon.Value {
+	n := len(b.vals)
+	if cap(b.vals)-n < w {
+		b.vals = append(b.vals, make([]toon.Value, w)...)
+	}
+	b.vals = b.vals[:n+w]
+	return b.vals[n:]
+}
+
+// handOver hands the current batch over when it is full: when its text
+// has reached batchBytes or it has no room for another row of w cells.
+func (rw *rowWriter) handOver(w int) {
+	if b := rw.cur; len(b.data) >= batchBytes || len(b.vals)+w > batchCells {
 		rw.todo <- b
 		rw.cur = nil
 	}
-	return nil
 }
 
 // sync hands over the current batch and waits until every batch is
