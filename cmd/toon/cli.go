@@ -75,6 +75,7 @@ type config struct {
 	stats          bool
 	tokenizer      string
 	input          string // "" or "-" for standard input
+	formats               // --from, --to and the CSV flags (formats.go)
 }
 
 // usageError is bad usage: reported with a hint, exit status 2.
@@ -124,6 +125,7 @@ func parseArgs(args []string) (*config, bool, bool, error) {
 	fs.IntVar(&c.jsonIndent, "json-indent", 0, "")
 	fs.BoolVar(&c.stats, "stats", false, "")
 	fs.StringVar(&c.tokenizer, "tokenizer", "o200k_base", "")
+	c.formats.addFlags(fs)
 	var help, version bool
 	fs.BoolVar(&help, "h", false, "")
 	fs.BoolVar(&help, "help", false, "")
@@ -173,6 +175,9 @@ func parseArgs(args []string) (*config, bool, bool, error) {
 	default:
 		return nil, false, false, &usageError{"--tokenizer must be o200k_base or cl100k_base"}
 	}
+	if err := resolveFormats(c); err != nil {
+		return nil, false, false, err
+	}
 	if !c.encode && !c.decode {
 		switch strings.ToLower(filepath.Ext(c.input)) {
 		case ".toon":
@@ -200,7 +205,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if help {
-		io.WriteString(stdout, usageText)
+		io.WriteString(stdout, usageText+formatsHelp)
 		return exitOK
 	}
 	if version {
@@ -313,13 +318,13 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 	}
 	if c.encode {
 		src := &countingSeeker{f: in.f, n: &prog.n}
-		err = convert.FromJSON(w, src, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter))
+		err = encodeInput(c, w, src)
 	} else {
 		var r io.Reader = &countingReader{r: in.reader(), n: &prog.n}
 		if st != nil {
 			r = io.TeeReader(r, st.inputSink())
 		}
-		err = convert.ToJSON(w, r, convert.WithIndent(c.indent), convert.WithStrict(!c.noStrict), convert.WithJSONIndent(c.jsonIndent))
+		err = decodeOutput(c, w, r)
 	}
 	prog.stop()
 	if st != nil {
