@@ -104,11 +104,11 @@ func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 			break
 		}
 		if rw != nil {
-			rw.addCSV(cr.rec, cr.fields, c.csvStrings)
+			rw.addCSV(cr.rec, cr.bounds, c.csvStrings)
 			continue
 		}
-		for j, f := range cr.fields {
-			vals[j] = csvCell(f, c.csvStrings)
+		for j := range vals {
+			vals[j] = csvCell(cr.field(j), c.csvStrings)
 		}
 		if err := enc.WriteRow(vals...); err != nil {
 			return errChangedIf(err)
@@ -151,10 +151,10 @@ func csvHeader(cr *csvReader) ([]string, bool, error) {
 	if err != nil || !ok {
 		return nil, bom, err
 	}
-	names := make([]string, len(cr.fields))
+	names := make([]string, cr.n)
 	seen := make(map[string]int, len(names))
-	for j, f := range cr.fields {
-		names[j] = string(f)
+	for j := range names {
+		names[j] = string(cr.field(j))
 		if k, dup := seen[names[j]]; dup {
 			return nil, bom, errors.New("csv: line " + strconv.Itoa(cr.recLine) + ": the header names field " + strconv.Quote(names[j]) + " twice (columns " + strconv.Itoa(k+1) + " and " + strconv.Itoa(j+1) + ")")
 		}
@@ -193,18 +193,19 @@ func (e *csvWidthError) Error() string {
 // Unwrap returns the *csv.ParseError, whose Err is csv.ErrFieldCount.
 func (e *csvWidthError) Unwrap() error { return e.pe }
 
-// addCSV copies a record, whose fields lie in rec, into the current batch
-// with its cells as values, and hands the batch over when it is full.
-func (rw *rowWriter) addCSV(rec []byte, fields [][]byte, str bool) {
+// addCSV copies a record, whose fields are rec[bounds[2j]:bounds[2j+1]],
+// into the current batch with its cells as values, and hands the batch
+// over when it is full.
+func (rw *rowWriter) addCSV(rec []byte, bounds []int, str bool) {
 	b := rw.batch()
-	shift := len(b.data) + cap(rec)
+	shift := len(b.data)
 	b.data = append(b.data, rec...)
-	vals := b.row(len(fields))
-	for j, f := range fields {
-		lo := shift - cap(f)
-		vals[j] = csvCell(b.data[lo:lo+len(f)], str)
+	w := len(bounds) / 2
+	vals := b.row(w)
+	for j := range vals {
+		vals[j] = csvCell(b.data[shift+bounds[2*j]:shift+bounds[2*j+1]], str)
 	}
-	rw.handOver(len(fields))
+	rw.handOver(w)
 }
 
 // csvCell returns the value of a cell: the literal or number its text is

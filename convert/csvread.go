@@ -34,13 +34,14 @@ type csvReader struct {
 	line  int // the number of lines read (encoding/csv's numLine)
 	width int // fields per record, set by the first; 0 before it
 
-	fields  [][]byte // the last record's fields
-	rec     []byte   // the text they lie in: field f starts at cap(rec)-cap(f)
-	scratch []byte   // unescaped fields of a record with quotes
-	ends    []int    // where each field ends in scratch
-	recLine int      // the line the last record starts on
-	n       int      // the number of fields of the last record
-	last    int      // scan: where the field after the last comma starts
+	// The last record: field j is rec[bounds[2j]:bounds[2j+1]]. (Offsets
+	// rather than slices: storing them costs no write barrier.)
+	rec     []byte
+	bounds  []int
+	scratch []byte // unescaped fields of a record with quotes
+	recLine int    // the line the last record starts on
+	n       int    // the number of fields of the last record
+	last    int    // scan: where the field after the last comma starts
 }
 
 // csvBufSize is the size of ToCSV's output buffer.
@@ -145,7 +146,7 @@ func (r *csvReader) next(count bool) (bool, error) {
 		r.n++
 		if !count {
 			r.rec = b[:end]
-			r.fields = append(r.fields, b[r.last:end])
+			r.bounds = append(r.bounds, r.last, end)
 		}
 		return true, r.checkWidth()
 	}
@@ -172,11 +173,11 @@ func eqMask(x, c uint64) uint64 {
 // scan reads the line at the start of b, eight bytes at a time, up to its
 // LF or its first quote, whichever comes first, and returns that byte's
 // index, or -1 if b has neither, and whether it is a quote. It leaves in
-// fields the fields that end before it (or, if count is set, only their
+// bounds the fields that end before it (or, if count is set, only their
 // number in n), and in last where the field after them starts.
 func (r *csvReader) scan(b []byte, count bool) (int, bool) {
 	comma := uint64(r.comma) * swarOnes
-	fields := r.fields[:0]
+	bounds := r.bounds[:0]
 	n, last := 0, 0
 	// commas adds the fields that end at the commas of mask m, in the
 	// word at p.
@@ -188,7 +189,7 @@ func (r *csvReader) scan(b []byte, count bool) (int, bool) {
 		}
 		for ; m != 0; m &= m - 1 {
 			c := p + bits.TrailingZeros64(m)>>3
-			fields = append(fields, b[last:c])
+			bounds = append(bounds, last, c)
 			last = c + 1
 		}
 	}
@@ -217,18 +218,21 @@ func (r *csvReader) scan(b []byte, count bool) (int, bool) {
 			} else if c == r.comma {
 				n++
 				if !count {
-					fields = append(fields, b[last:p])
+					bounds = append(bounds, last, p)
 				}
 				last = p + 1
 			}
 		}
 	}
 	if !count {
-		n = len(fields)
+		n = len(bounds) / 2
 	}
-	r.fields, r.n, r.last = fields, n, last
+	r.bounds, r.n, r.last = bounds, n, last
 	return stop, stop >= 0 && b[stop] == '"'
 }
+
+// field returns field j of the last record.
+func (r *csvReader) field(j int) []byte { return r.rec[r.bounds[2*j]:r.bounds[2*j+1]] }
 
 // checkWidth checks the last record's width against the first's.
 func (r *csvReader) checkWidth() error {
@@ -262,19 +266,13 @@ func (r *csvReader) quoted(count bool) (bool, error) {
 			return false, err
 		}
 		r.rec = r.scratch
-		r.fields = r.fields[:0]
-		from := 0
-		for _, end := range r.ends {
-			r.fields = append(r.fields, r.scratch[from:end])
-			from = end
-		}
-		r.n = len(r.fields)
+		r.n = len(r.bounds) / 2
 		return true, r.checkWidth()
 	}
 }
 
 // quotedAt parses the record at the start of b, which is not an empty
-// line, as encoding/csv's readRecord does, into scratch and ends. It
+// line, as encoding/csv's readRecord does, into scratch and bounds. It
 // returns the bytes and lines the record takes, or errMore if b may end
 // before the record does (eof false). Lines are numbered from r.line.
 func (r *csvReader) quotedAt(b []byte, eof bool) (size, lines int, err error) {
@@ -318,7 +316,7 @@ func (r *csvReader) quotedAt(b []byte, eof bool) (size, lines int, err error) {
 	recLine := numLine
 	r.recLine = recLine
 	r.scratch = r.scratch[:0]
-	r.ends = r.ends[:0]
+	r.bounds = r.bounds[:0]
 	col := 1           // the column of line[0], in bytes
 	posLine := recLine // the line of line[0]: not counted when the input ends
 	fail := func(line, col int, e error) (int, int, error) {
@@ -336,8 +334,9 @@ parseField:
 			if j := bytes.IndexByte(field, '"'); j >= 0 {
 				return fail(numLine, col+j, csv.ErrBareQuote)
 			}
+			r.bounds = append(r.bounds, len(r.scratch))
 			r.scratch = append(r.scratch, field...)
-			r.ends = append(r.ends, len(r.scratch))
+			r.bounds = append(r.bounds, len(r.scratch))
 			if i < 0 {
 				break parseField
 			}
@@ -346,6 +345,7 @@ parseField:
 			continue
 		}
 		// A quoted field.
+		r.bounds = append(r.bounds, len(r.scratch))
 		line = line[1:]
 		col++
 		for {
@@ -361,10 +361,10 @@ parseField:
 				case len(line) > 0 && line[0] == r.comma: // the end of the field
 					line = line[1:]
 					col++
-					r.ends = append(r.ends, len(r.scratch))
+					r.bounds = append(r.bounds, len(r.scratch))
 					continue parseField
 				case len(line) == 0: // the end of the record
-					r.ends = append(r.ends, len(r.scratch))
+					r.bounds = append(r.bounds, len(r.scratch))
 					break parseField
 				default:
 					return fail(numLine, col-1, csv.ErrQuote)

@@ -52,8 +52,8 @@ func ourRecords(in []byte, comma byte, bufSize int, count bool, kind int) ([][]s
 		}
 		rec := make([]string, cr.n)
 		if !count {
-			for j, f := range cr.fields {
-				rec[j] = string(f)
+			for j := range rec {
+				rec[j] = string(cr.field(j))
 			}
 		}
 		recs = append(recs, rec)
