@@ -90,6 +90,13 @@ func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 		rw = newRowWriter(enc)
 		defer rw.stop()
 		rw.w = len(names)
+		str := c.csvStrings
+		rw.cells = func(b *batch) {
+			data, bounds := b.data, b.bounds[:2*len(b.vals)]
+			for i := range b.vals {
+				b.vals[i] = csvCell(data[bounds[2*i]:bounds[2*i+1]], str)
+			}
+		}
 	}
 	vals := make([]toon.Value, len(names))
 	for {
@@ -104,7 +111,7 @@ func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 			break
 		}
 		if rw != nil {
-			rw.addCSV(cr.rec, cr.bounds, c.csvStrings)
+			rw.addCSV(cr.rec, cr.bounds)
 			continue
 		}
 		for j := range vals {
@@ -194,18 +201,17 @@ func (e *csvWidthError) Error() string {
 func (e *csvWidthError) Unwrap() error { return e.pe }
 
 // addCSV copies a record, whose fields are rec[bounds[2j]:bounds[2j+1]],
-// into the current batch with its cells as values, and hands the batch
-// over when it is full.
-func (rw *rowWriter) addCSV(rec []byte, bounds []int, str bool) {
+// into the current batch, with room for its cells, which the writing
+// goroutine types (rw.cells), and hands the batch over when it is full.
+func (rw *rowWriter) addCSV(rec []byte, bounds []int) {
 	b := rw.batch()
 	shift := len(b.data)
 	b.data = append(b.data, rec...)
-	w := len(bounds) / 2
-	vals := b.row(w)
-	for j := range vals {
-		vals[j] = csvCell(b.data[shift+bounds[2*j]:shift+bounds[2*j+1]], str)
+	for _, o := range bounds {
+		b.bounds = append(b.bounds, shift+o)
 	}
-	rw.handOver(w)
+	b.row(len(bounds) / 2)
+	rw.handOver(len(bounds) / 2)
 }
 
 // csvCell returns the value of a cell: the literal or number its text is

@@ -42,6 +42,7 @@ type csvReader struct {
 	recLine int    // the line the last record starts on
 	n       int    // the number of fields of the last record
 	last    int    // scan: where the field after the last comma starts
+	quote   int    // next, counting: the index in buf of the next '"', or len(buf)
 }
 
 // csvBufSize is the size of ToCSV's output buffer.
@@ -50,7 +51,7 @@ const csvBufSize = 256 << 10
 // newCSVReader returns a reader of r with a buffer of bufSize bytes, which
 // grows for records longer than it up to max bytes.
 func newCSVReader(r io.Reader, comma byte, limit, bufSize int) *csvReader {
-	return &csvReader{r: r, buf: make([]byte, 0, max(min(bufSize, limit+1), 16)), comma: comma, max: limit}
+	return &csvReader{r: r, buf: make([]byte, 0, max(min(bufSize, limit+1), 16)), comma: comma, max: limit, quote: -1}
 }
 
 // validCSVComma reports whether c can separate CSV fields (encoding/csv's
@@ -73,6 +74,7 @@ func (r *csvReader) fill(keep int) (bool, error) {
 	if r.eof {
 		return false, nil
 	}
+	r.quote = -1 // the buffer changes: look for the next quote again
 	if keep > 0 {
 		n := copy(r.buf[:cap(r.buf)], r.buf[keep:])
 		r.buf = r.buf[:n]
@@ -112,6 +114,31 @@ func (r *csvReader) fill(keep int) (bool, error) {
 func (r *csvReader) next(count bool) (bool, error) {
 	for {
 		b := r.buf[r.i:]
+		if count {
+			// Before the buffer's next quote, a line's width is its
+			// delimiters plus one, counted by bytes.Count.
+			if r.quote < r.i {
+				if q := bytes.IndexByte(b, '"'); q >= 0 {
+					r.quote = r.i + q
+				} else {
+					r.quote = len(r.buf)
+				}
+			}
+			if k := bytes.IndexByte(b[:r.quote-r.i], '\n'); k >= 0 {
+				end := k
+				if k > 0 && b[k-1] == '\r' {
+					end--
+				}
+				r.line++
+				r.i += k + 1
+				if end == 0 { // an empty line: skipped
+					continue
+				}
+				r.recLine = r.line
+				r.n = bytes.Count(b[:end], []byte{r.comma}) + 1
+				return true, r.checkWidth()
+			}
+		}
 		k, quote := r.scan(b, count)
 		if quote {
 			return r.quoted(count)

@@ -23,6 +23,11 @@ import (
 type batch struct {
 	data []byte
 	vals []toon.Value
+	// bounds, for the rows of a CSV table, holds where each cell's text
+	// starts and ends in data; vals are made from them (rowWriter.cells)
+	// by the writing goroutine, or by the reading side if typed is set.
+	bounds []int
+	typed  bool
 }
 
 const (
@@ -39,6 +44,11 @@ type rowWriter struct {
 	done chan struct{}
 	cur  *batch // being filled; nil when none is
 	w    int    // cells per row of the current table
+	// cells, if set, makes a batch's vals before its rows are written:
+	// on the writing goroutine, or, when that one is behind (a full batch
+	// already waits for it), on the reading side, so that the two share
+	// the work as their speeds allow.
+	cells func(b *batch)
 
 	// err is the first error of WriteRow. The writing goroutine sets it
 	// before it hands the batch back, so the reading side may read it once
@@ -73,6 +83,9 @@ func newRowWriter(enc *toon.Encoder) *rowWriter {
 func (rw *rowWriter) loop() {
 	defer close(rw.done)
 	for b := range rw.todo {
+		if rw.cells != nil && !b.typed {
+			rw.cells(b)
+		}
 		for r := 0; rw.err == nil && r+rw.w <= len(b.vals); r += rw.w {
 			rw.err = rw.enc.WriteRow(b.vals[r : r+rw.w]...)
 		}
@@ -123,7 +136,7 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 func (rw *rowWriter) batch() *batch {
 	if rw.cur == nil {
 		rw.cur = <-rw.free
-		rw.cur.data, rw.cur.vals = rw.cur.data[:0], rw.cur.vals[:0]
+		rw.cur.data, rw.cur.vals, rw.cur.bounds, rw.cur.typed = rw.cur.data[:0], rw.cur.vals[:0], rw.cur.bounds[:0], false
 	}
 	return rw.cur
 }
@@ -142,6 +155,10 @@ func (b *batch) row(w int) []toon.Value {
 // has reached batchBytes or it has no room for another row of w cells.
 func (rw *rowWriter) handOver(w int) {
 	if b := rw.cur; len(b.data) >= batchBytes || len(b.vals)+w > batchCells {
+		if rw.cells != nil && len(rw.todo) > 0 {
+			rw.cells(b)
+			b.typed = true
+		}
 		rw.todo <- b
 		rw.cur = nil
 	}
