@@ -19,16 +19,17 @@ import (
 // It is a reader of its own for speed. encoding/csv copies every record
 // into a new string; here a record's fields are views of the read buffer,
 // valid until the next call, and a line without a quote (most lines) is
-// split with bytes.IndexByte alone. Only records with quoted fields copy
-// their fields (unescaped) into a scratch buffer, in a line-by-line copy
-// of encoding/csv's parser. A record is parsed once it is whole in the
-// buffer, which grows (to at most max bytes) for longer ones.
+// split by scan, eight bytes at a time, or, when only its width is wanted,
+// measured with bytes.IndexByte and bytes.Count. Only records with quoted
+// fields copy their fields (unescaped) into a scratch buffer, in a
+// line-by-line copy of encoding/csv's parser. A record is parsed once it
+// is whole in the buffer, which grows (to at most max bytes) for longer
+// ones.
 type csvReader struct {
 	r     io.Reader
 	buf   []byte // buf[i:] is unread
 	i     int
-	eof   bool  // r is exhausted
-	rerr  error // r's error other than io.EOF
+	eof   bool // r is exhausted, or failed
 	comma byte
 	max   int // the longest record accepted, in bytes
 	line  int // the number of lines read (encoding/csv's numLine)
@@ -94,7 +95,6 @@ func (r *csvReader) fill(keep int) (bool, error) {
 		if err != nil {
 			r.eof = true
 			if err != io.EOF {
-				r.rerr = err
 				return false, err
 			}
 			return n > 0, nil
@@ -104,13 +104,12 @@ func (r *csvReader) fill(keep int) (bool, error) {
 		}
 	}
 	r.eof = true
-	r.rerr = io.ErrNoProgress
-	return false, r.rerr
+	return false, io.ErrNoProgress
 }
 
-// next reads the next record into fields (or, if count is set, only its
-// width into n, for lines without quotes). It returns false at the end of
-// the input.
+// next reads the next record into rec and bounds, and its width into n
+// (if count is set, lines without quotes give only their width). It
+// returns false at the end of the input.
 func (r *csvReader) next(count bool) (bool, error) {
 	for {
 		b := r.buf[r.i:]
