@@ -27,7 +27,8 @@ import (
 // a record cut across two lines puts recSep inside a value, two records
 // on one line put a ',' or nothing between elements of the root array.
 // recSep (ASCII RS) is a control character, invalid anywhere else in
-// JSON, even inside a string.
+// JSON, even inside a string; an RS of the input is made NUL in the view,
+// invalid too, so that it cannot pass for a separator.
 //
 // Because the view has the input's offsets (plus one), it can be read at
 // any offset (io.ReaderAt), as FromJSON's first pass does for big tables.
@@ -202,6 +203,16 @@ func (v *linesView) transform(b []byte, o int64) error {
 		for i := 0; int64(i)+o < 3 && i < len(b); i++ {
 			b[i] = ' '
 		}
+	}
+	// An RS of the input, invalid JSON wherever it is, must not pass for a
+	// separator: it becomes NUL, invalid as well.
+	for j := 0; ; j++ {
+		k := bytes.IndexByte(b[j:], recSep)
+		if k < 0 {
+			break
+		}
+		j += k
+		b[j] = 0
 	}
 	for j := 0; ; {
 		k := bytes.IndexByte(b[j:], '\n')

@@ -227,6 +227,7 @@ func TestFromJSONLinesErrors(t *testing.T) {
 		{utf8BOM + "{\"a\":1,}\n", 1, 10, "invalid character ','"},
 		{"{\"a\":1}\n{\"a\":\"\x1e\"}\n", 2, 7, "invalid character"},
 		{"{\"a\":1}\n\x1e{\"a\":2}\n", 2, 1, "invalid character"},
+		{"{}\x1e{}\n{}\n", 1, 3, "invalid character '\\x1e' at start of value"},
 	}
 	for _, c := range cases {
 		for _, mode := range []string{"seekable", "stream"} {
@@ -359,4 +360,62 @@ func TestToJSONLinesErrors(t *testing.T) {
 			t.Errorf("%q: error %v, want %q", in, err, msg)
 		}
 	}
+}
+
+// FuzzFromJSONLines holds FromJSONLines to its definition: if every line
+// that is not blank is one JSON object (as jsontext reads it), the output
+// is FromJSON's for the array of those lines; otherwise it is a
+// *JSONError and nothing is written.
+func FuzzFromJSONLines(f *testing.F) {
+	for _, l := range layouts {
+		f.Add([]byte(l([]string{`{"a":1,"b":"x"}`, `{"a":2,"b":"y"}`})))
+	}
+	f.Add([]byte("{\"a\":[{\"x\":1}\n{\"x\":2}]}\n"))
+	f.Add([]byte("{\"a\":1},{\"a\":2}\n"))
+	f.Add([]byte("{\"a\":1}\n[1]\n"))
+	f.Add([]byte("\xef\xbb\xbf{}\r\n\r\n{\"\":null}"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		var records []string
+		valid := true
+		for i, line := range bytes.Split(in, []byte("\n")) {
+			if i == 0 {
+				line = bytes.TrimPrefix(line, []byte(utf8BOM))
+			}
+			if len(bytes.Trim(line, " \t\r")) == 0 {
+				continue
+			}
+			dec := jsontext.NewDecoder(bytes.NewReader(line))
+			if dec.PeekKind() != '{' {
+				valid = false
+				break
+			}
+			v, err := dec.ReadValue()
+			if err != nil {
+				valid = false
+				break
+			}
+			records = append(records, string(v)) // v is valid until the next read
+			if _, err := dec.ReadToken(); err != io.EOF {
+				valid = false
+				break
+			}
+		}
+		var out bytes.Buffer
+		err := FromJSONLines(&out, bytes.NewReader(in), withBufSize(16))
+		if !valid {
+			var je *JSONError
+			if !errors.As(err, &je) || out.Len() != 0 {
+				t.Fatalf("%q: error %v, output %q", in, err, out.Bytes())
+			}
+			return
+		}
+		var want bytes.Buffer
+		werr := FromJSON(&want, bytes.NewReader(jsonArray(records)))
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%q: error %v; FromJSON of the array: %v", in, err, werr)
+		}
+		if err == nil && !bytes.Equal(out.Bytes(), want.Bytes()) {
+			t.Fatalf("%q:\ngot:\n%s\nwant:\n%s", in, out.Bytes(), want.Bytes())
+		}
+	})
 }
