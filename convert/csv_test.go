@@ -12,7 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
 )
 
@@ -410,4 +412,69 @@ func TestFromCSVChanged(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzFromCSV holds FromCSV to its definition: for CSV that encoding/csv
+// reads without error, with a header of distinct names and at least one
+// row, the output is FromJSON's for the array of objects of the typed
+// cells; for CSV it rejects, an error and no output.
+func FuzzFromCSV(f *testing.F) {
+	for _, c := range csvCases {
+		f.Add([]byte(c))
+	}
+	f.Add([]byte("a,b\n1,x\n2.50,\"y\nz\"\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !utf8.Valid(in) {
+			return // the JSON of the reference would need the same replacements
+		}
+		recs, rerr := stdRecords(bytes.TrimPrefix(in, []byte(utf8BOM)), ',')
+		var out bytes.Buffer
+		err := FromCSV(&out, bytes.NewReader(in), withBufSize(16))
+		if rerr != nil {
+			if err == nil || out.Len() != 0 {
+				t.Fatalf("%q: error %v, output %q; encoding/csv: %v", in, err, out.Bytes(), rerr)
+			}
+			return
+		}
+		if len(recs) < 2 {
+			return // no rows: FromJSON has no header to compare with
+		}
+		seen := map[string]bool{}
+		for _, name := range recs[0] {
+			if seen[name] {
+				if err == nil || out.Len() != 0 {
+					t.Fatalf("%q: a repeated name accepted", in)
+				}
+				return
+			}
+			seen[name] = true
+		}
+		var js []byte
+		js = append(js, '[')
+		for r, rec := range recs[1:] {
+			if r > 0 {
+				js = append(js, ',')
+			}
+			js = append(js, '{')
+			for j, cell := range rec {
+				if j > 0 {
+					js = append(js, ',')
+				}
+				js, _ = jsontext.AppendQuote(js, recs[0][j])
+				js = append(js, ':')
+				if typed := typedJSON(cell); typed == cell {
+					js = append(js, cell...)
+				} else {
+					js, _ = jsontext.AppendQuote(js, cell)
+				}
+			}
+			js = append(js, '}')
+		}
+		js = append(js, ']')
+		var want bytes.Buffer
+		werr := FromJSON(&want, bytes.NewReader(js))
+		if (err == nil) != (werr == nil) || err == nil && out.String() != want.String() {
+			t.Fatalf("%q: error %v, FromJSON %v\ngot:\n%s\nwant:\n%s", in, err, werr, out.Bytes(), want.Bytes())
+		}
+	})
 }
