@@ -114,8 +114,9 @@ func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 			rw.addCSV(cr.rec, cr.bounds)
 			continue
 		}
+		rec, bounds := cr.rec, cr.bounds[:2*len(vals)]
 		for j := range vals {
-			vals[j] = csvCell(cr.field(j), c.csvStrings)
+			vals[j] = csvCell(rec[bounds[2*j]:bounds[2*j+1]], c.csvStrings)
 		}
 		if err := enc.WriteRow(vals...); err != nil {
 			return errChangedIf(err)
