@@ -90,11 +90,17 @@ func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 		rw = newRowWriter(enc)
 		defer rw.stop()
 		rw.w = len(names)
+		rw.vals = make([]toon.Value, len(names))
 		str := c.csvStrings
-		rw.cells = func(b *batch) {
-			data, bounds := b.data, b.bounds[:2*len(b.vals)]
-			for i := range b.vals {
-				b.vals[i] = csvCell(data[bounds[2*i]:bounds[2*i+1]], str)
+		rw.cells = func(b *batch, r int, vals []toon.Value) {
+			ends := b.ends[r*len(vals) : (r+1)*len(vals)]
+			lo := 0
+			if r > 0 {
+				lo = int(b.ends[r*len(vals)-1]) + 1
+			}
+			for j, e := range ends {
+				vals[j] = csvCell(b.data[lo:e], str)
+				lo = int(e) + 1
 			}
 		}
 	}
@@ -111,7 +117,7 @@ func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 			break
 		}
 		if rw != nil {
-			rw.addCSV(cr.rec, cr.bounds)
+			rw.addCSV(cr)
 			continue
 		}
 		rec, bounds := cr.rec, cr.bounds[:2*len(vals)]
@@ -201,18 +207,29 @@ func (e *csvWidthError) Error() string {
 // Unwrap returns the *csv.ParseError, whose Err is csv.ErrFieldCount.
 func (e *csvWidthError) Unwrap() error { return e.pe }
 
-// addCSV copies a record, whose fields are rec[bounds[2j]:bounds[2j+1]],
-// into the current batch, with room for its cells, which the writing
-// goroutine types (rw.cells), and hands the batch over when it is full.
-func (rw *rowWriter) addCSV(rec []byte, bounds []int) {
+// addCSV copies the record cr has read into the current batch, each field
+// followed by a separator byte, with the ends of its fields, and hands the
+// batch over when it is full. rw.cells types its cells.
+func (rw *rowWriter) addCSV(cr *csvReader) {
 	b := rw.batch()
 	shift := len(b.data)
-	b.data = append(b.data, rec...)
-	for _, o := range bounds {
-		b.bounds = append(b.bounds, shift+o)
+	if cr.inQuotes {
+		// The fields lie back to back in the scratch buffer: copied one by
+		// one, with a separator after each.
+		for j := 0; j < cr.n; j++ {
+			b.data = append(b.data, cr.field(j)...)
+			b.ends = append(b.ends, int32(len(b.data)))
+			b.data = append(b.data, ',')
+		}
+	} else {
+		// The line has its delimiter after every field but the last.
+		b.data = append(b.data, cr.rec...)
+		b.data = append(b.data, ',')
+		for j := 1; j < 2*cr.n; j += 2 {
+			b.ends = append(b.ends, int32(shift+cr.bounds[j]))
+		}
 	}
-	b.row(len(bounds) / 2)
-	rw.handOver(len(bounds) / 2)
+	rw.handOver(cr.n)
 }
 
 // csvCell returns the value of a cell: the literal or number its text is

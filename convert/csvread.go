@@ -37,13 +37,14 @@ type csvReader struct {
 
 	// The last record: field j is rec[bounds[2j]:bounds[2j+1]]. (Offsets
 	// rather than slices: storing them costs no write barrier.)
-	rec     []byte
-	bounds  []int
-	scratch []byte // unescaped fields of a record with quotes
-	recLine int    // the line the last record starts on
-	n       int    // the number of fields of the last record
-	last    int    // scan: where the field after the last comma starts
-	quote   int    // next, counting: the index in buf of the next '"', or len(buf)
+	rec      []byte
+	bounds   []int
+	scratch  []byte // unescaped fields of a record with quotes
+	recLine  int    // the line the last record starts on
+	n        int    // the number of fields of the last record
+	last     int    // scan: where the field after the last comma starts
+	quote    int    // next, counting: the index in buf of the next '"', or len(buf)
+	inQuotes bool   // the last record has quoted fields: rec is scratch
 }
 
 // csvBufSize is the size of ToCSV's output buffer.
@@ -171,7 +172,7 @@ func (r *csvReader) next(count bool) (bool, error) {
 		r.i += size
 		r.n++
 		if !count {
-			r.rec = b[:end]
+			r.rec, r.inQuotes = b[:end], false
 			r.bounds = append(r.bounds, r.last, end)
 		}
 		return true, r.checkWidth()
@@ -291,7 +292,7 @@ func (r *csvReader) quoted(count bool) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		r.rec = r.scratch
+		r.rec, r.inQuotes = r.scratch, true
 		r.n = len(r.bounds) / 2
 		return true, r.checkWidth()
 	}

@@ -23,11 +23,13 @@ import (
 type batch struct {
 	data []byte
 	vals []toon.Value
-	// bounds, for the rows of a CSV table, holds where each cell's text
-	// starts and ends in data; vals are made from them (rowWriter.cells)
-	// by the writing goroutine, or by the reading side if typed is set.
-	bounds []int
-	typed  bool
+	// ends, for the rows of a CSV table, holds where each cell's text
+	// ends in data (a separator byte follows every cell, so the next one
+	// starts one byte further on). Their values are made from them by
+	// rowWriter.cells, row by row on the writing goroutine, or all at once
+	// into vals on the reading side when typed is set.
+	ends  []int32
+	typed bool
 }
 
 const (
@@ -44,11 +46,13 @@ type rowWriter struct {
 	done chan struct{}
 	cur  *batch // being filled; nil when none is
 	w    int    // cells per row of the current table
-	// cells, if set, makes a batch's vals before its rows are written:
-	// on the writing goroutine, or, when that one is behind (a full batch
-	// already waits for it), on the reading side, so that the two share
-	// the work as their speeds allow.
-	cells func(b *batch)
+	// cells, if set, makes the values of row r of a batch, from its ends,
+	// into vals: on the writing goroutine just before the row is written,
+	// or, when that one is behind (a full batch already waits for it),
+	// for the whole batch on the reading side, so that the two share the
+	// work as their speeds allow.
+	cells func(b *batch, r int, vals []toon.Value)
+	vals  []toon.Value // the writing goroutine's row, for cells
 
 	// err is the first error of WriteRow. The writing goroutine sets it
 	// before it hands the batch back, so the reading side may read it once
@@ -84,7 +88,13 @@ func (rw *rowWriter) loop() {
 	defer close(rw.done)
 	for b := range rw.todo {
 		if rw.cells != nil && !b.typed {
-			rw.cells(b)
+			vals := rw.vals[:rw.w]
+			for r := 0; rw.err == nil && r < len(b.ends)/rw.w; r++ {
+				rw.cells(b, r, vals)
+				rw.err = rw.enc.WriteRow(vals...)
+			}
+			rw.free <- b
+			continue
 		}
 		for r := 0; rw.err == nil && r+rw.w <= len(b.vals); r += rw.w {
 			rw.err = rw.enc.WriteRow(b.vals[r : r+rw.w]...)
@@ -136,7 +146,7 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 func (rw *rowWriter) batch() *batch {
 	if rw.cur == nil {
 		rw.cur = <-rw.free
-		rw.cur.data, rw.cur.vals, rw.cur.bounds, rw.cur.typed = rw.cur.data[:0], rw.cur.vals[:0], rw.cur.bounds[:0], false
+		rw.cur.data, rw.cur.vals, rw.cur.ends, rw.cur.typed = rw.cur.data[:0], rw.cur.vals[:0], rw.cur.ends[:0], false
 	}
 	return rw.cur
 }
@@ -154,9 +164,12 @@ func (b *batch) row(w int) []toon.Value {
 // handOver hands the current batch over when it is full: when its text
 // has reached batchBytes or it has no room for another row of w cells.
 func (rw *rowWriter) handOver(w int) {
-	if b := rw.cur; len(b.data) >= batchBytes || len(b.vals)+w > batchCells {
+	if b := rw.cur; len(b.data) >= batchBytes || len(b.vals)+len(b.ends)+w > batchCells {
 		if rw.cells != nil && len(rw.todo) > 0 {
-			rw.cells(b)
+			b.vals = b.vals[:len(b.ends)]
+			for r := 0; r < len(b.ends)/w; r++ {
+				rw.cells(b, r, b.vals[r*w:(r+1)*w])
+			}
 			b.typed = true
 		}
 		rw.todo <- b
@@ -168,7 +181,7 @@ func (rw *rowWriter) handOver(w int) {
 // written; it returns the first error of WriteRow.
 func (rw *rowWriter) sync() error {
 	if rw.cur != nil {
-		if len(rw.cur.vals) > 0 {
+		if len(rw.cur.vals) > 0 || len(rw.cur.ends) > 0 {
 			rw.todo <- rw.cur
 		} else {
 			rw.free <- rw.cur
