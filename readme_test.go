@@ -1,6 +1,8 @@
 package toon_test
 
 import (
+	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +13,9 @@ import (
 	"testing"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/convert"
+	"github.com/toonstream/toon/sqltoon"
+	_ "modernc.org/sqlite" // the "sqlite" driver of the database/sql snippet
 )
 
 // Each Go snippet of README.md is here, word for word, inside a function
@@ -337,6 +342,126 @@ func Example_readmeMisuse() {
 // TestReadmeSnippets checks that every Go snippet of README.md appears in
 // this file as it is, up to white space, so that the README shows only
 // code that compiles and whose output the examples above check.
+// readmeJSONLines is the README's JSON Lines snippet: it reads
+// events.jsonl in the current directory.
+func readmeJSONLines(w io.Writer, r io.Reader) error {
+	f, err := os.Open("events.jsonl")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	err = convert.FromJSONLines(w, f) // a root table of the records, or a list if they differ
+	if err != nil {
+		return err
+	}
+	err = convert.ToJSONLines(w, r) // a TOON array back to one compact JSON value per line
+	return err
+}
+
+func Example_readmeJSONLines() {
+	dir, err := os.MkdirTemp("", "toon-readme-*")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	wd, err := os.Getwd()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := os.Chdir(dir); err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.Chdir(wd)
+	if err := os.WriteFile("events.jsonl", []byte("{\"id\":1,\"kind\":\"click\"}\n\n{\"id\":2,\"kind\":\"view\"}\n"), 0o666); err != nil {
+		fmt.Println(err)
+		return
+	}
+	var out strings.Builder
+	err = readmeJSONLines(&out, strings.NewReader("[2]{id,kind}:\n  3,open\n  4,close"))
+	fmt.Print(out.String())
+	fmt.Println(err)
+	// Output:
+	// [2]{id,kind}:
+	//   1,click
+	//   2,view{"id":3,"kind":"open"}
+	// {"id":4,"kind":"close"}
+	// <nil>
+}
+
+// readmeCSV is the README's CSV snippet. Its three outputs go to the same
+// w, one after the other: a TOON document ends without a newline.
+func readmeCSV(w io.Writer, f, g, r io.Reader) error {
+	err := convert.FromCSV(w, f) // header row, then one row per record
+	if err != nil {
+		return err
+	}
+	err = convert.FromCSV(w, g, convert.WithCSVDelimiter(';'), // the CSV side: g has ';' between fields
+		convert.WithDelimiter(toon.Tab), convert.WithCSVStrings(true)) // the TOON side: tabs, no typing
+	if err != nil {
+		return err
+	}
+	err = convert.ToCSV(w, r) // a flat TOON table back to CSV
+	return err
+}
+
+func Example_readmeCSV() {
+	f := strings.NewReader("id,name,score\n1,Ada,9.50\n2,Bob,\n")
+	g := strings.NewReader("id;name\n05;Eve\n")
+	err := readmeCSV(os.Stdout, f, g, strings.NewReader("\n[1]{id,name}:\n  7,\"Li, Wei\""))
+	fmt.Println(err)
+	// Output:
+	// [2]{id,name,score}:
+	//   1,Ada,9.5
+	//   2,Bob,""[1	]{id	name}:
+	//   "05"	Eveid,name
+	// 7,"Li, Wei"
+	// <nil>
+}
+
+// readmeSQL is the README's database/sql snippet.
+func readmeSQL(ctx context.Context, db *sql.DB, w io.Writer) error {
+	rows, err := db.QueryContext(ctx, "SELECT id, name, total, created FROM orders")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	enc := toon.NewEncoder(w, toon.WithTableBudget(8<<20)) // rows held in memory before spilling
+	if err := sqltoon.WriteSQLRows(enc, "orders", rows); err != nil {
+		return err // "sqltoon: row 1042: ..." for a failed scan or query; nothing of the table written
+	}
+	return enc.Close()
+}
+
+func Example_readmeSQL() {
+	db, err := sql.Open("sqlite", ":memory:")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1) // one connection: each would have its own in-memory database
+	for _, q := range []string{
+		`CREATE TABLE orders (id INTEGER PRIMARY KEY, name TEXT, total REAL, created TEXT)`,
+		`INSERT INTO orders VALUES (1, 'Ada', 12.5, '2024-03-01'), (2, NULL, 7, '2024-03-02')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
+	err = readmeSQL(context.Background(), db, os.Stdout)
+	fmt.Println()
+	fmt.Println(err)
+	// Output:
+	// orders[2]{id,name,total,created}:
+	//   1,Ada,12.5,2024-03-01
+	//   2,null,7,2024-03-02
+	// <nil>
+}
+
 func TestReadmeSnippets(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	if err != nil {

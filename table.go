@@ -265,7 +265,8 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	if t.quick && len(cells) == t.width && t.rows != t.n && e.err == nil && cap(e.b)-len(e.b) >= rowSlack {
 		base := unsafe.Pointer(unsafe.SliceData(e.b))
 		*(*uint64)(unsafe.Add(base, len(e.b))) = t.leadWord
-		if o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw); k == len(cells) {
+		o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw)
+		if k == len(cells) {
 			// The row is in e.b's array: only its length changes, which
 			// the compiler stores without the write barrier that storing
 			// a slice in the heap would take. o is past the last cell's
@@ -277,7 +278,24 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 			}
 			return nil
 		}
-		// A cell that putCells leaves: appendRow writes the row again.
+		// A cell that putCells leaves: the row goes on from it, after
+		// the cells already written.
+		start := len(e.b)
+		b, bad := rowFrom(e.b[:o], cells, k, &t.rowStyle)
+		if bad >= 0 {
+			e.b = b[:start]
+			return invalidNumber(cells[bad].str())
+		}
+		if err := e.checkRow(len(b) - start); err != nil {
+			e.b = b[:start]
+			return err
+		}
+		e.b = b
+		t.rows++
+		if len(e.b) >= flushSize {
+			return e.flushRows()
+		}
+		return nil
 	}
 	return e.writeRow(cells)
 }
@@ -401,7 +419,14 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	} else {
 		b = append(b, rs.lead...)
 	}
-	for i := 0; ; {
+	return rowFrom(b, cells, 0, rs)
+}
+
+// rowFrom is appendRowCells from cell i on: b holds the row up to that
+// cell, the delimiter after the cell before it included, and has
+// rowSlack bytes of room.
+func rowFrom(b []byte, cells []Value, i int, rs *rowStyle) ([]byte, int) {
+	for {
 		fit := (cap(b) - len(b)) / maxCell
 		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], rs.dw)
 		b = b[:o]

@@ -1,6 +1,6 @@
 module github.com/toonstream/toon/bench
 
-go 1.23
+go 1.23.0
 
 require (
 	github.com/go-json-experiment/json v0.0.0-20250211171154-1ae217ad3535
@@ -12,7 +12,7 @@ require (
 	github.com/dlclark/regexp2 v1.11.5 // indirect
 	github.com/klauspost/cpuid/v2 v2.3.0 // indirect
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
+	golang.org/x/sys v0.34.0 // indirect
 )
 
 replace github.com/toonstream/toon => ../

@@ -38,6 +38,7 @@ const aheadMin = 4 << 20
 // ahead is a helper at work on the table whose frame is at depth.
 type ahead struct {
 	depth int
+	lines bool          // the table is the root array of JSON Lines: rows follow recSep
 	from  atomic.Int64  // the guessed boundary; MaxInt64 until known
 	stop  atomic.Bool   // set by the first pass to cancel the helper
 	found chan struct{} // closed once from is known or will never be
@@ -57,7 +58,7 @@ func (p *planner) startAhead(t *rowTemplate) {
 	if left < int64(p.c.aheadMin) {
 		return
 	}
-	a := &ahead{depth: len(p.stack), found: make(chan struct{}), done: make(chan struct{})}
+	a := &ahead{depth: len(p.stack), lines: p.lx.lines && len(p.stack) == 1, found: make(chan struct{}), done: make(chan struct{})}
 	a.from.Store(math.MaxInt64)
 	var tc rowTemplate // the helper's own copy
 	for j, end := range t.ends {
@@ -76,15 +77,27 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate, bufSize i
 	defer close(a.done)
 	buf := make([]byte, 64<<10)
 	n, _ := ra.ReadAt(buf, start+from)
-	pat := append([]byte{','}, t.pieces[:t.pends[0]]...)
+	sep := byte(',')
+	if a.lines {
+		sep = recSep
+	}
+	pat := append([]byte{sep}, t.pieces[:t.pends[0]]...)
 	k := bytes.Index(buf[:n], pat)
 	if k < 0 {
 		close(a.found)
 		return
 	}
+	// The boundary is where the row before ends: the whitespace before
+	// the separator (a CR or blank lines between JSON Lines records) is
+	// the helper's to skip, so that the first pass, just after that row,
+	// lands on it.
+	for k > 0 && (buf[k-1] == ' ' || buf[k-1] == '\t' || buf[k-1] == '\r' || buf[k-1] == '\n') {
+		k--
+	}
 	at := from + int64(k)
 	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), make([]byte, 0, bufSize))
 	lx.base = at
+	lx.lines = a.lines
 	lx.stack = append(lx.stack, '[')
 	lx.state = lxAfter
 	a.from.Store(at)

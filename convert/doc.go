@@ -23,4 +23,12 @@
 // regular one and read the mapping in place, FromJSONFile in both passes
 // (see mapped.go). The output is byte for byte what toon.Marshal writes for a
 // toon.Object built from the same JSON with its key order.
+//
+// The same machinery takes the inputs of ETL jobs. FromJSONLines reads
+// JSON Lines (NDJSON) as the elements of one array and writes what
+// FromJSON writes for that array; ToJSONLines writes the elements of a
+// TOON array one per line. FromCSV writes a CSV file (RFC 4180, as
+// encoding/csv reads it) as a root table with typed cells, in two passes
+// so that [N] is known; ToCSV writes a flat TOON table as CSV. The
+// subpackage sqltoon writes the rows of a database/sql query as a table.
 package convert

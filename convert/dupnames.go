@@ -34,7 +34,17 @@ func fromLenient(w io.Writer, src *source, opts []Option) error {
 	if err := src.rewind(); err != nil {
 		return err
 	}
-	dec := jsontext.NewDecoder(bufio.NewReaderSize(src.reader(), 64<<10), jsontext.AllowDuplicateNames(true))
+	in := src.reader()
+	if c.lines != nil {
+		// JSON Lines: once every record line is known to hold one object,
+		// the view's separators are exactly its recSep bytes, and with
+		// ',' in their place it is the JSON array of the records.
+		if err := c.lines.checkAll(); err != nil {
+			return err
+		}
+		in = sepReader{in}
+	}
+	dec := jsontext.NewDecoder(bufio.NewReaderSize(in, 64<<10), jsontext.AllowDuplicateNames(true))
 	jt := &jsonTokens{dec: dec, maxDepth: c.maxDepth}
 	sp := &spool{budget: c.spoolBudget, dir: c.tempDir}
 	defer sp.close()
@@ -72,7 +82,9 @@ func fromLenient(w io.Writer, src *source, opts []Option) error {
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	return FromJSON(w, f, append(opts[:len(opts):len(opts)], WithStrict(true))...)
+	// The rewritten input is plain JSON, even when the original was JSON
+	// Lines.
+	return FromJSON(w, f, append(opts[:len(opts):len(opts)], WithStrict(true), withLines(nil))...)
 }
 
 // lenientError locates an error of fromLenient's reading in the input, as

@@ -63,6 +63,9 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		if rn := (repeatedNameError{}); !c.strict && errors.As(err, &rn) {
 			return fromLenient(w, src, opts) // see dupnames.go
 		}
+		if c.lines != nil {
+			return c.lines.explain(err)
+		}
 		return src.jsonError(err, c.maxDepth)
 	}
 	p.arena = nil
@@ -84,6 +87,7 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		slots:  byteReader(slots),
 		tables: byteReader(tables),
 	}
+	e.lx.lines = c.lines != nil
 	defer func() {
 		if e.rw != nil {
 			e.rw.stop()

@@ -45,6 +45,10 @@ type jsonWriter struct {
 	flushed func() // called after each flush of output, when not nil (config.flushed)
 
 	tab tableKeys // the current table's prefixes (tabjson.go)
+
+	// lines ends each root value with its newline without flushing it:
+	// ToJSONLines writes every element of an array as a root value.
+	lines bool
 }
 
 // The states of jsonWriter.next. streamJSON computes where a token starts
@@ -198,7 +202,9 @@ func (w *jsonWriter) valueDone() {
 	w.next = needNothing
 	w.room(1)
 	w.buf = append(w.buf, '\n')
-	w.flushEnd()
+	if !w.lines {
+		w.flushEnd()
+	}
 }
 
 // The methods below write the tokens that streamCompact and streamJSON

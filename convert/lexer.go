@@ -58,6 +58,13 @@ type lexer struct {
 	mem  []byte
 	win  int
 	slid func(base int64)
+
+	// lines is set for JSON Lines read as an array (jsonl.go): the
+	// elements of the root array must be objects and are separated by
+	// recSep instead of ','. recSep is not JSON whitespace, so a line
+	// break between records is accepted only where a new element of the
+	// root array may start.
+	lines bool
 }
 
 // text returns the last token's text; for a key or string, its contents
@@ -221,6 +228,9 @@ func (l *lexer) next() (byte, error) {
 			top := l.stack[len(l.stack)-1]
 			switch {
 			case c == ',' && ok:
+				if l.lines && len(l.stack) == 1 {
+					return 0, l.failChar(l.i, "between two JSON Lines records")
+				}
 				l.i++
 				l.state = lxValue
 				if top == '{' {
@@ -237,6 +247,11 @@ func (l *lexer) next() (byte, error) {
 				l.i++
 				l.pop()
 				return c, nil
+			case c == recSep && ok && l.lines && len(l.stack) == 1:
+				l.i++
+				l.state = lxValue
+				c, ok = l.peek()
+				continue
 			}
 			if top == '{' {
 				return 0, l.failChar(l.i, "after object value (expecting ',' or '}')")
@@ -308,6 +323,9 @@ func (l *lexer) afterValue() {
 // value reads the value that starts with c at buf[i].
 func (l *lexer) value(c byte) (byte, error) {
 	l.off = l.base + int64(l.i)
+	if l.lines && len(l.stack) == 1 && c != '{' {
+		return 0, l.failChar(l.i, "at start of a JSON Lines record (expecting '{')")
+	}
 	switch c {
 	case '{', '[':
 		if len(l.stack) == lexMaxDepth {
@@ -732,8 +750,12 @@ func (l *lexer) matchRow(t *rowTemplate, cells []mcell) bool {
 	i := l.i
 	switch l.state {
 	case lxAfter:
+		sep := byte(',')
+		if l.lines && len(l.stack) == 1 {
+			sep = recSep
+		}
 		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != ',' {
+		if i >= len(b) || b[i] != sep {
 			return false
 		}
 		i = skipSpace(b, i+1)

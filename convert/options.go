@@ -25,6 +25,10 @@ type config struct {
 	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
 	flushed     func()         // ToJSON: called on its goroutine after each piece of output (mapped.go)
 	progress    progressFunc   // FromJSONFile, ToJSONFile: WithProgress
+	lines       *linesView     // FromJSON: the input is JSON Lines seen as an array (FromJSONLines)
+	csvComma    byte           // FromCSV, ToCSV: the CSV field delimiter
+	csvStrings  bool           // FromCSV: every cell a string
+	maxRecord   int            // FromCSV: bytes of the longest record
 }
 
 func makeConfig(opts []Option) config {
@@ -40,6 +44,8 @@ func makeConfig(opts []Option) config {
 		compactMax:  compactMax,
 		bufSize:     lexBufSize,
 		aheadMin:    aheadMin,
+		csvComma:    ',',
+		maxRecord:   64 << 20,
 	}
 	for _, o := range opts {
 		if o != nil {
@@ -115,6 +121,29 @@ func WithMaxDepth(n int) Option {
 			n = 1
 		}
 		c.maxDepth = n
+	}
+}
+
+// WithCSVDelimiter sets the field delimiter of the CSV that FromCSV reads
+// and ToCSV writes (default ','; ';' and '\t' are common). It must be an
+// ASCII character other than '"', CR and LF. The TOON side's delimiter is
+// WithDelimiter's.
+func WithCSVDelimiter(c byte) Option { return func(cf *config) { cf.csvComma = c } }
+
+// WithCSVStrings makes FromCSV write every cell as a string, instead of
+// typing the cells that read as numbers, true, false or null.
+func WithCSVStrings(on bool) Option { return func(c *config) { c.csvStrings = on } }
+
+// WithMaxRecordSize sets the longest CSV record FromCSV accepts, in bytes
+// (default 64 MiB): a record is held whole in memory while it is read, so
+// a longer one, or a quote that is never closed, is an error rather than
+// a buffer that grows with the input.
+func WithMaxRecordSize(n int) Option {
+	return func(c *config) {
+		if n < 1024 {
+			n = 1024
+		}
+		c.maxRecord = n
 	}
 }
 

@@ -23,6 +23,13 @@ import (
 type batch struct {
 	data []byte
 	vals []toon.Value
+	// ends, for the rows of a CSV table, holds where each cell's text
+	// ends in data (a separator byte follows every cell, so the next one
+	// starts one byte further on). Their values are made from them by
+	// rowWriter.cells, row by row on the writing goroutine, or all at once
+	// into vals on the reading side when typed is set.
+	ends  []int32
+	typed bool
 }
 
 const (
@@ -39,6 +46,13 @@ type rowWriter struct {
 	done chan struct{}
 	cur  *batch // being filled; nil when none is
 	w    int    // cells per row of the current table
+	// cells, if set, makes the values of row r of a batch, from its ends,
+	// into vals: on the writing goroutine just before the row is written,
+	// or, when that one is behind (a full batch already waits for it),
+	// for the whole batch on the reading side, so that the two share the
+	// work as their speeds allow.
+	cells func(b *batch, r int, vals []toon.Value)
+	vals  []toon.Value // the writing goroutine's row, for cells
 
 	// err is the first error of WriteRow. The writing goroutine sets it
 	// before it hands the batch back, so the reading side may read it once
@@ -73,6 +87,15 @@ func newRowWriter(enc *toon.Encoder) *rowWriter {
 func (rw *rowWriter) loop() {
 	defer close(rw.done)
 	for b := range rw.todo {
+		if rw.cells != nil && !b.typed {
+			vals := rw.vals[:rw.w]
+			for r := 0; rw.err == nil && r < len(b.ends)/rw.w; r++ {
+				rw.cells(b, r, vals)
+				rw.err = rw.enc.WriteRow(vals...)
+			}
+			rw.free <- b
+			continue
+		}
 		for r := 0; rw.err == nil && r+rw.w <= len(b.vals); r += rw.w {
 			rw.err = rw.enc.WriteRow(b.vals[r : r+rw.w]...)
 		}
@@ -85,20 +108,11 @@ func (rw *rowWriter) loop() {
 // full. The values refer to b.data: if a later row makes data grow, they
 // go on referring to the old array, which keeps the same bytes.
 func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
-	if rw.cur == nil {
-		rw.cur = <-rw.free
-		rw.cur.data, rw.cur.vals = rw.cur.data[:0], rw.cur.vals[:0]
-	}
-	b := rw.cur
+	b := rw.batch()
 	// One copy of the row, names and all, costs less than one per cell.
 	shift := len(b.data) - lx.lo
 	b.data = append(b.data, lx.text()...)
-	n := len(b.vals)
-	if cap(b.vals)-n < len(cells) {
-		b.vals = append(b.vals, make([]toon.Value, len(cells))...)
-	}
-	b.vals = b.vals[:n+len(cells)]
-	vals := b.vals[n:]
+	vals := b.row(len(cells))
 	for j := range cells {
 		c := &cells[j]
 		switch c.kind {
@@ -123,18 +137,51 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 			vals[j] = toon.Null()
 		}
 	}
-	if len(b.data) >= batchBytes || len(b.vals)+len(cells) > batchCells {
+	rw.handOver(len(cells))
+	return nil
+}
+
+// batch returns the batch being filled, taking a free one if there is
+// none.
+func (rw *rowWriter) batch() *batch {
+	if rw.cur == nil {
+		rw.cur = <-rw.free
+		rw.cur.data, rw.cur.vals, rw.cur.ends, rw.cur.typed = rw.cur.data[:0], rw.cur.vals[:0], rw.cur.ends[:0], false
+	}
+	return rw.cur
+}
+
+// row appends the cells of a row of width w to b and returns them.
+func (b *batch) row(w int) []toon.Value {
+	n := len(b.vals)
+	if cap(b.vals)-n < w {
+		b.vals = append(b.vals, make([]toon.Value, w)...)
+	}
+	b.vals = b.vals[:n+w]
+	return b.vals[n:]
+}
+
+// handOver hands the current batch over when it is full: when its text
+// has reached batchBytes or it has no room for another row of w cells.
+func (rw *rowWriter) handOver(w int) {
+	if b := rw.cur; len(b.data) >= batchBytes || len(b.vals)+len(b.ends)+w > batchCells {
+		if rw.cells != nil && len(rw.todo) > 0 {
+			b.vals = b.vals[:len(b.ends)]
+			for r := 0; r < len(b.ends)/w; r++ {
+				rw.cells(b, r, b.vals[r*w:(r+1)*w])
+			}
+			b.typed = true
+		}
 		rw.todo <- b
 		rw.cur = nil
 	}
-	return nil
 }
 
 // sync hands over the current batch and waits until every batch is
 // written; it returns the first error of WriteRow.
 func (rw *rowWriter) sync() error {
 	if rw.cur != nil {
-		if len(rw.cur.vals) > 0 {
+		if len(rw.cur.vals) > 0 || len(rw.cur.ends) > 0 {
 			rw.todo <- rw.cur
 		} else {
 			rw.free <- rw.cur

@@ -168,6 +168,7 @@ func (p *planner) run(r io.Reader) error {
 	p.lx = lexerFor(r, make([]byte, 0, n), n)
 	p.lx.maxTok = p.c.maxLine
 	p.lx.seek = p.seek
+	p.lx.lines = p.c.lines != nil
 	p.seed = maphash.MakeSeed()
 	defer p.cancelAhead()
 	for {

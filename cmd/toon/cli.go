@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -26,11 +25,14 @@ const (
 
 const usageText = `Usage: toon [flags] [input]
 
-Converts JSON to TOON (encode) or TOON to JSON (decode), streaming.
+Converts JSON, JSON Lines or CSV to TOON (encode) or TOON to JSON, JSON
+Lines or CSV (decode), streaming.
 
 The input is a file, or standard input when it is "-" or absent. The
-direction follows the input's extension: .json encodes, .toon decodes;
-standard input and other extensions encode unless -d is given.
+direction follows the input's extension: .json, .jsonl, .ndjson and .csv
+encode, .toon decodes; standard input and other extensions encode JSON
+unless -d or --from is given. Decoding writes JSON unless --to or the
+extension of -o says otherwise.
 
 Flags:
   -e, --encode           encode JSON to TOON
@@ -55,6 +57,17 @@ Flags:
                          cl100k_base; vocabularies are built in, nothing is
                          downloaded
       --no-progress      never draw the progress bar (see Progress)
+      --from F           the input's format: json, jsonl (or ndjson), csv or
+                         toon; default from its extension (.json, .jsonl,
+                         .ndjson, .csv, .toon), else json
+      --to F             the output's format: toon when the input is not
+                         TOON, else json, jsonl or csv; default from the
+                         extension of -o, else json
+      --csv-delimiter D  the CSV field delimiter, read and written: ","
+                         (default), ";", "|", or a tab ("\t")
+      --csv-strings      keep every CSV cell a string (by default a cell
+                         that reads as a TOON number, true, false or null
+                         becomes one)
       --version          print the version and exit
   -h, --help             print this help and exit
 
@@ -83,6 +96,15 @@ Progress:
   of its size and the rate. Encoding reads its input twice; the bar says
   which pass it is in. The bar's line is cleared when the conversion ends.
 
+Formats (the other side of a conversion is always TOON):
+  JSON Lines: one object per line (blank lines skipped), written as the
+  table (or list) that JSON's array of the same objects gives. CSV: the
+  first record names the fields; written as a root table. Back from TOON,
+  the root array (or the only member of a root object) gives one JSON
+  value per line, or a CSV record per row of a flat table. JSON Lines
+  output ends each record with a newline; CSV output ends each record with
+  one, as encoding/csv writes it.
+
 Examples:
   toon data.json                      # encode, print TOON
   toon data.json -o data.toon         # encode to a file
@@ -91,6 +113,11 @@ Examples:
   cat data.json | toon --delimiter '\t' > data.toon
   curl -s https://example.com/api | toon -e --stats
   toon -d < data.toon | jq .
+  toon events.jsonl -o events.toon    # JSON Lines to TOON
+  toon users.csv -o users.toon        # CSV to TOON
+  toon users.toon -o users.csv        # a TOON table to CSV
+  toon --from csv --csv-delimiter ';' < export.csv > export.toon
+  toon -d --to jsonl < rows.toon | head
 
 "toon split" cuts a table into chunks under a token budget: see
 "toon split -h".
@@ -113,6 +140,7 @@ type config struct {
 	noProgress     bool
 	input          string // "" or "-" for standard input
 	help, version  bool
+	formats        // --from, --to and the CSV flags (formats.go)
 }
 
 // usageError is bad usage: reported with a hint, exit status 2.
@@ -212,6 +240,11 @@ var flags = []flagDef[config]{
 	boolFlag(0, "stats", func(c *config) *bool { return &c.stats }, true),
 	tokenizerFlag(func(c *config) *string { return &c.tokenizer }),
 	boolFlag(0, "no-progress", func(c *config) *bool { return &c.noProgress }, true),
+	// The formats (formats.go): resolveFormats checks the values.
+	{long: "from", value: true, set: func(c *config, v string) error { c.from = v; return nil }},
+	{long: "to", value: true, set: func(c *config, v string) error { c.to = v; return nil }},
+	{long: "csv-delimiter", value: true, set: func(c *config, v string) error { c.csvComma = v; return nil }},
+	boolFlag(0, "csv-strings", func(c *config) *bool { return &c.csvStrings }, true),
 	boolFlag(0, "version", func(c *config) *bool { return &c.version }, true),
 	boolFlag('h', "help", func(c *config) *bool { return &c.help }, true),
 }
@@ -291,7 +324,7 @@ func parseFlags[C any](flags []flagDef[C], args []string, c *C) (inputs []string
 
 // parseArgs parses the command line of toon.
 func parseArgs(args []string) (*config, error) {
-	c := &config{delimiter: toon.Comma, indent: 2, tokenizer: "o200k_base"}
+	c := &config{delimiter: toon.Comma, indent: 2, tokenizer: "o200k_base", formats: formats{csvComma: ","}}
 	inputs, err := parseFlags(flags, args, c)
 	if err != nil {
 		return nil, err
@@ -308,13 +341,10 @@ func parseArgs(args []string) (*config, error) {
 	if c.encode && c.decode {
 		return nil, &usageError{"-e/--encode and -d/--decode exclude each other"}
 	}
-	if !c.encode && !c.decode {
-		switch strings.ToLower(filepath.Ext(c.input)) {
-		case ".toon":
-			c.decode = true
-		default: // .json, standard input, anything else
-			c.encode = true
-		}
+	// resolveFormats sets c.encode or c.decode from the formats of the
+	// two sides (by default, from the extensions of the input and of -o).
+	if err := resolveFormats(c); err != nil {
+		return nil, err
 	}
 	return c, nil
 }
@@ -477,16 +507,13 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 	}
 	switch {
 	case c.encode:
-		// FromJSONFile reads a regular file through a memory mapping
-		// (convert/mapped.go); a standard input that is not one was
-		// spooled to a file by openInput.
-		err = convert.FromJSONFile(w, in.f, convert.WithIndent(c.indent), convert.WithDelimiter(c.delimiter), convert.WithStrict(!c.noStrict), convert.WithProgress(prog.at))
+		err = encodeInput(c, w, in, prog)
 		if err == nil {
 			// A TOON document has no final newline (§12); a text file
 			// ends with one, as the reference command's output does.
 			_, err = io.WriteString(out, "\n")
 		}
-	case in.f != nil && st == nil:
+	case c.to == "json" && in.f != nil && st == nil:
 		// A file is decoded in place from a memory mapping. (--stats reads
 		// it as a stream, below: its counter takes the input as it goes.)
 		err = convert.ToJSONFile(w, in.f, convert.WithIndent(c.indent), convert.WithStrict(!c.noStrict), convert.WithJSONIndent(c.jsonIndent), convert.WithProgress(prog.at))
@@ -495,7 +522,7 @@ func convertMain(c *config, stdin io.Reader, stdout, stderr io.Writer) (err erro
 		if st != nil {
 			r = io.TeeReader(r, st.inputSink())
 		}
-		err = convert.ToJSON(w, r, convert.WithIndent(c.indent), convert.WithStrict(!c.noStrict), convert.WithJSONIndent(c.jsonIndent))
+		err = decodeOutput(c, w, r)
 	}
 	prog.stop()
 	if st != nil {

@@ -177,3 +177,67 @@ func (c *countingReader) Read(b []byte) (int, error) {
 	c.p.add(n)
 	return n, err
 }
+
+// fileCounter is the input of convert.FromJSONLines and convert.FromCSV:
+// the file from its current offset, which they read twice (seeking back
+// to the start) and also read at offsets (a helper reads ahead on another
+// goroutine). The bar shows how far the pass in progress has read: the
+// end of the reads that go on, without a gap, from the input's start, so
+// that a read ahead does not move it. A read from the start once a pass
+// has reached the end begins the next pass. fileCounter has no other
+// methods, so io.Copy cannot bypass it.
+type fileCounter struct {
+	f     *os.File
+	p     *progress
+	start int64 // the input's offset in f
+	size  int64 // the input's size, -1 if unknown
+	pos   int64 // f's offset, for Read
+
+	mu      sync.Mutex
+	pass    int
+	reached int64 // the offset, from start, that the pass has read to
+}
+
+func newFileCounter(f *os.File, size int64, p *progress) (*fileCounter, error) {
+	start, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, err
+	}
+	return &fileCounter{f: f, p: p, start: start, size: size, pos: start, pass: 1}, nil
+}
+
+// count records a read of n bytes at offset off of f.
+func (c *fileCounter) count(off int64, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	off -= c.start
+	if off == 0 && n > 0 && c.size > 0 && c.reached >= c.size {
+		c.pass++
+		c.reached = 0
+	}
+	if end := off + int64(n); off <= c.reached && end > c.reached {
+		c.reached = end
+		c.p.at(c.pass, end)
+	}
+}
+
+func (c *fileCounter) Read(b []byte) (int, error) {
+	n, err := c.f.Read(b)
+	c.count(c.pos, n)
+	c.pos += int64(n)
+	return n, err
+}
+
+func (c *fileCounter) ReadAt(b []byte, off int64) (int, error) {
+	n, err := c.f.ReadAt(b, off)
+	c.count(off, n)
+	return n, err
+}
+
+func (c *fileCounter) Seek(off int64, whence int) (int64, error) {
+	pos, err := c.f.Seek(off, whence)
+	if err == nil {
+		c.pos = pos
+	}
+	return pos, err
+}
