@@ -25,12 +25,14 @@ package toon
 
 import (
 	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -48,7 +50,8 @@ var (
 	anyMapPlan     = encPlanOf(anyMapType)
 	anySlicePlan   = encPlanOf(reflect.TypeFor[[]any]())
 	objectPlan     = encPlanOf(objectType)
-	stringPlan     = encPlanOf(reflect.TypeFor[string]())
+	stringType     = reflect.TypeFor[string]()
+	stringPlan     = encPlanOf(stringType)
 	float64Plan    = encPlanOf(reflect.TypeFor[float64]())
 	boolPlan       = encPlanOf(reflect.TypeFor[bool]())
 	intPlan        = encPlanOf(reflect.TypeFor[int]())
@@ -59,8 +62,45 @@ var (
 	nullPlan       = &encPlan{kind: ekNull, shape: shapePrim, plain: true}
 )
 
+// encScratch holds the scratch stacks of the writer. An encoder takes one
+// from scratchPool for a document and gives it back at the end, so that
+// an encoder per document costs no allocation for them.
+type encScratch struct {
+	keys    []string                 // the keys of a large Object (checkKeys)
+	ents    []mapEnt                 // the sorted entries of open maps
+	entsMax int                      // the most entries ents has held since reset
+	fidx    []int32                  // the fields written of open structs
+	maps    map[*encPlan]*mapScratch // copies of the values of open maps, by map type
+	nodes   []tnode                  // field trees
+	fieldIx []objIndex               // key index of the Object of a row at each depth (field)
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(encScratch) }}
+
+// reset empties the stacks, which a failed document may leave in use.
+func (sc *encScratch) reset() {
+	sc.keys = sc.keys[:0]
+	clear(sc.ents[:sc.entsMax]) // the values and keys of the document's maps
+	sc.ents = sc.ents[:0]
+	sc.entsMax = 0
+	sc.fidx = sc.fidx[:0]
+	sc.nodes = sc.nodes[:0]
+	for _, s := range sc.maps {
+		for i := 0; i < s.used; i++ {
+			s.vals.Index(i).SetZero()
+		}
+		s.used = 0
+	}
+	for i := range sc.fieldIx {
+		sc.fieldIx[i].first = nil
+	}
+}
+
 // encodeRoot writes v as the document.
 func (e *Encoder) encodeRoot(v any) error {
+	if e.sc == nil {
+		e.sc = scratchPool.Get().(*encScratch)
+	}
 	// v's dynamic value is written from its address: held here, it lives
 	// on the heap, whatever the caller's stack frame.
 	e.root = v
@@ -303,16 +343,15 @@ type viewKind uint8
 const (
 	vwStruct viewKind = iota // a struct: its plan's fields
 	vwObject                 // an Object
-	vwAnyMap                 // a map[string]any: keys sorted in Encoder.keys
+	vwAnyMap                 // a map[string]any: entries sorted in Encoder.ents
 	vwMap                    // another map: entries sorted in Encoder.ents
 )
 
 // objView is an open object: its members in the order they are written.
 // What it needs to hold, it holds in the encoder's scratch stacks, from
 // index lo: the fields written of a struct that may leave some out
-// (Encoder.fidx), the sorted keys of a map[string]any (Encoder.keys), or
-// the sorted entries of another map (Encoder.ents), whose values are
-// copied into scr. A view opened for lookups only (openLookup) may leave
+// (encScratch.fidx), or the sorted entries of a map (encScratch.ents),
+// whose values, unless it is a map[string]any, are copied into scr. A view opened for lookups only (openLookup) may leave
 // a struct's fields or a map[string]any's keys unlisted (lo < 0).
 type objView struct {
 	kind viewKind
@@ -324,11 +363,43 @@ type objView struct {
 	used int            // ... and how much of scr was in use before
 }
 
-// mapEnt is a member of a map of a type other than map[string]any: its key
-// as written (before §7.3 quoting) and the address of a copy of its value.
+// mapEnt is a member of an open map: its key as written (before §7.3
+// quoting), the key's first bytes (keyPrefix), and its value: the value of
+// a map[string]any, or the address of a copy of the value of another map.
 type mapEnt struct {
 	key string
+	pre uint64
 	p   unsafe.Pointer
+	v   any
+}
+
+// keyPrefix returns the first 8 bytes of k as a big-endian number, padded
+// with zeros: keys whose prefixes differ compare as their prefixes do.
+func keyPrefix(k string) uint64 {
+	if len(k) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(k), 8))
+	}
+	var u uint64
+	for i := 0; i < 8; i++ {
+		u <<= 8
+		if i < len(k) {
+			u |= uint64(k[i])
+		}
+	}
+	return u
+}
+
+// sortEnts sorts the entries of a map by key.
+func sortEnts(ents []mapEnt) {
+	slices.SortFunc(ents, func(a, b mapEnt) int {
+		if a.pre != b.pre {
+			if a.pre < b.pre {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.key, b.key)
+	})
 }
 
 // mapScratch holds copies of the values of the open maps of one type.
@@ -346,13 +417,13 @@ type mapScratch struct {
 }
 
 func (e *Encoder) scratchFor(pl *encPlan) *mapScratch {
-	s := e.maps[pl]
+	s := e.sc.maps[pl]
 	if s == nil {
-		if e.maps == nil {
-			e.maps = make(map[*encPlan]*mapScratch)
+		if e.sc.maps == nil {
+			e.sc.maps = make(map[*encPlan]*mapScratch)
 		}
 		s = &mapScratch{size: pl.elem.size, key: reflect.New(pl.typ.Key()).Elem()}
-		e.maps[pl] = s
+		e.sc.maps[pl] = s
 	}
 	return s
 }
@@ -369,25 +440,26 @@ func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
 			v.n = len(pl.fields)
 			return nil
 		}
-		v.lo = len(e.fidx)
+		v.lo = len(e.sc.fidx)
 		for i := range pl.fields {
 			if present(pl, p, &pl.fields[i]) != nil {
-				e.fidx = append(e.fidx, int32(i))
+				e.sc.fidx = append(e.sc.fidx, int32(i))
 			}
 		}
-		v.n = len(e.fidx) - v.lo
+		v.n = len(e.sc.fidx) - v.lo
 	case ekObject:
 		v.kind = vwObject
 		v.n = len(*(*Object)(p))
 	case ekMap:
 		if pl.anyMap {
 			v.kind = vwAnyMap
-			v.lo = len(e.keys)
-			for k := range anyMap(p) {
-				e.keys = append(e.keys, k)
+			v.lo = len(e.sc.ents)
+			for k, x := range anyMap(p) {
+				e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), v: x})
 			}
-			slices.Sort(e.keys[v.lo:])
-			v.n = len(e.keys) - v.lo
+			v.n = len(e.sc.ents) - v.lo
+			e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+			sortEnts(e.sc.ents[v.lo:])
 			return nil
 		}
 		v.kind = vwMap
@@ -412,12 +484,12 @@ func (e *Encoder) openLookup(v *objView, pl *encPlan, p unsafe.Pointer) error {
 }
 
 // openMap copies the entries of the map v.p into the scratch slice of its
-// type and lists them in e.ents, sorted by key.
+// type and lists them in e.sc.ents, sorted by key.
 func (e *Encoder) openMap(v *objView) error {
 	pl := v.pl
 	mv := mapValue(pl, v.p)
 	n := mv.Len()
-	v.lo = len(e.ents)
+	v.lo = len(e.sc.ents)
 	s := e.scratchFor(pl)
 	if s.used+n > s.len {
 		s.len = max(2*s.len, s.used+n, 8)
@@ -425,9 +497,31 @@ func (e *Encoder) openMap(v *objView) error {
 		s.base = s.vals.UnsafePointer()
 	}
 	v.scr, v.used = s, s.used
+	if pl.collect != nil {
+		pl.collect(e, v.p, s)
+	} else if err := e.collectReflect(pl, mv, s); err != nil {
+		return err
+	}
+	ents := e.sc.ents[v.lo:]
+	v.n = len(ents)
+	e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+	sortEnts(ents)
+	if pl.mapKey != mkString {
+		// Distinct keys may have the same text.
+		for i := 1; i < len(ents); i++ {
+			if ents[i].key == ents[i-1].key {
+				return errDupKey(ents[i].key)
+			}
+		}
+	}
+	return nil
+}
+
+// collectReflect copies the entries of the map mv into the scratch slice
+// s and lists them in e.sc.ents, through reflect.
+func (e *Encoder) collectReflect(pl *encPlan, mv reflect.Value, s *mapScratch) error {
 	var it reflect.MapIter
 	it.Reset(mv)
-	defer it.Reset(reflect.Value{})
 	for i := s.used; i < s.len && it.Next(); i++ {
 		s.vals.Index(i).SetIterValue(&it)
 		s.used = i + 1
@@ -447,20 +541,35 @@ func (e *Encoder) openMap(v *objView) error {
 		default:
 			k = strconv.FormatUint(s.key.Uint(), 10)
 		}
-		e.ents = append(e.ents, mapEnt{key: k, p: unsafe.Add(s.base, uintptr(i)*s.size)})
-	}
-	ents := e.ents[v.lo:]
-	v.n = len(ents)
-	slices.SortFunc(ents, func(a, b mapEnt) int { return strings.Compare(a.key, b.key) })
-	if pl.mapKey != mkString {
-		// Distinct keys may have the same text.
-		for i := 1; i < len(ents); i++ {
-			if ents[i].key == ents[i-1].key {
-				return errDupKey(ents[i].key)
-			}
-		}
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Add(s.base, uintptr(i)*s.size)})
 	}
 	return nil
+}
+
+// collectMap is collectReflect for a map of underlying type map[string]V,
+// in Go.
+func collectMap[V any](e *Encoder, m unsafe.Pointer, s *mapScratch) {
+	vals := unsafe.Slice((*V)(s.base), s.len)
+	i := s.used
+	for k, x := range *(*map[string]V)(unsafe.Pointer(&m)) {
+		if i == s.len {
+			break
+		}
+		vals[i] = x
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Pointer(&vals[i])})
+		i++
+	}
+	s.used = i
+}
+
+// mapCollectors are the maps that openMap iterates in Go: of these
+// underlying types, by their value type.
+var mapCollectors = map[reflect.Type]func(e *Encoder, m unsafe.Pointer, s *mapScratch){
+	reflect.TypeFor[bool]():    collectMap[bool],
+	reflect.TypeFor[string]():  collectMap[string],
+	reflect.TypeFor[int]():     collectMap[int],
+	reflect.TypeFor[int64]():   collectMap[int64],
+	reflect.TypeFor[float64](): collectMap[float64],
 }
 
 // closeView returns the scratch stacks to their state before v was
@@ -471,11 +580,11 @@ func (e *Encoder) closeView(v *objView) {
 	}
 	switch v.kind {
 	case vwStruct:
-		e.fidx = e.fidx[:v.lo]
+		e.sc.fidx = e.sc.fidx[:v.lo]
 	case vwAnyMap:
-		e.keys = e.keys[:v.lo]
+		e.sc.ents = e.sc.ents[:v.lo]
 	case vwMap:
-		e.ents = e.ents[:v.lo]
+		e.sc.ents = e.sc.ents[:v.lo]
 		if s := v.scr; s != nil {
 			for i := v.used; i < s.used; i++ {
 				s.vals.Index(i).SetZero()
@@ -491,7 +600,7 @@ func (v *objView) obj() Object { return *(*Object)(v.p) }
 // fieldOf returns the struct field of member i of a vwStruct view.
 func (e *Encoder) fieldOf(v *objView, i int) *encField {
 	if v.lo >= 0 {
-		i = int(e.fidx[v.lo+i])
+		i = int(e.sc.fidx[v.lo+i])
 	}
 	return &v.pl.fields[i]
 }
@@ -504,9 +613,9 @@ func (e *Encoder) key(v *objView, i int) string {
 	case vwObject:
 		return v.obj()[i].Key
 	case vwAnyMap:
-		return e.keys[v.lo+i]
+		return e.sc.ents[v.lo+i].key
 	}
-	return e.ents[v.lo+i].key
+	return e.sc.ents[v.lo+i].key
 }
 
 // member returns the resolved value of member i of v.
@@ -521,9 +630,9 @@ func (e *Encoder) member(v *objView, i int) (*encPlan, unsafe.Pointer, error) {
 	case vwObject:
 		return e.resolve(anyPlan, unsafe.Pointer(&v.obj()[i].Value))
 	case vwAnyMap:
-		return e.resolveAny(anyMap(v.p)[e.keys[v.lo+i]])
+		return e.resolveAny(e.sc.ents[v.lo+i].v)
 	}
-	return e.resolve(v.pl.elem, e.ents[v.lo+i].p)
+	return e.resolve(v.pl.elem, e.sc.ents[v.lo+i].p)
 }
 
 // get returns the resolved value of the member with key k of v, opened
@@ -559,7 +668,7 @@ func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, unsafe.P
 		pl, p, err := e.resolveAny(x)
 		return pl, p, true, err
 	}
-	ents := e.ents[v.lo : v.lo+v.n]
+	ents := e.sc.ents[v.lo : v.lo+v.n]
 	i := hint
 	if i >= len(ents) || ents[i].key != k {
 		var ok bool
@@ -607,7 +716,7 @@ func (e *Encoder) mayClash(v *objView) bool {
 // field finds key k in the Object o of a table row, at nesting depth
 // level, looking first at member hint. An Object that lists its members
 // in another order than the header is searched through an index of its
-// keys, built once for the Object (e.fieldIx[level]), so that each of its
+// keys, built once for the Object (e.sc.fieldIx[level]), so that each of its
 // fields costs constant time rather than a scan of the Object.
 func (e *Encoder) field(o Object, k string, hint, level int) (int, bool) {
 	if hint < len(o) && o[hint].Key == k {
@@ -621,10 +730,10 @@ func (e *Encoder) field(o Object, k string, hint, level int) (int, bool) {
 		}
 		return 0, false
 	}
-	for len(e.fieldIx) <= level {
-		e.fieldIx = append(e.fieldIx, objIndex{})
+	for len(e.sc.fieldIx) <= level {
+		e.sc.fieldIx = append(e.sc.fieldIx, objIndex{})
 	}
-	ix := &e.fieldIx[level]
+	ix := &e.sc.fieldIx[level]
 	if ix.first != &o[0] || ix.n != len(o) {
 		ix.build(o)
 	}
@@ -728,16 +837,27 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 	if err := e.enter(); err != nil {
 		return err
 	}
-	defer e.leave()
-	if e.level > cycleDepth {
+	var err error
+	switch {
+	case e.level > cycleDepth:
 		r := v.ref()
-		if err := e.visit(r); err != nil {
-			return err
+		if err = e.visit(r); err == nil {
+			err = e.writeMembers(v, d, hyphen)
+			e.unvisit(r)
 		}
-		defer e.unvisit(r)
+	case v.kind == vwStruct:
+		err = e.writeStructFields(v.pl, v.p, v.lo, v.n, d, hyphen)
+	default:
+		err = e.writeMembers(v, d, hyphen)
 	}
+	e.leave()
+	return err
+}
+
+// writeMembers is writeFields inside the object's nesting level.
+func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 	if v.kind == vwStruct {
-		return e.writeStructFields(v, d, hyphen)
+		return e.writeStructFields(v.pl, v.p, v.lo, v.n, d, hyphen)
 	}
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
@@ -768,16 +888,20 @@ func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
 	return nil
 }
 
-// writeStructFields is writeFields for a struct. A field whose type is
-// primitive is written whole with the text in a local slice, stored back
-// in e.b once: a store to e.b, which is on the heap, costs a write barrier
-// while the collector runs.
-func (e *Encoder) writeStructFields(v *objView, d int, hyphen bool) error {
-	pl := v.pl
+// writeStructFields is writeFields for the struct at p, of plan pl, whose
+// fields written are its n fields, or, with lo >= 0, the n fields listed
+// in e.sc.fidx from lo (objView). A field whose type is primitive is
+// written whole with the text in a local slice, stored back in e.b once: a
+// store to e.b, which is on the heap, costs a write barrier while the
+// collector runs.
+func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int, hyphen bool) error {
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
-	for i := 0; i < v.n; i++ {
-		f := e.fieldOf(v, i)
+	for i := 0; i < n; i++ {
+		f := &pl.fields[i]
+		if lo >= 0 {
+			f = &pl.fields[e.sc.fidx[lo+i]]
+		}
 		b := e.b
 		if e.started {
 			b = append(b, '\n')
@@ -792,16 +916,17 @@ func (e *Encoder) writeStructFields(v *objView, d int, hyphen bool) error {
 		b = append(b, f.key...)
 		if f.keyBad && !checked {
 			e.b = b
-			if err := e.keyClash(v); err != nil {
+			v := objView{kind: vwStruct, pl: pl, p: p, n: n, lo: lo}
+			if err := e.keyClash(&v); err != nil {
 				return err
 			}
 			checked = true
 		}
-		fp := unsafe.Add(v.p, f.off)
+		fp := unsafe.Add(p, f.off)
 		if !f.direct {
-			fp = fieldPtr(pl.typ, v.p, &f.structField, false)
+			fp = fieldPtr(pl.typ, p, &f.structField, false)
 		}
-		if f.plan.shape == shapePrim {
+		if f.form == formPrim {
 			b = append(b, ':', ' ')
 			var err error
 			b, err = appendTyped(b, f.plan, fp, e.docMask)
@@ -809,6 +934,18 @@ func (e *Encoder) writeStructFields(v *objView, d int, hyphen bool) error {
 			if err != nil {
 				return err
 			}
+		} else if fpl := f.plan; f.form == formStatic {
+			// A static object that is not a keyed table: its fields, as
+			// writeObject would choose, the type settling it. It holds
+			// no container that could lead back to it (visit).
+			e.b = append(b, ':')
+			if err := e.enter(); err != nil {
+				return err
+			}
+			if err := e.writeStructFields(fpl, fp, -1, len(fpl.fields), d+1, false); err != nil {
+				return err
+			}
+			e.leave()
 		} else {
 			e.b = b
 			fpl, fp, err := e.resolve(f.plan, fp)
@@ -861,7 +998,7 @@ func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
 	}
 	begin()
 	err := e.writeKeyed(v, root, rows)
-	e.nodes = e.nodes[:root]
+	e.sc.nodes = e.sc.nodes[:root]
 	return true, err
 }
 
@@ -905,23 +1042,31 @@ func (e *Encoder) writeArray(pl *encPlan, p unsafe.Pointer, at place, d int) err
 		h := (*sliceHeader)(p)
 		base, n = h.data, h.len
 	}
-	ep := pl.elem
 	child, err := e.beginArray(at, d)
 	if err != nil {
 		return err
 	}
-	defer e.leave()
 	if e.level > cycleDepth && pl.kind == ekSlice && n > 0 {
 		r := ref{p: base, n: n, t: pl.typ}
-		if err := e.visit(r); err != nil {
-			return err
+		if err = e.visit(r); err == nil {
+			err = e.writeElems(pl.elem, base, n, at, child)
+			e.unvisit(r)
 		}
-		defer e.unvisit(r)
+	} else {
+		err = e.writeElems(pl.elem, base, n, at, child)
 	}
+	e.leave()
+	return err
+}
+
+// writeElems is writeArray inside the array's nesting level, for its n
+// elements of plan ep at base, with its content at depth child.
+func (e *Encoder) writeElems(ep *encPlan, base unsafe.Pointer, n int, at place, child int) error {
 	if n == 0 {
 		e.b = appendEmptyArray(e.b, at, e.delim)
 		return nil
 	}
+	var err error
 	inline := ep.shape == shapePrim
 	if !inline && !ep.plain {
 		// Pointers, interfaces, hooks, slices and maps may all be null.
@@ -955,7 +1100,7 @@ func (e *Encoder) writeArray(pl *encPlan, p unsafe.Pointer, at place, d int) err
 		case ep.cls() == cObj || ep.cls() == cRef:
 			if root, ok := e.tabularTree(ep, base, n); ok {
 				err := e.writeTable(ep, base, n, root, child)
-				e.nodes = e.nodes[:root]
+				e.sc.nodes = e.sc.nodes[:root]
 				return err
 			}
 		}
@@ -1014,20 +1159,20 @@ func (e *Encoder) writeTable(ep *encPlan, base unsafe.Pointer, n, root, d int) e
 // ---- tables: the field tree ----
 
 // tabularTree decides whether the n elements of plan ep at base make a
-// tabular array (§9.3). If they do, the field tree is at e.nodes[root:]
-// and the caller must truncate e.nodes to root when done.
+// tabular array (§9.3). If they do, the field tree is at e.sc.nodes[root:]
+// and the caller must truncate e.sc.nodes to root when done.
 func (e *Encoder) tabularTree(ep *encPlan, base unsafe.Pointer, n int) (root int, ok bool) {
 	e.forgetRows()
-	root = len(e.nodes)
+	root = len(e.sc.nodes)
 	pl, p, err := e.resolve(ep, base)
 	if err != nil || pl.cls() != cObj || e.objLen(pl, p) <= 0 || !e.buildTree(pl, p, e.level+1) {
-		e.nodes = e.nodes[:root]
+		e.sc.nodes = e.sc.nodes[:root]
 		return root, false
 	}
 	for i := 1; i < n; i++ {
 		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
 		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
-			e.nodes = e.nodes[:root]
+			e.sc.nodes = e.sc.nodes[:root]
 			return root, false
 		}
 	}
@@ -1039,19 +1184,34 @@ func (e *Encoder) tabularTree(ep *encPlan, base unsafe.Pointer, n int) (root int
 // same fields, every column primitive or nested-uniform.
 func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 	e.forgetRows()
-	root = len(e.nodes)
+	root = len(e.sc.nodes)
 	if v.n < 2 {
 		return root, false
 	}
+	// The members' sizes first: they tell most objects that are not keyed
+	// tables from those that may be, without building a tree.
 	pl, p, err := e.member(v, 0)
-	if err != nil || pl.cls() != cObj || e.objLen(pl, p) <= 0 || !e.buildTree(pl, p, e.level+1) {
-		e.nodes = e.nodes[:root]
+	if err != nil || pl.cls() != cObj {
+		return root, false
+	}
+	n := e.objLen(pl, p)
+	if n <= 0 {
+		return root, false
+	}
+	for i := 1; i < v.n; i++ {
+		mpl, mp, err := e.member(v, i)
+		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n {
+			return root, false
+		}
+	}
+	if !e.buildTree(pl, p, e.level+1) {
+		e.sc.nodes = e.sc.nodes[:root]
 		return root, false
 	}
 	for i := 1; i < v.n; i++ {
 		pl, p, err := e.member(v, i)
 		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
-			e.nodes = e.nodes[:root]
+			e.sc.nodes = e.sc.nodes[:root]
 			return root, false
 		}
 	}
@@ -1059,7 +1219,7 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 }
 
 // buildTree appends the field tree of the resolved non-empty object at p,
-// at nesting depth level, to e.nodes. It fails if the object is not a
+// at nesting depth level, to e.sc.nodes. It fails if the object is not a
 // candidate for a tabular row: a member that is an array, an empty object
 // or of an unsupported type, or keys written alike.
 func (e *Encoder) buildTree(pl *encPlan, p unsafe.Pointer, level int) bool {
@@ -1075,80 +1235,87 @@ func (e *Encoder) buildTree(pl *encPlan, p unsafe.Pointer, level int) bool {
 		return true
 	}
 	var v objView
-	err := e.open(&v, pl, p)
-	defer e.closeView(&v)
-	if err != nil || v.kind == vwObject && e.checkKeys(v.obj()) != nil {
-		return false
-	}
-	if level > cycleDepth {
+	ok := e.open(&v, pl, p) == nil && (v.kind != vwObject || e.checkKeys(v.obj()) == nil)
+	switch {
+	case !ok:
+	case level > cycleDepth:
 		// A row that contains itself is not a row (writeFields then
 		// reports the cycle).
-		r := v.ref()
-		if e.visit(r) != nil {
-			return false
+		if r := v.ref(); e.visit(r) == nil {
+			ok = e.buildMembers(&v, level)
+			e.unvisit(r)
+		} else {
+			ok = false
 		}
-		defer e.unvisit(r)
+	default:
+		ok = e.buildMembers(&v, level)
 	}
-	if e.mayClash(&v) && e.keyClash(&v) != nil {
+	e.closeView(&v)
+	return ok
+}
+
+// buildMembers is buildTree for the members of the open object v.
+func (e *Encoder) buildMembers(v *objView, level int) bool {
+	if e.mayClash(v) && e.keyClash(v) != nil {
 		// A header would repeat a field: the object is written expanded,
 		// where writeFields reports the clash.
 		return false
 	}
-	root := len(e.nodes)
-	e.nodes = append(e.nodes, tnode{nchild: v.n})
+	root := len(e.sc.nodes)
+	e.sc.nodes = append(e.sc.nodes, tnode{nchild: v.n})
 	for i := 0; i < v.n; i++ {
-		mpl, mp, err := e.member(&v, i)
+		mpl, mp, err := e.member(v, i)
 		if err != nil {
 			return false
 		}
 		switch mpl.cls() {
 		case cPrim:
-			e.nodes = append(e.nodes, tnode{name: e.key(&v, i), size: 1})
+			e.sc.nodes = append(e.sc.nodes, tnode{name: e.key(v, i), size: 1})
 		case cObj:
 			if e.objLen(mpl, mp) == 0 {
 				return false
 			}
-			at := len(e.nodes)
+			at := len(e.sc.nodes)
 			if !e.buildTree(mpl, mp, level+1) {
 				return false
 			}
-			e.nodes[at].name = e.key(&v, i)
+			e.sc.nodes[at].name = e.key(v, i)
 		default:
 			return false
 		}
 	}
-	e.nodes[root].size = len(e.nodes) - root
+	e.sc.nodes[root].size = len(e.sc.nodes) - root
 	return true
 }
 
-// planTree appends the field tree of a static object's plan to e.nodes.
+// planTree appends the field tree of a static object's plan to e.sc.nodes.
 func (e *Encoder) planTree(pl *encPlan) {
-	root := len(e.nodes)
-	e.nodes = append(e.nodes, tnode{nchild: len(pl.fields), pl: pl})
+	root := len(e.sc.nodes)
+	e.sc.nodes = append(e.sc.nodes, tnode{nchild: len(pl.fields), pl: pl})
 	for i := range pl.fields {
 		f := &pl.fields[i]
 		if f.plan.shape == shapePrim {
-			e.nodes = append(e.nodes, tnode{name: f.name, size: 1})
+			e.sc.nodes = append(e.sc.nodes, tnode{name: f.name, size: 1})
 			continue
 		}
-		at := len(e.nodes)
+		at := len(e.sc.nodes)
 		e.planTree(f.plan)
-		e.nodes[at].name = f.name
+		e.sc.nodes[at].name = f.name
 	}
-	e.nodes[root].size = len(e.nodes) - root
+	e.sc.nodes[root].size = len(e.sc.nodes) - root
 }
 
 // matchTree reports whether the resolved value at p is an object with
-// exactly the fields of the group at e.nodes[root], with primitives at the
+// exactly the fields of the group at e.sc.nodes[root], with primitives at the
 // leaves and non-empty objects matching the nested groups.
 func (e *Encoder) matchTree(pl *encPlan, p unsafe.Pointer, root, level int) bool {
 	if level > e.opts.maxDepth || pl.cls() != cObj {
 		return false
 	}
-	if g := e.nodes[root].pl; g != nil && g == pl {
+	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		return true // the static object the group was built from
 	}
-	if e.objLen(pl, p) != e.nodes[root].nchild {
+	if e.objLen(pl, p) != e.sc.nodes[root].nchild {
 		return false
 	}
 	var v objView
@@ -1157,10 +1324,10 @@ func (e *Encoder) matchTree(pl *encPlan, p unsafe.Pointer, root, level int) bool
 	if err != nil {
 		return false
 	}
-	end := root + e.nodes[root].size
+	end := root + e.sc.nodes[root].size
 	hint := 0
-	for c := root + 1; c < end; c += e.nodes[c].size {
-		n := &e.nodes[c]
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
+		n := &e.sc.nodes[c]
 		mpl, mp, ok, err := e.get(&v, n.name, hint, level)
 		hint++
 		if !ok || err != nil {
@@ -1179,9 +1346,9 @@ func (e *Encoder) matchTree(pl *encPlan, p unsafe.Pointer, root, level int) bool
 
 // appendCells appends the leaf values of the resolved object at p, at
 // nesting depth level, in the depth-first order of the group at
-// e.nodes[root], each preceded by the delimiter except the first.
+// e.sc.nodes[root], each preceded by the delimiter except the first.
 func (e *Encoder) appendCells(pl *encPlan, p unsafe.Pointer, root, level int, first bool) (bool, error) {
-	if g := e.nodes[root].pl; g != nil && g == pl {
+	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		if !first {
 			e.b = append(e.b, byte(e.delim))
 		}
@@ -1195,10 +1362,10 @@ func (e *Encoder) appendCells(pl *encPlan, p unsafe.Pointer, root, level int, fi
 	if err != nil {
 		return first, err
 	}
-	end := root + e.nodes[root].size
+	end := root + e.sc.nodes[root].size
 	hint := 0
-	for c := root + 1; c < end; c += e.nodes[c].size {
-		n := &e.nodes[c]
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
+		n := &e.sc.nodes[c]
 		mpl, mp, _, err := e.get(&v, n.name, hint, level)
 		hint++
 		if err != nil {
@@ -1226,8 +1393,8 @@ func (e *Encoder) appendCells(pl *encPlan, p unsafe.Pointer, root, level int, fi
 // forgetRows drops the key indexes of field, which are valid for the rows
 // of one table only: the caller may change an Object between tables.
 func (e *Encoder) forgetRows() {
-	for i := range e.fieldIx {
-		e.fieldIx[i].first = nil
+	for i := range e.sc.fieldIx {
+		e.sc.fieldIx[i].first = nil
 	}
 }
 
@@ -1266,11 +1433,11 @@ func (e *Encoder) checkKeys(o Object) error {
 		}
 		return nil
 	}
-	mark := len(e.keys)
+	mark := len(e.sc.keys)
 	for i := range o {
-		e.keys = append(e.keys, o[i].Key)
+		e.sc.keys = append(e.sc.keys, o[i].Key)
 	}
-	ks := e.keys[mark:]
+	ks := e.sc.keys[mark:]
 	slices.Sort(ks)
 	var err error
 	for i := 1; i < len(ks); i++ {
@@ -1279,7 +1446,7 @@ func (e *Encoder) checkKeys(o Object) error {
 			break
 		}
 	}
-	e.keys = e.keys[:mark]
+	e.sc.keys = e.sc.keys[:mark]
 	return err
 }
 
@@ -1297,17 +1464,17 @@ type tnode struct {
 	pl     *encPlan // a group built from a static object's plan (planTree): that plan
 }
 
-// appendFieldsSeg appends the fields segment of the group at e.nodes[root]
+// appendFieldsSeg appends the fields segment of the group at e.sc.nodes[root]
 // ("{a,b{c,d}}"), without the colon.
 func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
 	b = append(b, '{')
-	end := root + e.nodes[root].size
-	for c := root + 1; c < end; c += e.nodes[c].size {
+	end := root + e.sc.nodes[root].size
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
 		if c > root+1 {
 			b = append(b, byte(e.delim))
 		}
-		b = appendKey(b, e.nodes[c].name)
-		if e.nodes[c].nchild > 0 {
+		b = appendKey(b, e.sc.nodes[c].name)
+		if e.sc.nodes[c].nchild > 0 {
 			b = e.appendFieldsSeg(b, c)
 		}
 	}

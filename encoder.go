@@ -62,18 +62,13 @@ type Encoder struct {
 	tbl   table    // the open streaming table
 
 	// Encode and Marshal (encode.go):
-	keys     []string                 // scratch stack of the sorted keys of open map[string]any
-	ents     []mapEnt                 // scratch stack of the sorted entries of other open maps
-	fidx     []int32                  // scratch stack of the fields written of open structs
-	maps     map[*encPlan]*mapScratch // copies of the values of open maps, by map type
-	nodes    []tnode                  // scratch stack of field trees
-	fieldIx  []objIndex               // key index of the Object of a row at each depth (field)
-	path     map[ref]struct{}         // the containers on the path from the root past cycleDepth
-	level    int                      // current nesting depth
-	dynType  unsafe.Pointer           // the type word of the last interface value of a type dynamic looked up ...
-	dynPlan  *encPlan                 // ... and its plan
-	cellText []byte                   // text of a row's cells that are not in the value (rowValues)
-	root     any                      // the value being encoded
+	sc       *encScratch      // scratch stacks, while a value is written
+	path     map[ref]struct{} // the containers on the path from the root past cycleDepth
+	level    int              // current nesting depth
+	dynType  unsafe.Pointer   // the type word of the last interface value of a type dynamic looked up ...
+	dynPlan  *encPlan         // ... and its plan
+	cellText []byte           // text of a row's cells that are not in the value (rowValues)
+	root     any              // the value being encoded
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply
@@ -110,12 +105,7 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.stack = e.stack[:0]
 	e.prog = e.prog[:0]
 	e.arena = e.arena[:0]
-	e.keys = e.keys[:0]
-	e.ents = e.ents[:0]
-	e.fidx = e.fidx[:0]
-	e.nodes = e.nodes[:0]
 	clear(e.path)
-	e.forgetRows()
 	e.level = 0
 }
 
@@ -175,6 +165,11 @@ func (e *Encoder) release() {
 	if e.tkeys != nil {
 		keySetPool.Put(e.tkeys)
 		e.tkeys = nil
+	}
+	if e.sc != nil {
+		e.sc.reset()
+		scratchPool.Put(e.sc)
+		e.sc = nil
 	}
 }
 

@@ -267,7 +267,7 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 					out = append(out, KeyToken([]byte(cls.key(&ov, i))))
 					out = rowTokens(t, cls, genericMember(v, cls.key(&ov, i)), root, out)
 				}
-				cls.nodes = cls.nodes[:root]
+				cls.sc.nodes = cls.sc.nodes[:root]
 				return append(out, ObjectEndToken())
 			}
 		}
@@ -299,7 +299,7 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 				for _, x := range a {
 					out = rowTokens(t, cls, x, root, out)
 				}
-				cls.nodes = cls.nodes[:root]
+				cls.sc.nodes = cls.sc.nodes[:root]
 				return append(out, ArrayEndToken())
 			}
 		}
@@ -315,10 +315,10 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 
 func treeFields(cls *Encoder, root int) []Field {
 	var fs []Field
-	end := root + cls.nodes[root].size
-	for c := root + 1; c < end; c += cls.nodes[c].size {
-		f := Field{Name: []byte(cls.nodes[c].name)}
-		if cls.nodes[c].nchild > 0 {
+	end := root + cls.sc.nodes[root].size
+	for c := root + 1; c < end; c += cls.sc.nodes[c].size {
+		f := Field{Name: []byte(cls.sc.nodes[c].name)}
+		if cls.sc.nodes[c].nchild > 0 {
 			f.Fields = treeFields(cls, c)
 		}
 		fs = append(fs, f)
@@ -328,9 +328,9 @@ func treeFields(cls *Encoder, root int) []Field {
 
 func rowTokens(t *testing.T, cls *Encoder, x any, root int, out []Token) []Token {
 	out = append(out, ObjectStartToken())
-	end := root + cls.nodes[root].size
-	for c := root + 1; c < end; c += cls.nodes[c].size {
-		n := cls.nodes[c]
+	end := root + cls.sc.nodes[root].size
+	for c := root + 1; c < end; c += cls.sc.nodes[c].size {
+		n := cls.sc.nodes[c]
 		out = append(out, KeyToken([]byte(n.name)))
 		v := genericMember(x, n.name)
 		if n.nchild > 0 {
@@ -375,6 +375,7 @@ func TestWriteTokenFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		cls := NewEncoder(nil, c.opts...)
+		cls.sc = new(encScratch)
 		toks := valueTokens(t, cls, v, false, nil)
 		got, err := writeTokens(toks, c.opts...)
 		if err != nil || string(got) != c.expected {
@@ -534,6 +535,7 @@ func TestWriteTokenRandom(t *testing.T) {
 			t.Fatalf("Marshal: %v", err)
 		}
 		cls := NewEncoder(nil, opts...)
+		cls.sc = new(encScratch)
 		got, err := writeTokens(valueTokens(t, cls, v, false, nil), opts...)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("value %d: WriteToken:\n got: %q, %v\nwant: %q", n, got, err, want)

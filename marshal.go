@@ -122,11 +122,12 @@ type encPlan struct {
 	// itself in its pointer word (as reflect has it), not a pointer to it.
 	direct bool
 
-	alen   int            // Go arrays: the length
-	eface  bool           // interfaces: without methods, laid out as any
-	rtype  unsafe.Pointer // maps: the type word of an interface holding one
-	anyMap bool           // maps: of underlying type map[string]any
-	mapKey mapKey         // maps: how the keys are written
+	alen    int                                               // Go arrays: the length
+	eface   bool                                              // interfaces: without methods, laid out as any
+	rtype   unsafe.Pointer                                    // maps: the type word of an interface holding one
+	anyMap  bool                                              // maps: of underlying type map[string]any
+	mapKey  mapKey                                            // maps: how the keys are written
+	collect func(e *Encoder, m unsafe.Pointer, s *mapScratch) // maps: how openMap collects the entries in Go, if it can
 
 	// Structs: allPresent, every field is always written (none is
 	// omitempty, omitzero or reached through an embedded pointer);
@@ -161,9 +162,20 @@ type encPlan struct {
 type encField struct {
 	structField
 	plan   *encPlan
-	key    []byte // the key as written (appendKeyR)
-	keyBad bool   // key has bad UTF-8 bytes replaced
+	key    []byte    // the key as written (appendKeyR)
+	keyBad bool      // key has bad UTF-8 bytes replaced
+	form   fieldForm // what the type settles of how the field is written
 }
+
+// fieldForm is what a field's type settles of how it is written
+// (writeStructFields).
+type fieldForm uint8
+
+const (
+	formOther  fieldForm = iota // it depends on the value
+	formPrim                    // a primitive: `key: value` (shapePrim)
+	formStatic                  // a static object that is not a keyed table: `key:` and its fields
+)
 
 type encLeaf struct {
 	off  uintptr
@@ -316,6 +328,9 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 		z := reflect.Zero(t).Interface()
 		pl.rtype = (*eface)(unsafe.Pointer(&z)).typ
 		pl.anyMap = t.ConvertibleTo(anyMapType)
+		if c, ok := mapCollectors[t.Elem()]; ok && t.ConvertibleTo(reflect.MapOf(stringType, t.Elem())) {
+			pl.collect = c
+		}
 		pl.elem = b.get(t.Elem())
 	case reflect.Struct:
 		pl.kind = ekStruct
@@ -337,6 +352,19 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 			pl.byName = make(map[string]int, len(fs))
 			for i := range fs {
 				pl.byName[fs[i].name] = i
+			}
+		}
+		for i := range pl.fields {
+			f := &pl.fields[i]
+			// A plan still under construction here is that of a type
+			// that contains this one, which is neither a primitive nor
+			// a static object.
+			switch {
+			case f.plan.building:
+			case f.plan.shape == shapePrim:
+				f.form = formPrim
+			case f.plan.shape == shapeObj && !f.plan.keyed:
+				f.form = formStatic
 			}
 		}
 		pl.staticShape()
@@ -660,7 +688,7 @@ func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
 	e.b = appendStaticFields(e.b, ep, e.delim)
 	e.b = append(e.b, ':')
 	checked := false // keyClash has run for v
-	for _, ent := range e.ents[v.lo : v.lo+v.n] {
+	for _, ent := range e.sc.ents[v.lo : v.lo+v.n] {
 		e.line(d)
 		var bad bool
 		if e.b, bad = appendKeyR(e.b, ent.key); bad && !checked {
