@@ -101,10 +101,6 @@ func (e *Encoder) encodeRoot(v any) error {
 	if e.sc == nil {
 		e.sc = scratchPool.Get().(*encScratch)
 	}
-	// v's dynamic value is written from its address: held here, it lives
-	// on the heap, whatever the caller's stack frame.
-	e.root = v
-	defer func() { e.root = nil }()
 	pl, p, err := e.resolveAny(v)
 	if err != nil {
 		return err

@@ -68,7 +68,6 @@ type Encoder struct {
 	dynType  unsafe.Pointer   // the type word of the last interface value of a type dynamic looked up ...
 	dynPlan  *encPlan         // ... and its plan
 	cellText []byte           // text of a row's cells that are not in the value (rowValues)
-	root     any              // the value being encoded
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply
@@ -411,7 +410,11 @@ const handOver = 1 << 20
 func Marshal(v any, opts ...Option) ([]byte, error) {
 	e := marshalPool.Get().(*Encoder)
 	e.Reset(nil)
-	e.setOptions(makeOptions(opts))
+	// The options go into the pooled encoder: options of Marshal's own
+	// would be on the heap, as an Option may keep their address.
+	e.opts = defaultOptions()
+	applyOptions(&e.opts, opts)
+	e.setOptions(e.opts)
 	e.noFlush = true
 	e.acquire()
 	var out []byte

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"math/big"
 	"reflect"
@@ -725,5 +726,144 @@ func TestMarshalTypedInsideGeneric(t *testing.T) {
 	}
 	if _, err := Marshal([]any{1, make(chan int)}); err == nil {
 		t.Fatal("a channel inside []any was accepted")
+	}
+}
+
+// Nested typed documents for the allocation test: orders with objects,
+// a table in each list item, a time, an optional pointer, a typed map and
+// an interface; a configuration of services in a map, with keyed tables
+// (a map of static structs), a map of booleans, omitempty fields and
+// nested groups.
+type (
+	aoAddress struct {
+		City, Country, Street, Zip string
+	}
+	aoCustomer struct {
+		Address aoAddress `json:"address"`
+		Email   string    `json:"email"`
+		ID      int       `json:"id"`
+	}
+	aoPrice struct {
+		Amount   float64 `json:"amount"`
+		Currency string  `json:"currency"`
+	}
+	aoItem struct {
+		Name  string  `json:"name"`
+		Price aoPrice `json:"price"`
+		Qty   int     `json:"qty"`
+	}
+	aoOrder struct {
+		Coupon    *string           `json:"coupon"`
+		CreatedAt time.Time         `json:"created_at"`
+		Customer  aoCustomer        `json:"customer"`
+		Items     []aoItem          `json:"items"`
+		Tags      []string          `json:"tags"`
+		Meta      map[string]string `json:"meta"`
+		Extra     any               `json:"extra"`
+		Note      string            `json:"note,omitempty"`
+	}
+	aoRegion struct {
+		CPU      string `json:"cpu"`
+		Replicas int    `json:"replicas"`
+	}
+	aoService struct {
+		Regions  map[string]aoRegion `json:"regions"`
+		Features map[string]bool     `json:"features"`
+		Replicas []aoRegion          `json:"replicas"`
+		Limits   struct {
+			Rate struct{ Burst, PerSecond int } `json:"rate"`
+		} `json:"limits"`
+		Owner  string    `json:"owner"`
+		Backup *aoRegion `json:"backup,omitempty"`
+	}
+	aoDoc struct {
+		Orders   []aoOrder            `json:"orders"`
+		Services map[string]aoService `json:"services"`
+		Version  int                  `json:"version"`
+	}
+)
+
+// aoDocument returns a document of n orders and n services.
+func aoDocument(n int) aoDoc {
+	doc := aoDoc{Services: map[string]aoService{}, Version: 3}
+	at := time.Date(2025, 5, 6, 7, 8, 9, 0, time.UTC)
+	coupon := "SAVE10"
+	for i := 0; i < n; i++ {
+		o := aoOrder{
+			CreatedAt: at.Add(time.Duration(i) * time.Hour),
+			Customer:  aoCustomer{Address: aoAddress{"Berlin", "DE", strconv.Itoa(i) + " Main Street", "10115"}, Email: "a@example.com", ID: i},
+			Items:     []aoItem{{"Desk Mat (XL)", aoPrice{12.5, "EUR"}, 2}, {"USB-C Hub, 7-in-1", aoPrice{30, "EUR"}, 1}},
+			Tags:      []string{"gift", "express"},
+			Meta:      map[string]string{"channel": "web", "ref": strconv.Itoa(i)},
+			Extra:     float64(i),
+		}
+		if i%2 == 0 {
+			o.Coupon, o.Note, o.Extra = &coupon, "Ring twice", map[string]any{"k": i, "v": "x"}
+		}
+		doc.Orders = append(doc.Orders, o)
+		s := aoService{
+			Regions:  map[string]aoRegion{"eu-west": {"500m", 2}, "us-east": {"250m", i}},
+			Features: map[string]bool{"fast": true, "plugin_" + strconv.Itoa(i%5): false},
+			Replicas: []aoRegion{{"1", 1}},
+			Owner:    "ops@example.com",
+		}
+		if i%3 == 0 {
+			s.Backup = &aoRegion{"100m", 1}
+		}
+		doc.Services["svc-"+strconv.Itoa(1000+i)] = s
+	}
+	return doc
+}
+
+// Marshal and Encode of nested typed values allocate nothing per record:
+// an Encoder reused for each document allocates nothing at all once warm,
+// and Marshal only its result, whatever the number of records. The same
+// holds for the documents' generic equivalents, and for typed values
+// inside generic containers.
+func TestMarshalNestedAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	for _, n := range []int{50, 100} {
+		doc := aoDocument(n)
+		generic := jsonEquivalent(t, doc)
+		mixed := map[string]any{"orders": doc.Orders, "services": doc.Services}
+		for _, v := range []struct {
+			name string
+			v    any
+		}{{"typed", doc}, {"pointer", &doc}, {"generic", generic}, {"typed inside generic", mixed}} {
+			enc := NewEncoder(io.Discard)
+			encode := testing.AllocsPerRun(20, func() {
+				enc.Reset(io.Discard)
+				if err := enc.Encode(v.v); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if encode != 0 {
+				t.Errorf("%s, %d records: Encode with a reused Encoder made %v allocations", v.name, n, encode)
+			}
+			pipe := WithDelimiter(Pipe)
+			marshal := testing.AllocsPerRun(20, func() {
+				if _, err := Marshal(v.v, pipe); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if marshal > 1 {
+				t.Errorf("%s, %d records: Marshal made %v allocations, want only its result", v.name, n, marshal)
+			}
+		}
+	}
+	// The documents are those the writer's differential tests cover too.
+	doc := aoDocument(7)
+	got, err := Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Marshal(jsonEquivalent(t, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("typed and generic differ:\n--- typed\n%s\n--- generic\n%s", got, want)
 	}
 }
