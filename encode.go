@@ -69,6 +69,8 @@ type encScratch struct {
 	keys    []string                 // the keys of a large Object (checkKeys)
 	ents    []mapEnt                 // the sorted entries of open maps
 	entsMax int                      // the most entries ents has held since reset
+	vals    []any                    // the values of open map[string]any
+	valsMax int                      // the most values vals has held since reset
 	fidx    []int32                  // the fields written of open structs
 	maps    map[*encPlan]*mapScratch // copies of the values of open maps, by map type
 	nodes   []tnode                  // field trees
@@ -80,9 +82,12 @@ var scratchPool = sync.Pool{New: func() any { return new(encScratch) }}
 // reset empties the stacks, which a failed document may leave in use.
 func (sc *encScratch) reset() {
 	sc.keys = sc.keys[:0]
-	clear(sc.ents[:sc.entsMax]) // the values and keys of the document's maps
+	clear(sc.ents[:sc.entsMax]) // the keys of the document's maps
 	sc.ents = sc.ents[:0]
 	sc.entsMax = 0
+	clear(sc.vals[:sc.valsMax])
+	sc.vals = sc.vals[:0]
+	sc.valsMax = 0
 	sc.fidx = sc.fidx[:0]
 	sc.nodes = sc.nodes[:0]
 	for _, s := range sc.maps {
@@ -347,26 +352,27 @@ const (
 // What it needs to hold, it holds in the encoder's scratch stacks, from
 // index lo: the fields written of a struct that may leave some out
 // (encScratch.fidx), or the sorted entries of a map (encScratch.ents),
-// whose values, unless it is a map[string]any, are copied into scr. A view opened for lookups only (openLookup) may leave
-// a struct's fields or a map[string]any's keys unlisted (lo < 0).
+// whose values are copied into encScratch.vals for a map[string]any, else
+// into scr. A view opened for lookups only (openLookup) may leave a
+// struct's fields or a map[string]any's entries unlisted (lo < 0).
 type objView struct {
 	kind viewKind
 	pl   *encPlan
 	p    unsafe.Pointer // the struct's address, the map, or the Object's address
 	n    int            // members
 	lo   int            // the view's first entry in its scratch stack, or -1
-	scr  *mapScratch    // vwMap: the copies of its values ...
-	used int            // ... and how much of scr was in use before
+	scr  *mapScratch    // vwMap: the copies of its values
+	used int            // the length of scr's stack (vwMap) or of encScratch.vals (vwAnyMap) before
 }
 
 // mapEnt is a member of an open map: its key as written (before §7.3
-// quoting), the key's first bytes (keyPrefix), and its value: the value of
-// a map[string]any, or the address of a copy of the value of another map.
+// quoting), the key's first bytes (keyPrefix), and the address of a copy
+// of its value: in encScratch.vals for a map[string]any, else in the
+// scratch slice of the map's type.
 type mapEnt struct {
 	key string
 	pre uint64
 	p   unsafe.Pointer
-	v   any
 }
 
 // keyPrefix returns the first 8 bytes of k as a big-endian number, padded
@@ -450,9 +456,14 @@ func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
 		if pl.anyMap {
 			v.kind = vwAnyMap
 			v.lo = len(e.sc.ents)
+			v.used = len(e.sc.vals)
 			for k, x := range anyMap(p) {
-				e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), v: x})
+				// An earlier value's address stays good if vals grows:
+				// the old array keeps it, and is not written again.
+				e.sc.vals = append(e.sc.vals, x)
+				e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Pointer(&e.sc.vals[len(e.sc.vals)-1])})
 			}
+			e.sc.valsMax = max(e.sc.valsMax, len(e.sc.vals))
 			v.n = len(e.sc.ents) - v.lo
 			e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
 			sortEnts(e.sc.ents[v.lo:])
@@ -579,6 +590,7 @@ func (e *Encoder) closeView(v *objView) {
 		e.sc.fidx = e.sc.fidx[:v.lo]
 	case vwAnyMap:
 		e.sc.ents = e.sc.ents[:v.lo]
+		e.sc.vals = e.sc.vals[:v.used]
 	case vwMap:
 		e.sc.ents = e.sc.ents[:v.lo]
 		if s := v.scr; s != nil {
@@ -625,8 +637,6 @@ func (e *Encoder) member(v *objView, i int) (*encPlan, unsafe.Pointer, error) {
 		return e.resolve(f.plan, fieldPtr(v.pl.typ, v.p, &f.structField, false))
 	case vwObject:
 		return e.resolve(anyPlan, unsafe.Pointer(&v.obj()[i].Value))
-	case vwAnyMap:
-		return e.resolveAny(e.sc.ents[v.lo+i].v)
 	}
 	return e.resolve(v.pl.elem, e.sc.ents[v.lo+i].p)
 }
@@ -893,16 +903,18 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int, hyphen bool) error {
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
+	nl := e.started // a line has been written: the next one starts with LF
+	e.started = true
+	b := e.b
 	for i := 0; i < n; i++ {
 		f := &pl.fields[i]
 		if lo >= 0 {
 			f = &pl.fields[e.sc.fidx[lo+i]]
 		}
-		b := e.b
-		if e.started {
+		if nl {
 			b = append(b, '\n')
 		}
-		e.started = true
+		nl = true
 		if hyphen && i == 0 {
 			b = appendIndent(b, indent-e.opts.indent)
 			b = append(b, '-', ' ')
@@ -922,15 +934,15 @@ func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int,
 		if !f.direct {
 			fp = fieldPtr(pl.typ, p, &f.structField, false)
 		}
-		if f.form == formPrim {
+		switch f.form {
+		case formPrim:
 			b = append(b, ':', ' ')
 			var err error
-			b, err = appendTyped(b, f.plan, fp, e.docMask)
-			e.b = b
-			if err != nil {
+			if b, err = appendTyped(b, f.plan, fp, e.docMask); err != nil {
+				e.b = b
 				return err
 			}
-		} else if fpl := f.plan; f.form == formStatic {
+		case formStatic:
 			// A static object that is not a keyed table: its fields, as
 			// writeObject would choose, the type settling it. It holds
 			// no container that could lead back to it (visit).
@@ -938,11 +950,12 @@ func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int,
 			if err := e.enter(); err != nil {
 				return err
 			}
-			if err := e.writeStructFields(fpl, fp, -1, len(fpl.fields), d+1, false); err != nil {
+			if err := e.writeStructFields(f.plan, fp, -1, len(f.plan.fields), d+1, false); err != nil {
 				return err
 			}
 			e.leave()
-		} else {
+			b = e.b
+		default:
 			e.b = b
 			fpl, fp, err := e.resolve(f.plan, fp)
 			if err != nil {
@@ -951,12 +964,18 @@ func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int,
 			if err := e.writeValue(fpl, fp, d); err != nil {
 				return err
 			}
+			b = e.b
 		}
-		if err := e.maybeFlush(); err != nil {
-			return err
+		if len(b) >= flushSize {
+			e.b = b
+			if err := e.flush(); err != nil {
+				return err
+			}
+			b = e.b
 		}
 	}
-	return nil
+	e.b = b
+	return e.err
 }
 
 // writeKeyedIf writes the open object v, of two or more members, in the
@@ -1196,7 +1215,7 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 	}
 	for i := 1; i < v.n; i++ {
 		mpl, mp, err := e.member(v, i)
-		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n {
+		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n || !maySameKeys(pl, mpl) {
 			return root, false
 		}
 	}
@@ -1212,6 +1231,21 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 		}
 	}
 	return root, true
+}
+
+// maySameKeys reports whether two objects of plans a and b, of the same
+// size, may have the same keys: false when they are structs whose fields,
+// all written, have different names.
+func maySameKeys(a, b *encPlan) bool {
+	if a == b || a.kind != ekStruct || b.kind != ekStruct || !a.allPresent || !b.allPresent {
+		return true
+	}
+	for i := range a.fields {
+		if b.fieldIndex(a.fields[i].name, i) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // buildTree appends the field tree of the resolved non-empty object at p,

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/big"
@@ -198,7 +199,37 @@ func shapeValues() map[string]any {
 		"ptr-to-slice":   &a.Rows,
 		"map-int-keys":   map[int8]mPoint{-1: {1, 1}, 3: {2, 2}},
 		"map-text-keys":  map[mKey]int{{"b", "a"}: 1, {"a", "z"}: 2},
+		// Forms the values decide, in place.
+		"ptr-rows":          []*mRow{{ID: 1, Name: "a"}, {ID: 2, Name: "b"}},
+		"ptr-rows-nil":      []*mRow{{ID: 1}, nil},
+		"map-ptr-values":    map[string]*mPoint{"a": {1, 2}, "b": {3, 4}},
+		"map-of-maps":       map[string]map[string]int{"a": {"x": 1, "y": 2}, "b": {"y": 3, "x": 4}},
+		"map-of-maps-other": map[string]map[string]int{"a": {"x": 1}, "b": {"y": 3}},
+		"rows-of-maps":      []map[string]int{{"a": 1, "b": 2}, {"b": 3, "a": 4}},
+		"rows-of-maps-nil":  []map[string]int{nil, nil},
+		"rows-mixed":        []any{mRow{ID: 1}, map[string]any{"active": true, "score": 2, "name": "x", "id": 3}},
+		"rows-grouped-maps": []map[string]mPoint{{"p": {1, 2}}, {"p": {3, 4}}},
+		"keyed-int-keys":    map[int]mPoint{1: {1, 1}, 10: {2, 2}, 2: {3, 3}},
+		"bool-map":          map[string]bool{"z": true, "a": false, "has space": true},
+		"array-of-structs":  [3]mNested{{ID: 1}, {ID: 2}, {ID: 3}},
+		"stringer":          struct{ S fmt.Stringer }{mStringer{7}},
+		"stringers":         []fmt.Stringer{mStringer{1}, mStringer{2}},
+		"direct-in-iface":   []any{mOnePtr{&a.U8}, mOnePtr{}},
+		"any-rows-omit":     []mOmit{{A: 1, F: true}, {A: 2, F: false}},
+		"any-rows-omit-mix": []mOmit{{A: 1}, {B: "x"}},
 	}
+}
+
+// mStringer is a value behind a non-empty interface.
+type mStringer struct {
+	N int `json:"n"`
+}
+
+func (m mStringer) String() string { return "m" }
+
+// mOnePtr is a struct that an interface holds in its pointer word.
+type mOnePtr struct {
+	P *uint8 `json:"p"`
 }
 
 // mKey is a map key encoded through encoding.TextMarshaler.
