@@ -749,7 +749,101 @@ func (e *Encoder) field(o Object, k string, hint, level int) (int, bool) {
 	return 0, false
 }
 
+// forgetRows drops the key indexes of field, which are valid for the rows
+// of one table only: the caller may change an Object between tables.
+func (e *Encoder) forgetRows() {
+	for i := range e.sc.fieldIx {
+		e.sc.fieldIx[i].first = nil
+	}
+}
+
+// objIndex maps the keys of one Object (identified by its first member
+// and length) to their positions.
+type objIndex struct {
+	first *Member
+	n     int
+	pos   map[string]int
+}
+
+func (ix *objIndex) build(o Object) {
+	if ix.pos == nil || len(ix.pos) > 2*len(o)+64 {
+		ix.pos = make(map[string]int, len(o))
+	} else {
+		clear(ix.pos)
+	}
+	for i := len(o) - 1; i >= 0; i-- { // the first of repeated keys wins, as in Get
+		ix.pos[o[i].Key] = i
+	}
+	ix.first, ix.n = &o[0], len(o)
+}
+
+// checkKeys reports a repeated key in an Object.
+func (e *Encoder) checkKeys(o Object) error {
+	if len(o) < 2 {
+		return nil
+	}
+	if len(o) <= 16 {
+		for i := 1; i < len(o); i++ {
+			for j := 0; j < i; j++ {
+				if o[i].Key == o[j].Key {
+					return errDupKey(o[i].Key)
+				}
+			}
+		}
+		return nil
+	}
+	mark := len(e.sc.keys)
+	for i := range o {
+		e.sc.keys = append(e.sc.keys, o[i].Key)
+	}
+	ks := e.sc.keys[mark:]
+	slices.Sort(ks)
+	var err error
+	for i := 1; i < len(ks); i++ {
+		if ks[i] == ks[i-1] {
+			err = errDupKey(ks[i])
+			break
+		}
+	}
+	e.sc.keys = e.sc.keys[:mark]
+	return err
+}
+
+func errDupKey(k string) error {
+	return errors.New("toon: duplicate key " + strconv.Quote(k) + " in Object")
+}
+
 // ---- the writer ----
+
+// enter and leave track the nesting depth of Encode.
+func (e *Encoder) enter() error {
+	e.level++
+	if e.level > e.opts.maxDepth {
+		return errDepth(e.opts.maxDepth)
+	}
+	return nil
+}
+
+func (e *Encoder) leave() { e.level-- }
+
+// beginArray enters one nesting level and writes what comes before an
+// array's header at place p: the root's line, or a list item's hyphen (a
+// field's key is already written). It returns the depth of the array's
+// content. Unless it fails, the caller must call e.leave when done.
+func (e *Encoder) beginArray(p place, d int) (child int, err error) {
+	if err := e.enter(); err != nil {
+		return 0, err
+	}
+	switch p {
+	case atRoot:
+		e.line(0)
+		return 1, nil
+	case atItem:
+		e.line(d)
+		e.b = append(e.b, '-', ' ')
+	}
+	return d + 1, nil
+}
 
 // writeValue writes the resolved value at p of a field whose key has been
 // written at depth d.
@@ -903,23 +997,22 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int, hyphen bool) error {
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
-	nl := e.started // a line has been written: the next one starts with LF
-	e.started = true
+	lead := rowLead(indent) // LF and the indentation of a field line
 	b := e.b
 	for i := 0; i < n; i++ {
 		f := &pl.fields[i]
 		if lo >= 0 {
 			f = &pl.fields[e.sc.fidx[lo+i]]
 		}
-		if nl {
-			b = append(b, '\n')
-		}
-		nl = true
-		if hyphen && i == 0 {
-			b = appendIndent(b, indent-e.opts.indent)
-			b = append(b, '-', ' ')
-		} else {
-			b = appendIndent(b, indent)
+		switch {
+		case i == 0 && hyphen:
+			e.line(d - 1)
+			b = append(e.b, '-', ' ')
+		case i == 0 && !e.started:
+			e.line(d)
+			b = e.b
+		default:
+			b = append(b, lead...)
 		}
 		b = append(b, f.key...)
 		if f.keyBad && !checked {
@@ -1171,7 +1264,39 @@ func (e *Encoder) writeTable(ep *encPlan, base unsafe.Pointer, n, root, d int) e
 	return nil
 }
 
-// ---- tables: the field tree ----
+// ---- tables ----
+
+// tnode is one node of a field tree (§9.3), stored in pre-order in
+// Encoder.nodes: a leaf field, or a nested field group whose children
+// follow it. The tree's root is an unnamed group.
+type tnode struct {
+	name   string
+	size   int      // nodes in the subtree, itself included
+	nchild int      // direct children; 0 for a leaf
+	pl     *encPlan // a group built from a static object's plan (planTree): that plan
+}
+
+// appendFieldsSeg appends the fields segment of the group at e.sc.nodes[root]
+// ("{a,b{c,d}}"), without the colon.
+func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
+	b = append(b, '{')
+	end := root + e.sc.nodes[root].size
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
+		if c > root+1 {
+			b = append(b, byte(e.delim))
+		}
+		b = appendKey(b, e.sc.nodes[c].name)
+		if e.sc.nodes[c].nchild > 0 {
+			b = e.appendFieldsSeg(b, c)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendHeader appends "[N<delim?>]" or, keyed, "[N:<delim?>]".
+func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
+	return appendBracket(b, n, keyed, e.delim)
+}
 
 // tabularTree decides whether the n elements of plan ep at base make a
 // tabular array (§9.3). If they do, the field tree is at e.sc.nodes[root:]
@@ -1418,113 +1543,19 @@ func (e *Encoder) appendCells(pl *encPlan, p unsafe.Pointer, root, level int, fi
 	return first, nil
 }
 
-// ---- tables: scratch ----
-
-// forgetRows drops the key indexes of field, which are valid for the rows
-// of one table only: the caller may change an Object between tables.
-func (e *Encoder) forgetRows() {
-	for i := range e.sc.fieldIx {
-		e.sc.fieldIx[i].first = nil
-	}
-}
-
-// objIndex maps the keys of one Object (identified by its first member
-// and length) to their positions.
-type objIndex struct {
-	first *Member
-	n     int
-	pos   map[string]int
-}
-
-func (ix *objIndex) build(o Object) {
-	if ix.pos == nil || len(ix.pos) > 2*len(o)+64 {
-		ix.pos = make(map[string]int, len(o))
-	} else {
-		clear(ix.pos)
-	}
-	for i := len(o) - 1; i >= 0; i-- { // the first of repeated keys wins, as in Get
-		ix.pos[o[i].Key] = i
-	}
-	ix.first, ix.n = &o[0], len(o)
-}
-
-// checkKeys reports a repeated key in an Object.
-func (e *Encoder) checkKeys(o Object) error {
-	if len(o) < 2 {
-		return nil
-	}
-	if len(o) <= 16 {
-		for i := 1; i < len(o); i++ {
-			for j := 0; j < i; j++ {
-				if o[i].Key == o[j].Key {
-					return errDupKey(o[i].Key)
-				}
-			}
-		}
-		return nil
-	}
-	mark := len(e.sc.keys)
-	for i := range o {
-		e.sc.keys = append(e.sc.keys, o[i].Key)
-	}
-	ks := e.sc.keys[mark:]
-	slices.Sort(ks)
-	var err error
-	for i := 1; i < len(ks); i++ {
-		if ks[i] == ks[i-1] {
-			err = errDupKey(ks[i])
-			break
-		}
-	}
-	e.sc.keys = e.sc.keys[:mark]
-	return err
-}
-
-func errDupKey(k string) error {
-	return errors.New("toon: duplicate key " + strconv.Quote(k) + " in Object")
-}
-
-// tnode is one node of a field tree (§9.3), stored in pre-order in
-// Encoder.nodes: a leaf field, or a nested field group whose children
-// follow it. The tree's root is an unnamed group.
-type tnode struct {
-	name   string
-	size   int      // nodes in the subtree, itself included
-	nchild int      // direct children; 0 for a leaf
-	pl     *encPlan // a group built from a static object's plan (planTree): that plan
-}
-
-// appendFieldsSeg appends the fields segment of the group at e.sc.nodes[root]
-// ("{a,b{c,d}}"), without the colon.
-func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
-	b = append(b, '{')
-	end := root + e.sc.nodes[root].size
-	for c := root + 1; c < end; c += e.sc.nodes[c].size {
-		if c > root+1 {
-			b = append(b, byte(e.delim))
-		}
-		b = appendKey(b, e.sc.nodes[c].name)
-		if e.sc.nodes[c].nchild > 0 {
-			b = e.appendFieldsSeg(b, c)
-		}
-	}
-	return append(b, '}')
-}
-
-// appendHeader appends "[N<delim?>]" or, keyed, "[N:<delim?>]".
-func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
-	return appendBracket(b, n, keyed, e.delim)
-}
-
 // ---- cycles ----
 
-// Cycles. A value that contains itself (through a pointer, a map or a
-// slice) would nest without end. As encoding/json does, the encoder
-// tracks the containers on the path from the root to the value it is at
-// once the nesting passes cycleDepth, and reports a container met again
-// on its own path as an UnsupportedValueError. Below that depth nothing is
-// tracked: a cycle then costs at most cycleDepth levels of work and
-// output, and acyclic values that share containers cost nothing.
+// Cycles. A value that contains itself (through pointers, maps, slices or
+// interfaces) would nest without end. As encoding/json does, the writer
+// tracks the containers (structs, maps, slices, Objects) on the path from
+// the root to the value it is at once the nesting passes cycleDepth, and
+// reports a container met again on its own path as an
+// UnsupportedValueError. Below that depth nothing is tracked: a cycle
+// then costs at most cycleDepth levels of work and output, and acyclic
+// values that share containers cost nothing. A chain of pointers,
+// interfaces and hooks that comes back to itself without a container in
+// between (a hook that returns its receiver) is found by resolve, which
+// tracks the chain's steps past cycleDepth.
 const cycleDepth = 1000
 
 // ref identifies a container: its address (a map's, a slice's first
@@ -1538,36 +1569,6 @@ type ref struct {
 }
 
 func (e *Encoder) unvisit(r ref) { delete(e.path, r) }
-
-// enter and leave track the nesting depth of Encode.
-func (e *Encoder) enter() error {
-	e.level++
-	if e.level > e.opts.maxDepth {
-		return errDepth(e.opts.maxDepth)
-	}
-	return nil
-}
-
-func (e *Encoder) leave() { e.level-- }
-
-// beginArray enters one nesting level and writes what comes before an
-// array's header at place p: the root's line, or a list item's hyphen (a
-// field's key is already written). It returns the depth of the array's
-// content. Unless it fails, the caller must call e.leave when done.
-func (e *Encoder) beginArray(p place, d int) (child int, err error) {
-	if err := e.enter(); err != nil {
-		return 0, err
-	}
-	switch p {
-	case atRoot:
-		e.line(0)
-		return 1, nil
-	case atItem:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
-	}
-	return d + 1, nil
-}
 
 // visit adds r, a container, to the path, or returns an
 // UnsupportedValueError if it is on the path already. The caller must

@@ -28,7 +28,10 @@ import (
 // become a table row and its array a table, and streaming is unaffected.
 //
 // Marshal gives Marshaler precedence over json.Marshaler, and both over
-// encoding.TextMarshaler; a method with a pointer receiver counts.
+// encoding.TextMarshaler; a method with a pointer receiver counts. These
+// methods may be called more than once for one value: Encode looks at the
+// values of an array or an object to choose its form before it writes
+// them.
 type Marshaler interface {
 	MarshalTOON() (any, error)
 }
