@@ -43,7 +43,7 @@ type eface struct {
 	data unsafe.Pointer
 }
 
-// The plans of the generic types, and of null.
+// The generic types, their plans, and null's.
 var (
 	anyPlan        = encPlanOf(reflect.TypeFor[any]())
 	anyMapType     = reflect.TypeFor[map[string]any]()
@@ -147,6 +147,7 @@ func (e *Encoder) resolveAny(x any) (*encPlan, unsafe.Pointer, error) {
 	return e.resolve(pl, p)
 }
 
+// resolveRef is resolve for a plan that is not plain.
 func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Pointer, error) {
 	var seen map[ref]struct{}
 	for steps := 0; ; steps++ {
@@ -344,8 +345,8 @@ type viewKind uint8
 const (
 	vwStruct viewKind = iota // a struct: its plan's fields
 	vwObject                 // an Object
-	vwAnyMap                 // a map[string]any: entries sorted in Encoder.ents
-	vwMap                    // another map: entries sorted in Encoder.ents
+	vwAnyMap                 // a map[string]any: entries sorted in encScratch.ents
+	vwMap                    // another map: entries sorted in encScratch.ents
 )
 
 // objView is an open object: its members in the order they are written.
@@ -413,11 +414,12 @@ type mapScratch struct {
 	vals reflect.Value  // a []V
 	len  int            // its length
 	base unsafe.Pointer // its first element
-	size uintptr
-	used int
-	key  reflect.Value // a variable of the key type
+	size uintptr        // the size of a V
+	used int            // the slots taken by open views
+	key  reflect.Value  // a variable of the key type
 }
 
+// scratchFor returns the scratch slice of the maps of plan pl.
 func (e *Encoder) scratchFor(pl *encPlan) *mapScratch {
 	s := e.sc.maps[pl]
 	if s == nil {
@@ -620,8 +622,6 @@ func (e *Encoder) key(v *objView, i int) string {
 		return e.fieldOf(v, i).name
 	case vwObject:
 		return v.obj()[i].Key
-	case vwAnyMap:
-		return e.sc.ents[v.lo+i].key
 	}
 	return e.sc.ents[v.lo+i].key
 }
