@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 func TestMarshalForms(t *testing.T) {
@@ -187,6 +188,42 @@ func TestEncodeOnce(t *testing.T) {
 
 // ---- token streams ----
 
+// The JSON-model kinds of generic values, for the tests.
+type vkind uint8
+
+const (
+	kBad vkind = iota
+	kPrim
+	kObj
+	kArr
+)
+
+// kindOf returns the JSON-model kind of a generic value.
+func kindOf(v any) vkind {
+	switch v.(type) {
+	case nil, string, bool, float64, float32, int, int64, int32, int16, int8,
+		uint, uint64, uint32, uint16, uint8, uintptr, json.Number, Number, Value:
+		return kPrim
+	case map[string]any, Object:
+		return kObj
+	case []any:
+		return kArr
+	}
+	return kBad
+}
+
+// genericMember returns the member k of the generic object v.
+func genericMember(v any, k string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return x[k]
+	case Object:
+		m, _ := x.Get(k)
+		return m
+	}
+	return nil
+}
+
 // valueTokens appends to out the token stream of v with the forms Encode
 // chooses, using the encoder's own form detection.
 func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []Token {
@@ -212,24 +249,32 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 		}
 		t.Fatalf("valueTokens: %T", v)
 	case kObj:
-		ov, mark := cls.open(v)
-		defer cls.closeView(mark)
+		pl, p, err := cls.resolveAny(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ov objView
+		err = cls.open(&ov, pl, p)
+		defer cls.closeView(&ov)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !item {
 			if root, ok := cls.keyedTree(&ov); ok {
 				fields := treeFields(cls, root)
-				out = append(out, KeyedStartToken(ov.len(), 0, fields))
-				for i := 0; i < ov.len(); i++ {
-					out = append(out, KeyToken([]byte(ov.key(i))))
-					out = rowTokens(t, cls, ov.val(i), root, out)
+				out = append(out, KeyedStartToken(ov.n, 0, fields))
+				for i := 0; i < ov.n; i++ {
+					out = append(out, KeyToken([]byte(cls.key(&ov, i))))
+					out = rowTokens(t, cls, genericMember(v, cls.key(&ov, i)), root, out)
 				}
-				cls.nodes = cls.nodes[:root]
+				cls.sc.nodes = cls.sc.nodes[:root]
 				return append(out, ObjectEndToken())
 			}
 		}
 		out = append(out, ObjectStartToken())
-		for i := 0; i < ov.len(); i++ {
-			out = append(out, KeyToken([]byte(ov.key(i))))
-			out = valueTokens(t, cls, ov.val(i), false, out)
+		for i := 0; i < ov.n; i++ {
+			out = append(out, KeyToken([]byte(cls.key(&ov, i))))
+			out = valueTokens(t, cls, genericMember(v, cls.key(&ov, i)), false, out)
 		}
 		return append(out, ObjectEndToken())
 	case kArr:
@@ -249,12 +294,12 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 			return append(out, ArrayEndToken())
 		}
 		if !item {
-			if root, ok := cls.tabularTree(a); ok {
+			if root, ok := cls.tabularTree(anyPlan, unsafe.Pointer(&a[0]), len(a)); ok {
 				out = append(out, ArrayStartToken(len(a), FormTabular, 0, treeFields(cls, root)))
 				for _, x := range a {
 					out = rowTokens(t, cls, x, root, out)
 				}
-				cls.nodes = cls.nodes[:root]
+				cls.sc.nodes = cls.sc.nodes[:root]
 				return append(out, ArrayEndToken())
 			}
 		}
@@ -270,10 +315,10 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 
 func treeFields(cls *Encoder, root int) []Field {
 	var fs []Field
-	end := root + cls.nodes[root].size
-	for c := root + 1; c < end; c += cls.nodes[c].size {
-		f := Field{Name: []byte(cls.nodes[c].name)}
-		if cls.nodes[c].nchild > 0 {
+	end := root + cls.sc.nodes[root].size
+	for c := root + 1; c < end; c += cls.sc.nodes[c].size {
+		f := Field{Name: []byte(cls.sc.nodes[c].name)}
+		if cls.sc.nodes[c].nchild > 0 {
 			f.Fields = treeFields(cls, c)
 		}
 		fs = append(fs, f)
@@ -283,11 +328,11 @@ func treeFields(cls *Encoder, root int) []Field {
 
 func rowTokens(t *testing.T, cls *Encoder, x any, root int, out []Token) []Token {
 	out = append(out, ObjectStartToken())
-	end := root + cls.nodes[root].size
-	for c := root + 1; c < end; c += cls.nodes[c].size {
-		n := cls.nodes[c]
+	end := root + cls.sc.nodes[root].size
+	for c := root + 1; c < end; c += cls.sc.nodes[c].size {
+		n := cls.sc.nodes[c]
 		out = append(out, KeyToken([]byte(n.name)))
-		v, _ := lookup(x, n.name, 0)
+		v := genericMember(x, n.name)
 		if n.nchild > 0 {
 			out = rowTokens(t, cls, v, c, out)
 		} else {
@@ -330,6 +375,7 @@ func TestWriteTokenFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		cls := NewEncoder(nil, c.opts...)
+		cls.sc = new(encScratch)
 		toks := valueTokens(t, cls, v, false, nil)
 		got, err := writeTokens(toks, c.opts...)
 		if err != nil || string(got) != c.expected {
@@ -489,6 +535,7 @@ func TestWriteTokenRandom(t *testing.T) {
 			t.Fatalf("Marshal: %v", err)
 		}
 		cls := NewEncoder(nil, opts...)
+		cls.sc = new(encScratch)
 		got, err := writeTokens(valueTokens(t, cls, v, false, nil), opts...)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("value %d: WriteToken:\n got: %q, %v\nwant: %q", n, got, err, want)
@@ -648,23 +695,29 @@ func sameValue(orig, dec any) bool {
 	switch kindOf(orig) {
 	case kObj:
 		m, ok := dec.(map[string]any)
-		if !ok || objLen(orig) != len(m) {
+		if !ok {
 			return false
 		}
-		ov := objView{}
 		switch o := orig.(type) {
 		case Object:
-			ov.o = o
-		case map[string]any:
-			for k := range o {
-				ov.keys = append(ov.keys, k)
-			}
-			ov.m = o
-		}
-		for i := 0; i < ov.len(); i++ {
-			d, ok := m[ov.key(i)]
-			if !ok || !sameValue(ov.val(i), d) {
+			if len(o) != len(m) {
 				return false
+			}
+			for _, mb := range o {
+				d, ok := m[mb.Key]
+				if !ok || !sameValue(mb.Value, d) {
+					return false
+				}
+			}
+		case map[string]any:
+			if len(o) != len(m) {
+				return false
+			}
+			for k, v := range o {
+				d, ok := m[k]
+				if !ok || !sameValue(v, d) {
+					return false
+				}
 			}
 		}
 		return true

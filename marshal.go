@@ -1,17 +1,9 @@
 package toon
 
-// This file encodes Go values of any type: the typed half of Encode and
-// Marshal. Each type gets an encoding plan once (encPlans). The output
-// must be byte for byte what Encode writes for the equivalent generic
-// value (structs as Objects in field order, maps as Objects in sorted key
-// order, slices as []any), so the typed writer below mirrors the generic
-// one in encoder.go step by step, and decides forms from the types where
-// the types decide them: a slice of structs whose fields are all
-// primitives or such structs is always tabular, with the header known
-// before the first row. Where the form depends on the values (interfaces,
-// maps, omitempty fields, hooks), the value is converted to its generic
-// equivalent and handed to the generic writer, which decides exactly as
-// it does for generic values.
+// This file holds what Encode and Marshal know of Go types: the encoding
+// plan of each type, built once (encPlans), the writing of primitives, and
+// the writing of tables of static objects, whose layout the type settles.
+// The writer that walks values and chooses their forms is in encode.go.
 
 import (
 	"bytes"
@@ -24,7 +16,6 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 	"unsafe"
 )
@@ -37,28 +28,12 @@ import (
 // become a table row and its array a table, and streaming is unaffected.
 //
 // Marshal gives Marshaler precedence over json.Marshaler, and both over
-// encoding.TextMarshaler; a method with a pointer receiver counts.
+// encoding.TextMarshaler; a method with a pointer receiver counts. These
+// methods may be called more than once for one value: Encode looks at the
+// values of an array or an object to choose its form before it writes
+// them.
 type Marshaler interface {
 	MarshalTOON() (any, error)
-}
-
-func init() { encodeOther = encodeTyped }
-
-// encodeTyped is Encode for values of types the generic encoder does not
-// know.
-func encodeTyped(e *Encoder, v any) error {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer {
-		if rv.IsNil() {
-			e.line(0)
-			e.b = append(e.b, "null"...)
-			return nil
-		}
-		return e.tRoot(encPlanOf(rv.Type().Elem()), rv.UnsafePointer())
-	}
-	pv := reflect.New(rv.Type())
-	pv.Elem().Set(rv)
-	return e.tRoot(encPlanOf(rv.Type()), pv.UnsafePointer())
 }
 
 // encKind is how a type is encoded.
@@ -79,6 +54,7 @@ const (
 	ekBigFloat                // big.Float: exact number
 	ekValue                   // Value
 	ekText                    // encoding.TextMarshaler: string
+	ekNull                    // null: what a nil pointer, interface, slice or map stands for (nullPlan)
 	ekPtr                     // pointers
 	ekIface                   // interfaces
 	ekStruct                  // structs: objects
@@ -89,6 +65,28 @@ const (
 	ekHook                    // Marshaler or json.Marshaler
 )
 
+// valClass is what a value is in the JSON model, as far as its kind tells:
+// the writer resolves the kinds of class cRef (resolve) before it looks.
+type valClass uint8
+
+const (
+	cBad  valClass = iota // not encodable
+	cPrim                 // a primitive or null
+	cObj                  // an object
+	cArr                  // an array
+	cRef                  // a pointer, interface or hook: it stands for another value
+)
+
+var kindClass = [...]valClass{
+	ekBad: cBad, ekBool: cPrim, ekInt: cPrim, ekUint: cPrim, ekFloat32: cPrim, ekFloat64: cPrim,
+	ekString: cPrim, ekNumber: cPrim, ekTime: cPrim, ekBytes: cPrim, ekBigInt: cPrim, ekBigFloat: cPrim,
+	ekValue: cPrim, ekText: cPrim, ekNull: cPrim, ekPtr: cRef, ekIface: cRef, ekStruct: cObj,
+	ekSlice: cArr, ekArray: cArr, ekMap: cObj, ekObject: cObj, ekHook: cRef,
+}
+
+// cls is the class of the plan's values.
+func (pl *encPlan) cls() valClass { return kindClass[pl.kind] }
+
 // valShape is what a type's values always are in the JSON model, as far as
 // the type tells.
 type valShape uint8
@@ -97,6 +95,16 @@ const (
 	shapeDyn  valShape = iota // it depends on the value
 	shapePrim                 // always a primitive (null included)
 	shapeObj                  // always a non-empty object of the same fields, whose members are shapePrim or shapeObj: a tabular row
+)
+
+// mapKey is how a map's keys become the keys of its object.
+type mapKey uint8
+
+const (
+	mkString mapKey = iota // a string kind: the key itself
+	mkText                 // an encoding.TextMarshaler: its text
+	mkInt                  // a signed integer kind: its decimal text
+	mkUint                 // an unsigned integer kind: its decimal text
 )
 
 // encPlan is how values of one Go type are encoded.
@@ -109,6 +117,31 @@ type encPlan struct {
 	elem     *encPlan   // pointers, slices, arrays, maps
 	fields   []encField // structs
 	building bool       // the plan is being built (for recursive types)
+
+	// plain: the value at an address of this type is the value itself,
+	// with no pointer, interface, hook or nil to resolve (resolve).
+	plain bool
+	// direct: an interface holding a value of this type holds the value
+	// itself in its pointer word (as reflect has it), not a pointer to it.
+	direct bool
+
+	alen    int                                               // Go arrays: the length
+	eface   bool                                              // interfaces: without methods, laid out as any
+	rtype   unsafe.Pointer                                    // maps: the type word of an interface holding one
+	anyMap  bool                                              // maps: of underlying type map[string]any
+	mapKey  mapKey                                            // maps: how the keys are written
+	collect func(e *Encoder, m unsafe.Pointer, s *mapScratch) // maps: how openMap collects the entries in Go, if it can
+
+	// Structs: allPresent, every field is always written (none is
+	// omitempty, omitzero or reached through an embedded pointer);
+	// neverKeyed, some field that is always written is never an object,
+	// so the struct is never a keyed table (§9.5); keysBad, some field's
+	// key has bad UTF-8 bytes replaced, so two keys may be written alike;
+	// byName, the field index by name when there are many fields.
+	allPresent bool
+	neverKeyed bool
+	keysBad    bool
+	byName     map[string]int
 
 	// Static objects (shapeObj): the leaf cells in depth-first order with
 	// offsets from the struct's start, and the depth of nested groups.
@@ -123,12 +156,29 @@ type encPlan struct {
 	// first field's order.
 	keyed      bool
 	keyedCells [][]encLeaf
+
+	// segs are a static object's fields segment (appendStaticFields)
+	// with each delimiter, by delimIndex.
+	segs [3][]byte
 }
 
 type encField struct {
 	structField
-	plan *encPlan
+	plan   *encPlan
+	key    []byte    // the key as written (appendKeyR)
+	keyBad bool      // key has bad UTF-8 bytes replaced
+	form   fieldForm // what the type settles of how the field is written
 }
+
+// fieldForm is what a field's type settles of how it is written
+// (writeStructFields).
+type fieldForm uint8
+
+const (
+	formOther  fieldForm = iota // it depends on the value
+	formPrim                    // a primitive: `key: value` (shapePrim)
+	formStatic                  // a static object that is not a keyed table: `key:` and its fields
+)
 
 type encLeaf struct {
 	off  uintptr
@@ -160,11 +210,44 @@ var encPlans planCache[encPlan]
 
 func encPlanOf(t reflect.Type) *encPlan { return encPlans.get(t, buildEncPlan) }
 
+// byNameMin is the number of fields from which a struct's plan has an
+// index of its fields by name.
+const byNameMin = 16
+
 func buildEncPlan(b *planBuild[encPlan], t reflect.Type, pl *encPlan) {
 	pl.typ = t
 	pl.size = t.Size()
 	pl.building = true
-	defer func() { pl.building = false }()
+	pl.kindOf(b, t)
+	switch pl.kind {
+	case ekPtr, ekIface, ekHook, ekSlice, ekMap:
+	default:
+		pl.plain = true
+	}
+	pl.direct = storedDirect(t)
+	pl.building = false
+}
+
+// storedDirect reports whether an interface holding a value of type t
+// holds the value itself in its pointer word: pointer-shaped types. For
+// structs and arrays, which are when they consist of one pointer-shaped
+// element, it looks at the zero value in an interface, whose word is then
+// nil, and else points to a zero value.
+func storedDirect(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return true
+	case reflect.Struct, reflect.Array:
+		z := reflect.Zero(t).Interface()
+		return (*eface)(unsafe.Pointer(&z)).data == nil
+	}
+	return false
+}
+
+// kindOf sets the plan's kind and what goes with it. The kind is set
+// before the plans of the types t refers to are built, so that a plan
+// under construction that they refer back to has its kind.
+func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 	switch t {
 	case timeType:
 		pl.kind, pl.shape = ekTime, shapePrim
@@ -216,42 +299,106 @@ func buildEncPlan(b *planBuild[encPlan], t reflect.Type, pl *encPlan) {
 		}
 	case reflect.Interface:
 		pl.kind = ekIface
+		pl.eface = t.NumMethod() == 0
 	case reflect.Slice:
-		pl.elem = b.get(t.Elem())
-		pl.kind = ekSlice
-		if t.Elem().Kind() == reflect.Uint8 && pl.elem.kind == ekUint {
+		if t.Elem().Kind() == reflect.Uint8 && marshalHook(t.Elem()) == hookNone {
 			pl.kind, pl.shape = ekBytes, shapePrim
+			pl.elem = b.get(t.Elem())
+			return
 		}
-	case reflect.Array:
+		pl.kind = ekSlice
 		pl.elem = b.get(t.Elem())
+	case reflect.Array:
 		pl.kind = ekArray
+		pl.alen = t.Len()
+		pl.elem = b.get(t.Elem())
 	case reflect.Map:
 		kt := t.Key()
-		if kt.Kind() != reflect.String && !reflect.PointerTo(kt).Implements(textMarshalerType) && !isIntKind(kt.Kind()) {
+		switch {
+		case kt.Kind() == reflect.String:
+			pl.mapKey = mkString
+		case reflect.PointerTo(kt).Implements(textMarshalerType):
+			pl.mapKey = mkText
+		case isIntKind(kt.Kind()):
+			pl.mapKey = mkInt
+			if kt.Kind() >= reflect.Uint && kt.Kind() <= reflect.Uintptr {
+				pl.mapKey = mkUint
+			}
+		default:
 			return // ekBad
 		}
-		pl.elem = b.get(t.Elem())
 		pl.kind = ekMap
+		z := reflect.Zero(t).Interface()
+		pl.rtype = (*eface)(unsafe.Pointer(&z)).typ
+		pl.anyMap = t.ConvertibleTo(anyMapType)
+		if c, ok := mapCollectors[t.Elem()]; ok && t.ConvertibleTo(reflect.MapOf(stringType, t.Elem())) {
+			pl.collect = c
+		}
+		pl.elem = b.get(t.Elem())
 	case reflect.Struct:
 		pl.kind = ekStruct
 		fs := typeFields(t)
 		pl.fields = make([]encField, len(fs))
+		pl.allPresent = true
 		for i := range fs {
-			pl.fields[i] = encField{structField: fs[i], plan: b.get(fs[i].typ)}
+			f := &pl.fields[i]
+			*f = encField{structField: fs[i], plan: b.get(fs[i].typ)}
+			f.key, f.keyBad = appendKeyR(nil, f.name)
+			pl.keysBad = pl.keysBad || f.keyBad
+			always := f.direct && !f.omitEmpty && !f.omitZero
+			pl.allPresent = pl.allPresent && always
+			if always && neverObject(f.plan) {
+				pl.neverKeyed = true
+			}
+		}
+		if len(fs) >= byNameMin {
+			pl.byName = make(map[string]int, len(fs))
+			for i := range fs {
+				pl.byName[fs[i].name] = i
+			}
+		}
+		for i := range pl.fields {
+			f := &pl.fields[i]
+			// A plan still under construction here is that of a type
+			// that contains this one, which is neither a primitive nor
+			// a static object.
+			switch {
+			case f.plan.building:
+			case f.plan.shape == shapePrim:
+				f.form = formPrim
+			case f.plan.shape == shapeObj && !f.plan.keyed:
+				f.form = formStatic
+			}
 		}
 		pl.staticShape()
 	}
 }
 
+// neverObject reports whether no value of a plan's type is an object.
+func neverObject(pl *encPlan) bool {
+	switch pl.kind {
+	case ekSlice, ekArray, ekBad:
+		return true
+	}
+	return pl.shape == shapePrim
+}
+
 // staticShape decides whether a struct is a static object (shapeObj), and if
 // so lays out its cells and its keyed form.
 func (pl *encPlan) staticShape() {
-	if len(pl.fields) == 0 {
+	if len(pl.fields) == 0 || !pl.allPresent {
 		return
 	}
 	for i := range pl.fields {
 		f := &pl.fields[i]
-		if !f.direct || f.omitEmpty || f.omitZero || f.plan.building || f.plan.shape == shapeDyn {
+		if f.plan.building || f.plan.shape == shapeDyn {
+			return
+		}
+	}
+	if pl.keysBad {
+		// Two keys written alike would make a header repeat a field; the
+		// values are examined, and the writer reports the clash.
+		if _, _, clash := nameClash(len(pl.fields), func(i int) string { return pl.fields[i].name }); clash {
 			return
 		}
 	}
@@ -266,6 +413,9 @@ func (pl *encPlan) staticShape() {
 			pl.leaves = append(pl.leaves, newLeaf(f.off+l.off, l.plan))
 		}
 		pl.depth = max(pl.depth, f.plan.depth+1)
+	}
+	for i, d := range [...]Delimiter{Comma, Tab, Pipe} {
+		pl.segs[i] = appendStaticFields(nil, pl, d)
 	}
 	pl.simpleLeaves = true
 	for _, l := range pl.leaves {
@@ -290,7 +440,7 @@ func (pl *encPlan) staticShape() {
 }
 
 // sameTree reports whether two static objects have the same field trees,
-// in any order at each level (as the generic encoder's matchTree).
+// in any order at each level (as the writer's matchTree).
 func sameTree(a, b *encPlan) bool {
 	if len(a.fields) != len(b.fields) {
 		return false
@@ -309,12 +459,30 @@ func sameTree(a, b *encPlan) bool {
 }
 
 func (pl *encPlan) field(name string) *encField {
-	for i := range pl.fields {
-		if pl.fields[i].name == name {
-			return &pl.fields[i]
-		}
+	if i := pl.fieldIndex(name, 0); i >= 0 {
+		return &pl.fields[i]
 	}
 	return nil
+}
+
+// fieldIndex returns the index of the struct field named name, looking
+// first at index hint, or -1.
+func (pl *encPlan) fieldIndex(name string, hint int) int {
+	if hint < len(pl.fields) && pl.fields[hint].name == name {
+		return hint
+	}
+	if pl.byName != nil {
+		if i, ok := pl.byName[name]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range pl.fields {
+		if pl.fields[i].name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // cellsInOrder lists the leaves of the static object b, at offset off, in
@@ -391,6 +559,11 @@ func appendTyped(b []byte, pl *encPlan, p unsafe.Pointer, mask uint8) ([]byte, e
 			return b, invalidNumber(v.str())
 		}
 		return b, nil
+	case ekNull:
+		return append(b, "null"...), nil
+	case ekTime:
+		var buf [64]byte
+		return appendBytesStr(b, appendTime(buf[:0], (*time.Time)(p)), mask), nil
 	}
 	s, isNull, num, err := primText(pl, p)
 	switch {
@@ -408,13 +581,17 @@ func appendTyped(b []byte, pl *encPlan, p unsafe.Pointer, mask uint8) ([]byte, e
 	return appendStr(b, s, mask), nil
 }
 
+// appendTime appends the text of a time.Time: RFC 3339 with nanoseconds,
+// as encoding/json writes it.
+func appendTime(b []byte, t *time.Time) []byte { return t.AppendFormat(b, time.RFC3339Nano) }
+
 // primText renders the primitives that are not Go basic types: a string,
 // a number's text (num), or null.
 func primText(pl *encPlan, p unsafe.Pointer) (s string, isNull, num bool, err error) {
 	switch pl.kind {
 	case ekTime:
-		var buf [48]byte
-		return string((*time.Time)(p).AppendFormat(buf[:0], time.RFC3339Nano)), false, false, nil
+		var buf [64]byte
+		return string(appendTime(buf[:0], (*time.Time)(p))), false, false, nil
 	case ekBytes:
 		bs := *(*[]byte)(p)
 		if bs == nil {
@@ -455,189 +632,77 @@ func (e *MarshalerError) Error() string {
 // Unwrap returns the method's error.
 func (e *MarshalerError) Unwrap() error { return e.Err }
 
-// ---- the typed writer, mirroring encodeRoot, writeValue, writeItem,
-// writeArray and writeFields ----
+// ---- tables of static objects ----
 
-// tRoot writes the value at p as the document.
-func (e *Encoder) tRoot(pl *encPlan, p unsafe.Pointer) error {
-	switch {
-	case pl.shape == shapePrim:
-		e.line(0)
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
-		return err
-	case pl.kind == ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			e.line(0)
-			e.b = append(e.b, "null"...)
-			return nil
-		}
-		return e.tRoot(pl.elem, q)
-	case pl.kind == ekStruct:
-		return e.tObject(pl, p, atRoot, 0)
-	case pl.kind == ekSlice || pl.kind == ekArray:
-		if ok, err := e.tArray(pl, p, atRoot, 0); ok {
-			return err
-		}
-	}
-	g, err := e.toGeneric(pl, p, 0)
-	if err != nil {
-		return err
-	}
-	return e.encodeRoot(g)
-}
-
-// tValue writes the value at p of a field whose key is written at depth d.
-func (e *Encoder) tValue(pl *encPlan, p unsafe.Pointer, d int) error {
-	switch {
-	case pl.shape == shapePrim:
-		e.b = append(e.b, ':', ' ')
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
-		return err
-	case pl.kind == ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			e.b = append(e.b, ": null"...)
-			return nil
-		}
-		if e.level > cycleDepth {
-			r := ref{p: q, t: pl.typ}
-			if err := e.visit(r, reflect.NewAt(pl.elem.typ, q).Interface()); err != nil {
-				return err
-			}
-			defer e.unvisit(r)
-		}
-		return e.tValue(pl.elem, q, d)
-	case pl.kind == ekStruct:
-		return e.tObject(pl, p, atField, d)
-	case pl.kind == ekSlice || pl.kind == ekArray:
-		if ok, err := e.tArray(pl, p, atField, d); ok {
-			return err
-		}
-	}
-	g, err := e.toGeneric(pl, p, e.level)
-	if err != nil {
-		return err
-	}
-	return e.writeValue(g, d)
-}
-
-// tItem writes the value at p as a list item at depth d.
-func (e *Encoder) tItem(pl *encPlan, p unsafe.Pointer, d int) error {
-	switch {
-	case pl.shape == shapePrim:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
-		return err
-	case pl.kind == ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			e.line(d)
-			e.b = append(e.b, "- null"...)
-			return nil
-		}
-		if e.level > cycleDepth {
-			r := ref{p: q, t: pl.typ}
-			if err := e.visit(r, reflect.NewAt(pl.elem.typ, q).Interface()); err != nil {
-				return err
-			}
-			defer e.unvisit(r)
-		}
-		return e.tItem(pl.elem, q, d)
-	case pl.kind == ekStruct:
-		return e.tObject(pl, p, atItem, d)
-	case pl.kind == ekSlice || pl.kind == ekArray:
-		if ok, err := e.tArray(pl, p, atItem, d); ok {
-			return err
-		}
-	}
-	g, err := e.toGeneric(pl, p, e.level)
-	if err != nil {
-		return err
-	}
-	return e.writeItem(g, d)
-}
-
-// tArray writes a slice or array whose elements are static (primitives or
-// static objects), and reports false, writing nothing, for others.
-func (e *Encoder) tArray(pl *encPlan, p unsafe.Pointer, at place, d int) (bool, error) {
-	ep := pl.elem
-	var base unsafe.Pointer
-	var n int
-	if pl.kind == ekSlice {
-		h := (*sliceHeader)(p)
-		if h.data == nil {
-			return false, nil // null: the generic writer has it
-		}
-		base, n = h.data, h.len
-	} else {
-		base, n = p, pl.typ.Len()
-	}
-	if ep.shape == shapeDyn {
-		return false, nil
-	}
-	return true, e.tElems(ep, base, n, at, d)
-}
-
-// tElems writes n static elements at base as an array at place at.
-func (e *Encoder) tElems(ep *encPlan, base unsafe.Pointer, n int, at place, d int) error {
-	child, err := e.beginArray(at, d)
-	if err != nil {
-		return err
-	}
-	defer e.leave()
-	if n == 0 {
-		e.b = appendEmptyArray(e.b, at, e.delim)
-		return nil
-	}
-	size := ep.size
-	if ep.shape == shapePrim { // §9.1 inline
-		e.b = e.appendHeader(e.b, n, false)
-		e.b = append(e.b, ':', ' ')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				e.b = append(e.b, byte(e.delim))
-			}
-			var err error
-			if e.b, err = appendTyped(e.b, ep, unsafe.Add(base, uintptr(i)*size), e.docMask); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	// Static objects: tabular (§9.3) where the tree fits the depth limit
-	// as the generic encoder's tabularTree checks it, and not a list item.
-	if at != atItem && e.level+1+ep.depth <= e.opts.maxDepth {
-		e.b = e.appendHeader(e.b, n, false)
-		e.b = appendStaticFields(e.b, ep, e.delim)
-		e.b = append(e.b, ':')
-		if len(ep.leaves) <= maxValueRow {
-			return e.valueRows(ep, base, n, child)
-		}
-		start := len(e.b)
-		for i := 0; i < n; i++ {
-			if i == sampleRows && e.noFlush && n > 2*sampleRows {
-				e.reserve((len(e.b)-start)/sampleRows, n-i)
-			}
-			e.line(child)
-			var err error
-			if e.b, err = appendCells(e.b, ep.leaves, unsafe.Add(base, uintptr(i)*size), e.delim, e.docMask); err != nil {
-				return err
-			}
-			if err := e.maybeFlush(); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
+// writeStaticTable writes the header and the rows of a tabular array of n
+// static objects of plan ep at base, with rows at depth d: the form the
+// type settles (§9.3), as writeArray has decided.
+func (e *Encoder) writeStaticTable(ep *encPlan, base unsafe.Pointer, n, d int) error {
 	e.b = e.appendHeader(e.b, n, false)
+	e.b = appendStaticFields(e.b, ep, e.delim)
 	e.b = append(e.b, ':')
+	if len(ep.leaves) <= maxValueRow {
+		return e.valueRows(ep, base, n, d)
+	}
+	start := len(e.b)
 	for i := 0; i < n; i++ {
-		if err := e.tItem(ep, unsafe.Add(base, uintptr(i)*size), child); err != nil {
+		if i == sampleRows && e.noFlush && n > 2*sampleRows {
+			e.reserve((len(e.b)-start)/sampleRows, n-i)
+		}
+		e.line(d)
+		var err error
+		if e.b, err = appendLeafCells(e.b, ep.leaves, unsafe.Add(base, uintptr(i)*ep.size), e.delim, e.docMask); err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStaticKeyed writes a static struct whose fields are static objects
+// of the same field tree (pl.keyed) as a keyed table (§9.5), with its
+// entries at depth d.
+func (e *Encoder) writeStaticKeyed(pl *encPlan, p unsafe.Pointer, d int) error {
+	e.b = e.appendHeader(e.b, len(pl.fields), true)
+	e.b = appendStaticFields(e.b, pl.fields[0].plan, e.delim)
+	e.b = append(e.b, ':')
+	for i := range pl.fields {
+		e.line(d)
+		e.b = append(e.b, pl.fields[i].key...)
+		e.b = append(e.b, ':', ' ')
+		var err error
+		if e.b, err = appendLeafCells(e.b, pl.keyedCells[i], p, e.delim, e.docMask); err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStaticKeyedMap writes an open map of two or more static objects as
+// a keyed table (§9.5), with its entries at depth d.
+func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
+	ep := v.pl.elem
+	e.b = e.appendHeader(e.b, v.n, true)
+	e.b = appendStaticFields(e.b, ep, e.delim)
+	e.b = append(e.b, ':')
+	checked := false // keyClash has run for v
+	for _, ent := range e.sc.ents[v.lo : v.lo+v.n] {
+		e.line(d)
+		var bad bool
+		if e.b, bad = appendKeyR(e.b, ent.key); bad && !checked {
+			if err := e.keyClash(v); err != nil {
+				return err
+			}
+			checked = true
+		}
+		e.b = append(e.b, ':', ' ')
+		var err error
+		if e.b, err = appendLeafCells(e.b, ep.leaves, ent.p, e.delim, e.docMask); err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -654,12 +719,14 @@ const maxValueRow = 32
 // valueRows writes the rows of a table of n static objects of plan ep at
 // base, at depth d: each row's leaves become Values, which the streaming
 // table's row writer, appendRowCells, writes as WriteRow would. The text
-// is the same as appendCells would write (cellValue and appendTyped agree
+// is the same as appendLeafCells would write (cellValue and appendTyped agree
 // on every primitive; TestWriteRowsMatchesMarshal and
 // TestMarshalRowsMatchesGeneric check it).
 func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
-	var rs rowStyle
-	rs.set(d*e.opts.indent, e.delim)
+	if len(e.rows.lead) != d*e.opts.indent+1 || e.rows.delim != byte(e.delim) {
+		e.rows.set(d*e.opts.indent, e.delim)
+	}
+	rs := e.rows
 	var row [maxValueRow]Value
 	cells := row[:len(ep.leaves)]
 	setLeafKinds(cells, ep.leaves)
@@ -679,7 +746,7 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 		q := unsafe.Add(base, uintptr(i)*ep.size)
 		if ep.simpleLeaves {
 			copyLeaves(cells, ep.leaves, q)
-		} else if err := leafValues(cells, ep.leaves, q); err != nil {
+		} else if err := e.rowValues(cells, ep.leaves, q); err != nil {
 			e.b = b
 			return err
 		}
@@ -706,8 +773,10 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 // leafValues sets cells to the leaves of the static object at p, as
 // cellValue does. Numbers and booleans only have their payload copied:
 // the tag of their cell (its kind) is set once, by setLeafKinds, and
-// stays; a string's cell is set whole, as its text is its kind.
-func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
+// stays; a string's cell is set whole, as its text is its kind. The text
+// of a time is appended to *text, which the caller empties before each
+// row: the row's cells refer to it until the row is written.
+func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer, text *[]byte) error {
 	for i := range leaves {
 		l := &leaves[i]
 		q := unsafe.Add(p, l.off)
@@ -720,6 +789,12 @@ func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
 		case vBool:
 			c.u = uint64(*(*uint8)(q))
 		default:
+			if l.kind == ekTime {
+				start := len(*text)
+				*text = appendTime(*text, (*time.Time)(q))
+				*c = Bytes((*text)[start:])
+				continue
+			}
 			var err error
 			if *c, err = cellValue(l.plan, q); err != nil {
 				return err
@@ -727,6 +802,12 @@ func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
 		}
 	}
 	return nil
+}
+
+// rowValues is leafValues for one row, with the encoder's scratch text.
+func (e *Encoder) rowValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
+	e.cellText = e.cellText[:0]
+	return leafValues(cells, leaves, p, &e.cellText)
 }
 
 // copyLeaves is leafValues for static objects whose leaves are all of the
@@ -776,6 +857,9 @@ func (e *Encoder) reserve(perRow, rows int) {
 // a struct whose fields are primitives or structs of them (WriteRows): its
 // fields that are not primitives are nested groups.
 func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
+	if seg := pl.segs[delimIndex(delim)]; seg != nil {
+		return append(b, seg...)
+	}
 	b = append(b, '{')
 	for i := range pl.fields {
 		if i > 0 {
@@ -789,8 +873,20 @@ func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
 	return append(b, '}')
 }
 
-// appendCells appends the cells of one row.
-func appendCells(b []byte, leaves []encLeaf, p unsafe.Pointer, delim Delimiter, mask uint8) ([]byte, error) {
+// delimIndex numbers the delimiters from 0 to 2.
+func delimIndex(d Delimiter) int {
+	switch d {
+	case Tab:
+		return 1
+	case Pipe:
+		return 2
+	}
+	return 0
+}
+
+// appendLeafCells appends the cells of one row of a static object: its
+// leaves, separated by delim.
+func appendLeafCells(b []byte, leaves []encLeaf, p unsafe.Pointer, delim Delimiter, mask uint8) ([]byte, error) {
 	for i := range leaves {
 		l := &leaves[i]
 		if i > 0 {
@@ -822,129 +918,6 @@ func appendCells(b []byte, leaves []encLeaf, p unsafe.Pointer, delim Delimiter, 
 		}
 	}
 	return b, nil
-}
-
-// tObject writes a struct at place at, with the generic writer's choices:
-// nothing (at the root), `key:` or a bare `-` for an empty object, the
-// keyed tabular form (§9.5) when its fields are uniform objects, else its
-// fields.
-func (e *Encoder) tObject(pl *encPlan, p unsafe.Pointer, at place, d int) error {
-	n := 0
-	maybeKeyed := true
-	for i := range pl.fields {
-		f := &pl.fields[i]
-		fp := fieldPtr(pl.typ, p, &f.structField, false)
-		if fp == nil || omitted(f, fp) {
-			continue
-		}
-		n++
-		if maybeKeyed && !mayBeObject(f.plan, fp) {
-			maybeKeyed = false
-		}
-	}
-	if n == 0 {
-		switch at {
-		case atField:
-			e.b = append(e.b, ':')
-		case atItem:
-			e.line(d)
-			e.b = append(e.b, '-')
-		}
-		return nil
-	}
-	if at != atItem && n >= 2 && maybeKeyed {
-		if pl.shape != shapeObj {
-			// The form depends on the values: let the generic writer
-			// decide.
-			g, err := e.toGeneric(pl, p, e.level)
-			if err != nil {
-				return err
-			}
-			if at == atRoot {
-				return e.encodeRoot(g)
-			}
-			return e.writeValue(g, d)
-		}
-		if pl.keyed && e.level+1+pl.fields[0].plan.depth <= e.opts.maxDepth {
-			rows := d + 1
-			if at == atRoot {
-				e.line(0)
-				rows = 1
-			}
-			e.b = e.appendHeader(e.b, len(pl.fields), true)
-			e.b = appendStaticFields(e.b, pl.fields[0].plan, e.delim)
-			e.b = append(e.b, ':')
-			for i := range pl.fields {
-				e.line(rows)
-				e.b = appendKey(e.b, pl.fields[i].name)
-				e.b = append(e.b, ':', ' ')
-				var err error
-				if e.b, err = appendCells(e.b, pl.keyedCells[i], p, e.delim, e.docMask); err != nil {
-					return err
-				}
-				if err := e.maybeFlush(); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}
-	switch at {
-	case atRoot:
-		return e.tFields(pl, p, 0, false)
-	case atField:
-		e.b = append(e.b, ':')
-		return e.tFields(pl, p, d+1, false)
-	}
-	return e.tFields(pl, p, d+1, true)
-}
-
-// mayBeObject reports whether the value at p may be a non-empty object in
-// the generic model; false means it surely is not.
-func mayBeObject(pl *encPlan, p unsafe.Pointer) bool {
-	switch pl.kind {
-	case ekPtr:
-		return *(*unsafe.Pointer)(p) != nil
-	case ekStruct, ekHook, ekObject:
-		return true
-	case ekMap:
-		return *(*unsafe.Pointer)(p) != nil
-	case ekIface:
-		return !reflect.NewAt(pl.typ, p).Elem().IsNil()
-	}
-	return false
-}
-
-// tFields writes the fields of a non-empty struct as field lines at depth
-// d; with hyphen, the first on the hyphen line at depth d-1 (§10).
-func (e *Encoder) tFields(pl *encPlan, p unsafe.Pointer, d int, hyphen bool) error {
-	if err := e.enter(); err != nil {
-		return err
-	}
-	defer e.leave()
-	first := true
-	for i := range pl.fields {
-		f := &pl.fields[i]
-		fp := fieldPtr(pl.typ, p, &f.structField, false)
-		if fp == nil || omitted(f, fp) {
-			continue
-		}
-		if hyphen && first {
-			e.line(d - 1)
-			e.b = append(e.b, '-', ' ')
-		} else {
-			e.line(d)
-		}
-		first = false
-		e.b = appendKey(e.b, f.name)
-		if err := e.tValue(f.plan, fp, d); err != nil {
-			return err
-		}
-		if err := e.maybeFlush(); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // omitted reports whether field f, at fp, is left out by omitempty (false,
@@ -979,226 +952,6 @@ func omitted(f *encField, fp unsafe.Pointer) bool {
 		return v.IsZero()
 	}
 	return false
-}
-
-// ---- generic equivalents ----
-
-// toGeneric converts the value at p to the generic value it is equivalent
-// to: structs to Objects in field order, maps to Objects in sorted key
-// order, slices and arrays to []any, primitives to Go basic types, Number
-// or Value, and hooks to what they return. depth counts the levels above,
-// for the depth limit and the cycle check (visit).
-func (e *Encoder) toGeneric(pl *encPlan, p unsafe.Pointer, depth int) (any, error) {
-	if depth > e.opts.maxDepth {
-		return nil, errors.New("toon: value nested deeper than " + strconv.Itoa(e.opts.maxDepth) + " levels (a cycle?)")
-	}
-	switch pl.kind {
-	case ekBool:
-		return *(*bool)(p), nil
-	case ekInt:
-		return loadInt(p, pl.size), nil
-	case ekUint:
-		return loadUint(p, pl.size), nil
-	case ekFloat32:
-		return *(*float32)(p), nil
-	case ekFloat64:
-		return *(*float64)(p), nil
-	case ekString:
-		return *(*string)(p), nil
-	case ekNumber:
-		if pl.typ == jsonNumberType {
-			return *(*json.Number)(p), nil
-		}
-		return *(*Number)(p), nil
-	case ekValue:
-		return *(*Value)(p), nil
-	case ekTime, ekBytes, ekBigInt, ekBigFloat, ekText:
-		s, isNull, num, err := primText(pl, p)
-		switch {
-		case err != nil:
-			return nil, err
-		case isNull:
-			return nil, nil
-		case num:
-			return Number(s), nil
-		}
-		return s, nil
-	case ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			return nil, nil
-		}
-		if depth > cycleDepth {
-			r := ref{p: q, t: pl.typ}
-			if err := e.visit(r, reflect.NewAt(pl.elem.typ, q).Interface()); err != nil {
-				return nil, err
-			}
-			defer e.unvisit(r)
-		}
-		return e.toGeneric(pl.elem, q, depth+1)
-	case ekIface:
-		v := reflect.NewAt(pl.typ, p).Elem()
-		if v.IsNil() {
-			return nil, nil
-		}
-		return e.genericOf(v.Elem().Interface(), depth+1)
-	case ekStruct:
-		o := make(Object, 0, len(pl.fields))
-		for i := range pl.fields {
-			f := &pl.fields[i]
-			fp := fieldPtr(pl.typ, p, &f.structField, false)
-			if fp == nil || omitted(f, fp) {
-				continue
-			}
-			v, err := e.toGeneric(f.plan, fp, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			o = append(o, Member{Key: f.name, Value: v})
-		}
-		return o, nil
-	case ekSlice, ekArray:
-		var base unsafe.Pointer
-		var n int
-		if pl.kind == ekSlice {
-			h := (*sliceHeader)(p)
-			if h.data == nil {
-				return nil, nil
-			}
-			base, n = h.data, h.len
-		} else {
-			base, n = p, pl.typ.Len()
-		}
-		if pl.kind == ekSlice && n > 0 && depth > cycleDepth {
-			r := ref{p: base, n: n, t: pl.typ}
-			if err := e.visit(r, reflect.NewAt(pl.typ, p).Elem().Interface()); err != nil {
-				return nil, err
-			}
-			defer e.unvisit(r)
-		}
-		a := make([]any, n)
-		for i := range a {
-			v, err := e.toGeneric(pl.elem, unsafe.Add(base, uintptr(i)*pl.elem.size), depth+1)
-			if err != nil {
-				return nil, err
-			}
-			a[i] = v
-		}
-		return a, nil
-	case ekMap:
-		if q := *(*unsafe.Pointer)(p); q != nil && depth > cycleDepth {
-			r := ref{p: q, t: pl.typ}
-			if err := e.visit(r, reflect.NewAt(pl.typ, p).Elem().Interface()); err != nil {
-				return nil, err
-			}
-			defer e.unvisit(r)
-		}
-		return e.mapGeneric(pl, p, depth)
-	case ekObject:
-		o := *(*Object)(p)
-		if len(o) > 0 && depth > cycleDepth {
-			r := genericRef(o)
-			if err := e.visit(r, o); err != nil {
-				return nil, err
-			}
-			defer e.unvisit(r)
-		}
-		out := make(Object, len(o))
-		for i := range o {
-			v, err := e.genericOf(o[i].Value, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = Member{Key: o[i].Key, Value: v}
-		}
-		return out, nil
-	case ekHook:
-		rv := reflect.NewAt(pl.typ, p)
-		if pl.hook == hookTOON {
-			v, err := rv.Interface().(Marshaler).MarshalTOON()
-			if err != nil {
-				return nil, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalTOON"}
-			}
-			return e.genericOf(v, depth+1)
-		}
-		js, err := rv.Interface().(json.Marshaler).MarshalJSON()
-		if err != nil {
-			return nil, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalJSON"}
-		}
-		v, err := parseJSON(js)
-		if err != nil {
-			return nil, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalJSON"}
-		}
-		return v, nil
-	}
-	return nil, &UnsupportedTypeError{Type: pl.typ}
-}
-
-// genericOf converts any value to its generic equivalent.
-func (e *Encoder) genericOf(v any, depth int) (any, error) {
-	if kindOf(v) == kPrim {
-		return v, nil
-	}
-	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Pointer {
-		if rv.IsNil() {
-			return nil, nil
-		}
-		if depth > cycleDepth {
-			// (A pointer a hook returns: the pointer plan's own check
-			// does not see it.)
-			r := ref{p: rv.UnsafePointer(), t: rv.Type()}
-			if err := e.visit(r, v); err != nil {
-				return nil, err
-			}
-			defer e.unvisit(r)
-		}
-		return e.toGeneric(encPlanOf(rv.Type().Elem()), rv.UnsafePointer(), depth)
-	}
-	pv := reflect.New(rv.Type())
-	pv.Elem().Set(rv)
-	return e.toGeneric(encPlanOf(rv.Type()), pv.UnsafePointer(), depth)
-}
-
-// mapGeneric converts a map to an Object in sorted key order. Keys are
-// strings, encoding.TextMarshalers or integers, in that order of
-// precedence (as encoding/json).
-func (e *Encoder) mapGeneric(pl *encPlan, p unsafe.Pointer, depth int) (any, error) {
-	m := reflect.NewAt(pl.typ, p).Elem()
-	if m.IsNil() {
-		return nil, nil
-	}
-	kt := pl.typ.Key()
-	o := make(Object, 0, m.Len())
-	it := m.MapRange()
-	ev := reflect.New(pl.typ.Elem()).Elem()
-	kv := reflect.New(kt).Elem()
-	for it.Next() {
-		var k string
-		kv.SetIterKey(it)
-		switch {
-		case kt.Kind() == reflect.String:
-			k = kv.String()
-		case reflect.PointerTo(kt).Implements(textMarshalerType):
-			txt, err := kv.Addr().Interface().(encoding.TextMarshaler).MarshalText()
-			if err != nil {
-				return nil, &MarshalerError{Type: kt, Err: err, method: "MarshalText"}
-			}
-			k = string(txt)
-		case kv.CanInt():
-			k = strconv.FormatInt(kv.Int(), 10)
-		default:
-			k = strconv.FormatUint(kv.Uint(), 10)
-		}
-		ev.SetIterValue(it)
-		v, err := e.toGeneric(pl.elem, ev.Addr().UnsafePointer(), depth+1)
-		if err != nil {
-			return nil, err
-		}
-		o = append(o, Member{Key: k, Value: v})
-	}
-	slices.SortFunc(o, func(a, b Member) int { return strings.Compare(a.Key, b.Key) })
-	return o, nil
 }
 
 // parseJSON converts JSON text to a generic value, keeping the key order

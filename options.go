@@ -30,12 +30,17 @@ func defaultOptions() options {
 
 func makeOptions(opts []Option) options {
 	o := defaultOptions()
+	applyOptions(&o, opts)
+	return o
+}
+
+// applyOptions applies opts to o.
+func applyOptions(o *options, opts []Option) {
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt(o)
 		}
 	}
-	return o
 }
 
 // WithIndent sets the number of spaces per indentation level (default 2).

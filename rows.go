@@ -209,7 +209,7 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 				break
 			}
 		}
-		if err = leafValues(cells, leaves, p); err != nil {
+		if err = e.rowValues(cells, leaves, p); err != nil {
 			break
 		}
 		if err = e.WriteRow(cells...); err != nil {

@@ -1,0 +1,1602 @@
+package toon
+
+// This file writes Go values as TOON documents, for Encode and Marshal.
+// Every value, generic (map[string]any, Object, []any, primitives) or of
+// any other type, is taken as the plan of its type (marshal.go) and its
+// address, and written by the same code, which chooses each form from the
+// values as §8 to §10 require:
+//
+//   - an array is inline when its elements are all primitives (§9.1); a
+//     table when they are non-empty objects with the same keys whose
+//     columns are primitive or nested-uniform (§9.3), unless it is a list
+//     item; else a list (§9.4);
+//   - an object of two or more members that are such objects is a keyed
+//     table (§9.5), unless it is a list item; else its fields, the first on
+//     the hyphen line of a list item (§8, §10).
+//
+// Where a type settles the question for all its values (a slice of
+// strings is inline, a slice of structs of primitives is a table), the
+// plan says so and the values are not looked at. Otherwise they are, where
+// they are: nothing is built but the field tree of a table (Encoder.nodes),
+// in a scratch stack. Struct fields, Object members and slice elements
+// have addresses; a map's values do not, so a map of a type other than
+// map[string]any has its values copied into a scratch slice of their type
+// while it is open (mapScratch).
+
+import (
+	"encoding"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// eface is the layout of an interface without methods (any).
+type eface struct {
+	typ  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+// The generic types, their plans, and null's.
+var (
+	anyPlan        = encPlanOf(reflect.TypeFor[any]())
+	anyMapType     = reflect.TypeFor[map[string]any]()
+	anyMapPlan     = encPlanOf(anyMapType)
+	anySlicePlan   = encPlanOf(reflect.TypeFor[[]any]())
+	objectPlan     = encPlanOf(objectType)
+	stringType     = reflect.TypeFor[string]()
+	stringPlan     = encPlanOf(stringType)
+	float64Plan    = encPlanOf(reflect.TypeFor[float64]())
+	boolPlan       = encPlanOf(reflect.TypeFor[bool]())
+	intPlan        = encPlanOf(reflect.TypeFor[int]())
+	int64Plan      = encPlanOf(reflect.TypeFor[int64]())
+	numberPlan     = encPlanOf(numberType)
+	jsonNumberPlan = encPlanOf(jsonNumberType)
+	valuePlan      = encPlanOf(valueType)
+	nullPlan       = &encPlan{kind: ekNull, shape: shapePrim, plain: true}
+)
+
+// encScratch holds the scratch stacks of the writer. An encoder takes one
+// from scratchPool for a document and gives it back at the end, so that
+// an encoder per document costs no allocation for them.
+type encScratch struct {
+	keys    []string                 // the keys of a large Object (checkKeys)
+	ents    []mapEnt                 // the sorted entries of open maps
+	entsMax int                      // the most entries ents has held since reset
+	vals    []any                    // the values of open map[string]any
+	valsMax int                      // the most values vals has held since reset
+	fidx    []int32                  // the fields written of open structs
+	maps    map[*encPlan]*mapScratch // copies of the values of open maps, by map type
+	nodes   []tnode                  // field trees
+	fieldIx []objIndex               // key index of the Object of a row at each depth (field)
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(encScratch) }}
+
+// reset empties the stacks, which a failed document may leave in use.
+func (sc *encScratch) reset() {
+	sc.keys = sc.keys[:0]
+	clear(sc.ents[:sc.entsMax]) // the keys of the document's maps
+	sc.ents = sc.ents[:0]
+	sc.entsMax = 0
+	clear(sc.vals[:sc.valsMax])
+	sc.vals = sc.vals[:0]
+	sc.valsMax = 0
+	sc.fidx = sc.fidx[:0]
+	sc.nodes = sc.nodes[:0]
+	for _, s := range sc.maps {
+		for i := 0; i < s.used; i++ {
+			s.vals.Index(i).SetZero()
+		}
+		s.used = 0
+	}
+	for i := range sc.fieldIx {
+		sc.fieldIx[i].first = nil
+	}
+}
+
+// encodeRoot writes v as the document.
+func (e *Encoder) encodeRoot(v any) error {
+	if e.sc == nil {
+		e.sc = scratchPool.Get().(*encScratch)
+	}
+	pl, p, err := e.resolveAny(v)
+	if err != nil {
+		return err
+	}
+	switch pl.cls() {
+	case cPrim:
+		e.line(0)
+		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		return err
+	case cArr:
+		return e.writeArray(pl, p, atRoot, 0)
+	case cObj:
+		return e.writeObject(pl, p, atRoot, 0)
+	}
+	return &UnsupportedTypeError{Type: pl.typ}
+}
+
+// ---- values ----
+
+// resolve returns the value that the value at p, of plan pl, stands for:
+// the target of a pointer, the dynamic value of an interface, what a hook
+// returns, null (nullPlan) for a nil pointer, interface, slice or map, and
+// else the value itself. A map is returned as the map (its pointer), not
+// the address of a variable holding it: a map in an interface has no such
+// address.
+func (e *Encoder) resolve(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Pointer, error) {
+	if pl.plain {
+		return pl, p, nil
+	}
+	return e.resolveRef(pl, p)
+}
+
+// resolveAny is resolve for the value x of an interface.
+func (e *Encoder) resolveAny(x any) (*encPlan, unsafe.Pointer, error) {
+	pl, p, done := e.dynamic(x)
+	if done {
+		return pl, p, nil
+	}
+	return e.resolve(pl, p)
+}
+
+// resolveRef is resolve for a plan that is not plain.
+func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Pointer, error) {
+	var seen map[ref]struct{}
+	for steps := 0; ; steps++ {
+		if steps >= cycleDepth {
+			// A chain of pointers, interfaces and hooks this long may
+			// come back to where it was (a hook that returns its
+			// receiver): from here on, its steps are tracked.
+			if steps > e.opts.maxDepth {
+				return nil, nil, errDepth(e.opts.maxDepth)
+			}
+			if seen == nil {
+				seen = make(map[ref]struct{})
+			}
+			r := ref{p: p, t: pl.typ}
+			if _, ok := seen[r]; ok {
+				return nil, nil, &UnsupportedValueError{Value: reflect.NewAt(pl.typ, p), Str: "encountered a cycle via " + pl.typ.String()}
+			}
+			seen[r] = struct{}{}
+		}
+		var done bool
+		switch pl.kind {
+		case ekPtr:
+			if p = *(*unsafe.Pointer)(p); p == nil {
+				return nullPlan, nil, nil
+			}
+			pl = pl.elem
+			continue
+		case ekIface:
+			var x any
+			if pl.eface {
+				x = *(*any)(p)
+			} else {
+				x = reflect.NewAt(pl.typ, p).Elem().Interface()
+			}
+			if pl, p, done = e.dynamic(x); done {
+				return pl, p, nil
+			}
+			continue
+		case ekHook:
+			x, err := e.callHook(pl, p)
+			if err != nil {
+				return nil, nil, err
+			}
+			if pl, p, done = e.dynamic(x); done {
+				return pl, p, nil
+			}
+			continue
+		case ekSlice:
+			if (*sliceHeader)(p).data == nil {
+				return nullPlan, nil, nil
+			}
+		case ekMap:
+			if p = *(*unsafe.Pointer)(p); p == nil {
+				return nullPlan, nil, nil
+			}
+		}
+		return pl, p, nil
+	}
+}
+
+// dynamic returns the plan and the address of x's dynamic value, and
+// whether that is the value itself (done) rather than a value to resolve.
+// The generic containers are taken as they are: a nil map[string]any,
+// Object or []any in an interface is an empty object or array (a nil
+// container of any other type, or one in a typed variable, is null).
+func (e *Encoder) dynamic(x any) (pl *encPlan, p unsafe.Pointer, done bool) {
+	ef := (*eface)(unsafe.Pointer(&x))
+	switch x.(type) {
+	case nil:
+		return nullPlan, nil, true
+	case string:
+		return stringPlan, ef.data, true
+	case float64:
+		return float64Plan, ef.data, true
+	case bool:
+		return boolPlan, ef.data, true
+	case int:
+		return intPlan, ef.data, true
+	case int64:
+		return int64Plan, ef.data, true
+	case map[string]any:
+		return anyMapPlan, ef.data, true
+	case []any:
+		return anySlicePlan, ef.data, true
+	case Object:
+		return objectPlan, ef.data, true
+	case Number:
+		return numberPlan, ef.data, true
+	case json.Number:
+		return jsonNumberPlan, ef.data, true
+	case Value:
+		return valuePlan, ef.data, true
+	}
+	if ef.typ == e.dynType {
+		pl = e.dynPlan
+	} else {
+		pl = encPlanOf(reflect.TypeOf(x))
+		e.dynType, e.dynPlan = ef.typ, pl
+	}
+	switch {
+	case pl.kind == ekPtr:
+		if ef.data == nil {
+			return nullPlan, nil, true
+		}
+		return pl.elem, ef.data, false
+	case pl.kind == ekMap:
+		if ef.data == nil {
+			return nullPlan, nil, true
+		}
+		return pl, ef.data, true
+	case pl.direct && pl.kind != ekBad:
+		// The value is the interface's word, which has no address of
+		// its own to give.
+		bp := new(unsafe.Pointer)
+		*bp = ef.data
+		return pl, unsafe.Pointer(bp), false
+	}
+	return pl, ef.data, false
+}
+
+// callHook calls the MarshalTOON or MarshalJSON method of the value at p
+// and returns the value it stands for.
+func (e *Encoder) callHook(pl *encPlan, p unsafe.Pointer) (any, error) {
+	rv := reflect.NewAt(pl.typ, p)
+	if pl.hook == hookTOON {
+		v, err := rv.Interface().(Marshaler).MarshalTOON()
+		if err != nil {
+			return nil, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalTOON"}
+		}
+		return v, nil
+	}
+	js, err := rv.Interface().(json.Marshaler).MarshalJSON()
+	if err != nil {
+		return nil, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalJSON"}
+	}
+	v, err := parseJSON(js)
+	if err != nil {
+		return nil, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalJSON"}
+	}
+	return v, nil
+}
+
+// mapValue returns the map m of plan pl as a reflect.Value.
+func mapValue(pl *encPlan, m unsafe.Pointer) reflect.Value {
+	var x any
+	*(*eface)(unsafe.Pointer(&x)) = eface{typ: pl.rtype, data: m}
+	return reflect.ValueOf(x)
+}
+
+// anyMap returns the map m of a plan whose type has the underlying type
+// map[string]any (anyMap).
+func anyMap(m unsafe.Pointer) map[string]any { return *(*map[string]any)(unsafe.Pointer(&m)) }
+
+// objLen returns the number of members of the resolved object at p.
+func (e *Encoder) objLen(pl *encPlan, p unsafe.Pointer) int {
+	switch pl.kind {
+	case ekStruct:
+		if pl.allPresent {
+			return len(pl.fields)
+		}
+		n := 0
+		for i := range pl.fields {
+			if present(pl, p, &pl.fields[i]) != nil {
+				n++
+			}
+		}
+		return n
+	case ekObject:
+		return len(*(*Object)(p))
+	case ekMap:
+		if pl.anyMap {
+			return len(anyMap(p))
+		}
+		return mapValue(pl, p).Len()
+	}
+	return -1
+}
+
+// present returns the address of field f of the struct at p, or nil if
+// the field is not written: omitted (omitempty, omitzero), or reached
+// through a nil embedded pointer.
+func present(pl *encPlan, p unsafe.Pointer, f *encField) unsafe.Pointer {
+	fp := fieldPtr(pl.typ, p, &f.structField, false)
+	if fp == nil || omitted(f, fp) {
+		return nil
+	}
+	return fp
+}
+
+// ---- objects ----
+
+// viewKind is how an objView holds its object.
+type viewKind uint8
+
+const (
+	vwStruct viewKind = iota // a struct: its plan's fields
+	vwObject                 // an Object
+	vwAnyMap                 // a map[string]any: entries sorted in encScratch.ents
+	vwMap                    // another map: entries sorted in encScratch.ents
+)
+
+// objView is an open object: its members in the order they are written.
+// What it needs to hold, it holds in the encoder's scratch stacks, from
+// index lo: the fields written of a struct that may leave some out
+// (encScratch.fidx), or the sorted entries of a map (encScratch.ents),
+// whose values are copied into encScratch.vals for a map[string]any, else
+// into scr. A view opened for lookups only (openLookup) may leave a
+// struct's fields or a map[string]any's entries unlisted (lo < 0).
+type objView struct {
+	kind viewKind
+	pl   *encPlan
+	p    unsafe.Pointer // the struct's address, the map, or the Object's address
+	n    int            // members
+	lo   int            // the view's first entry in its scratch stack, or -1
+	scr  *mapScratch    // vwMap: the copies of its values
+	used int            // the length of scr's stack (vwMap) or of encScratch.vals (vwAnyMap) before
+}
+
+// mapEnt is a member of an open map: its key as written (before §7.3
+// quoting), the key's first bytes (keyPrefix), and the address of a copy
+// of its value: in encScratch.vals for a map[string]any, else in the
+// scratch slice of the map's type.
+type mapEnt struct {
+	key string
+	pre uint64
+	p   unsafe.Pointer
+}
+
+// keyPrefix returns the first 8 bytes of k as a big-endian number, padded
+// with zeros: keys whose prefixes differ compare as their prefixes do.
+func keyPrefix(k string) uint64 {
+	if len(k) >= 8 {
+		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(k), 8))
+	}
+	var u uint64
+	for i := 0; i < 8; i++ {
+		u <<= 8
+		if i < len(k) {
+			u |= uint64(k[i])
+		}
+	}
+	return u
+}
+
+// sortEnts sorts the entries of a map by key.
+func sortEnts(ents []mapEnt) {
+	slices.SortFunc(ents, func(a, b mapEnt) int {
+		if a.pre != b.pre {
+			if a.pre < b.pre {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.key, b.key)
+	})
+}
+
+// mapScratch holds copies of the values of the open maps of one type.
+// Maps nest (a map's value may hold a map of the same type), so it is a
+// stack: a view takes the next slots and gives them back when closed. When
+// it runs out, a larger slice replaces it; the open views keep the slots
+// they have in the old one.
+type mapScratch struct {
+	vals reflect.Value  // a []V
+	len  int            // its length
+	base unsafe.Pointer // its first element
+	size uintptr        // the size of a V
+	used int            // the slots taken by open views
+	key  reflect.Value  // a variable of the key type
+}
+
+// scratchFor returns the scratch slice of the maps of plan pl.
+func (e *Encoder) scratchFor(pl *encPlan) *mapScratch {
+	s := e.sc.maps[pl]
+	if s == nil {
+		if e.sc.maps == nil {
+			e.sc.maps = make(map[*encPlan]*mapScratch)
+		}
+		s = &mapScratch{size: pl.elem.size, key: reflect.New(pl.typ.Key()).Elem()}
+		e.sc.maps[pl] = s
+	}
+	return s
+}
+
+// open opens the resolved object at p as v: its members in output order.
+// The caller must call closeView(v) when done with it, in last-in
+// first-out order, even when open fails.
+func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
+	*v = objView{pl: pl, p: p, lo: -1}
+	switch pl.kind {
+	case ekStruct:
+		v.kind = vwStruct
+		if pl.allPresent {
+			v.n = len(pl.fields)
+			return nil
+		}
+		v.lo = len(e.sc.fidx)
+		for i := range pl.fields {
+			if present(pl, p, &pl.fields[i]) != nil {
+				e.sc.fidx = append(e.sc.fidx, int32(i))
+			}
+		}
+		v.n = len(e.sc.fidx) - v.lo
+	case ekObject:
+		v.kind = vwObject
+		v.n = len(*(*Object)(p))
+	case ekMap:
+		if pl.anyMap {
+			v.kind = vwAnyMap
+			v.lo = len(e.sc.ents)
+			v.used = len(e.sc.vals)
+			for k, x := range anyMap(p) {
+				// An earlier value's address stays good if vals grows:
+				// the old array keeps it, and is not written again.
+				e.sc.vals = append(e.sc.vals, x)
+				e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Pointer(&e.sc.vals[len(e.sc.vals)-1])})
+			}
+			e.sc.valsMax = max(e.sc.valsMax, len(e.sc.vals))
+			v.n = len(e.sc.ents) - v.lo
+			e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+			sortEnts(e.sc.ents[v.lo:])
+			return nil
+		}
+		v.kind = vwMap
+		return e.openMap(v)
+	}
+	return nil
+}
+
+// openLookup opens the resolved object at p as v for lookups by key
+// (get): as open, but a struct's fields and a map[string]any's keys are
+// left unlisted.
+func (e *Encoder) openLookup(v *objView, pl *encPlan, p unsafe.Pointer) error {
+	switch {
+	case pl.kind == ekStruct:
+		*v = objView{kind: vwStruct, pl: pl, p: p, n: e.objLen(pl, p), lo: -1}
+		return nil
+	case pl.kind == ekMap && pl.anyMap:
+		*v = objView{kind: vwAnyMap, pl: pl, p: p, n: len(anyMap(p)), lo: -1}
+		return nil
+	}
+	return e.open(v, pl, p)
+}
+
+// openMap copies the entries of the map v.p into the scratch slice of its
+// type and lists them in e.sc.ents, sorted by key.
+func (e *Encoder) openMap(v *objView) error {
+	pl := v.pl
+	mv := mapValue(pl, v.p)
+	n := mv.Len()
+	v.lo = len(e.sc.ents)
+	s := e.scratchFor(pl)
+	if s.used+n > s.len {
+		s.len = max(2*s.len, s.used+n, 8)
+		s.vals = reflect.MakeSlice(reflect.SliceOf(pl.typ.Elem()), s.len, s.len)
+		s.base = s.vals.UnsafePointer()
+	}
+	v.scr, v.used = s, s.used
+	if pl.collect != nil {
+		pl.collect(e, v.p, s)
+	} else if err := e.collectReflect(pl, mv, s); err != nil {
+		return err
+	}
+	ents := e.sc.ents[v.lo:]
+	v.n = len(ents)
+	e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+	sortEnts(ents)
+	if pl.mapKey != mkString {
+		// Distinct keys may have the same text.
+		for i := 1; i < len(ents); i++ {
+			if ents[i].key == ents[i-1].key {
+				return errDupKey(ents[i].key)
+			}
+		}
+	}
+	return nil
+}
+
+// collectReflect copies the entries of the map mv into the scratch slice
+// s and lists them in e.sc.ents, through reflect.
+func (e *Encoder) collectReflect(pl *encPlan, mv reflect.Value, s *mapScratch) error {
+	var it reflect.MapIter
+	it.Reset(mv)
+	for i := s.used; i < s.len && it.Next(); i++ {
+		s.vals.Index(i).SetIterValue(&it)
+		s.used = i + 1
+		s.key.SetIterKey(&it)
+		var k string
+		switch pl.mapKey {
+		case mkString:
+			k = s.key.String()
+		case mkText:
+			txt, err := s.key.Addr().Interface().(encoding.TextMarshaler).MarshalText()
+			if err != nil {
+				return &MarshalerError{Type: pl.typ.Key(), Err: err, method: "MarshalText"}
+			}
+			k = string(txt)
+		case mkInt:
+			k = strconv.FormatInt(s.key.Int(), 10)
+		default:
+			k = strconv.FormatUint(s.key.Uint(), 10)
+		}
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Add(s.base, uintptr(i)*s.size)})
+	}
+	return nil
+}
+
+// collectMap is collectReflect for a map of underlying type map[string]V,
+// in Go.
+func collectMap[V any](e *Encoder, m unsafe.Pointer, s *mapScratch) {
+	vals := unsafe.Slice((*V)(s.base), s.len)
+	i := s.used
+	for k, x := range *(*map[string]V)(unsafe.Pointer(&m)) {
+		if i == s.len {
+			break
+		}
+		vals[i] = x
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Pointer(&vals[i])})
+		i++
+	}
+	s.used = i
+}
+
+// mapCollectors are the maps that openMap iterates in Go: of these
+// underlying types, by their value type.
+var mapCollectors = map[reflect.Type]func(e *Encoder, m unsafe.Pointer, s *mapScratch){
+	reflect.TypeFor[bool]():    collectMap[bool],
+	reflect.TypeFor[string]():  collectMap[string],
+	reflect.TypeFor[int]():     collectMap[int],
+	reflect.TypeFor[int64]():   collectMap[int64],
+	reflect.TypeFor[float64](): collectMap[float64],
+}
+
+// closeView returns the scratch stacks to their state before v was
+// opened, and drops the copies of a map's values.
+func (e *Encoder) closeView(v *objView) {
+	if v.lo < 0 {
+		return
+	}
+	switch v.kind {
+	case vwStruct:
+		e.sc.fidx = e.sc.fidx[:v.lo]
+	case vwAnyMap:
+		e.sc.ents = e.sc.ents[:v.lo]
+		e.sc.vals = e.sc.vals[:v.used]
+	case vwMap:
+		e.sc.ents = e.sc.ents[:v.lo]
+		if s := v.scr; s != nil {
+			for i := v.used; i < s.used; i++ {
+				s.vals.Index(i).SetZero()
+			}
+			s.used = v.used
+		}
+	}
+}
+
+// obj returns the Object of a vwObject view.
+func (v *objView) obj() Object { return *(*Object)(v.p) }
+
+// fieldOf returns the struct field of member i of a vwStruct view.
+func (e *Encoder) fieldOf(v *objView, i int) *encField {
+	if v.lo >= 0 {
+		i = int(e.sc.fidx[v.lo+i])
+	}
+	return &v.pl.fields[i]
+}
+
+// key returns the key of member i of v.
+func (e *Encoder) key(v *objView, i int) string {
+	switch v.kind {
+	case vwStruct:
+		return e.fieldOf(v, i).name
+	case vwObject:
+		return v.obj()[i].Key
+	}
+	return e.sc.ents[v.lo+i].key
+}
+
+// member returns the resolved value of member i of v.
+func (e *Encoder) member(v *objView, i int) (*encPlan, unsafe.Pointer, error) {
+	switch v.kind {
+	case vwStruct:
+		f := e.fieldOf(v, i)
+		if f.direct {
+			return e.resolve(f.plan, unsafe.Add(v.p, f.off))
+		}
+		return e.resolve(f.plan, fieldPtr(v.pl.typ, v.p, &f.structField, false))
+	case vwObject:
+		return e.resolve(anyPlan, unsafe.Pointer(&v.obj()[i].Value))
+	}
+	return e.resolve(v.pl.elem, e.sc.ents[v.lo+i].p)
+}
+
+// get returns the resolved value of the member with key k of v, opened
+// with openLookup, looking first at member hint; level is the view's
+// nesting depth in a table row (for Encoder.field).
+func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, unsafe.Pointer, bool, error) {
+	switch v.kind {
+	case vwStruct:
+		i := v.pl.fieldIndex(k, hint)
+		if i < 0 {
+			return nil, nil, false, nil
+		}
+		f := &v.pl.fields[i]
+		fp := present(v.pl, v.p, f)
+		if fp == nil {
+			return nil, nil, false, nil
+		}
+		pl, p, err := e.resolve(f.plan, fp)
+		return pl, p, true, err
+	case vwObject:
+		o := v.obj()
+		i, ok := e.field(o, k, hint, level)
+		if !ok {
+			return nil, nil, false, nil
+		}
+		pl, p, err := e.resolve(anyPlan, unsafe.Pointer(&o[i].Value))
+		return pl, p, true, err
+	case vwAnyMap:
+		x, ok := anyMap(v.p)[k]
+		if !ok {
+			return nil, nil, false, nil
+		}
+		pl, p, err := e.resolveAny(x)
+		return pl, p, true, err
+	}
+	ents := e.sc.ents[v.lo : v.lo+v.n]
+	i := hint
+	if i >= len(ents) || ents[i].key != k {
+		var ok bool
+		if i, ok = slices.BinarySearchFunc(ents, k, func(a mapEnt, k string) int { return strings.Compare(a.key, k) }); !ok {
+			return nil, nil, false, nil
+		}
+	}
+	pl, p, err := e.resolve(v.pl.elem, ents[i].p)
+	return pl, p, true, err
+}
+
+// ref returns the ref of an open object, for the cycle check.
+func (v *objView) ref() ref {
+	if v.kind == vwObject {
+		o := v.obj()
+		return ref{p: unsafe.Pointer(unsafe.SliceData(o)), n: len(o), t: objectType}
+	}
+	return ref{p: v.p, t: v.pl.typ}
+}
+
+// keyClash returns an error if two keys of v are written alike
+// (writtenKey), and nil otherwise. The writers call it when they have
+// written a key with bad bytes replaced, the only way two distinct keys
+// can be written alike.
+func (e *Encoder) keyClash(v *objView) error {
+	if a, b, ok := nameClash(v.n, func(i int) string { return e.key(v, i) }); ok {
+		return errKeysAlike(a, b, writtenKey(b))
+	}
+	return nil
+}
+
+// mayClash reports whether some key of v may have bad bytes replaced.
+func (e *Encoder) mayClash(v *objView) bool {
+	if v.kind == vwStruct {
+		return v.pl.keysBad
+	}
+	for i := 0; i < v.n; i++ {
+		if !utf8.ValidString(e.key(v, i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// field finds key k in the Object o of a table row, at nesting depth
+// level, looking first at member hint. An Object that lists its members
+// in another order than the header is searched through an index of its
+// keys, built once for the Object (e.sc.fieldIx[level]), so that each of its
+// fields costs constant time rather than a scan of the Object.
+func (e *Encoder) field(o Object, k string, hint, level int) (int, bool) {
+	if hint < len(o) && o[hint].Key == k {
+		return hint, true
+	}
+	if len(o) <= smallNames {
+		for i := range o {
+			if o[i].Key == k {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	for len(e.sc.fieldIx) <= level {
+		e.sc.fieldIx = append(e.sc.fieldIx, objIndex{})
+	}
+	ix := &e.sc.fieldIx[level]
+	if ix.first != &o[0] || ix.n != len(o) {
+		ix.build(o)
+	}
+	if i, ok := ix.pos[k]; ok && o[i].Key == k {
+		return i, true
+	}
+	return 0, false
+}
+
+// forgetRows drops the key indexes of field, which are valid for the rows
+// of one table only: the caller may change an Object between tables.
+func (e *Encoder) forgetRows() {
+	for i := range e.sc.fieldIx {
+		e.sc.fieldIx[i].first = nil
+	}
+}
+
+// objIndex maps the keys of one Object (identified by its first member
+// and length) to their positions.
+type objIndex struct {
+	first *Member
+	n     int
+	pos   map[string]int
+}
+
+func (ix *objIndex) build(o Object) {
+	if ix.pos == nil || len(ix.pos) > 2*len(o)+64 {
+		ix.pos = make(map[string]int, len(o))
+	} else {
+		clear(ix.pos)
+	}
+	for i := len(o) - 1; i >= 0; i-- { // the first of repeated keys wins, as in Get
+		ix.pos[o[i].Key] = i
+	}
+	ix.first, ix.n = &o[0], len(o)
+}
+
+// checkKeys reports a repeated key in an Object.
+func (e *Encoder) checkKeys(o Object) error {
+	if len(o) < 2 {
+		return nil
+	}
+	if len(o) <= 16 {
+		for i := 1; i < len(o); i++ {
+			for j := 0; j < i; j++ {
+				if o[i].Key == o[j].Key {
+					return errDupKey(o[i].Key)
+				}
+			}
+		}
+		return nil
+	}
+	mark := len(e.sc.keys)
+	for i := range o {
+		e.sc.keys = append(e.sc.keys, o[i].Key)
+	}
+	ks := e.sc.keys[mark:]
+	slices.Sort(ks)
+	var err error
+	for i := 1; i < len(ks); i++ {
+		if ks[i] == ks[i-1] {
+			err = errDupKey(ks[i])
+			break
+		}
+	}
+	e.sc.keys = e.sc.keys[:mark]
+	return err
+}
+
+func errDupKey(k string) error {
+	return errors.New("toon: duplicate key " + strconv.Quote(k) + " in Object")
+}
+
+// ---- the writer ----
+
+// enter and leave track the nesting depth of Encode.
+func (e *Encoder) enter() error {
+	e.level++
+	if e.level > e.opts.maxDepth {
+		return errDepth(e.opts.maxDepth)
+	}
+	return nil
+}
+
+func (e *Encoder) leave() { e.level-- }
+
+// beginArray enters one nesting level and writes what comes before an
+// array's header at place p: the root's line, or a list item's hyphen (a
+// field's key is already written). It returns the depth of the array's
+// content. Unless it fails, the caller must call e.leave when done.
+func (e *Encoder) beginArray(p place, d int) (child int, err error) {
+	if err := e.enter(); err != nil {
+		return 0, err
+	}
+	switch p {
+	case atRoot:
+		e.line(0)
+		return 1, nil
+	case atItem:
+		e.line(d)
+		e.b = append(e.b, '-', ' ')
+	}
+	return d + 1, nil
+}
+
+// writeValue writes the resolved value at p of a field whose key has been
+// written at depth d.
+func (e *Encoder) writeValue(pl *encPlan, p unsafe.Pointer, d int) error {
+	switch pl.cls() {
+	case cPrim:
+		e.b = append(e.b, ':', ' ')
+		var err error
+		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		return err
+	case cArr:
+		return e.writeArray(pl, p, atField, d)
+	case cObj:
+		return e.writeObject(pl, p, atField, d)
+	}
+	return &UnsupportedTypeError{Type: pl.typ}
+}
+
+// writeItem writes the resolved value at p as a list item at depth d
+// (§9.4, §10).
+func (e *Encoder) writeItem(pl *encPlan, p unsafe.Pointer, d int) error {
+	switch pl.cls() {
+	case cPrim:
+		e.line(d)
+		e.b = append(e.b, '-', ' ')
+		var err error
+		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		return err
+	case cArr:
+		return e.writeArray(pl, p, atItem, d)
+	case cObj:
+		var v objView
+		err := e.open(&v, pl, p)
+		defer e.closeView(&v)
+		if err != nil {
+			return err
+		}
+		if v.kind == vwObject {
+			if err := e.checkKeys(v.obj()); err != nil {
+				return err
+			}
+		}
+		if v.n == 0 {
+			e.line(d)
+			e.b = append(e.b, '-')
+			return nil
+		}
+		return e.writeFields(&v, d+1, true)
+	}
+	return &UnsupportedTypeError{Type: pl.typ}
+}
+
+// writeObject writes the resolved object at p at the root or as the value
+// of a field whose key is written at depth d: nothing (an empty document,
+// §8) or `key:` for an empty object, the keyed form when it qualifies
+// (§9.5), else its fields.
+func (e *Encoder) writeObject(pl *encPlan, p unsafe.Pointer, at place, d int) error {
+	var v objView
+	err := e.open(&v, pl, p)
+	defer e.closeView(&v)
+	if err != nil {
+		return err
+	}
+	if v.kind == vwObject {
+		if err := e.checkKeys(v.obj()); err != nil {
+			return err
+		}
+	}
+	if v.n == 0 {
+		if at == atField {
+			e.b = append(e.b, ':')
+		}
+		return nil
+	}
+	if v.n >= 2 {
+		if ok, err := e.writeKeyedIf(&v, at, d); ok || err != nil {
+			return err
+		}
+	}
+	if at == atRoot {
+		return e.writeFields(&v, 0, false)
+	}
+	e.b = append(e.b, ':')
+	return e.writeFields(&v, d+1, false)
+}
+
+// writeFields writes the members of a non-empty open object as field lines
+// at depth d. With hyphen set, the object is a list item: its first field
+// goes on the hyphen line at depth d-1 (§10).
+func (e *Encoder) writeFields(v *objView, d int, hyphen bool) error {
+	if err := e.enter(); err != nil {
+		return err
+	}
+	var err error
+	switch {
+	case e.level > cycleDepth:
+		r := v.ref()
+		if err = e.visit(r); err == nil {
+			err = e.writeMembers(v, d, hyphen)
+			e.unvisit(r)
+		}
+	case v.kind == vwStruct:
+		err = e.writeStructFields(v.pl, v.p, v.lo, v.n, d, hyphen)
+	default:
+		err = e.writeMembers(v, d, hyphen)
+	}
+	e.leave()
+	return err
+}
+
+// writeMembers is writeFields inside the object's nesting level.
+func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
+	if v.kind == vwStruct {
+		return e.writeStructFields(v.pl, v.p, v.lo, v.n, d, hyphen)
+	}
+	checked := false // keyClash has run for v
+	for i := 0; i < v.n; i++ {
+		if hyphen && i == 0 {
+			e.line(d - 1)
+			e.b = append(e.b, '-', ' ')
+		} else {
+			e.line(d)
+		}
+		var bad bool
+		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
+			if err := e.keyClash(v); err != nil {
+				return err
+			}
+			checked = true
+		}
+		pl, p, err := e.member(v, i)
+		if err != nil {
+			return err
+		}
+		if err := e.writeValue(pl, p, d); err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeStructFields is writeFields for the struct at p, of plan pl, whose
+// fields written are its n fields, or, with lo >= 0, the n fields listed
+// in e.sc.fidx from lo (objView). A field whose type is primitive is
+// written whole with the text in a local slice, stored back in e.b once: a
+// store to e.b, which is on the heap, costs a write barrier while the
+// collector runs.
+func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int, hyphen bool) error {
+	checked := !pl.keysBad // keyClash has run for v, or need not
+	indent := d * e.opts.indent
+	lead := rowLead(indent) // LF and the indentation of a field line
+	b := e.b
+	for i := 0; i < n; i++ {
+		f := &pl.fields[i]
+		if lo >= 0 {
+			f = &pl.fields[e.sc.fidx[lo+i]]
+		}
+		switch {
+		case i == 0 && hyphen:
+			e.line(d - 1)
+			b = append(e.b, '-', ' ')
+		case i == 0 && !e.started:
+			e.line(d)
+			b = e.b
+		default:
+			b = append(b, lead...)
+		}
+		b = append(b, f.key...)
+		if f.keyBad && !checked {
+			e.b = b
+			v := objView{kind: vwStruct, pl: pl, p: p, n: n, lo: lo}
+			if err := e.keyClash(&v); err != nil {
+				return err
+			}
+			checked = true
+		}
+		fp := unsafe.Add(p, f.off)
+		if !f.direct {
+			fp = fieldPtr(pl.typ, p, &f.structField, false)
+		}
+		switch f.form {
+		case formPrim:
+			b = append(b, ':', ' ')
+			var err error
+			if b, err = appendTyped(b, f.plan, fp, e.docMask); err != nil {
+				e.b = b
+				return err
+			}
+		case formStatic:
+			// A static object that is not a keyed table: its fields, as
+			// writeObject would choose, the type settling it. It holds
+			// no container that could lead back to it (visit).
+			e.b = append(b, ':')
+			if err := e.enter(); err != nil {
+				return err
+			}
+			if err := e.writeStructFields(f.plan, fp, -1, len(f.plan.fields), d+1, false); err != nil {
+				return err
+			}
+			e.leave()
+			b = e.b
+		default:
+			e.b = b
+			fpl, fp, err := e.resolve(f.plan, fp)
+			if err != nil {
+				return err
+			}
+			if err := e.writeValue(fpl, fp, d); err != nil {
+				return err
+			}
+			b = e.b
+		}
+		if len(b) >= flushSize {
+			e.b = b
+			if err := e.flush(); err != nil {
+				return err
+			}
+			b = e.b
+		}
+	}
+	e.b = b
+	return e.err
+}
+
+// writeKeyedIf writes the open object v, of two or more members, in the
+// keyed form (§9.5) with its entries at depth d+1, if it qualifies, and
+// reports whether it did. At the root (d = 0) the header has a line of
+// its own.
+func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
+	rows := d + 1
+	begin := func() {
+		if at == atRoot {
+			e.line(0)
+		}
+	}
+	switch {
+	case v.kind == vwStruct && v.pl.shape == shapeObj:
+		if !v.pl.keyed || e.level+1+v.pl.fields[0].plan.depth > e.opts.maxDepth {
+			return false, nil
+		}
+		begin()
+		return true, e.writeStaticKeyed(v.pl, v.p, rows)
+	case v.kind == vwStruct && v.pl.neverKeyed:
+		return false, nil
+	case v.kind == vwMap && v.pl.elem.shape == shapePrim:
+		return false, nil
+	case v.kind == vwMap && v.pl.elem.shape == shapeObj:
+		if e.level+1+v.pl.elem.depth > e.opts.maxDepth {
+			return false, nil
+		}
+		begin()
+		return true, e.writeStaticKeyedMap(v, rows)
+	}
+	root, ok := e.keyedTree(v)
+	if !ok {
+		return false, nil
+	}
+	begin()
+	err := e.writeKeyed(v, root, rows)
+	e.sc.nodes = e.sc.nodes[:root]
+	return true, err
+}
+
+// writeKeyed writes the keyed header (after the key, if any) and the entry
+// rows at depth d of an object that passed keyedTree (§9.5).
+func (e *Encoder) writeKeyed(v *objView, root, d int) error {
+	e.b = e.appendHeader(e.b, v.n, true)
+	e.b = e.appendFieldsSeg(e.b, root)
+	e.b = append(e.b, ':')
+	checked := false // keyClash has run for v
+	for i := 0; i < v.n; i++ {
+		e.line(d)
+		var bad bool
+		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
+			if err := e.keyClash(v); err != nil {
+				return err
+			}
+			checked = true
+		}
+		e.b = append(e.b, ':', ' ')
+		pl, p, err := e.member(v, i)
+		if err != nil {
+			return err
+		}
+		if _, err := e.appendCells(pl, p, root, e.level+1, true); err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeArray writes the resolved array (slice or Go array) at p at place
+// at. For atField, the key is written and d is its depth; for atItem, d is
+// the depth of the list item.
+func (e *Encoder) writeArray(pl *encPlan, p unsafe.Pointer, at place, d int) error {
+	base, n := p, pl.alen
+	if pl.kind == ekSlice {
+		h := (*sliceHeader)(p)
+		base, n = h.data, h.len
+	}
+	child, err := e.beginArray(at, d)
+	if err != nil {
+		return err
+	}
+	if e.level > cycleDepth && pl.kind == ekSlice && n > 0 {
+		r := ref{p: base, n: n, t: pl.typ}
+		if err = e.visit(r); err == nil {
+			err = e.writeElems(pl.elem, base, n, at, child)
+			e.unvisit(r)
+		}
+	} else {
+		err = e.writeElems(pl.elem, base, n, at, child)
+	}
+	e.leave()
+	return err
+}
+
+// writeElems is writeArray inside the array's nesting level, for its n
+// elements of plan ep at base, with its content at depth child.
+func (e *Encoder) writeElems(ep *encPlan, base unsafe.Pointer, n int, at place, child int) error {
+	if n == 0 {
+		e.b = appendEmptyArray(e.b, at, e.delim)
+		return nil
+	}
+	var err error
+	inline := ep.shape == shapePrim
+	if !inline && !ep.plain {
+		// Pointers, interfaces, hooks, slices and maps may all be null.
+		if inline, err = e.allPrims(ep, base, n); err != nil {
+			return err
+		}
+	}
+	if inline { // §9.1
+		e.b = e.appendHeader(e.b, n, false)
+		e.b = append(e.b, ':', ' ')
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				e.b = append(e.b, byte(e.delim))
+			}
+			pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+			if err != nil {
+				return err
+			}
+			if e.b, err = appendTyped(e.b, pl, p, e.docMask); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if at != atItem { // §9.4: no tabular form in list-item position
+		switch {
+		case ep.shape == shapeObj:
+			if e.level+1+ep.depth <= e.opts.maxDepth {
+				return e.writeStaticTable(ep, base, n, child)
+			}
+		case ep.cls() == cObj || ep.cls() == cRef:
+			if root, ok := e.tabularTree(ep, base, n); ok {
+				err := e.writeTable(ep, base, n, root, child)
+				e.sc.nodes = e.sc.nodes[:root]
+				return err
+			}
+		}
+	}
+	e.b = e.appendHeader(e.b, n, false)
+	e.b = append(e.b, ':')
+	for i := 0; i < n; i++ {
+		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		if err != nil {
+			return err
+		}
+		if err := e.writeItem(pl, p, child); err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// allPrims reports whether the n elements of plan ep at base are all
+// primitives (null included).
+func (e *Encoder) allPrims(ep *encPlan, base unsafe.Pointer, n int) (bool, error) {
+	for i := 0; i < n; i++ {
+		pl, _, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		if err != nil || pl.cls() != cPrim {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// writeTable writes the header and the rows at depth d of an array that
+// passed tabularTree (§9.3).
+func (e *Encoder) writeTable(ep *encPlan, base unsafe.Pointer, n, root, d int) error {
+	e.b = e.appendHeader(e.b, n, false)
+	e.b = e.appendFieldsSeg(e.b, root)
+	e.b = append(e.b, ':')
+	for i := 0; i < n; i++ {
+		e.line(d)
+		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		if err != nil {
+			return err
+		}
+		if _, err := e.appendCells(pl, p, root, e.level+1, true); err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ---- tables ----
+
+// tnode is one node of a field tree (§9.3), stored in pre-order in
+// Encoder.nodes: a leaf field, or a nested field group whose children
+// follow it. The tree's root is an unnamed group.
+type tnode struct {
+	name   string
+	size   int      // nodes in the subtree, itself included
+	nchild int      // direct children; 0 for a leaf
+	pl     *encPlan // a group built from a static object's plan (planTree): that plan
+}
+
+// appendFieldsSeg appends the fields segment of the group at e.sc.nodes[root]
+// ("{a,b{c,d}}"), without the colon.
+func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
+	b = append(b, '{')
+	end := root + e.sc.nodes[root].size
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
+		if c > root+1 {
+			b = append(b, byte(e.delim))
+		}
+		b = appendKey(b, e.sc.nodes[c].name)
+		if e.sc.nodes[c].nchild > 0 {
+			b = e.appendFieldsSeg(b, c)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendHeader appends "[N<delim?>]" or, keyed, "[N:<delim?>]".
+func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
+	return appendBracket(b, n, keyed, e.delim)
+}
+
+// tabularTree decides whether the n elements of plan ep at base make a
+// tabular array (§9.3). If they do, the field tree is at e.sc.nodes[root:]
+// and the caller must truncate e.sc.nodes to root when done.
+func (e *Encoder) tabularTree(ep *encPlan, base unsafe.Pointer, n int) (root int, ok bool) {
+	e.forgetRows()
+	root = len(e.sc.nodes)
+	pl, p, err := e.resolve(ep, base)
+	if err != nil || pl.cls() != cObj || e.objLen(pl, p) <= 0 || !e.buildTree(pl, p, e.level+1) {
+		e.sc.nodes = e.sc.nodes[:root]
+		return root, false
+	}
+	for i := 1; i < n; i++ {
+		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
+			e.sc.nodes = e.sc.nodes[:root]
+			return root, false
+		}
+	}
+	return root, true
+}
+
+// keyedTree decides whether the open object v takes the keyed tabular form
+// (§9.5): at least two entries whose values are non-empty objects with the
+// same fields, every column primitive or nested-uniform.
+func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
+	e.forgetRows()
+	root = len(e.sc.nodes)
+	if v.n < 2 {
+		return root, false
+	}
+	// The members' sizes first: they tell most objects that are not keyed
+	// tables from those that may be, without building a tree.
+	pl, p, err := e.member(v, 0)
+	if err != nil || pl.cls() != cObj {
+		return root, false
+	}
+	n := e.objLen(pl, p)
+	if n <= 0 {
+		return root, false
+	}
+	for i := 1; i < v.n; i++ {
+		mpl, mp, err := e.member(v, i)
+		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n || !maySameKeys(pl, mpl) {
+			return root, false
+		}
+	}
+	if !e.buildTree(pl, p, e.level+1) {
+		e.sc.nodes = e.sc.nodes[:root]
+		return root, false
+	}
+	for i := 1; i < v.n; i++ {
+		pl, p, err := e.member(v, i)
+		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
+			e.sc.nodes = e.sc.nodes[:root]
+			return root, false
+		}
+	}
+	return root, true
+}
+
+// maySameKeys reports whether two objects of plans a and b, of the same
+// size, may have the same keys: false when they are structs whose fields,
+// all written, have different names.
+func maySameKeys(a, b *encPlan) bool {
+	if a == b || a.kind != ekStruct || b.kind != ekStruct || !a.allPresent || !b.allPresent {
+		return true
+	}
+	for i := range a.fields {
+		if b.fieldIndex(a.fields[i].name, i) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// buildTree appends the field tree of the resolved non-empty object at p,
+// at nesting depth level, to e.sc.nodes. It fails if the object is not a
+// candidate for a tabular row: a member that is an array, an empty object
+// or of an unsupported type, or keys written alike.
+func (e *Encoder) buildTree(pl *encPlan, p unsafe.Pointer, level int) bool {
+	if level > e.opts.maxDepth {
+		return false
+	}
+	if pl.shape == shapeObj {
+		// A static object: its plan is its tree.
+		if level+pl.depth > e.opts.maxDepth {
+			return false
+		}
+		e.planTree(pl)
+		return true
+	}
+	var v objView
+	ok := e.open(&v, pl, p) == nil && (v.kind != vwObject || e.checkKeys(v.obj()) == nil)
+	switch {
+	case !ok:
+	case level > cycleDepth:
+		// A row that contains itself is not a row (writeFields then
+		// reports the cycle).
+		if r := v.ref(); e.visit(r) == nil {
+			ok = e.buildMembers(&v, level)
+			e.unvisit(r)
+		} else {
+			ok = false
+		}
+	default:
+		ok = e.buildMembers(&v, level)
+	}
+	e.closeView(&v)
+	return ok
+}
+
+// buildMembers is buildTree for the members of the open object v.
+func (e *Encoder) buildMembers(v *objView, level int) bool {
+	if e.mayClash(v) && e.keyClash(v) != nil {
+		// A header would repeat a field: the object is written expanded,
+		// where writeFields reports the clash.
+		return false
+	}
+	root := len(e.sc.nodes)
+	e.sc.nodes = append(e.sc.nodes, tnode{nchild: v.n})
+	for i := 0; i < v.n; i++ {
+		mpl, mp, err := e.member(v, i)
+		if err != nil {
+			return false
+		}
+		switch mpl.cls() {
+		case cPrim:
+			e.sc.nodes = append(e.sc.nodes, tnode{name: e.key(v, i), size: 1})
+		case cObj:
+			if e.objLen(mpl, mp) == 0 {
+				return false
+			}
+			at := len(e.sc.nodes)
+			if !e.buildTree(mpl, mp, level+1) {
+				return false
+			}
+			e.sc.nodes[at].name = e.key(v, i)
+		default:
+			return false
+		}
+	}
+	e.sc.nodes[root].size = len(e.sc.nodes) - root
+	return true
+}
+
+// planTree appends the field tree of a static object's plan to e.sc.nodes.
+func (e *Encoder) planTree(pl *encPlan) {
+	root := len(e.sc.nodes)
+	e.sc.nodes = append(e.sc.nodes, tnode{nchild: len(pl.fields), pl: pl})
+	for i := range pl.fields {
+		f := &pl.fields[i]
+		if f.plan.shape == shapePrim {
+			e.sc.nodes = append(e.sc.nodes, tnode{name: f.name, size: 1})
+			continue
+		}
+		at := len(e.sc.nodes)
+		e.planTree(f.plan)
+		e.sc.nodes[at].name = f.name
+	}
+	e.sc.nodes[root].size = len(e.sc.nodes) - root
+}
+
+// matchTree reports whether the resolved value at p is an object with
+// exactly the fields of the group at e.sc.nodes[root], with primitives at the
+// leaves and non-empty objects matching the nested groups.
+func (e *Encoder) matchTree(pl *encPlan, p unsafe.Pointer, root, level int) bool {
+	if level > e.opts.maxDepth || pl.cls() != cObj {
+		return false
+	}
+	if g := e.sc.nodes[root].pl; g != nil && g == pl {
+		return true // the static object the group was built from
+	}
+	if e.objLen(pl, p) != e.sc.nodes[root].nchild {
+		return false
+	}
+	var v objView
+	err := e.openLookup(&v, pl, p)
+	defer e.closeView(&v)
+	if err != nil {
+		return false
+	}
+	end := root + e.sc.nodes[root].size
+	hint := 0
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
+		n := &e.sc.nodes[c]
+		mpl, mp, ok, err := e.get(&v, n.name, hint, level)
+		hint++
+		if !ok || err != nil {
+			return false
+		}
+		if n.nchild == 0 {
+			if mpl.cls() != cPrim {
+				return false
+			}
+		} else if !e.matchTree(mpl, mp, c, level+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// appendCells appends the leaf values of the resolved object at p, at
+// nesting depth level, in the depth-first order of the group at
+// e.sc.nodes[root], each preceded by the delimiter except the first.
+func (e *Encoder) appendCells(pl *encPlan, p unsafe.Pointer, root, level int, first bool) (bool, error) {
+	if g := e.sc.nodes[root].pl; g != nil && g == pl {
+		if !first {
+			e.b = append(e.b, byte(e.delim))
+		}
+		var err error
+		e.b, err = appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
+		return false, err
+	}
+	var v objView
+	err := e.openLookup(&v, pl, p)
+	defer e.closeView(&v)
+	if err != nil {
+		return first, err
+	}
+	end := root + e.sc.nodes[root].size
+	hint := 0
+	for c := root + 1; c < end; c += e.sc.nodes[c].size {
+		n := &e.sc.nodes[c]
+		mpl, mp, _, err := e.get(&v, n.name, hint, level)
+		hint++
+		if err != nil {
+			return first, err
+		}
+		if n.nchild > 0 {
+			if first, err = e.appendCells(mpl, mp, c, level+1, first); err != nil {
+				return first, err
+			}
+			continue
+		}
+		if !first {
+			e.b = append(e.b, byte(e.delim))
+		}
+		first = false
+		if e.b, err = appendTyped(e.b, mpl, mp, e.docMask); err != nil {
+			return first, err
+		}
+	}
+	return first, nil
+}
+
+// ---- cycles ----
+
+// Cycles. A value that contains itself (through pointers, maps, slices or
+// interfaces) would nest without end. As encoding/json does, the writer
+// tracks the containers (structs, maps, slices, Objects) on the path from
+// the root to the value it is at once the nesting passes cycleDepth, and
+// reports a container met again on its own path as an
+// UnsupportedValueError. Below that depth nothing is tracked: a cycle
+// then costs at most cycleDepth levels of work and output, and acyclic
+// values that share containers cost nothing. A chain of pointers,
+// interfaces and hooks that comes back to itself without a container in
+// between (a hook that returns its receiver) is found by resolve, which
+// tracks the chain's steps past cycleDepth.
+const cycleDepth = 1000
+
+// ref identifies a container: its address (a map's, a slice's first
+// element's, the target of a pointer), a slice's length (a slice and its
+// prefix are different values) and its type (a struct and its first field
+// share an address).
+type ref struct {
+	p unsafe.Pointer
+	n int
+	t reflect.Type
+}
+
+func (e *Encoder) unvisit(r ref) { delete(e.path, r) }
+
+// visit adds r, a container, to the path, or returns an
+// UnsupportedValueError if it is on the path already. The caller must
+// call unvisit(r) when it leaves the container, unless visit failed.
+func (e *Encoder) visit(r ref) error {
+	if e.path == nil {
+		e.path = make(map[ref]struct{})
+	}
+	if _, ok := e.path[r]; ok {
+		return &UnsupportedValueError{Value: refValue(r), Str: "encountered a cycle via " + r.t.String()}
+	}
+	e.path[r] = struct{}{}
+	return nil
+}
+
+// refValue returns the container r refers to, for an error.
+func refValue(r ref) reflect.Value {
+	switch r.t.Kind() {
+	case reflect.Slice:
+		return reflect.NewAt(r.t, unsafe.Pointer(&sliceHeader{data: r.p, len: r.n, cap: r.n})).Elem()
+	case reflect.Map:
+		m := new(unsafe.Pointer)
+		*m = r.p
+		return reflect.NewAt(r.t, unsafe.Pointer(m)).Elem()
+	}
+	return reflect.NewAt(r.t, r.p).Elem()
+}
+
+func errDepth(max int) error {
+	return errors.New("toon: value nested deeper than " + strconv.Itoa(max) + " levels (a cycle?)")
+}
