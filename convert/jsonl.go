@@ -572,6 +572,8 @@ func endRoot(dec *toon.Decoder, inObject bool) error {
 	return nil
 }
 
+// kindArticle names a kind of value with its article, for error messages:
+// "a string", "an object".
 func kindArticle(k toon.Kind) string {
 	switch k {
 	case toon.KindString:
@@ -584,6 +586,8 @@ func kindArticle(k toon.Kind) string {
 		return "null"
 	case toon.KindObjectStart:
 		return "an object"
+	case toon.KindArrayStart:
+		return "an array"
 	}
 	return k.String()
 }

@@ -340,21 +340,7 @@ func (s *splitter) record(tok toon.Token) error {
 }
 
 // describe names what a value token starts.
-func describe(tok toon.Token) string {
-	switch tok.Kind() {
-	case toon.KindObjectStart:
-		return "an object"
-	case toon.KindString:
-		return "a string"
-	case toon.KindNumber:
-		return "a number"
-	case toon.KindBool:
-		return "a boolean"
-	case toon.KindNull:
-		return "null"
-	}
-	return "a " + tok.Kind().String()
-}
+func describe(tok toon.Token) string { return kindArticle(tok.Kind()) }
 
 // rootNotTable is the error for a root that is not a table when no path is
 // given. For a root object it names the first table in the object, found
