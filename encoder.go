@@ -68,7 +68,6 @@ type Encoder struct {
 	dynType  unsafe.Pointer   // the type word of the last interface value of a type dynamic looked up ...
 	dynPlan  *encPlan         // ... and its plan
 	cellText []byte           // text of a row's cells that are not in the value (rowValues)
-	rows     rowStyle         // the layout of the last table of static objects (valueRows)
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply

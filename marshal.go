@@ -723,10 +723,8 @@ const maxValueRow = 32
 // on every primitive; TestWriteRowsMatchesMarshal and
 // TestMarshalRowsMatchesGeneric check it).
 func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
-	if len(e.rows.lead) != d*e.opts.indent+1 || e.rows.delim != byte(e.delim) {
-		e.rows.set(d*e.opts.indent, e.delim)
-	}
-	rs := e.rows
+	var rs rowStyle
+	rs.set(d*e.opts.indent, e.delim)
 	var row [maxValueRow]Value
 	cells := row[:len(ep.leaves)]
 	setLeafKinds(cells, ep.leaves)
