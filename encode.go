@@ -876,15 +876,10 @@ func (e *Encoder) writeItem(pl *encPlan, p unsafe.Pointer, d int) error {
 		return e.writeArray(pl, p, atItem, d)
 	case cObj:
 		var v objView
-		err := e.open(&v, pl, p)
+		err := e.openChecked(&v, pl, p)
 		defer e.closeView(&v)
 		if err != nil {
 			return err
-		}
-		if v.kind == vwObject {
-			if err := e.checkKeys(v.obj()); err != nil {
-				return err
-			}
 		}
 		if v.n == 0 {
 			e.line(d)
@@ -896,21 +891,29 @@ func (e *Encoder) writeItem(pl *encPlan, p unsafe.Pointer, d int) error {
 	return &UnsupportedTypeError{Type: pl.typ}
 }
 
+// openChecked opens the object at p as open does and, for an Object,
+// checks that no two of its keys are written alike. The caller closes v
+// (closeView) whatever the result.
+func (e *Encoder) openChecked(v *objView, pl *encPlan, p unsafe.Pointer) error {
+	if err := e.open(v, pl, p); err != nil {
+		return err
+	}
+	if v.kind == vwObject {
+		return e.checkKeys(v.obj())
+	}
+	return nil
+}
+
 // writeObject writes the resolved object at p at the root or as the value
 // of a field whose key is written at depth d: nothing (an empty document,
 // §8) or `key:` for an empty object, the keyed form when it qualifies
 // (§9.5), else its fields.
 func (e *Encoder) writeObject(pl *encPlan, p unsafe.Pointer, at place, d int) error {
 	var v objView
-	err := e.open(&v, pl, p)
+	err := e.openChecked(&v, pl, p)
 	defer e.closeView(&v)
 	if err != nil {
 		return err
-	}
-	if v.kind == vwObject {
-		if err := e.checkKeys(v.obj()); err != nil {
-			return err
-		}
 	}
 	if v.n == 0 {
 		if at == atField {
@@ -1390,7 +1393,7 @@ func (e *Encoder) buildTree(pl *encPlan, p unsafe.Pointer, level int) bool {
 		return true
 	}
 	var v objView
-	ok := e.open(&v, pl, p) == nil && (v.kind != vwObject || e.checkKeys(v.obj()) == nil)
+	ok := e.openChecked(&v, pl, p) == nil
 	switch {
 	case !ok:
 	case level > cycleDepth:
