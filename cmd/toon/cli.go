@@ -332,11 +332,8 @@ func parseArgs(args []string) (*config, error) {
 	if c.help || c.version {
 		return c, nil
 	}
-	switch {
-	case len(inputs) > 1:
-		return nil, &usageError{"more than one input: " + strings.Join(inputs, " ")}
-	case len(inputs) == 1:
-		c.input = inputs[0]
+	if c.input, err = oneInput(inputs); err != nil {
+		return nil, err
 	}
 	if c.encode && c.decode {
 		return nil, &usageError{"-e/--encode and -d/--decode exclude each other"}
@@ -347,6 +344,18 @@ func parseArgs(args []string) (*config, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// oneInput returns the input named on a command line: "" (standard
+// input) when none is, a usage error when more than one is.
+func oneInput(inputs []string) (string, error) {
+	switch len(inputs) {
+	case 0:
+		return "", nil
+	case 1:
+		return inputs[0], nil
+	}
+	return "", &usageError{"more than one input: " + strings.Join(inputs, " ")}
 }
 
 func versionString() string {

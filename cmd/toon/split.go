@@ -128,11 +128,8 @@ func parseSplitArgs(args []string) (*splitConfig, error) {
 	if c.help {
 		return c, nil
 	}
-	switch {
-	case len(inputs) > 1:
-		return nil, &usageError{"more than one input: " + strings.Join(inputs, " ")}
-	case len(inputs) == 1:
-		c.input = inputs[0]
+	if c.input, err = oneInput(inputs); err != nil {
+		return nil, err
 	}
 	o := &c.opts
 	switch {
