@@ -1,0 +1,99 @@
+// Package mem holds the module's raw memory access: views between strings
+// and byte slices, loads and stores of machine words at byte offsets, and
+// addresses inside Go values whose layout was computed with reflect. Outside
+// this package only the Go declarations of the assembly kernels import
+// unsafe.
+//
+// Every function here is small enough to inline, so using one costs what the
+// unsafe expression it wraps costs. None checks bounds: the caller proves,
+// in a comment where the proof is not local, that the bytes it touches lie
+// inside one allocation it keeps alive.
+//
+// Loads and stores are little-endian; the module's word tricks assume it,
+// and its assembly targets amd64 only. The files with raw word access are
+// built on little-endian architectures; on big-endian ones the portable
+// twins in words_be.go byte-swap.
+package mem
+
+import "unsafe"
+
+// Ptr is an address: of a byte in a buffer, of a field of a Go value, of a
+// table. Like unsafe.Pointer it keeps the allocation it points into alive,
+// and it must never point past that allocation's end (pointing exactly at
+// the end, as the address of an empty tail does, is allowed only when
+// nothing is read through it).
+type Ptr struct{ p unsafe.Pointer }
+
+// Of is the address of *x.
+func Of[T any](x *T) Ptr { return Ptr{unsafe.Pointer(x)} }
+
+// As is p viewed as a *T.
+func As[T any](p Ptr) *T { return (*T)(p.p) }
+
+// Load reads the T at p.
+func Load[T any](p Ptr) T { return *(*T)(p.p) }
+
+// Store writes v to the T at p.
+func Store[T any](p Ptr, v T) { *(*T)(p.p) = v }
+
+// Add is the address n bytes after p (before it for negative n).
+func (p Ptr) Add(n int) Ptr { return Ptr{unsafe.Add(p.p, n)} }
+
+// Offset is the address off bytes after p, for struct field offsets.
+func (p Ptr) Offset(off uintptr) Ptr { return Ptr{unsafe.Add(p.p, off)} }
+
+// IsNil reports whether p is the nil address.
+func (p Ptr) IsNil() bool { return p.p == nil }
+
+// Diff is the distance in bytes from q to p; both must point into the same
+// allocation.
+func (p Ptr) Diff(q Ptr) int { return int(uintptr(p.p) - uintptr(q.p)) }
+
+// Uintptr is p as an integer, for alignment tests and comparisons only: an
+// integer does not keep the allocation alive and cannot be turned back into
+// an address.
+func (p Ptr) Uintptr() uintptr { return uintptr(p.p) }
+
+// Byte reads the byte i bytes after p.
+func (p Ptr) Byte(i int) byte { return *(*byte)(unsafe.Add(p.p, i)) }
+
+// SetByte writes the byte i bytes after p.
+func (p Ptr) SetByte(i int, b byte) { *(*byte)(unsafe.Add(p.p, i)) = b }
+
+// Unsafe is p as an unsafe.Pointer, for the arguments of assembly kernels,
+// whose Go declarations are the other place that may name unsafe.
+func (p Ptr) Unsafe() unsafe.Pointer { return p.p }
+
+// FromUnsafe is the inverse of Unsafe.
+func FromUnsafe(p unsafe.Pointer) Ptr { return Ptr{p} }
+
+// BytesData is the address of b's first element (of its backing array when
+// b is empty but not nil).
+func BytesData(b []byte) Ptr { return Ptr{unsafe.Pointer(unsafe.SliceData(b))} }
+
+// StringData is the address of s's first byte.
+func StringData(s string) Ptr { return Ptr{unsafe.Pointer(unsafe.StringData(s))} }
+
+// String views b as a string. b must not change while the string is in use.
+func String(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// Bytes views s as a byte slice, which must not be written to.
+func Bytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+
+// StringAt views the n bytes at p as a string.
+func StringAt(p Ptr, n int) string { return unsafe.String((*byte)(p.p), n) }
+
+// BytesAt views the n bytes at p as a byte slice.
+func BytesAt(p Ptr, n int) []byte { return unsafe.Slice((*byte)(p.p), n) }
+
+// SliceAt views the n values of type T at p as a slice.
+func SliceAt[T any](p Ptr, n int) []T { return unsafe.Slice((*T)(p.p), n) }
+
+// SliceData is the address of s's first element.
+func SliceData[T any](s []T) Ptr { return Ptr{unsafe.Pointer(unsafe.SliceData(s))} }
+
+// Sizeof is the size in bytes of a T.
+func Sizeof[T any]() uintptr {
+	var x T
+	return unsafe.Sizeof(x)
+}

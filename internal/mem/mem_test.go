@@ -1,0 +1,65 @@
+package mem
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+func TestWords(t *testing.T) {
+	b := make([]byte, 19)
+	for i := range b {
+		b[i] = byte(i*37 + 1)
+	}
+	p := BytesData(b)
+	for i := 0; i+8 <= len(b); i++ {
+		if got, want := p.Load64(i), binary.LittleEndian.Uint64(b[i:]); got != want {
+			t.Fatalf("Load64(%d) = %#x, want %#x", i, got, want)
+		}
+		if got, want := p.Load32(i), binary.LittleEndian.Uint32(b[i:]); got != want {
+			t.Fatalf("Load32(%d) = %#x, want %#x", i, got, want)
+		}
+		if got, want := p.Load16(i), binary.LittleEndian.Uint16(b[i:]); got != want {
+			t.Fatalf("Load16(%d) = %#x, want %#x", i, got, want)
+		}
+	}
+	c := make([]byte, 19)
+	q := BytesData(c)
+	q.Store64(3, 0x0807060504030201)
+	q.Store32(11, 0x0c0b0a09)
+	q.Store16(15, 0x0e0d)
+	q.SetByte(17, 0x0f)
+	want := []byte{0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0}
+	if string(c) != string(want) {
+		t.Fatalf("stores wrote % x, want % x", c, want)
+	}
+	if q.Byte(17) != 0x0f || q.Add(17).Diff(q) != 17 {
+		t.Fatal("Byte or Diff wrong")
+	}
+}
+
+func TestViews(t *testing.T) {
+	b := []byte("héllo")
+	s := String(b)
+	if s != "héllo" || StringData(s) != BytesData(b) {
+		t.Fatalf("String(%q) = %q, not a view", b, s)
+	}
+	if v := Bytes(s); string(v) != s || BytesData(v) != BytesData(b) {
+		t.Fatal("Bytes is not a view")
+	}
+	if StringAt(BytesData(b).Add(1), 2) != "é" || string(BytesAt(BytesData(b), 1)) != "h" {
+		t.Fatal("StringAt or BytesAt wrong")
+	}
+	type pair struct {
+		a int32
+		b int64
+	}
+	x := []pair{{1, 2}, {3, 4}}
+	p := SliceData(x).Offset(Sizeof[pair]())
+	if Load[int64](p.Offset(8)) != 4 || As[pair](p).a != 3 || len(SliceAt[pair](SliceData(x), 2)) != 2 {
+		t.Fatal("typed access wrong")
+	}
+	Store(Of(&x[0].b), int64(9))
+	if x[0].b != 9 || !(Ptr{}).IsNil() || FromUnsafe(p.Unsafe()) != p {
+		t.Fatal("Store, IsNil or FromUnsafe wrong")
+	}
+}
