@@ -7,10 +7,10 @@ import (
 	"errors"
 	"io"
 	"os"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // FromJSON reads one JSON value from r and writes it to w as a TOON
@@ -629,7 +629,7 @@ var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
 
 // numberText returns the value of the JSON number b as its text.
 func numberText(b []byte) toon.Value {
-	return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
+	return toon.NumberValue(toon.Number(mem.String(b)))
 }
 
 // tableStep handles the next token inside a flat table: a row object that

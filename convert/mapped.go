@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"unsafe"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file reads input files through a read-only memory mapping
@@ -218,7 +218,7 @@ func (in *fileInput) holds(addr uintptr) bool {
 	if len(in.mem) == 0 {
 		return false
 	}
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(in.mem)))
+	lo := mem.BytesData(in.mem).Uintptr()
 	return addr >= lo && addr-lo < uintptr(len(in.mem))
 }
 
@@ -299,18 +299,6 @@ func (in *fileInput) Seek(off int64, whence int) (int64, error) {
 	}
 	in.pos = off
 	return off, nil
-}
-
-// flushHook is an io.Writer that calls its hook after each write.
-type flushHook struct {
-	w    io.Writer
-	hook func()
-}
-
-func (h flushHook) Write(b []byte) (int, error) {
-	n, err := h.w.Write(b)
-	h.hook()
-	return n, err
 }
 
 // lexerFor returns the lexer of FromJSON's passes over r: if r is a mapped

@@ -89,7 +89,6 @@ func TestToJSONFileFixtures(t *testing.T) {
 		name := fmt.Sprintf("fixture %d", n)
 		checkFileSame(t, dir, name, ToJSON, ToJSONFile, in, opts...)
 		checkFileSame(t, dir, name+" non-strict, indented", ToJSON, ToJSONFile, in, append(opts, WithStrict(false), WithJSONIndent(2))...)
-		checkFileSame(t, dir, name+" jsontext", ToJSON, ToJSONFile, in, append(opts, WithMaxDepth(jsontextMaxDepth+1))...)
 	})
 }
 
