@@ -10,7 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // The tests of FromJSONFile and ToJSONFile compare them with FromJSON and
@@ -481,7 +482,7 @@ func (f fault) Error() string { return "fault" }
 func (f fault) Addr() uintptr { return uintptr(f) }
 func (f fault) RuntimeError() {}
 
-func addrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+func addrOf(b []byte) uintptr { return mem.BytesData(b).Uintptr() }
 
 // TestFileLongTokens checks strings and numbers longer than the line
 // limit, ended or not, which a reading lexer stops at when they fill its
