@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // renderWithLines renders every token like renderTokens and, after each,
@@ -159,7 +161,7 @@ func bulkDoc(rng *rand.Rand, rows int) []byte {
 
 func TestBulkMatchesGeneralPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(77))
-	for i := 0; i < 3000; i++ {
+	for i, n := 0, longtest.Size(t, 500, 3000); i < n; i++ {
 		rows := 1 + rng.Intn(30)
 		if i%100 == 0 {
 			rows = 400 + rng.Intn(600) // more than one window and one queue
@@ -261,7 +263,7 @@ func TestShortNumber(t *testing.T) {
 func TestBulkTableSequence(t *testing.T) {
 	headers := []string{"{a,b,c}", "{a,g{b,c}}", "{g{a,b},c}", "{a,b}", "{g{a},b,c}"}
 	rng := rand.New(rand.NewSource(12))
-	for i := 0; i < 300; i++ {
+	for i, n := 0, longtest.Size(t, 60, 300); i < n; i++ {
 		var b strings.Builder
 		for tbl := 0; tbl < 2+rng.Intn(4); tbl++ {
 			h := headers[rng.Intn(len(headers))]
@@ -301,7 +303,7 @@ func writeRows(b *strings.Builder, rng *rand.Rand, rows, cols int, cells []strin
 // here as a wrong token, or as a fault in the collector.
 func TestBulkQueueUnderGC(t *testing.T) {
 	rng := rand.New(rand.NewSource(99))
-	n := 40
+	n := longtest.Size(t, 8, 40)
 	if testing.Short() {
 		n = 10
 	}

@@ -6,15 +6,19 @@ import (
 	"math/bits"
 	"testing"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // TestRowDigitConstants checks the kernel's digit constants the way DIGITS
-// uses them, for every number below 10^8 and each of the eight lanes:
+// uses them, for every number below 10^8 (every 97th in the short form) and
+// each of the eight lanes:
 // the low 52 bits of u*rowDigitMul[j] + rowDigitBias[j], times ten, have
 // digit j of digits8(u) above bit 52.
 func TestRowDigitConstants(t *testing.T) {
 	const m52 = 1<<52 - 1
-	for u := uint64(0); u < 1e8; u++ {
+	stride := uint64(longtest.Size(t, 97, 1))
+	for u := uint64(0); u < 1e8; u += stride {
 		w := digits8(u)
 		for j := 0; j < 8; j++ {
 			lo := (u*rowDigitMul[j] + rowDigitBias[j]) & m52
@@ -32,7 +36,7 @@ func TestPutRowKernel(t *testing.T) {
 	if !useRowKernel {
 		t.Skip("the CPU lacks what putRowAVX512 needs")
 	}
-	checkRandomRows(t, "putRowAVX512", 32, 50000, func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
+	checkRandomRows(t, "putRowAVX512", 32, longtest.Size(t, 5000, 50000), func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
 		return putRowAVX512(p, unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
 	})
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 func TestTableValues(t *testing.T) {
@@ -431,7 +433,7 @@ func randomCell(r *rand.Rand, floats []float64) Value {
 func TestRowCellsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	floats := floatCases(r)
-	for k := 0; k < 200000; k++ {
+	for k, n := 0, longtest.Size(t, 20000, 200000); k < n; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		indent := []int{0, 1, 2, 7, 8, 9, 200}[r.Intn(7)]
 		cells := make([]Value, 1+r.Intn(12))
@@ -466,7 +468,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 	// putCells alone, given room for as many cells of maxCell bytes as
 	// fit in end bytes, and a guard right after them: it writes what it
 	// can of those cells, and nothing past end.
-	for k := 0; k < 20000; k++ {
+	for k, n := 0, longtest.Size(t, 2000, 20000); k < n; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		cells := make([]Value, 1+r.Intn(12))
 		for i := range cells {
@@ -514,7 +516,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 func TestWriteRowMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	floats := floatCases(r)
-	for k := 0; k < 3000; k++ {
+	for k, n := 0, longtest.Size(t, 400, 3000); k < n; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		indent := []int{1, 2, 4, 7, 8, 9}[r.Intn(6)]
 		width := 1 + r.Intn(12)

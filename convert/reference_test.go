@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/longtest"
 	"github.com/toonstream/toon/internal/toonref"
 )
 
@@ -29,7 +30,7 @@ import (
 // must fail exactly where the decoder does.
 func TestReferenceToJSON(t *testing.T) {
 	toonref.Require(t)
-	n := 1000
+	n := longtest.Size(t, 250, 10000) // documents, each in both modes
 	if s := os.Getenv("TOON_REF_DOCS"); s != "" {
 		v, err := strconv.Atoi(s)
 		if err != nil || v <= 0 {
