@@ -98,8 +98,8 @@ func (s *source) jsonError(err error, maxDepth int) error {
 	return je
 }
 
-// referenceError reads a JSON document with jsontext as the first pass did
-// before it had its own lexer, and returns the first error: a
+// referenceError reads a JSON document with jsontext and returns the
+// first error: a
 // *jsontext.SyntacticError, io.ErrUnexpectedEOF for an input without a
 // value, errMoreValues, or an error for nesting deeper than maxDepth.
 func referenceError(r io.Reader, maxDepth int) error {

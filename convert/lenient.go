@@ -274,8 +274,8 @@ func (l *lenient) push(obj bool) *lframe {
 
 // spoolToJSON is ToJSON in non-strict mode: it writes the document's JSON
 // to a spool, resolving repeated keys as objects close, and then copies it
-// to jw. On an error in the input nothing is written, as before (see
-// lenientDocument).
+// to jw. On an error in the input nothing is written to jw: the spool is
+// dropped.
 func spoolToJSON(jw *jsonWriter, dec *toon.Decoder, c config) error {
 	sp := &spool{budget: c.spoolBudget, dir: c.tempDir}
 	defer sp.close()

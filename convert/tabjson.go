@@ -185,8 +185,9 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 			for j := range fields {
 				q = fields[j].putPrefix(buf, q)
 				// putPrim, written out: it is too large to be inlined,
-				// and a call a cell cost 7% of BenchmarkToJSON. (A row's
-				// values are primitives: what is left goes to writeSlow.)
+				// and a call per cell would spill the loop's state. (A
+				// row's values are primitives: what is left goes to
+				// writeSlow.)
 				t := vals[2*j]
 				switch t.Kind() {
 				case toon.KindString:

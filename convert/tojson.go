@@ -136,8 +136,8 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 				// overlapping the one before it; a string shorter than a
 				// word is read as one with loadShort. Any other string
 				// leaves the switch for the general path. (This is
-				// putPlain, written out here: a call per token spills the
-				// loop's state, 4% more instructions on BenchmarkToJSONIndent.)
+				// putPlain, written out here: a call per token would spill
+				// the loop's state.)
 				s := t.Bytes()
 				ln := len(s)
 				if ln > maxFast {
@@ -271,10 +271,9 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 
 // streamCompact is streamJSON specialised for compact output, the common
 // case: with no indentation to place, a comma is all that can go before a
-// token, and the loop keeps fewer values live. (The general loop, run on
-// compact output, costs about 4% more instructions for the whole
-// conversion.) Tokens it does not write itself go through jw's methods, as
-// in streamJSON.
+// token, and the loop keeps fewer values live than the general one.
+// Tokens it does not write itself go through jw's methods, as in
+// streamJSON.
 func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 	// The buffer as an array, so that its size is a constant to the
 	// compiler; n is the write position and c is 1 when the next key or
