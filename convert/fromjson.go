@@ -103,11 +103,6 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	return nil
 }
 
-// errChanged explains an inconsistency between the two passes.
-func errChanged(err error) error {
-	return errors.New("convert: the input changed between the two passes (" + err.Error() + ")")
-}
-
 func byteReader(r io.Reader) io.ByteReader {
 	if br, ok := r.(io.ByteReader); ok {
 		return br
@@ -239,8 +234,6 @@ type p2frame struct {
 // tableMinRows is the least number of rows for which a flat table is
 // written with BeginTable and WriteRow.
 const tableMinRows = 8
-
-var errPlan = errors.New("convert: internal error: plan out of step with the input")
 
 // readObjectSlot reads the slot of an object that is not an array
 // element: whether it is written as a keyed table.

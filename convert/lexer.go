@@ -106,17 +106,6 @@ const lexMaxDepth = 10000
 
 const lexBufSize = 256 << 10
 
-// syntaxError is the lexer's rejection of its input.
-type syntaxError struct {
-	off int64
-	msg string
-	err error // the cause to report as it is, without re-reading the input with jsontext; or nil
-}
-
-func (e *syntaxError) Error() string {
-	return "json: " + e.msg + " at offset " + strconv.FormatInt(e.off, 10)
-}
-
 // newLexer returns a lexer of r that reads into buf (a new buffer if buf
 // has less than 16 bytes of capacity; tests use small ones to exercise
 // refills).

@@ -39,10 +39,6 @@ import (
 // panic. A file replaced by another (renamed over, as editors and the toon
 // command do) is not affected: the mapping keeps the file that was opened.
 
-// errShrunk reports a fault in a mapped input: the file became shorter
-// while it was read.
-var errShrunk = errors.New("convert: the input file became shorter while it was read")
-
 // releaseBlock is the unit in which the pages of a mapping that a reader
 // has passed are released: a multiple of any page size.
 const releaseBlock = 256 << 10
@@ -258,7 +254,7 @@ func (in *fileInput) ReadAt(b []byte, off int64) (int, error) {
 		return 0, errors.New("convert: ReadAt on a file that is not regular")
 	}
 	if off < 0 {
-		return 0, errors.New("convert: negative offset")
+		return 0, errNegativeOffset
 	}
 	if off >= in.size {
 		return 0, io.EOF
@@ -291,7 +287,7 @@ func (in *fileInput) Seek(off int64, whence int) (int64, error) {
 		off += in.size
 	}
 	if off < 0 {
-		return 0, errors.New("convert: negative offset")
+		return 0, errNegativeOffset
 	}
 	if off == 0 && in.moved {
 		in.pass++

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"encoding/binary"
-	"errors"
 	"io"
 	"slices"
 
@@ -400,7 +399,7 @@ func writeToken(jw *jsonWriter, t toon.Token) error {
 	case toon.KindString, toon.KindNumber, toon.KindBool, toon.KindNull:
 		writeValue(jw, t)
 	default:
-		return errors.New("convert: unexpected token " + t.Kind().String())
+		return errUnexpectedToken(t.Kind())
 	}
 	return nil
 }

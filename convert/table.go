@@ -29,8 +29,6 @@ type node struct {
 	leaf  int32 // the leaf's cell index
 }
 
-var errTree = errors.New("convert: internal error: malformed field tree in the plan")
-
 // parse reads a serialized tree: 'o', a 4-byte key count, then per key a
 // uvarint length, the name and the value ('p' or a nested 'o').
 func (t *table) parse(raw []byte) error {

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"encoding/binary"
-	"errors"
 	"io"
 
 	"github.com/toonstream/toon"
@@ -253,7 +252,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 				continue
 			default:
 				jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
-				return errors.New("convert: unexpected token " + t.Kind().String())
+				return errUnexpectedToken(t.Kind())
 			}
 		}
 		// The general path: jw writes the token and what goes before it.
@@ -431,7 +430,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			continue
 		default:
 			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
-			return errors.New("convert: unexpected token " + t.Kind().String())
+			return errUnexpectedToken(t.Kind())
 		}
 		// The general path: jw writes the token, comma included.
 		jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
