@@ -53,11 +53,9 @@ type bulkRun struct {
 	rowLen int      // bytes per row in the last call, to size small windows
 	cool   int      // refills to leave to the general path
 	off    bool     // the fast path is off (set by tests, to compare it with the general path)
-	// typeRows, where there is one: its state and records, and whether
-	// tests turned it off to compare it with bulkLine.
+	// typeRows, where there is one: its state and records.
 	ts         typeState
 	slots      []uint32
-	noKernel   bool
 	kernelRows int // rows typeRows took (for tests)
 	// The fast path's queue (see bulkQueue): its memory, how many of its
 	// rows hold the template, and whether d.queue views it.
@@ -123,7 +121,7 @@ func (d *Decoder) bulkRows() bool {
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path
-	kernel := haveTypeRows && !d.bulk.noKernel && indent < 8 && len(d.cellAt) > 0
+	kernel := useTypeRows && indent < 8 && len(d.cellAt) > 0
 	misses := 0 // calls in a row of typeRows that took no row
 	for rows < maxRows {
 		if kernel {

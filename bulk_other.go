@@ -2,9 +2,5 @@
 
 package toon
 
-// haveTypeRows is false where there is no assembly: bulkRows types every
-// row with bulkLine.
-const haveTypeRows = false
-
-// typeRows is never called here.
+// typeRows is never called here (see kernels_other.go).
 func typeRows(st *typeState) int { panic("toon: typeRows without assembly") }

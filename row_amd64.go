@@ -2,16 +2,7 @@
 
 package toon
 
-import (
-	"unsafe"
-
-	"github.com/klauspost/cpuid/v2"
-)
-
-// useRowKernel: putRowAVX512 can run (the features it lists in
-// row_amd64.s). Resolved once; tests may turn it off to compare the
-// kernel with putCellsGo.
-var useRowKernel = cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.AVX512IFMA, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)
+import "unsafe"
 
 // putRowAVX512 is putCellsGo's work for the n cells at cells, written at p,
 // with the byte classes tbl (rowClassTables[rowClassIndex(dw)]): it

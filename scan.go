@@ -37,7 +37,13 @@ func scanLine(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
 	if len(line) < scanShortMax {
 		return scanLineShort(line, delim, seps)
 	}
-	return scanLineImpl(line, delim, seps)
+	switch {
+	case useScanAVX512:
+		return scanLineAsm(line, delim, seps, true)
+	case useScanAVX2:
+		return scanLineAsm(line, delim, seps, false)
+	}
+	return scanLineGeneric(line, delim, seps)
 }
 
 // scanShortMax is the line length below which scanLine hands a line to
@@ -222,53 +228,6 @@ func skipQuoted(line []byte, i int) int {
 	return i
 }
 
-// scanImpl is one implementation of scanLine.
-type scanImpl struct {
-	name string
-	fn   func(line []byte, delim byte, seps []int32) ([]int32, lineScan)
-}
-
-// scanImpls lists the implementations that can run on this CPU, best first.
-// archScanImpls (scan_amd64.go, or scan_other.go where there is no assembly)
-// holds the CPU-specific ones, already filtered by CPU features at start-up.
-var scanImpls = append(append([]scanImpl(nil), archScanImpls...),
-	scanImpl{"generic", scanLineGeneric})
-
-// scanLineImpl is chosen once at start-up: the first (best) entry of
-// scanImpls. Tests and benchmarks switch it with setScanImpl.
-var scanLineImpl = scanImpls[0].fn
-
-// scanImplName is the name of the implementation in scanLineImpl.
-var scanImplName = scanImpls[0].name
-
-// setScanImpl makes scanLine use the implementation called name (see
-// scanImpls) and returns a function that restores the previous choice. It
-// panics when name cannot run on this CPU. It is meant for tests and
-// benchmarks only, and is not safe to call while scanLine may be running.
-func setScanImpl(name string) (restore func()) {
-	for _, im := range scanImpls {
-		if im.name == name {
-			prevFn, prevName, prevIdx := scanLineImpl, scanImplName, indexKernel
-			scanLineImpl, scanImplName = im.fn, im.name
-			indexKernel = indexKernelFor(name)
-			return func() { scanLineImpl, scanImplName, indexKernel = prevFn, prevName, prevIdx }
-		}
-	}
-	panic("toon: scan implementation " + name + " is not available on this CPU")
-}
-
-// indexKernelFor returns the index kernel setScanImpl selects with the
-// scanLine kernel called name: the index kernel of that name, else the
-// best one (generic for "generic").
-func indexKernelFor(name string) uint8 {
-	for _, im := range indexImpls {
-		if im.name == name {
-			return im.kernel
-		}
-	}
-	return indexImpls[0].kernel
-}
-
 // indexNewline returns the index of the first LF in b, or -1: the lexer's
 // line splitter. bytes.IndexByte is already vectorised on every platform
 // Go supports, so it is the implementation on every path.
@@ -334,32 +293,19 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 	return out
 }
 
-// indexImpl names one implementation of the index kernel, which indexes
-// src[st.pos:] a 64-byte block at a time (len(src) is a multiple of 64),
-// storing offsets into out, stops before a block when out has fewer than
-// 64 free places, and returns the number stored. kernel is the number of
-// one of the architecture's kernels (indexBlocksArch), or 0 for
-// indexBlocksGeneric.
-type indexImpl struct {
-	name   string
-	kernel uint8
-}
-
-// indexImpls lists the index kernels that can run on this CPU, best first.
-var indexImpls = append(append([]indexImpl(nil), archIndexImpls...),
-	indexImpl{"generic", 0})
-
-// indexKernel is chosen once at start-up, like scanLineImpl, and switched
-// with setScanImpl, which selects the index kernel of the same name as the
-// scanLine kernel, or else the best one for any name but "generic".
-var indexKernel = indexImpls[0].kernel
-
-// indexBlocks runs the chosen index kernel. The kernels are called
-// directly rather than through a function value, which would make st and
-// the caller's padding block escape to the heap.
+// indexBlocks indexes src[st.pos:] a 64-byte block at a time (len(src) is
+// a multiple of 64), storing offsets into out; it stops before a block
+// when out has fewer than 64 free places, and returns the number stored.
+// It runs the best index kernel the CPU allows (see kernels.go), else
+// indexBlocksGeneric, the specification. The kernels are called directly
+// rather than through a function value, which would make st and the
+// caller's padding block escape to the heap.
 func indexBlocks(src []byte, delim byte, st *idxState, out []uint32) int {
-	if indexKernel != 0 {
-		return indexBlocksArch(indexKernel, src, delim, st, out)
+	switch {
+	case useIndexAVX512:
+		return indexAVX512(src, delim, st, out)
+	case useIndexAVX2:
+		return indexAVX2(src, delim, st, out)
 	}
 	return indexBlocksGeneric(src, delim, st, out)
 }

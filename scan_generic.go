@@ -192,7 +192,7 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 	return region
 }
 
-// indexBlocksGeneric is the portable index kernel (see indexImpl and
+// indexBlocksGeneric is the portable index kernel (see indexBlocks and
 // indexRows). It builds each 64-byte block's masks a word at a time, as
 // scan_amd64.s builds them a vector at a time, then stores the offsets of
 // the set bits.

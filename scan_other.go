@@ -2,18 +2,16 @@
 
 package toon
 
-// archScanImpls is empty where there is no assembly (other architectures, or
-// the purego build tag): scanLine always runs scanLineGeneric.
-var archScanImpls []scanImpl
+// The kernels are never called here (see kernels_other.go).
 
-// scanRawKernels is empty for the same reason (see scan_amd64.go).
-var scanRawKernels []scanImpl
+func scanLineAsm(line []byte, delim byte, seps []int32, avx512 bool) ([]int32, lineScan) {
+	panic("toon: scanLineAsm without assembly")
+}
 
-// archIndexImpls is empty for the same reason: indexRows runs
-// indexBlocksGeneric.
-var archIndexImpls []indexImpl
+func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int {
+	panic("toon: indexAVX2 without assembly")
+}
 
-// indexBlocksArch is never called here: indexKernel stays 0.
-func indexBlocksArch(k uint8, src []byte, delim byte, st *idxState, out []uint32) int {
-	return indexBlocksGeneric(src, delim, st, out)
+func indexAVX512(src []byte, delim byte, st *idxState, out []uint32) int {
+	panic("toon: indexAVX512 without assembly")
 }

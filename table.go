@@ -478,7 +478,7 @@ const maxCell = cellRoom + 32
 // it (it also writes Uint cells below 10^16); putCellsGo is its
 // specification and the way of other machines.
 func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
-	if useRowKernel {
+	if usePutRow {
 		m, k := putRowAVX512(unsafe.Add(base, o), unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
 		return o + m, k
 	}
