@@ -5,8 +5,8 @@ package toon
 import "slices"
 
 // scanState is the state the kernels carry from one block to the next and
-// from one call to the next. Its layout is known to scan_amd64.s (ST_*
-// offsets): do not reorder or resize its fields.
+// from one call to the next. scanline_amd64.s finds its fields through
+// go_asm.h.
 type scanState struct {
 	pos     int    // offset of the next block to scan
 	inq     uint64 // ^0 when the next block starts inside a quoted region, else 0
@@ -20,7 +20,7 @@ type scanState struct {
 // separator positions into out and returning how many it stored. It stops
 // early, with st.pos at the first block not scanned, when a block's
 // delimiters might not fit in out. It requires len(src) >= 64. See
-// scan_amd64.s.
+// scanline_amd64.s.
 //
 //go:noescape
 func scanAVX2(src []byte, delim byte, st *scanState, out []int32) int
@@ -69,15 +69,3 @@ func scanBlocks(src []byte, delim byte, seps []int32, avx512 bool) ([]int32, lin
 	}
 	return seps, lineScan{colon: st.colon, bracket: st.bracket, quote: st.quote != 0, open: st.inq != 0}
 }
-
-// indexAVX2 is the index kernel for AVX2 CPUs (see indexBlocks). It requires
-// len(src) to be a multiple of 64. See scan_amd64.s.
-//
-//go:noescape
-func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
-
-// indexAVX512 is indexAVX2 for CPUs with AVX-512 (BW and VBMI2), storing
-// each block's offsets without a loop over them. See scan_amd64.s.
-//
-//go:noescape
-func indexAVX512(src []byte, delim byte, st *idxState, out []uint32) int

@@ -7,11 +7,3 @@ package toon
 func scanLineAsm(line []byte, delim byte, seps []int32, avx512 bool) ([]int32, lineScan) {
 	panic("toon: scanLineAsm without assembly")
 }
-
-func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int {
-	panic("toon: indexAVX2 without assembly")
-}
-
-func indexAVX512(src []byte, delim byte, st *idxState, out []uint32) int {
-	panic("toon: indexAVX512 without assembly")
-}
