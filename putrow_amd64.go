@@ -7,13 +7,13 @@ import "unsafe"
 // putRowAVX512 is putCellsGo's work for the n cells at cells, written at p,
 // with the byte classes tbl (rowClassTables[rowClassIndex(dw)]): it
 // returns the number of bytes it wrote, up to the last delimiter, and of
-// cells. See row_amd64.s.
+// cells. See putrow_amd64.s.
 //
 //go:noescape
 func putRowAVX512(p unsafe.Pointer, cells *Value, n int, dw uint64, tbl *[128]uint8) (m, k int)
 
 // rowDigitMul and rowDigitBias are the lane constants of the kernel's
-// DIGITS (row_amd64.s). Lane j makes the j-th digit from the left of a
+// DIGITS (putrow_amd64.s). Lane j makes the j-th digit from the left of a
 // number below 10^8: it multiplies by ceil(2^52/10^(8-j)), but lane 0,
 // whose error would reach the next digit, multiplies by floor(2^52/10^8)
 // and adds what that leaves of 2^52, so that it errs upwards by less than

@@ -7,7 +7,7 @@ package toon
 // It takes only the common rows (plain cells, numbers and keywords that the
 // word tests decide, quoted strings without escapes) and returns at the
 // first line that needs anything else, leaving that line untouched; see
-// bulk_amd64.s and bulkLine, which is its specification.
+// typerows_amd64.s and bulkLine, which is its specification.
 //
 //go:noescape
 func typeRows(st *typeState) int
