@@ -2,15 +2,26 @@
 
 package toon
 
-import "unsafe"
+import (
+	"unsafe"
 
-// putRowAVX512 is putCellsGo's work for the n cells at cells, written at p,
-// with the byte classes tbl (rowClassTables[rowClassIndex(dw)]): it
-// returns the number of bytes it wrote, up to the last delimiter, and of
-// cells. See putrow_amd64.s.
+	"github.com/toonstream/toon/internal/mem"
+)
+
+// putRow runs putRowAVX512 over cells, writing at p with the delimiter
+// word dw: it returns the number of bytes it wrote, up to the last
+// delimiter, and of cells (see putCells).
+func putRow(p mem.Ptr, cells []Value, dw uint64) (m, k int) {
+	return putRowAVX512(p.Unsafe(), cells, dw)
+}
+
+// putRowAVX512 is putCellsGo's work for cells, written at p, with the
+// byte classes of rowClassTables[rowClassIndex(dw)]: it returns the number
+// of bytes it wrote, up to the last delimiter, and of cells. See
+// putrow_amd64.s.
 //
 //go:noescape
-func putRowAVX512(p unsafe.Pointer, cells *Value, n int, dw uint64, tbl *[128]uint8) (m, k int)
+func putRowAVX512(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 
 // rowDigitMul and rowDigitBias are the lane constants of the kernel's
 // DIGITS (putrow_amd64.s). Lane j makes the j-th digit from the left of a

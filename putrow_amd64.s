@@ -3,7 +3,7 @@
 #include "textflag.h"
 #include "go_asm.h"
 
-// func putRowAVX512(p unsafe.Pointer, cells *Value, n int, dw uint64, tbl *[128]uint8) (m int, k int)
+// func putRowAVX512(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 //
 // Requires: AVX512F, AVX512BW, AVX512VBMI, AVX512IFMA, FMA3, BMI1, BMI2,
 // LZCNT.
@@ -16,7 +16,7 @@
 //
 // A string of 1 to 32 bytes is loaded with a mask of its length (the
 // bytes past it read as zero and cannot fault), and each byte's class is
-// looked up in tbl with VPERMI2B, as rowClassTables describes; the shape
+// looked up in rowClassTables[rowClassIndex(dw)] with VPERMI2B; the shape
 // tests of §7.2 that putCellsGo makes on the first and last bytes follow.
 // Its 32 bytes are then stored whole: the zeros past the text land where
 // the delimiter and the next cells go, in the room of maxCell bytes a cell
@@ -81,10 +81,14 @@ TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	MOVL $10, AX
 	VPBROADCASTQ AX, Z22
 	MOVQ p+0(FP), DI
-	MOVQ cells+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ dw+24(FP), R15
-	MOVQ tbl+32(FP), AX
+	MOVQ cells_base+8(FP), SI
+	MOVQ cells_len+16(FP), CX
+	MOVQ dw+32(FP), R15
+	MOVL R15, AX               // the class table of dw's delimiter:
+	ANDL $0x30, AX             // rowClassTables[rowClassIndex(dw)],
+	SHLL $3, AX                // 128 bytes from the table of index 0
+	LEAQ ·rowClassTables(SB), BX
+	ADDQ BX, AX
 	SHLQ $4, CX
 	ADDQ SI, CX                // the end of the cells
 	VMOVDQU64 (AX), Z1         // classes of 0x00-0x3f
@@ -352,7 +356,7 @@ done:
 	VZEROUPPER
 	SUBQ p+0(FP), DI
 	MOVQ DI, m+40(FP)
-	SUBQ cells+8(FP), SI
+	SUBQ cells_base+8(FP), SI
 	SHRQ $4, SI
 	MOVQ SI, k+48(FP)
 	RET

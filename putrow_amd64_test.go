@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"testing"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TestRowDigitConstants checks the kernel's digit constants the way DIGITS
@@ -33,7 +35,7 @@ func TestPutRowKernel(t *testing.T) {
 		t.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
 	}
 	checkRandomRows(t, "putRowAVX512", 32, 50000, func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
-		return putRowAVX512(p, unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
+		return putRow(mem.FromUnsafe(p), cells, dw)
 	})
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TableError reports a streaming table whose rows do not fit its header: a
@@ -479,7 +481,7 @@ const maxCell = cellRoom + 32
 // specification and the way of other machines.
 func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
-		m, k := putRowAVX512(unsafe.Add(base, o), unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
+		m, k := putRow(mem.FromUnsafe(base).Add(o), cells, dw)
 		return o + m, k
 	}
 	return putCellsGo(base, o, cells, dw)
