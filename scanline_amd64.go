@@ -10,10 +10,11 @@ import "slices"
 type scanState struct {
 	pos     int    // offset of the next block to scan
 	inq     uint64 // ^0 when the next block starts inside a quoted region, else 0
-	esc     uint64 // 1 when the next block's first byte is escaped by an odd backslash run
 	colon   int    // first unquoted ':' so far, or -1
 	bracket int    // first unquoted '[' so far, or -1
 	quote   uint64 // nonzero once a '"' has been seen
+	//lint:ignore U1000 read and written by the kernels only
+	esc uint64 // 1 when the next block's first byte is escaped by an odd backslash run
 }
 
 // scanAVX2 scans the line src[st.pos:] a 64-byte block at a time, storing
