@@ -55,13 +55,12 @@ func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
 		"chunked":   NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
 		"no kernel": newBytesDecoder(data, opts), // bulkLine for every row, where typeRows would take some
 	} {
-		var got string
-		var err error
+		restore := func() {}
 		if name == "no kernel" {
-			withKernels("generic", func() { got, err = renderWithLines(t, d, limit) })
-		} else {
-			got, err = renderWithLines(t, d, limit)
+			restore = useKernels("generic")
 		}
+		got, err := renderWithLines(t, d, limit)
+		restore()
 		if got != want {
 			t.Fatalf("strict %v, %s: %q:\n got %s\nwant %s", strict, name, data, got, want)
 		}

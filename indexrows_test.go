@@ -56,7 +56,9 @@ func checkIndex(t testing.TB, src []byte, delim byte) {
 		}
 		var got []uint32
 		var name string
-		withKernels(mode, func() { got, name = indexRows(src, delim, out), indexKernelName() })
+		restore := useKernels(mode)
+		got, name = indexRows(src, delim, out), indexKernelName()
+		restore()
 		if got[0] != 12345 || !slices.Equal(got[1:], want) {
 			t.Fatalf("%s: delim %q, input %q:\n got %v\nwant %v", name, delim, src, got[1:], want)
 		}
@@ -85,7 +87,9 @@ func randomIndexInput(rng *rand.Rand, n int) []byte {
 func TestIndexRowsDifferential(t *testing.T) {
 	names := []string{}
 	for _, mode := range kernelModes() {
-		withKernels(mode, func() { names = append(names, indexKernelName()) })
+		restore := useKernels(mode)
+		names = append(names, indexKernelName())
+		restore()
 	}
 	t.Logf("index kernels: %v", names)
 	rng := rand.New(rand.NewSource(9))
@@ -126,10 +130,9 @@ func TestIndexRowsAllocs(t *testing.T) {
 	src := []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", 100))
 	out := indexRows(src, ',', nil)
 	for _, mode := range kernelModes() {
-		var allocs float64
-		withKernels(mode, func() {
-			allocs = testing.AllocsPerRun(100, func() { out = indexRows(src, ',', out[:0]) })
-		})
+		restore := useKernels(mode)
+		allocs := testing.AllocsPerRun(100, func() { out = indexRows(src, ',', out[:0]) })
+		restore()
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations", mode, allocs)
 		}

@@ -17,7 +17,7 @@ import "os"
 //	typeRows                 useTypeRows       bulkLine (bulk.go)
 //	putRowAVX512             usePutRow         putCellsGo (table.go)
 //
-// Tests switch the kernels with withKernels (kernels_export_test.go),
+// Tests switch the kernels with useKernels (kernels_export_test.go),
 // which takes the same values as TOON_KERNELS.
 
 // kernelsMode is how far TOON_KERNELS lets the kernels go.

@@ -16,7 +16,7 @@ var (
 )
 
 // setKernels sets the use* booleans from the CPU's features, as far as
-// mode allows. It runs once at start-up, and in tests through withKernels.
+// mode allows. It runs once at start-up, and in tests through useKernels.
 func setKernels(mode kernelsMode) {
 	cpu := &cpuid.CPU
 	avx2 := mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2, cpuid.POPCNT, cpuid.CLMUL)

@@ -2,19 +2,18 @@ package toon
 
 import "slices"
 
-// withKernels runs f with the kernels that mode allows, mode being a value
-// of TOON_KERNELS ("generic", "avx2", "all"), then restores the kernels
-// chosen at start-up. It is the one switch tests and benchmarks use to
-// compare a kernel with its Go twin; it can only narrow what the CPU
-// runs, and must not be called while another goroutine decodes or
-// encodes.
-func withKernels(mode string, f func()) {
+// useKernels makes the kernels that mode allows run, mode being a value
+// of TOON_KERNELS ("generic", "avx2", "all"), and returns a function that
+// restores the kernels chosen at start-up. It is the one switch tests and
+// benchmarks use to compare a kernel with its Go twin; it can only narrow
+// what the CPU runs, and must not be called while another goroutine
+// decodes or encodes.
+func useKernels(mode string) (restore func()) {
 	setKernels(parseKernelsMode(mode))
-	defer setKernels(startKernels)
-	f()
+	return func() { setKernels(startKernels) }
 }
 
-// kernelModes lists the values of withKernels that run different sets of
+// kernelModes lists the values of useKernels that run different sets of
 // kernels here, from the most kernels to none, within what TOON_KERNELS
 // allowed at start-up (so "generic" alone under -tags purego).
 func kernelModes() []string {
@@ -24,10 +23,9 @@ func kernelModes() []string {
 		if parseKernelsMode(m) > startKernels {
 			continue
 		}
-		var set [6]bool
-		withKernels(m, func() {
-			set = [6]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
-		})
+		restore := useKernels(m)
+		set := [6]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
+		restore()
 		if !slices.Contains(seen, set) {
 			seen = append(seen, set)
 			modes = append(modes, m)

@@ -46,8 +46,7 @@ func TestRowCellsWithoutKernel(t *testing.T) {
 	if !usePutRow {
 		t.Skip("the other tests already run this way")
 	}
-	withKernels("generic", func() {
-		TestRowCellsMatchReference(t)
-		TestWriteRowMatchesReference(t)
-	})
+	defer useKernels("generic")()
+	TestRowCellsMatchReference(t)
+	TestWriteRowMatchesReference(t)
 }

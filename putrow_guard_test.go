@@ -20,18 +20,19 @@ func TestRowNoOverread(t *testing.T) {
 			data[i] = text[i%8]
 		}
 		for _, mode := range kernelModes() {
-			withKernels(mode, func() {
-				var rs rowStyle
-				rs.set(2, Comma)
-				for n := 0; n <= 40; n++ {
-					end, start := data[page-n:], data[:n]
-					cells := []Value{Bytes(end), Int(1), Bytes(start)}
-					b, bad := appendRowCells(nil, cells, &rs)
-					if w := "\n  " + refCell(cells[0], Comma) + ",1," + refCell(cells[2], Comma); bad >= 0 || string(b) != w {
-						t.Fatalf("length %d, kernels %s: row %q, want %q", n, mode, b, w)
-					}
+			restore := useKernels(mode)
+			var rs rowStyle
+			rs.set(2, Comma)
+			for n := 0; n <= 40; n++ {
+				end, start := data[page-n:], data[:n]
+				cells := []Value{Bytes(end), Int(1), Bytes(start)}
+				b, bad := appendRowCells(nil, cells, &rs)
+				if w := "\n  " + refCell(cells[0], Comma) + ",1," + refCell(cells[2], Comma); bad >= 0 || string(b) != w {
+					restore()
+					t.Fatalf("length %d, kernels %s: row %q, want %q", n, mode, b, w)
 				}
-			})
+			}
+			restore()
 		}
 	}
 }

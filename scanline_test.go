@@ -319,7 +319,7 @@ func TestScanLineExamples(t *testing.T) {
 	}
 }
 
-// TestKernelsMode checks the values of TOON_KERNELS, and that withKernels
+// TestKernelsMode checks the values of TOON_KERNELS, and that useKernels
 // switches the kernels and restores them.
 func TestKernelsMode(t *testing.T) {
 	for _, c := range []struct {
@@ -335,26 +335,26 @@ func TestKernelsMode(t *testing.T) {
 		}
 	}
 	before := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
-	withKernels("avx2", func() {
-		if useScanAVX512 || useIndexAVX512 || usePutRow {
-			t.Error(`withKernels("avx2") left an AVX-512 kernel on`)
-		}
-		if useScanAVX2 != before[0] || useIndexAVX2 != before[2] || useTypeRows != before[4] {
-			t.Error(`withKernels("avx2") changed a kernel that does not need AVX-512`)
-		}
-	})
-	withKernels("generic", func() {
-		if useScanAVX2 || useScanAVX512 || useIndexAVX2 || useIndexAVX512 || useTypeRows || usePutRow {
-			t.Error(`withKernels("generic") left a kernel on`)
-		}
-		seps, r := scanLine([]byte(strings.Repeat(`a,"b,c",d:e`, 8)), ',', nil)
-		if len(seps) != 16 || r.colon != 9 || !r.quote {
-			t.Fatalf("generic: scanLine = %v %+v", seps, r)
-		}
-	})
+	restore := useKernels("avx2")
+	if useScanAVX512 || useIndexAVX512 || usePutRow {
+		t.Error(`useKernels("avx2") left an AVX-512 kernel on`)
+	}
+	if useScanAVX2 != before[0] || useIndexAVX2 != before[2] || useTypeRows != before[4] {
+		t.Error(`useKernels("avx2") changed a kernel that does not need AVX-512`)
+	}
+	restore()
+	restore = useKernels("generic")
+	if useScanAVX2 || useScanAVX512 || useIndexAVX2 || useIndexAVX512 || useTypeRows || usePutRow {
+		t.Error(`useKernels("generic") left a kernel on`)
+	}
+	seps, r := scanLine([]byte(strings.Repeat(`a,"b,c",d:e`, 8)), ',', nil)
+	restore()
+	if len(seps) != 16 || r.colon != 9 || !r.quote {
+		t.Fatalf("generic: scanLine = %v %+v", seps, r)
+	}
 	after := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
 	if after != before {
-		t.Errorf("withKernels left the kernels %v, were %v", after, before)
+		t.Errorf("useKernels left the kernels %v, were %v", after, before)
 	}
 	t.Logf("kernel modes here: %v", kernelModes())
 }
@@ -365,12 +365,11 @@ func TestScanLineAllocs(t *testing.T) {
 	line := []byte(strings.Repeat(`12,"Alice, B",x:y,`, 20))
 	seps := make([]int32, 0, 256)
 	for _, mode := range kernelModes() {
-		var allocs float64
-		withKernels(mode, func() {
-			allocs = testing.AllocsPerRun(100, func() {
-				seps, _ = scanLine(line, ',', seps[:0])
-			})
+		restore := useKernels(mode)
+		allocs := testing.AllocsPerRun(100, func() {
+			seps, _ = scanLine(line, ',', seps[:0])
 		})
+		restore()
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per line", mode, allocs)
 		}
