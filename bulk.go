@@ -6,6 +6,8 @@ import (
 	"slices"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds the decoder's fast path for runs of table rows. Inside a
@@ -22,7 +24,7 @@ import (
 // only takes lines on which the general path could not fail and would
 // queue the same tokens.
 //
-// Rows are typed by bulkLine, or on amd64 by typeRows (bulk_amd64.s),
+// Rows are typed by bulkLine, or on amd64 by typeRows (typerows_amd64.s),
 // which takes the common rows whole and leaves every other line to
 // bulkLine: bulkLine is the specification of both.
 //
@@ -53,11 +55,9 @@ type bulkRun struct {
 	rowLen int      // bytes per row in the last call, to size small windows
 	cool   int      // refills to leave to the general path
 	off    bool     // the fast path is off (set by tests, to compare it with the general path)
-	// typeRows, where there is one: its state and records, and whether
-	// tests turned it off to compare it with bulkLine.
+	// typeRows, where there is one: its state and records.
 	ts         typeState
 	slots      []uint32
-	noKernel   bool
 	kernelRows int // rows typeRows took (for tests)
 	// The fast path's queue (see bulkQueue): its memory, how many of its
 	// rows hold the template, and whether d.queue views it.
@@ -123,7 +123,7 @@ func (d *Decoder) bulkRows() bool {
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path
-	kernel := haveTypeRows && !d.bulk.noKernel && indent < 8 && len(d.cellAt) > 0
+	kernel := useTypeRows && indent < 8 && len(d.cellAt) > 0
 	misses := 0 // calls in a row of typeRows that took no row
 	for rows < maxRows {
 		if kernel {
@@ -442,79 +442,6 @@ func shortNumber(w, valid uint64) bool {
 		(byte(w) != '0' || byte(w>>8) == '.' || valid == 0x80)
 }
 
-// typeState is what bulkRows and typeRows share. Its layout is known to
-// bulk_amd64.s (TR_* offsets, checked by TestKernelStateLayout): do not
-// reorder or resize its fields. typeRows reads every field and writes
-// only k, ls, rows, plain and high (no pointer), and the cells' tokens in
-// the queue, where a cell left to typeRun gets kind 0 (for plainToken) or
-// 1 (for unquote) and its text.
-type typeState struct {
-	src      unsafe.Pointer // the window
-	srcLen   int
-	idx      unsafe.Pointer // its index entries
-	idxLen   int
-	k        int            // in and out: the next line's first index entry
-	ls       int            // in and out: the next line's start in src
-	indent   int            // the rows' indentation, below 8
-	maxLine  int            // the longest line allowed
-	maxRows  int            // the most rows to take
-	row      unsafe.Pointer // the queue row of the first row to take
-	stride   int            // bytes per queue row
-	slots    unsafe.Pointer // *uint32: the byte offset in a queue row of each cell's token
-	slotsEnd uintptr        // the end of slots (not a pointer: it points past them)
-	at       unsafe.Pointer // *int32: room for the start of maxRows rows
-	rows     int            // out: rows taken
-	plain    uint64         // out: some cell is for plainToken (kind 0)
-	delim    uint64         // the active delimiter
-	//lint:ignore U1000 written by the assembly kernel, absent under purego
-	high     uint64         // out: the last row taken has bytes >= 0x80
-	class    unsafe.Pointer // &typeClass
-	lenMask  unsafe.Pointer // &lenMask
-	midMask  unsafe.Pointer // &midMask
-	wordMask unsafe.Pointer // &wordMask
-	first    unsafe.Pointer // &rowFirst
-	indMask  uint64         // wordMask[indent]
-	c7f      uint64         // the constants of shortNumber
-	c46      uint64
-	c50      uint64
-	cFalse   uint64         // wordFalse
-	zero     unsafe.Pointer // &zeroByte
-}
-
-// typeClass is typeRows's class of a cell's first byte: 0 a string, 1
-// maybe a number, 2 maybe a keyword, 3 for bulkLine (a space, a quote).
-var typeClass = func() (t [256]byte) {
-	for i := range t {
-		switch primStart[i] {
-		case primDigit:
-			t[i] = 1
-		case primLetter:
-			t[i] = 2
-		case primQuote:
-			t[i] = 3
-		}
-	}
-	t[' '] = 3
-	return t
-}()
-
-// midMask[n] marks the bytes of a cell of n bytes after its first and
-// before its last, as lenMask does (a '.' there may be a number's).
-var midMask = func() (t [16]uint64) {
-	for n := range t {
-		t[n] = lenMask[n] >> 8 &^ 0x80
-	}
-	return t
-}()
-
-// What typeRows returns.
-const (
-	typeFull = iota // it took maxRows rows
-	typeBail        // the line at ls is for bulkLine
-	typeHigh        // the last row taken must be checked as UTF-8
-	typeStop        // (typeRun) the line at ls is for the general path
-)
-
 // typeChunk is about how many cells typeRows types per call.
 const typeChunk = 512
 
@@ -534,32 +461,23 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 		}
 	}
 	ts := &d.bulk.ts
-	if ts.class == nil {
-		ts.class = unsafe.Pointer(&typeClass)
-		ts.lenMask = unsafe.Pointer(&lenMask)
-		ts.midMask = unsafe.Pointer(&midMask)
-		ts.wordMask = unsafe.Pointer(&wordMask)
-		ts.first = unsafe.Pointer(&rowFirst)
-		ts.c7f = swar7f
-		ts.c46 = (0x80 - ':') * swarLo
-		ts.c50 = (0x80 - '0') * swarLo
-		ts.cFalse = wordFalse
-		ts.zero = unsafe.Pointer(&zeroByte)
+	if ts.class.IsNil() {
+		ts.setTables()
 	}
-	ts.src = unsafe.Pointer(unsafe.SliceData(src))
+	ts.src = mem.BytesData(src)
 	ts.srcLen = len(src)
-	ts.idx = unsafe.Pointer(unsafe.SliceData(idx))
+	ts.idx = mem.SliceData(idx)
 	ts.idxLen = len(idx)
 	ts.k = k
 	ts.ls = ls
 	ts.indent = indent
 	ts.maxLine = d.lx.maxLine
 	ts.maxRows = max
-	ts.row = unsafe.Pointer(&q[r0*per])
+	ts.row = mem.Of(&q[r0*per])
 	ts.stride = per * int(unsafe.Sizeof(Token{}))
-	ts.slots = unsafe.Pointer(unsafe.SliceData(d.bulk.slots))
-	ts.slotsEnd = uintptr(ts.slots) + uintptr(4*nc)
-	ts.at = unsafe.Pointer(unsafe.SliceData(at[len(at):cap(at)]))
+	ts.slots = mem.SliceData(d.bulk.slots)
+	ts.slotsEnd = ts.slots.Uintptr() + uintptr(4*nc)
+	ts.at = mem.SliceData(at[len(at):cap(at)])
 	ts.rows = 0
 	ts.plain = 0
 	ts.delim = uint64(d.hdr.delim)

@@ -51,15 +51,18 @@ func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
 	ref := newBytesDecoder(data, opts)
 	ref.bulk.off = true
 	want, wantErr := renderWithLines(t, ref, limit)
-	noKernel := newBytesDecoder(data, opts)
-	noKernel.bulk.noKernel = true // bulkLine for every row, where typeRows would take some
 	for name, d := range map[string]*Decoder{
 		"bytes":     newBytesDecoder(data, opts),
 		"reader":    NewDecoder(bytes.NewReader(data), opts...),
 		"chunked":   NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
-		"no kernel": noKernel,
+		"no kernel": newBytesDecoder(data, opts), // bulkLine for every row, where typeRows would take some
 	} {
+		restore := func() {}
+		if name == "no kernel" {
+			restore = useKernels("generic")
+		}
 		got, err := renderWithLines(t, d, limit)
+		restore()
 		if got != want {
 			t.Fatalf("strict %v, %s: %q:\n got %s\nwant %s", strict, name, data, got, want)
 		}

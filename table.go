@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TableError reports a streaming table whose rows do not fit its header: a
@@ -478,8 +480,8 @@ const maxCell = cellRoom + 32
 // it (it also writes Uint cells below 10^16); putCellsGo is its
 // specification and the way of other machines.
 func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
-	if useRowKernel {
-		m, k := putRowAVX512(unsafe.Add(base, o), unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
+	if usePutRow {
+		m, k := putRow(mem.FromUnsafe(base).Add(o), cells, dw)
 		return o + m, k
 	}
 	return putCellsGo(base, o, cells, dw)

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "go_asm.h"
 
 // typeRows: bulkLine's common case as a loop over whole rows, in scalar
 // amd64 code (BMI1 is all it needs beyond the base set). bulkLine
@@ -27,51 +28,17 @@
 // sets plain when it leaves a cell to typeRun, and counts the rows it
 // takes in rows. A row that bails may have written some of its cells. It
 // never writes a pointer field of the state.
-
-// typeState field offsets (see bulk.go).
-#define TR_SRC 0
-#define TR_SRCLEN 8
-#define TR_IDX 16
-#define TR_IDXLEN 24
-#define TR_K 32
-#define TR_LS 40
-#define TR_INDENT 48
-#define TR_MAXLINE 56
-#define TR_MAXROWS 64
-#define TR_ROW 72
-#define TR_STRIDE 80
-#define TR_SLOTS 88
-#define TR_SLOTSEND 96
-#define TR_AT 104
-#define TR_ROWS 112
-#define TR_PLAIN 120
-#define TR_DELIM 128
-#define TR_HIGH 136
-#define TR_CLASS 144
-#define TR_LENMASK 152
-#define TR_MIDMASK 160
-#define TR_WORDMASK 168
-#define TR_FIRST 176
-#define TR_INDMASK 184
-#define TR_C7F 192
-#define TR_C46 200
-#define TR_C50 208
-#define TR_FALSE 216
-#define TR_ZERO 224
-
-// Kinds (token.go), classes (typeClass) and what typeRows returns (bulk.go).
-#define K_STRING $0x22
-#define K_NUMBER $0x30
-#define C_DIGIT $1
-#define C_LETTER $2
-#define R_FULL $0
-#define R_BAIL $1
-#define R_HIGH $2
+//
+// The offsets of typeState's and Token's fields, the kinds, typeClass's
+// classes and what it returns come from go_asm.h (typeState_k, Token_p,
+// const_KindString, const_typeDigit, const_typeBail, ...). The kinds 0 and
+// 1 it gives the cells it leaves to typeRun are typeRun's convention (see
+// typeState).
 
 // ENTRY takes the next index entry into p and its byte into DX, or bails
 // when the window's entries run out.
 #define ENTRY(p) \
-	CMPQ R10, TR_IDXLEN(R13);  \
+	CMPQ R10, typeState_idxLen(R13);  \
 	JGE  bail;                 \
 	MOVL (DI)(R10*4), p;       \
 	INCQ R10;                  \
@@ -81,17 +48,17 @@
 // current cell's slot (R12 points at its offset in the queue row).
 #define PUT(kind, off, n) \
 	MOVL (R12), R9;            \
-	MOVQ kind, 0(R11)(R9*1);   \
-	LEAQ (SI)(off*1), R14;     \
-	MOVQ R14, 8(R11)(R9*1);    \
-	MOVQ n, 16(R11)(R9*1)
+	MOVQ kind, Token_h(R11)(R9*1); \
+	LEAQ (SI)(off*1), R14;         \
+	MOVQ R14, Token_p(R11)(R9*1);  \
+	MOVQ n, Token_n(R11)(R9*1)
 
 // PUTWORD stores a token without text: kind, a nil pointer and n.
 #define PUTWORD(kind, n) \
 	MOVL (R12), R9;            \
-	MOVQ kind, 0(R11)(R9*1);   \
-	MOVQ $0, 8(R11)(R9*1);     \
-	MOVQ n, 16(R11)(R9*1)
+	MOVQ kind, Token_h(R11)(R9*1); \
+	MOVQ $0, Token_p(R11)(R9*1);   \
+	MOVQ n, Token_n(R11)(R9*1)
 
 // Register use:
 //   SI src        DI idx          R13 *typeState
@@ -104,34 +71,34 @@
 // Requires BMI1.
 TEXT ·typeRows(SB), NOSPLIT, $0-16
 	MOVQ st+0(FP), R13
-	MOVQ TR_SRC(R13), SI
-	MOVQ TR_IDX(R13), DI
-	MOVQ TR_K(R13), R10
-	MOVQ TR_LS(R13), BX
-	MOVQ TR_ROW(R13), R11
+	MOVQ typeState_src(R13), SI
+	MOVQ typeState_idx(R13), DI
+	MOVQ typeState_k(R13), R10
+	MOVQ typeState_ls(R13), BX
+	MOVQ typeState_row(R13), R11
 
 row:
-	MOVQ TR_ROWS(R13), AX
-	CMPQ AX, TR_MAXROWS(R13)
+	MOVQ typeState_rows(R13), AX
+	CMPQ AX, typeState_maxRows(R13)
 	JGE  full
 	// indent spaces, then a byte that may start a row, with a whole word
 	// from the row's start in the window.
 	LEAQ 8(BX), R8
-	CMPQ R8, TR_SRCLEN(R13)
+	CMPQ R8, typeState_srcLen(R13)
 	JGT  bail
-	MOVQ TR_INDENT(R13), CX
+	MOVQ typeState_indent(R13), CX
 	ADDQ BX, CX
 	MOVQ (SI)(BX*1), R8
 	MOVQ $0x2020202020202020, R9
 	XORQ R9, R8
-	ANDQ TR_INDMASK(R13), R8
+	ANDQ typeState_indMask(R13), R8
 	JNZ  bail
 	MOVBLZX (SI)(CX*1), R8
-	MOVQ TR_FIRST(R13), R9
+	MOVQ typeState_first(R13), R9
 	CMPB (R9)(R8*1), $0
 	JEQ  bail
-	MOVQ TR_SLOTS(R13), R12
-	MOVQ $0, TR_HIGH(R13)
+	MOVQ typeState_slots(R13), R12
+	MOVQ $0, typeState_high(R13)
 	JMP  cell
 
 	// The loop's head on a cache line of its own: without it, where the
@@ -143,13 +110,13 @@ next:
 	ADDQ $4, R12
 	CMPB (SI)(AX*1), $0x0a
 	JEQ  eol
-	CMPQ R12, TR_SLOTSEND(R13)
+	CMPQ R12, typeState_slotsEnd(R13)
 	JAE  bail        // more cells than fields
 	LEAQ 1(AX), CX
 
 cell:
 	ENTRY(AX)
-	CMPB DL, TR_DELIM(R13)
+	CMPB DL, typeState_delim(R13)
 	JNE  other
 
 sep:
@@ -161,11 +128,11 @@ sep:
 	CMPB -1(SI)(AX*1), $0x20
 	JEQ  bail
 	MOVBLZX (SI)(CX*1), R9
-	MOVQ TR_CLASS(R13), R14
+	MOVQ typeState_class(R13), R14
 	MOVBLZX (R14)(R9*1), R14
 	TESTQ R14, R14
 	JNZ  typed
-	PUT(K_STRING, CX, R8)
+	PUT($const_KindString, CX, R8)
 	JMP  next
 
 other:
@@ -175,13 +142,13 @@ other:
 	JEQ  quote
 	CMPB DL, $0x80
 	JB   bail        // '\', ':', CR
-	MOVQ $1, TR_HIGH(R13)
+	MOVQ $1, typeState_high(R13)
 	JMP  cell
 
 typed:
-	CMPQ R14, C_DIGIT
+	CMPQ R14, $const_typeDigit
 	JEQ  digit
-	CMPQ R14, C_LETTER
+	CMPQ R14, $const_typeLetter
 	JEQ  letter
 	JMP  bail
 
@@ -191,16 +158,16 @@ digit:
 	CMPQ R8, $8
 	JA   plain
 	LEAQ 8(CX), R15
-	CMPQ R15, TR_SRCLEN(R13)
+	CMPQ R15, typeState_srcLen(R13)
 	JA   plain
 	MOVQ (SI)(CX*1), R14         // w
-	MOVQ TR_LENMASK(R13), R9
+	MOVQ typeState_lenMask(R13), R9
 	MOVQ (R9)(R8*8), R9          // valid: 0x80 in each of the cell's bytes
 	MOVQ R14, DX
-	ANDQ TR_C7F(R13), DX
+	ANDQ typeState_c7f(R13), DX
 	MOVQ DX, R15
-	ADDQ TR_C46(R13), R15        // high bit: at least ':'
-	ADDQ TR_C50(R13), DX         // high bit: at least '0'
+	ADDQ typeState_c46(R13), R15        // high bit: at least ':'
+	ADDQ typeState_c50(R13), DX         // high bit: at least '0'
 	ANDNQ DX, R15, DX
 	ANDNQ DX, R14, DX            // high bit: a digit
 	ANDNQ R9, DX, DX             // nd: the cell's bytes that are not digits
@@ -212,7 +179,7 @@ digit:
 	ADDQ CX, R15
 	CMPB (SI)(R15*1), $0x2e
 	JNE  plain                   // not a '.'
-	MOVQ TR_MIDMASK(R13), R15
+	MOVQ typeState_midMask(R13), R15
 	TESTQ DX, (R15)(R8*8)
 	JZ   plain                   // the '.' is first or last
 
@@ -227,7 +194,7 @@ lead:
 	JNE  plain
 
 num:
-	PUT(K_NUMBER, CX, R8)
+	PUT($const_KindNumber, CX, R8)
 	JMP  next
 
 letter:
@@ -235,10 +202,10 @@ letter:
 	CMPQ R8, $5
 	JA   str
 	LEAQ 8(CX), R14
-	CMPQ R14, TR_SRCLEN(R13)
+	CMPQ R14, typeState_srcLen(R13)
 	JA   plain
 	MOVQ (SI)(CX*1), R14
-	MOVQ TR_WORDMASK(R13), R9
+	MOVQ typeState_wordMask(R13), R9
 	ANDQ (R9)(R8*8), R14
 	// true or false without a branch between them (a column of booleans
 	// mixes both, which a branch would mispredict).
@@ -246,7 +213,7 @@ letter:
 	XORL DX, DX
 	CMPQ R14, $0x65757274        // "true"
 	SETEQ R15B
-	CMPQ R14, TR_FALSE(R13)
+	CMPQ R14, typeState_cFalse(R13)
 	SETEQ DL
 	ORL  R15, DX
 	JNZ  bool
@@ -254,20 +221,20 @@ letter:
 	JEQ  null
 
 str:
-	PUT(K_STRING, CX, R8)
+	PUT($const_KindString, CX, R8)
 	JMP  next
 
 bool:
-	PUTWORD($0x74, R15)          // KindBool, n 1 for true
+	PUTWORD($const_KindBool, R15) // n 1 for true
 	JMP  next
 
 null:
-	PUTWORD($0x6e, $0)           // KindNull
+	PUTWORD($const_KindNull, $0)
 	JMP  next
 
 plain:
 	PUT($0, CX, R8)
-	MOVQ $1, TR_PLAIN(R13)
+	MOVQ $1, typeState_plain(R13)
 	JMP  next
 
 quote:
@@ -288,7 +255,7 @@ qnext:
 	JEQ  qesc
 	CMPB DL, $0x80
 	JB   bail        // LF, CR
-	MOVQ $1, TR_HIGH(R13)
+	MOVQ $1, typeState_high(R13)
 	JMP  qnext
 
 qclose:
@@ -297,7 +264,7 @@ qclose:
 	LEAQ 1(R8), R14
 	CMPQ AX, R14
 	JNE  bail
-	CMPB DL, TR_DELIM(R13)
+	CMPB DL, typeState_delim(R13)
 	JEQ  qok
 	CMPB DL, $0x0a
 	JNE  bail
@@ -309,50 +276,50 @@ qok:
 	DECQ R8          // the text's length
 	JZ   empty
 	INCQ CX
-	PUT(K_STRING, CX, R8)
+	PUT($const_KindString, CX, R8)
 	JMP  next
 
 eol:
-	CMPQ R12, TR_SLOTSEND(R13)
+	CMPQ R12, typeState_slotsEnd(R13)
 	JNE  bail        // fewer cells than fields
 	MOVQ AX, R8
 	SUBQ BX, R8
-	CMPQ R8, TR_MAXLINE(R13)
+	CMPQ R8, typeState_maxLine(R13)
 	JGT  bail        // longer than the limit
 	// Take the row.
-	MOVQ TR_ROWS(R13), R8
-	MOVQ TR_AT(R13), R9
+	MOVQ typeState_rows(R13), R8
+	MOVQ typeState_at(R13), R9
 	MOVL BX, (R9)(R8*4)
 	INCQ R8
-	MOVQ R8, TR_ROWS(R13)
+	MOVQ R8, typeState_rows(R13)
 	LEAQ 1(AX), BX
-	ADDQ TR_STRIDE(R13), R11
-	MOVQ R10, TR_K(R13)
-	MOVQ BX, TR_LS(R13)
-	CMPQ TR_HIGH(R13), $0
+	ADDQ typeState_stride(R13), R11
+	MOVQ R10, typeState_k(R13)
+	MOVQ BX, typeState_ls(R13)
+	CMPQ typeState_high(R13), $0
 	JEQ  row
-	MOVQ R_HIGH, ret+8(FP)
+	MOVQ $const_typeHigh, ret+8(FP)
 	RET
 
 full:
-	MOVQ R_FULL, ret+8(FP)
+	MOVQ $const_typeFull, ret+8(FP)
 	RET
 
 bail:
-	MOVQ R_BAIL, ret+8(FP)
+	MOVQ $const_typeBail, ret+8(FP)
 	RET
 
 qesc:
 	MOVL $1, R15
 	LEAQ 1(R8), R14
-	CMPQ R14, TR_SRCLEN(R13)
+	CMPQ R14, typeState_srcLen(R13)
 	JAE  bail        // the window ends at the backslash
 	MOVBLZX (SI)(R14*1), DX
 	CMPB DL, $0x0a
 	JEQ  bail
 	CMPB DL, $0x0d
 	JEQ  bail
-	CMPQ R10, TR_IDXLEN(R13)
+	CMPQ R10, typeState_idxLen(R13)
 	JGE  bail
 	MOVL (DI)(R10*4), R9
 	CMPQ R9, R14
@@ -365,14 +332,14 @@ qescaped:
 	MOVQ AX, R8
 	SUBQ CX, R8
 	PUT($1, CX, R8)
-	MOVQ $1, TR_PLAIN(R13)
+	MOVQ $1, typeState_plain(R13)
 	JMP  next
 
 empty:
 	// "" or an empty cell: the empty string, whose text is zeroByte.
 	MOVL (R12), R9
-	MOVQ K_STRING, 0(R11)(R9*1)
-	MOVQ TR_ZERO(R13), R14
-	MOVQ R14, 8(R11)(R9*1)
-	MOVQ $0, 16(R11)(R9*1)
+	MOVQ $const_KindString, Token_h(R11)(R9*1)
+	MOVQ typeState_zero(R13), R14
+	MOVQ R14, Token_p(R11)(R9*1)
+	MOVQ $0, Token_n(R11)(R9*1)
 	JMP  next

@@ -1,8 +1,9 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "go_asm.h"
 
-// func putRowAVX512(p unsafe.Pointer, cells *Value, n int, dw uint64, tbl *[128]uint8) (m int, k int)
+// func putRowAVX512(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 //
 // Requires: AVX512F, AVX512BW, AVX512VBMI, AVX512IFMA, FMA3, BMI1, BMI2,
 // LZCNT.
@@ -15,7 +16,7 @@
 //
 // A string of 1 to 32 bytes is loaded with a mask of its length (the
 // bytes past it read as zero and cannot fault), and each byte's class is
-// looked up in tbl with VPERMI2B, as rowClassTables describes; the shape
+// looked up in rowClassTables[rowClassIndex(dw)] with VPERMI2B; the shape
 // tests of §7.2 that putCellsGo makes on the first and last bytes follow.
 // Its 32 bytes are then stored whole: the zeros past the text land where
 // the delimiter and the next cells go, in the room of maxCell bytes a cell
@@ -24,20 +25,15 @@
 // of the steps one after another that digits8 takes; u/10^8 is the high
 // word of u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
 //
-// The Value layout, the kinds' numbers and the charClass bit it spells out
-// are checked by TestKernelStateLayout (scan_amd64_test.go), the digit
-// constants by TestRowDigitConstants, the rest by comparing its rows with
-// refCell's (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
+// The Value layout, the kinds' numbers and the charClass bit come from
+// go_asm.h (Value_p, const_vInt, const_clsFirst); the shifts by 4 (the
+// size of a Value) and the 8 tags of valueTags are checked by
+// TestKernelLayout (kernels_amd64_test.go), the digit constants by
+// TestRowDigitConstants, the rest by comparing its rows with refCell's
+// (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
 // the class table for the whole call and Z20-Z22 the digit constants, so
 // the float code works in X4-X7 (and with VEX instructions, which leave no
 // upper halves to merge).
-
-#define V_STRING 1
-#define V_INT 2
-#define V_UINT 3
-#define V_FLOAT 4
-#define V_BOOL 6
-#define CLS_FIRST 0x40
 
 // DIGITS sets r, below 10^8, to its eight decimal digits, one a byte,
 // the first in the low byte, without the '0' offset (digits8), in vector
@@ -85,10 +81,14 @@ TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	MOVL $10, AX
 	VPBROADCASTQ AX, Z22
 	MOVQ p+0(FP), DI
-	MOVQ cells+8(FP), SI
-	MOVQ n+16(FP), CX
-	MOVQ dw+24(FP), R15
-	MOVQ tbl+32(FP), AX
+	MOVQ cells_base+8(FP), SI
+	MOVQ cells_len+16(FP), CX
+	MOVQ dw+32(FP), R15
+	MOVL R15, AX               // the class table of dw's delimiter:
+	ANDL $0x30, AX             // rowClassTables[rowClassIndex(dw)],
+	SHLL $3, AX                // 128 bytes from the table of index 0
+	LEAQ ·rowClassTables(SB), BX
+	ADDQ BX, AX
 	SHLQ $4, CX
 	ADDQ SI, CX                // the end of the cells
 	VMOVDQU64 (AX), Z1         // classes of 0x00-0x3f
@@ -99,21 +99,21 @@ TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 loop:
 	CMPQ SI, CX
 	JAE  done
-	MOVQ (SI), AX              // p: the text, or a tag
-	MOVQ 8(SI), BX             // u: the length, or the payload
+	MOVQ Value_p(SI), AX       // the text, or a tag
+	MOVQ Value_u(SI), BX       // the length, or the payload
 	MOVQ AX, R8
 	SUBQ R14, R8
 	CMPQ R8, $8
 	JAE  str                   // not a tag
-	CMPQ R8, $V_INT
+	CMPQ R8, $const_vInt
 	JEQ  int
-	CMPQ R8, $V_FLOAT
+	CMPQ R8, $const_vFloat
 	JEQ  float
-	CMPQ R8, $V_BOOL
+	CMPQ R8, $const_vBool
 	JEQ  bool
-	CMPQ R8, $V_STRING
+	CMPQ R8, $const_vString
 	JEQ  empty
-	CMPQ R8, $V_UINT
+	CMPQ R8, $const_vUint
 	JNE  done
 	XORL R8, R8                // not negative
 	JMP  digits
@@ -121,7 +121,7 @@ loop:
 next: // AX is the cell's length
 	MOVB R15, (DI)(AX*1)
 	LEAQ 1(DI)(AX*1), DI
-	ADDQ $16, SI
+	ADDQ $Value__size, SI
 	JMP  loop
 
 empty:
@@ -206,7 +206,7 @@ int16: // 10^8 <= BX < 10^16: two groups of eight digits
 float:
 	MOVQ     BX, R8
 	SHRQ     $63, R8           // 1 if negative
-	VMOVSD   8(SI), X4
+	VMOVSD   Value_u(SI), X4
 	VANDPD   F_ABS, X4, X4       // a, the magnitude
 	VUCOMISD F_1EM6, X4
 	JCS      done              // below 1e-6, or NaN
@@ -317,7 +317,7 @@ str: // AX is the text, BX its length, or null or a NumberValue
 	CMPB       -1(AX)(BX*1), $0x20
 	JEQ        quote           // a space at the end
 	MOVBLZX    (AX), R9
-	TESTB      $CLS_FIRST, (R13)(R9*1)
+	TESTB      $const_clsFirst, (R13)(R9*1)
 	JEQ        plain
 	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
 	CMPQ       R10, $0x65757274 // "true"
@@ -356,7 +356,7 @@ done:
 	VZEROUPPER
 	SUBQ p+0(FP), DI
 	MOVQ DI, m+40(FP)
-	SUBQ cells+8(FP), SI
+	SUBQ cells_base+8(FP), SI
 	SHRQ $4, SI
 	MOVQ SI, k+48(FP)
 	RET

@@ -102,12 +102,11 @@ func scanLineBlockModel(line []byte, delim byte, seps []int32) ([]int32, lineSca
 }
 
 // testedScanImpls is every implementation the differential tests compare
-// with the oracle: those scanLine can dispatch to, the raw kernels without
-// their short-line shortcuts, the byte walk scanLine uses for short lines
-// (at every length), and the Go model of the kernels.
+// with the oracle: scanLine itself, the kernels it can dispatch to (called
+// at every length), the word walk scanLine uses for short lines (also at
+// every length), and the Go model of the kernels.
 func testedScanImpls() []scanImpl {
-	all := append([]scanImpl(nil), scanImpls...)
-	all = append(all, scanRawKernels...)
+	all := append([]scanImpl{{"scanLine", scanLine}}, scanKernels()...)
 	all = append(all, scanImpl{"short", scanLineShort})
 	return append(all, scanImpl{"blockmodel", scanLineBlockModel})
 }
@@ -329,30 +328,44 @@ func TestScanLineExamples(t *testing.T) {
 	}
 }
 
-// TestSetScanImpl checks the test switch: every listed implementation can be
-// selected, scanLine then runs it, and restore puts the previous one back.
-func TestSetScanImpl(t *testing.T) {
-	before := scanImplName
-	for _, im := range scanImpls {
-		restore := setScanImpl(im.name)
-		if scanImplName != im.name {
-			t.Fatalf("setScanImpl(%q) left %q", im.name, scanImplName)
-		}
-		seps, r := scanLine([]byte(`a,"b,c",d:e`), ',', nil)
-		if !slices.Equal(seps, []int32{1, 7}) || r.colon != 9 || !r.quote {
-			t.Fatalf("%s: scanLine = %v %+v", im.name, seps, r)
-		}
-		restore()
-		if scanImplName != before {
-			t.Fatalf("restore left %q, want %q", scanImplName, before)
+// TestKernelsMode checks the values of TOON_KERNELS, and that useKernels
+// switches the kernels and restores them.
+func TestKernelsMode(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want kernelsMode
+	}{
+		{"", kernelsAll}, {"all", kernelsAll}, {"native", kernelsAll},
+		{"avx2", kernelsAVX2}, {"generic", kernelsGeneric}, {"off", kernelsGeneric},
+		{"AVX2", kernelsGeneric}, {"avx-512", kernelsGeneric},
+	} {
+		if got := parseKernelsMode(c.s); got != c.want {
+			t.Errorf("TOON_KERNELS=%q: mode %d, want %d", c.s, got, c.want)
 		}
 	}
-	defer func() {
-		if recover() == nil {
-			t.Fatal("setScanImpl of an unknown name did not panic")
-		}
-	}()
-	setScanImpl("no-such-kernel")
+	before := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
+	restore := useKernels("avx2")
+	if useScanAVX512 || useIndexAVX512 || usePutRow {
+		t.Error(`useKernels("avx2") left an AVX-512 kernel on`)
+	}
+	if useScanAVX2 != before[0] || useIndexAVX2 != before[2] || useTypeRows != before[4] {
+		t.Error(`useKernels("avx2") changed a kernel that does not need AVX-512`)
+	}
+	restore()
+	restore = useKernels("generic")
+	if useScanAVX2 || useScanAVX512 || useIndexAVX2 || useIndexAVX512 || useTypeRows || usePutRow {
+		t.Error(`useKernels("generic") left a kernel on`)
+	}
+	seps, r := scanLine([]byte(strings.Repeat(`a,"b,c",d:e`, 8)), ',', nil)
+	restore()
+	if len(seps) != 16 || r.colon != 9 || !r.quote {
+		t.Fatalf("generic: scanLine = %v %+v", seps, r)
+	}
+	after := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
+	if after != before {
+		t.Errorf("useKernels left the kernels %v, were %v", after, before)
+	}
+	t.Logf("kernel modes here: %v", kernelModes())
 }
 
 // TestScanLineAllocs checks that scanning allocates nothing once seps has
@@ -360,14 +373,14 @@ func TestSetScanImpl(t *testing.T) {
 func TestScanLineAllocs(t *testing.T) {
 	line := []byte(strings.Repeat(`12,"Alice, B",x:y,`, 20))
 	seps := make([]int32, 0, 256)
-	for _, im := range scanImpls {
-		restore := setScanImpl(im.name)
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
 		allocs := testing.AllocsPerRun(100, func() {
 			seps, _ = scanLine(line, ',', seps[:0])
 		})
 		restore()
 		if allocs != 0 {
-			t.Errorf("%s: %v allocations per line", im.name, allocs)
+			t.Errorf("%s: %v allocations per line", mode, allocs)
 		}
 	}
 }

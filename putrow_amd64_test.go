@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/toonstream/toon/internal/longtest"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TestRowDigitConstants checks the kernel's digit constants the way DIGITS
@@ -33,11 +34,11 @@ func TestRowDigitConstants(t *testing.T) {
 // putCellsGo, on the same kinds of rows (strings at the end of a buffer
 // and of a page among them), for every delimiter.
 func TestPutRowKernel(t *testing.T) {
-	if !useRowKernel {
-		t.Skip("the CPU lacks what putRowAVX512 needs")
+	if !usePutRow {
+		t.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
 	}
 	checkRandomRows(t, "putRowAVX512", 32, longtest.Size(t, 5000, 50000), func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
-		return putRowAVX512(p, unsafe.SliceData(cells), len(cells), dw, &rowClassTables[rowClassIndex(dw)])
+		return putRow(mem.FromUnsafe(p), cells, dw)
 	})
 }
 
@@ -45,17 +46,10 @@ func TestPutRowKernel(t *testing.T) {
 // putCellsGo, the way of machines without the kernel, where the other
 // tests take the kernel.
 func TestRowCellsWithoutKernel(t *testing.T) {
-	if !useRowKernel {
+	if !usePutRow {
 		t.Skip("the other tests already run this way")
 	}
-	useRowKernel = false
-	defer func() { useRowKernel = true }()
+	defer useKernels("generic")()
 	TestRowCellsMatchReference(t)
 	TestWriteRowMatchesReference(t)
 }
-
-// useRowKernelAtStart is useRowKernel as the CPU set it.
-var useRowKernelAtStart = useRowKernel
-
-// setRowKernel turns the row kernel on or off.
-func setRowKernel(on bool) { useRowKernel = on }

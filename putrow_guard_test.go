@@ -19,11 +19,8 @@ func TestRowNoOverread(t *testing.T) {
 		for i := range data {
 			data[i] = text[i%8]
 		}
-		for _, kernel := range []bool{false, true} {
-			if kernel && !useRowKernelAtStart {
-				continue
-			}
-			setRowKernel(kernel)
+		for _, mode := range kernelModes() {
+			restore := useKernels(mode)
 			var rs rowStyle
 			rs.set(2, Comma)
 			for n := 0; n <= 40; n++ {
@@ -31,10 +28,11 @@ func TestRowNoOverread(t *testing.T) {
 				cells := []Value{Bytes(end), Int(1), Bytes(start)}
 				b, bad := appendRowCells(nil, cells, &rs)
 				if w := "\n  " + refCell(cells[0], Comma) + ",1," + refCell(cells[2], Comma); bad >= 0 || string(b) != w {
-					t.Fatalf("length %d, kernel %v: row %q, want %q", n, kernel, b, w)
+					restore()
+					t.Fatalf("length %d, kernels %s: row %q, want %q", n, mode, b, w)
 				}
 			}
+			restore()
 		}
-		setRowKernel(useRowKernelAtStart)
 	}
 }

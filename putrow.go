@@ -1,6 +1,6 @@
 package toon
 
-// The row kernel's byte classes (row_amd64.s). Of each string cell of 1 to
+// The row kernel's byte classes (putrow_amd64.s). Of each string cell of 1 to
 // 32 bytes, the kernel needs to know whether some byte may need an escape
 // or is not ASCII (the cell is then appendCell's), whether some byte
 // forces quotes, or neither (when only the string's first and last bytes

@@ -43,33 +43,31 @@ func indexBlocksRef(src []byte, delim byte) []uint32 {
 	return out
 }
 
-// indexedImpls returns every index kernel that can run here.
-func indexedImpls() []indexImpl { return indexImpls }
-
 // checkIndex runs indexRows on every kernel and compares it with the
 // reference; it also checks that nothing is written past the result and
 // that the prefix given is kept.
 func checkIndex(t testing.TB, src []byte, delim byte) {
 	t.Helper()
 	want := indexBlocksRef(src, delim)
-	for _, im := range indexedImpls() {
-		prev := indexKernel
-		indexKernel = im.kernel
+	for _, mode := range kernelModes() {
 		out := make([]uint32, 1, 1+len(src)+200)
 		out[0] = 12345
 		full := out[:cap(out)]
 		for i := 1; i < len(full); i++ {
 			full[i] = 0xdeadbeef
 		}
-		got := indexRows(src, delim, out)
-		indexKernel = prev
+		var got []uint32
+		var name string
+		restore := useKernels(mode)
+		got, name = indexRows(src, delim, out), indexKernelName()
+		restore()
 		if got[0] != 12345 || !slices.Equal(got[1:], want) {
-			t.Fatalf("%s: delim %q, input %q:\n got %v\nwant %v", im.name, delim, src, got[1:], want)
+			t.Fatalf("%s: delim %q, input %q:\n got %v\nwant %v", name, delim, src, got[1:], want)
 		}
 		if &got[0] == &full[0] {
 			for i := len(got); i < len(full); i++ {
 				if full[i] != 0xdeadbeef {
-					t.Fatalf("%s: wrote past the result at %d for %q", im.name, i, src)
+					t.Fatalf("%s: wrote past the result at %d for %q", name, i, src)
 				}
 			}
 		}
@@ -90,8 +88,10 @@ func randomIndexInput(rng *rand.Rand, n int) []byte {
 
 func TestIndexRowsDifferential(t *testing.T) {
 	names := []string{}
-	for _, im := range indexedImpls() {
-		names = append(names, im.name)
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
+		names = append(names, indexKernelName())
+		restore()
 	}
 	t.Logf("index kernels: %v", names)
 	rng := rand.New(rand.NewSource(9))
@@ -132,13 +132,12 @@ func TestIndexRowsLong(t *testing.T) {
 func TestIndexRowsAllocs(t *testing.T) {
 	src := []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", 100))
 	out := indexRows(src, ',', nil)
-	for _, im := range indexedImpls() {
-		prev := indexKernel
-		indexKernel = im.kernel
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
 		allocs := testing.AllocsPerRun(100, func() { out = indexRows(src, ',', out[:0]) })
-		indexKernel = prev
+		restore()
 		if allocs != 0 {
-			t.Errorf("%s: %v allocations", im.name, allocs)
+			t.Errorf("%s: %v allocations", mode, allocs)
 		}
 	}
 }
