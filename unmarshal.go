@@ -1131,8 +1131,8 @@ func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
 // 1 MiB.
 func (d *Decoder) preallocLen(declared int, size uintptr) int {
 	rows, budget := 1024, 1<<20
-	if d.lx.r == nil {
-		left := d.lx.end - d.lx.pos
+	if d.lr.r == nil {
+		left := d.lr.end - d.lr.pos
 		rows, budget = left/2+1, 4*min(left, math.MaxInt/8)+64<<10
 	}
 	n := min(declared, rows)

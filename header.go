@@ -1,0 +1,279 @@
+package toon
+
+// This file holds the parser of array and keyed headers (§6): the key, the
+// bracket segment and the fields segment of a header line.
+
+// isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
+// [A-Za-z_][A-Za-z0-9_.]*.
+func isUnquotedKey(b []byte) bool {
+	if len(b) == 0 || keyStart[b[0]] == 0 {
+		return false
+	}
+	for _, c := range b[1:] {
+		if keyChar[c] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var keyStart, keyChar [256]byte
+
+func init() {
+	for c := 0; c < 256; c++ {
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' {
+			keyStart[c] = 1
+			keyChar[c] = 1
+		}
+		if c >= '0' && c <= '9' || c == '.' {
+			keyChar[c] = 1
+		}
+	}
+}
+
+// header is a parsed array or keyed header line (§6).
+type header struct {
+	key     []byte // unescaped key; empty for a keyless header
+	hasKey  bool
+	n       int
+	keyed   bool
+	delim   byte
+	fields  []Field // nil without a fields segment
+	nleaf   int
+	rest    []byte // content after the colon, spaces trimmed
+	restCol int    // index of rest in the line's text
+}
+
+// headerError is a malformed header: the cause and where in the text.
+type headerError struct {
+	err error
+	at  int
+}
+
+// parseHeader parses text as a header whose bracket segment starts at
+// text[bracket]. It reports isHeader false when the text before the bracket
+// is not a key, in which case the line is an ordinary key-value line (§5.2).
+// Field names are copied into d's field storage, which stays valid until the
+// next header is parsed.
+//
+// In strict mode a key is what §6's grammar admits: a quoted key or an
+// unquoted one of the §7.3 pattern, so foo-bar[2]: a,b is the key-value line
+// of the literal key "foo-bar[2]" (§7.4). Non-strict mode reads keys as the
+// reference implementation does (see literalHeaderKey): foo-bar[2]: a,b is
+// the array "foo-bar".
+func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
+	*h = header{}
+	prefix := text[:bracket]
+	switch {
+	case len(prefix) == 0:
+	case prefix[0] == '"':
+		k, next, _, err := unquote(prefix, &d.scratch)
+		if err != nil || next != len(prefix) {
+			return false, headerError{}
+		}
+		h.key, h.hasKey = k, true
+	case isUnquotedKey(prefix), !d.opts.strict && literalHeaderKey(prefix):
+		h.key, h.hasKey = prefix, true
+	default:
+		return false, headerError{}
+	}
+	i := bracket + 1
+	bad := func(at int) (bool, headerError) { return true, headerError{ErrHeader, at} }
+	start := i
+	for i < len(text) && text[i]-'0' < 10 {
+		i++
+	}
+	if i == start || (text[start] == '0' && i-start > 1) || i-start > 18 {
+		return bad(start)
+	}
+	n := 0
+	for _, c := range text[start:i] {
+		n = n*10 + int(c-'0')
+	}
+	h.n = n
+	if i < len(text) && text[i] == ':' {
+		h.keyed = true
+		i++
+	}
+	h.delim = ','
+	if i < len(text) && (text[i] == '\t' || text[i] == '|') {
+		h.delim = text[i]
+		i++
+	}
+	if i >= len(text) || text[i] != ']' {
+		return bad(i)
+	}
+	i++
+	d.farena = d.farena[:0]
+	d.names = d.names[:0]
+	if i < len(text) && text[i] == '{' {
+		fs, next, herr := d.parseGroup(text, i, h.delim, 0)
+		if herr.err != nil {
+			return true, herr
+		}
+		h.fields = fs
+		i = next
+		h.nleaf = countLeaves(fs)
+	}
+	if i >= len(text) || text[i] != ':' {
+		return bad(i)
+	}
+	i++
+	j := i
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	h.rest = trimSpaces(text[j:])
+	h.restCol = j
+	if h.keyed && h.fields == nil {
+		return bad(i - 1)
+	}
+	if h.fields != nil && len(h.rest) > 0 {
+		return bad(j)
+	}
+	return true, headerError{}
+}
+
+// literalHeaderKey reports whether prefix, the text before a header's
+// bracket that is neither empty nor quoted, is a key in non-strict mode:
+// any text that does not end in a space or a tab. (The reference
+// implementation reads every such prefix as the key; it rejects the line
+// when the prefix ends in whitespace, where §5.2 makes foo [2]: bar the
+// key-value line of the key "foo [2]", as this decoder does.)
+func literalHeaderKey(prefix []byte) bool {
+	c := prefix[len(prefix)-1]
+	return c != ' ' && c != '\t'
+}
+
+// parseGroup parses a fields segment starting at text[i] == '{'. Entries of
+// one group are collected on d.fstack and then moved into d.farena, so that
+// each group's fields are contiguous.
+//
+// An unquoted field name runs to the next delimiter or brace outside quoted
+// regions (a '"' inside it opens one, as in a row: Appendix B.3), spaces
+// trimmed. In strict mode it must match §7.3's unquoted-key pattern, as §6's
+// grammar requires ({c,#k} is an error); in non-strict mode any such text is
+// a name, as the reference implementation reads it. In both modes a
+// delimiter other than the active one is a delimiter mismatch (§6), and
+// whitespace between a name and its nested group is a header error.
+func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field, int, headerError) {
+	if level > 64 {
+		return nil, i, headerError{ErrHeader, i}
+	}
+	mark := len(d.fstack)
+	defer func() { d.fstack = d.fstack[:mark] }()
+	i++ // '{'
+	for {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i >= len(text) {
+			return nil, i, headerError{ErrHeader, i}
+		}
+		var name []byte
+		nameAt := i
+		if text[i] == '"' {
+			k, next, bad, err := unquote(text[i:], &d.scratch)
+			if err != nil {
+				return nil, i + bad, headerError{err, i + bad}
+			}
+			name = k
+			i += next
+		} else {
+			j, other := i, -1
+			for j < len(text) {
+				c := text[j]
+				if c == delim || c == '{' || c == '}' {
+					break
+				}
+				switch c {
+				case '"':
+					j = skipQuoted(text, j+1)
+					if j >= len(text) {
+						return nil, nameAt, headerError{ErrHeader, nameAt} // the group never closes
+					}
+				case ',', '|', '\t':
+					if other < 0 {
+						other = j
+					}
+				}
+				j++
+			}
+			name = trimSpaces(text[i:j])
+			if len(name) == 0 {
+				return nil, i, headerError{ErrHeader, i}
+			}
+			if other >= 0 {
+				return nil, other, headerError{ErrDelimiter, other}
+			}
+			if d.opts.strict && !isUnquotedKey(name) {
+				return nil, nameAt, headerError{ErrHeader, nameAt}
+			}
+			i = j
+			if i < len(text) && text[i] == '{' && text[i-1] == ' ' {
+				return nil, i - 1, headerError{ErrHeader, i - 1} // a {b}
+			}
+		}
+		sp := i
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i < len(text) && text[i] == '{' && i != sp {
+			return nil, sp, headerError{ErrHeader, sp} // "a" {b}
+		}
+		if d.opts.strict {
+			for len(d.groupKeys) <= level {
+				d.groupKeys = append(d.groupKeys, keySet{})
+			}
+			if len(d.fstack) == mark {
+				d.groupKeys[level].reset()
+			}
+			if !d.groupKeys[level].add(name) {
+				return nil, nameAt, headerError{ErrDuplicateKey, nameAt}
+			}
+		}
+		ns := len(d.names)
+		d.names = append(d.names, name...)
+		f := Field{Name: d.names[ns:len(d.names):len(d.names)]}
+		if i < len(text) && text[i] == '{' {
+			sub, next, herr := d.parseGroup(text, i, delim, level+1)
+			if herr.err != nil {
+				return nil, next, herr
+			}
+			f.Fields = sub
+			i = next
+			for i < len(text) && text[i] == ' ' {
+				i++
+			}
+		}
+		d.fstack = append(d.fstack, f)
+		if i >= len(text) {
+			return nil, i, headerError{ErrHeader, i}
+		}
+		switch text[i] {
+		case delim:
+			i++
+			continue
+		case '}':
+			s := len(d.farena)
+			d.farena = append(d.farena, d.fstack[mark:]...)
+			return d.farena[s:len(d.farena):len(d.farena)], i + 1, headerError{}
+		case ',', '|', '\t':
+			return nil, i, headerError{ErrDelimiter, i}
+		default:
+			return nil, i, headerError{ErrHeader, i}
+		}
+	}
+}
+
+func countLeaves(fs []Field) int {
+	n := 0
+	for _, f := range fs {
+		if f.Fields == nil {
+			n++
+		} else {
+			n += countLeaves(f.Fields)
+		}
+	}
+	return n
+}
