@@ -16,58 +16,28 @@ import (
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token, More, Skip or Decode (see Token.Clone).
 type Decoder struct {
-	lr   lineReader
+	tokenQueue   // the tokens ready for Token (queue.go)
+	scopes       // the open scopes (scope.go)
+	headerParser // the last header read and its field list (header.go)
+	rowProgram   // the open table's row program (rowprog.go)
+	lazyCells    // cells of the current line still to be typed (rowprog.go)
+
+	lr   lineReader // the input, a line at a time (linereader.go)
+	line rawLine    // the current line
+	bulk bulkRun    // the fast path over table rows (fastrows.go)
 	opts options
 
-	line  rawLine // the current line
-	stack []frame // open scopes, innermost last
-	root  rootState
-	// cur is the last content line taken; end, while a line is being
-	// handled, the content line before it, where the scopes that the line
-	// closes end (count errors are reported there).
-	cur, end lineRef
-
-	// Pending tokens: the queue, then (for very wide rows and long inline
-	// arrays, which are produced a chunk at a time) the row program over
-	// cells, or the inline values over cells followed by an ArrayEnd.
-	queue   []Token
-	gq      []Token // the general queue's memory while queue views the fast path's
-	qi      int
-	qerr    error   // the sticky error, once the queue holds its placeholder
-	prog    []rowOp // row program of the open tabular or keyed header
-	rowTmpl []Token // the program's tokens, cells left blank
-	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
-	// tmplRows flat-row templates (keys and braces) of the open header
-	// stand at the start of the queue's backing array.
-	tmplRows int
-	cellAt   []int32 // index in rowTmpl of each leaf cell, in cell order
-	pi       int     // next op of prog; len(prog) when no row is pending
-	cells    []int32 // cell spans of the current row or inline array: start, end pairs
-	cellsOf  []byte  // the text the cell spans index
-	cellCol  int     // column of cellsOf[0] in the line
-	ci       int     // next inline value; len(cells)/2 when none pending
-	// inlineEnd asks for an ArrayEnd after the pending inline values.
-	inlineEnd bool
-
-	bulk      bulkRun // the fast path over table rows (bulk.go)
-	seps      []int32
-	scratch   []byte // unescaped strings of the current line
-	hdr       header
-	farena    []Field  // fields of the current header
-	fstack    []Field  // group parsing stack
-	groupKeys []keySet // field names of the groups being parsed, by level (strict)
-	names     []byte   // field names of the current header
-
-	blank     int // line number of the first blank line since the last content line, or 0
-	blankOff  int64
-	scalarBuf []byte // a root scalar line, kept while looking for more lines
-	scalarCol int
-	scalarNum int
-	scalarOff int64
-	ahead     int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
-	err       error // sticky
-	done      bool
-	began     bool // a queue of tokens has been used up: Token has been called
+	seps    []int32 // unquoted delimiters of the current line (scanLine)
+	scratch []byte  // unescaped strings of the current line
+	// blank is the first blank line since the last content line (num 0
+	// when there is none), for the error of a blank line inside an array.
+	blank lineRef
+	// scalar is a root primitive's line (its own copy), kept while the
+	// decoder looks for more lines.
+	scalar rawLine
+	ahead  int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
+	err    error // sticky
+	done   bool  // the input has ended
 }
 
 // NewDecoder returns a decoder that reads from r, buffering its input.
@@ -116,12 +86,11 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.root = rootStart
 	d.generalQueue()
 	d.queue, d.qi = d.queue[:0], 0
-	d.tmplRows = 0
-	d.bulk.newTemplate()
+	d.newTemplate()
 	d.prog, d.pi = d.prog[:0], 0
 	d.cells, d.ci = d.cells[:0], 0
 	d.inlineEnd = false
-	d.blank = 0
+	d.blank = lineRef{}
 	d.err = nil
 	d.qerr = nil
 	d.done = false
@@ -173,7 +142,7 @@ func (d *Decoder) Token() (Token, error) {
 // token (or Clone it, to keep its text) to keep it longer.
 func (d *Decoder) Row() []Token {
 	per := d.bulk.per
-	if !d.bulk.inQ || d.qi+per > len(d.queue) || d.qi%per != 0 {
+	if !d.inFast || d.qi+per > len(d.queue) || d.qi%per != 0 {
 		return nil
 	}
 	r := d.queue[d.qi : d.qi+per : d.qi+per]
@@ -238,7 +207,7 @@ func (d *Decoder) Skip() error {
 	}
 	depth := 0
 	for {
-		if depth > 0 && d.bulk.inQ && d.qi%d.bulk.per == 0 {
+		if depth > 0 && d.inFast && d.qi%d.bulk.per == 0 {
 			// The queue holds whole rows of a table inside the value:
 			// they leave the depth as it is.
 			d.qi = len(d.queue)
@@ -295,7 +264,7 @@ func (d *Decoder) refill() error {
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
-			d.tmplRows = 0
+			d.rowKept = false
 			end := min(d.pi+lazyChunk, len(d.prog))
 			for ; d.pi < end; d.pi++ {
 				op := &d.prog[d.pi]
@@ -311,7 +280,7 @@ func (d *Decoder) refill() error {
 				d.queue = append(d.queue, t)
 			}
 		case d.ci < len(d.cells)/2:
-			d.tmplRows = 0
+			d.rowKept = false
 			n := len(d.cells) / 2
 			end := min(d.ci+lazyChunk, n)
 			for ; d.ci < end; d.ci++ {
@@ -371,7 +340,7 @@ func (d *Decoder) longErr(f *frame, one, many string) error {
 }
 
 func (d *Decoder) emit(t Token) {
-	d.tmplRows = 0
+	d.rowKept = false
 	d.queue = append(d.queue, t)
 }
 
@@ -402,9 +371,8 @@ func (d *Decoder) step() error {
 		return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
 	}
 	if ln.blank {
-		if d.blank == 0 {
-			d.blank = ln.num
-			d.blankOff = ln.off
+		if d.blank.num == 0 {
+			d.blank = lineRef{ln.num, ln.off}
 		}
 		return nil
 	}
@@ -417,7 +385,7 @@ func (d *Decoder) step() error {
 		}
 	}
 	blank := d.blank
-	d.blank = 0
+	d.blank = lineRef{}
 	d.end, d.cur = d.cur, lineRef{ln.num, ln.off}
 	d.lr.keepOff = ln.off
 
@@ -450,12 +418,12 @@ func (d *Decoder) step() error {
 		// reference implementation.
 		return d.syntaxErr(0, ErrTrailing)
 	}
-	if blank != 0 && d.opts.strict {
+	if blank.num != 0 && d.opts.strict {
 		for i := range d.stack {
 			switch f := &d.stack[i]; f.kind {
 			case fList, fTabular, fKeyed:
 				if f.count > 0 {
-					return errAt(blank, d.blankOff, ErrBlankLine)
+					return errAt(blank.num, blank.off, ErrBlankLine)
 				}
 			}
 		}
@@ -495,8 +463,8 @@ func (d *Decoder) finish() error {
 		d.root = rootDone
 		return nil
 	case rootScalar:
-		d.line = rawLine{full: d.scalarBuf, text: d.scalarBuf[d.scalarCol:], num: d.scalarNum, off: d.scalarOff}
-		t, err := d.primitive(trimSpaces(d.line.text), d.scalarCol)
+		d.line = d.scalar
+		t, err := d.primitive(trimSpaces(d.line.text), len(d.line.full)-len(d.line.text))
 		if err != nil {
 			return err
 		}
@@ -546,10 +514,8 @@ func (d *Decoder) rootLine() error {
 		// starts with '"' is a quoted string (§4), which primitive checks
 		// when the document ends.
 		d.root = rootScalar
-		d.scalarBuf = append(d.scalarBuf[:0], ln.full...)
-		d.scalarCol = len(ln.full) - len(text)
-		d.scalarNum = ln.num
-		d.scalarOff = ln.off
+		full := append(d.scalar.full[:0], ln.full...)
+		d.scalar = rawLine{full: full, text: full[len(ln.full)-len(text):], num: ln.num, off: ln.off}
 		return nil
 	}
 	d.root = rootObject

@@ -5,7 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds the decoder's fast path for runs of table rows. Inside a
@@ -28,7 +29,7 @@ import (
 //
 // The queued tokens are views into the line reader's buffer, which does not move
 // until the queue is empty (the line reader only refills from step). The queue
-// itself is memory the collector does not scan: see bulkQueue.
+// itself is memory the collector does not scan: see fastQueue.
 
 const (
 	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
@@ -37,8 +38,9 @@ const (
 	bulkCool   = 8        // lines left to the general path after a stop on the first row
 )
 
-// bulkRun describes the rows the last bulk call queued, so that a token's
-// line can be found again (syncLine).
+// bulkRun is the fast path's state: where the rows it queued last came
+// from, so that a token's line can be found again (syncLine); the window of
+// input it indexes; and typeRows's state.
 type bulkRun struct {
 	n      int     // rows queued; 0 when the queue holds none
 	per    int     // tokens per row
@@ -48,36 +50,32 @@ type bulkRun struct {
 	off0   int64   // input offset of src[0]
 	indent int     // width of the rows' indentation
 	depth  int
+
 	idx    []uint32 // the window's index (kept for its capacity)
 	win    int      // bytes to index next time
 	rowLen int      // bytes per row in the last call, to size small windows
 	cool   int      // refills to leave to the general path
-	off    bool     // the fast path is off (set by tests, to compare it with the general path)
-	// typeRows, where there is one: its state and records, and whether
-	// tests turned it off to compare it with bulkLine.
-	ts         typeState
-	slots      []uint32
-	noKernel   bool
-	kernelRows int // rows typeRows took (for tests)
-	// The fast path's queue (see bulkQueue): its memory, how many of its
-	// rows hold the template, and whether d.queue views it.
-	mem      []uint64
-	tmplRows int
-	inQ      bool
+
+	ts    typeState // typeRows's arguments and results
+	slots []uint32  // the byte offset in a queue row of each cell's token
 }
+
+// Test hooks. Only tests set them (export_test.go), to compare typeRows
+// with bulkLine and to check that typeRows takes the rows it should.
+var (
+	typeRowsOff  bool           // bulkLine types every row
+	typeRowsTook func(rows int) // told the rows of each typeRows call
+)
 
 // bulkReady reports whether the next lines may be rows the fast path can
 // take: the innermost scope is a tabular array with rows to come, and
 // no blank line is pending.
 func (d *Decoder) bulkReady() bool {
-	if d.bulk.off {
-		return false
-	}
 	if d.bulk.cool > 0 {
 		d.bulk.cool--
 		return false
 	}
-	if len(d.stack) == 0 || d.blank != 0 || d.done || len(d.prog) > maxQueuedRow {
+	if len(d.stack) == 0 || d.blank.num != 0 || d.done || len(d.prog) > maxQueuedRow {
 		return false
 	}
 	f := &d.stack[len(d.stack)-1]
@@ -115,7 +113,7 @@ func (d *Decoder) bulkRows() bool {
 	q := d.bulkQueue(maxRows * per)
 	at := slices.Grow(d.bulk.at[:0], maxRows+1) // one allocation, not one per doubling
 	// Escaped cells are decoded into scratch, which must not move while
-	// the queue holds views into it (see bulkQueue); unescaping never
+	// the queue holds views into it (see fastQueue); unescaping never
 	// makes a text longer.
 	if cap(d.scratch) < len(src) {
 		d.scratch = make([]byte, 0, max(len(src), bulkWinMax)) // once: windows grow up to bulkWinMax
@@ -123,7 +121,7 @@ func (d *Decoder) bulkRows() bool {
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path
-	kernel := haveTypeRows && !d.bulk.noKernel && indent < 8 && len(d.cellAt) > 0
+	kernel := haveTypeRows && !typeRowsOff && indent < 8 && len(d.cellAt) > 0
 	misses := 0 // calls in a row of typeRows that took no row
 	for rows < maxRows {
 		if kernel {
@@ -131,7 +129,9 @@ func (d *Decoder) bulkRows() bool {
 			if n > 0 {
 				at = at[:len(at)+n]
 				rows += n
-				d.bulk.kernelRows += n
+				if typeRowsTook != nil {
+					typeRowsTook(n)
+				}
 				k, ls = d.bulk.ts.k, d.bulk.ts.ls
 				misses = 0
 			} else if st == typeBail {
@@ -168,9 +168,9 @@ func (d *Decoder) bulkRows() bool {
 			stopped = true
 			break
 		}
-		d.bulkTemplate(q, rows+1)
+		d.fast.setRows(q, d.rowTmpl, rows+1)
 		row := q[rows*per : rows*per+per]
-		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, d.cellAt, unsafe.Pointer(&row[0]), &d.scratch)
+		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, d.cellAt, mem.Of(&row[0]), &d.scratch)
 		if le < 0 {
 			stopped = le == lineStop
 			break
@@ -213,9 +213,9 @@ func (d *Decoder) bulkRows() bool {
 	d.bulk.depth = f.depth
 	f.count += rows
 	f.fresh = false
-	if !d.bulk.inQ {
+	if !d.inFast {
 		d.gq = d.queue[:0]
-		d.bulk.inQ = true
+		d.inFast = true
 	}
 	d.queue = q[:rows*per]
 	d.qi = 0
@@ -283,8 +283,8 @@ const (
 // The bytes are read through sp without bounds checks: every offset is
 // inside src (the index holds offsets in src, and a cell's bounds lie
 // between them).
-func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, rp unsafe.Pointer, scratch *[]byte) (next, le int, high bool) {
-	sp := unsafe.Pointer(unsafe.SliceData(src))
+func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, rp mem.Ptr, scratch *[]byte) (next, le int, high bool) {
+	sp := mem.BytesData(src)
 	c := 0       // cells typed
 	nq := 0      // quotes in the current cell
 	esc := false // the current cell has a backslash
@@ -294,7 +294,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 		}
 		p := int(idx[k])
 		k++
-		b := *(*byte)(unsafe.Add(sp, p))
+		b := sp.Byte(p)
 		if b != delim && b != '\n' {
 			switch {
 			case b == '"':
@@ -316,13 +316,13 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			return k, lineStop, false // too many cells
 		}
 		s, e := cs, p
-		if b == '\n' && e > s && *(*byte)(unsafe.Add(sp, e-1)) == '\r' {
+		if b == '\n' && e > s && sp.Byte(e-1) == '\r' {
 			e--
 		}
-		if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
+		if s < e && (sp.Byte(s) == ' ' || sp.Byte(e-1) == ' ') {
 			s, e = trimSpan(src, s, e)
 		}
-		slot := unsafe.Add(rp, uintptr(cellAt[c])*unsafe.Sizeof(Token{}))
+		slot := rp.Add(int(cellAt[c]) * tokenSize)
 		switch {
 		case nq != 0 || esc:
 			// A cell with a quote or a backslash is taken only when it is
@@ -335,7 +335,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				putToken(slot, textToken(KindString, src[s+1:e-1]))
 			} else {
 				if len(*scratch)+e-s > cap(*scratch) {
-					return k, lineStop, false // scratch would move (see bulkQueue)
+					return k, lineStop, false // scratch would move (see fastQueue)
 				}
 				u, next, _, err := unquote(src[s:e], scratch)
 				if err != nil || next != e-s {
@@ -345,14 +345,14 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			}
 			nq, esc = 0, false
 		case s == e:
-			putToken(slot, Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)})
+			putToken(slot, emptyString())
 		default:
-			switch primStart[*(*byte)(unsafe.Add(sp, s))] {
+			switch primStart[sp.Byte(s)] {
 			case primPlain:
-				putToken(slot, Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s})
+				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
 			case primDigit:
 				if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), lenMask[(e-s)&15]) {
-					putToken(slot, Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s})
+					putToken(slot, Token{h: uint64(KindNumber), p: sp.Add(s), n: e - s})
 				} else {
 					putToken(slot, plainToken(src[s:e]))
 				}
@@ -366,7 +366,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 					case wordNull:
 						putToken(slot, Token{h: uint64(KindNull)})
 					default:
-						putToken(slot, Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: n})
+						putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: n})
 					}
 				} else {
 					putToken(slot, plainToken(src[s:e]))
@@ -454,39 +454,39 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 	nc := len(d.cellAt)
 	per := len(d.rowTmpl)
 	max = min(max, (typeChunk+nc-1)/nc)
-	d.bulkTemplate(q, r0+max)
+	d.fast.setRows(q, d.rowTmpl, r0+max)
 	if len(d.bulk.slots) == 0 {
 		for _, a := range d.cellAt {
-			d.bulk.slots = append(d.bulk.slots, uint32(a)*uint32(unsafe.Sizeof(Token{})))
+			d.bulk.slots = append(d.bulk.slots, uint32(int(a)*tokenSize))
 		}
 	}
 	ts := &d.bulk.ts
 	if ts.class == nil {
-		ts.class = unsafe.Pointer(&typeClass)
-		ts.lenMask = unsafe.Pointer(&lenMask)
-		ts.midMask = unsafe.Pointer(&midMask)
-		ts.wordMask = unsafe.Pointer(&wordMask)
-		ts.first = unsafe.Pointer(&rowFirst)
+		ts.class = mem.Of(&typeClass).Unsafe()
+		ts.lenMask = mem.Of(&lenMask).Unsafe()
+		ts.midMask = mem.Of(&midMask).Unsafe()
+		ts.wordMask = mem.Of(&wordMask).Unsafe()
+		ts.first = mem.Of(&rowFirst).Unsafe()
 		ts.c7f = swar7f
 		ts.c46 = (0x80 - ':') * swarLo
 		ts.c50 = (0x80 - '0') * swarLo
 		ts.cFalse = wordFalse
-		ts.zero = unsafe.Pointer(&zeroByte)
+		ts.zero = mem.Of(&zeroByte).Unsafe()
 	}
-	ts.src = unsafe.Pointer(unsafe.SliceData(src))
+	ts.src = mem.BytesData(src).Unsafe()
 	ts.srcLen = len(src)
-	ts.idx = unsafe.Pointer(unsafe.SliceData(idx))
+	ts.idx = mem.SliceData(idx).Unsafe()
 	ts.idxLen = len(idx)
 	ts.k = k
 	ts.ls = ls
 	ts.indent = indent
 	ts.maxLine = d.lr.maxLine
 	ts.maxRows = max
-	ts.row = unsafe.Pointer(&q[r0*per])
-	ts.stride = per * int(unsafe.Sizeof(Token{}))
-	ts.slots = unsafe.Pointer(unsafe.SliceData(d.bulk.slots))
-	ts.slotsEnd = uintptr(ts.slots) + uintptr(4*nc)
-	ts.at = unsafe.Pointer(unsafe.SliceData(at[len(at):cap(at)]))
+	ts.row = mem.Of(&q[r0*per]).Unsafe()
+	ts.stride = per * tokenSize
+	ts.slots = mem.SliceData(d.bulk.slots).Unsafe()
+	ts.slotsEnd = mem.SliceData(d.bulk.slots).Uintptr() + uintptr(4*nc)
+	ts.at = mem.SliceData(at[len(at):cap(at)]).Unsafe()
 	ts.rows = 0
 	ts.plain = 0
 	ts.delim = uint64(d.hdr.delim)
@@ -504,19 +504,19 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 				if t.h > 1 {
 					continue
 				}
-				b := unsafe.Slice((*byte)(t.p), t.n)
+				b := mem.BytesAt(t.p, t.n)
 				if t.h == 0 {
-					putToken(unsafe.Pointer(t), plainToken(b))
+					putToken(mem.Of(t), plainToken(b))
 					continue
 				}
 				if len(d.scratch)+len(b) > cap(d.scratch) {
-					return d.typeStop(r, at) // scratch would move (see bulkQueue)
+					return d.typeStop(r, at) // scratch would move (see fastQueue)
 				}
 				u, next, _, err := unquote(b, &d.scratch)
 				if err != nil || next != len(b) {
 					return d.typeStop(r, at)
 				}
-				putToken(unsafe.Pointer(t), textToken(KindString, u))
+				putToken(mem.Of(t), textToken(KindString, u))
 			}
 		}
 	}

@@ -3,6 +3,16 @@ package toon
 // This file holds the parser of array and keyed headers (§6): the key, the
 // bracket segment and the fields segment of a header line.
 
+// headerParser holds the last header parsed and the memory of its field
+// list, which stays valid until the next header is parsed.
+type headerParser struct {
+	hdr       header
+	farena    []Field  // the field list, each group's fields contiguous
+	fstack    []Field  // group parsing stack
+	groupKeys []keySet // field names of the groups being parsed, by level (strict)
+	names     []byte   // the field names
+}
+
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
 // [A-Za-z_][A-Za-z0-9_.]*.
 func isUnquotedKey(b []byte) bool {

@@ -2,7 +2,8 @@ package toon
 
 import (
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds the typing of one primitive token (§4): quoted strings
@@ -99,7 +100,7 @@ func plainToken(b []byte) Token {
 			return Token{h: uint64(KindNull)}
 		}
 	}
-	return Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}
+	return Token{h: uint64(k), p: mem.BytesData(b), n: len(b)}
 }
 
 // unquote decodes the quoted token that starts at b[0] == '"'. It returns

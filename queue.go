@@ -1,77 +1,125 @@
 package toon
 
-import "unsafe"
+import "github.com/toonstream/toon/internal/mem"
 
-// The fast path's queue.
+// tokenQueue holds the tokens the decoder has made and Token has not yet
+// returned: queue[qi:]. Token copies them out one at a time; when the
+// queue is empty, the decoder refills it with the tokens of the next line,
+// the next chunk of a long line, or the next rows of a table.
 //
-// bulkRows queues its tokens in memory the garbage collector does not scan
-// (bulk.mem, a []uint64 seen as []Token), so that typeRows, which cannot
-// call the collector's write barrier, may store their pointers, and so that
-// the Go code that stores them needs no barrier either. That is sound
-// because every pointer stored there also lives in memory the collector
-// does scan, for as long as the queue holds it:
-//   - cells point into the line reader's buffer (lr.buf), which does not move
-//     until the queue is empty, or into scratch, which bulkRows grows
-//     beforehand so that it does not move either, or at zeroByte;
-//   - keys and headers come from the row template, kept in d.rowTmpl
-//     until the next header, which is read after the queue is empty.
-// Tokens leave the queue by copy (Token), into memory the collector sees.
-// Nothing may store into that memory with a typed store, whose write
-// barrier would read the stale pointer it overwrites: stores go through
-// putToken and rawCopy. refill and Reset switch d.queue back to the general
-// queue (generalQueue) before anything else is queued.
-
-// bulkQueue returns the fast path's queue with room for n tokens.
-func (d *Decoder) bulkQueue(n int) []Token {
-	if len(d.bulk.mem) < 3*n {
-		d.generalQueue() // d.queue may view the old memory: let it go
-		d.bulk.mem = make([]uint64, 3*max(n, bulkTokens))
-		d.bulk.tmplRows = 0
-	}
-	return unsafe.Slice((*Token)(unsafe.Pointer(unsafe.SliceData(d.bulk.mem))), len(d.bulk.mem)/3)[:n]
+// The general path queues into memory of its own (a []Token that grows as
+// a line needs). The fast path queues whole table rows into fast, and
+// queue then views fast's memory until its tokens are taken; generalQueue
+// switches back.
+type tokenQueue struct {
+	queue []Token
+	qi    int     // the next token to return
+	qerr  error   // the sticky error, once the queue holds its placeholder
+	began bool    // a queue of tokens has been used up: Token has been called
+	gq    []Token // the general queue's memory while queue views fast's
+	// inFast reports that queue views fast's memory.
+	inFast bool
+	// rowKept reports that the general queue's memory starts with a flat
+	// row whose keys and braces are the open table's (see row), so that
+	// the next row there needs only its cells written.
+	rowKept bool
+	fast    fastQueue
 }
 
 // generalQueue makes d.queue the general queue's memory again when it
 // views the fast path's (its length is to be set by the caller): the fast
 // path's tokens are done with, and the general path queues into memory of
-// its own (see bulkQueue).
-func (d *Decoder) generalQueue() {
-	if d.bulk.inQ {
-		d.queue, d.bulk.inQ = d.gq, false
+// its own.
+func (q *tokenQueue) generalQueue() {
+	if q.inFast {
+		q.queue, q.inFast = q.gq, false
 	}
 }
 
-// newTemplate forgets what the fast path's queue holds of the last row
-// template, when there is a new one.
-func (b *bulkRun) newTemplate() {
-	b.tmplRows = 0
-	b.slots = b.slots[:0]
+// bulkQueue returns the fast path's queue with room for n tokens, making
+// d.queue the general queue's memory first when fast's must grow.
+func (q *tokenQueue) bulkQueue(n int) []Token {
+	if q.fast.len() < n {
+		q.generalQueue() // q.queue may view the old memory: let it go
+		q.fast.grow(max(n, bulkTokens))
+	}
+	return q.fast.tokens()[:n]
 }
 
-// bulkTemplate makes the rows of q before upto copies of the row template
-// (keys and braces, whose cells the fast path then writes).
-func (d *Decoder) bulkTemplate(q []Token, upto int) {
-	per := len(d.rowTmpl)
-	for r := d.bulk.tmplRows; r < upto; r++ {
-		rawCopy(q[r*per:r*per+per], d.rowTmpl)
-	}
-	d.bulk.tmplRows = max(d.bulk.tmplRows, upto)
+// fastQueue is the fast path's token memory. The garbage collector does
+// not scan it: it is a []uint64 that the fast path views as []Token, so
+// that typeRows, which cannot call the collector's write barrier, may store
+// tokens' pointers there, and so that the Go code that stores them needs no
+// barrier either. That is sound because every pointer stored there also
+// lives in memory the collector does scan, for as long as the queue holds
+// it:
+//   - cells point into the line reader's buffer (lr.buf), which does not
+//     move until the queue is empty (the line reader refills only from
+//     step, which runs only then), or into scratch, which bulkRows grows
+//     beforehand so that it does not move either, or at zeroByte;
+//   - keys and headers come from the row template, kept in rowTmpl until
+//     the next header, which is read after the queue is empty.
+//
+// Tokens leave the queue by copy (Token, Row), into memory the collector
+// sees. Nothing may store into this memory with a typed store, whose write
+// barrier would read the stale pointer it overwrites: every store goes
+// through put or setRows. refill and Reset switch the decoder's queue back
+// to the general queue (generalQueue) before anything else is queued, and
+// grow drops the old memory only after that switch.
+//
+// The memory layout is the one typeRows (bulk_amd64.s) writes: a Token's
+// three words, row after row.
+type fastQueue struct {
+	mem []uint64 // three words per token
+	// templated is how many rows at the start of mem hold the open
+	// table's row template (its keys and braces; see setRows).
+	templated int
 }
+
+// len is how many tokens the memory holds.
+func (f *fastQueue) len() int { return len(f.mem) / 3 }
+
+// grow replaces the memory with room for n tokens; the old memory must no
+// longer be viewed.
+func (f *fastQueue) grow(n int) {
+	f.mem = make([]uint64, 3*n)
+	f.templated = 0
+}
+
+// tokens is the memory viewed as tokens. The view must be written only
+// through put and setRows.
+func (f *fastQueue) tokens() []Token {
+	return mem.SliceAt[Token](mem.SliceData(f.mem), len(f.mem)/3)
+}
+
+// setRows makes the rows of q (f's memory) before upto copies of the row
+// template tmpl, whose length is the row's, and records that they are.
+func (f *fastQueue) setRows(q, tmpl []Token, upto int) {
+	per := len(tmpl)
+	for r := f.templated; r < upto; r++ {
+		rawCopy(q[r*per:r*per+per], tmpl)
+	}
+	f.templated = max(f.templated, upto)
+}
+
+// newTemplate forgets what f holds of the last row template, when there is
+// a new one.
+func (f *fastQueue) newTemplate() { f.templated = 0 }
 
 // putToken stores t at p, in the fast path's queue, without a write
-// barrier (see bulkQueue).
-func putToken(p unsafe.Pointer, t Token) {
-	*(*rawToken)(p) = rawToken{t.h, uintptr(t.p), t.n}
+// barrier (see fastQueue).
+func putToken(p mem.Ptr, t Token) {
+	mem.Store(p, rawToken{t.h, t.p.Uintptr(), t.n})
 }
 
 // rawCopy copies src into dst, in the fast path's queue, without write
-// barriers (see bulkQueue).
+// barriers (see fastQueue).
 func rawCopy(dst, src []Token) {
 	n := min(len(dst), len(src))
 	if n == 0 {
 		return
 	}
-	copy(unsafe.Slice((*rawToken)(unsafe.Pointer(&dst[0])), n), unsafe.Slice((*rawToken)(unsafe.Pointer(&src[0])), n))
+	copy(mem.SliceAt[rawToken](mem.SliceData(dst), n), mem.SliceAt[rawToken](mem.SliceData(src), n))
 }
 
 // rawToken is a Token's layout without a pointer type.

@@ -2,12 +2,41 @@ package toon
 
 import (
 	"slices"
-	"unsafe"
 )
 
 // This file holds the general path's handling of table rows: a tabular or
 // keyed header compiled into the tokens of one row (the row program), and
 // the rows and entries typed through it, one line at a time.
+
+// rowProgram is the open tabular or keyed header compiled (buildProg).
+type rowProgram struct {
+	prog    []rowOp // the tokens of one row, cells in leaf order
+	rowTmpl []Token // the same as tokens, cells left blank
+	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
+	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
+}
+
+// lazyCells holds the tokens of the current line that are made a chunk at
+// a time as they are asked for (refill), so that the queue does not grow
+// with the line: the row program over the cells of a very wide row, or the
+// values of a long inline array followed by its ArrayEnd.
+type lazyCells struct {
+	pi      int     // next op of prog; len(prog) when no row is pending
+	cells   []int32 // cell spans of the current row or inline array: start, end pairs
+	cellsOf []byte  // the text the cell spans index
+	cellCol int     // column of cellsOf[0] in the line
+	ci      int     // next inline value; len(cells)/2 when none pending
+	// inlineEnd asks for an ArrayEnd after the pending inline values.
+	inlineEnd bool
+}
+
+// newTemplate forgets the copies of the last row template that the queues
+// keep, when there is a new one.
+func (d *Decoder) newTemplate() {
+	d.rowKept = false
+	d.fast.newTemplate()
+	d.bulk.slots = d.bulk.slots[:0]
+}
 
 // rowOp is one step of a row program: a ready-made token, or (cell >= 0)
 // the token of a cell.
@@ -35,7 +64,7 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 	b := d.cellsOf[s:e]
 	switch {
 	case len(b) == 0:
-		return Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}, nil
+		return emptyString(), nil
 	case b[0] == '"':
 		return d.primitive(b, d.cellCol+s)
 	}
@@ -89,8 +118,7 @@ func (d *Decoder) buildProg(fields []Field) {
 	d.pi = len(prog)
 	// The same program as a template of tokens with a slot per cell.
 	d.flat = true
-	d.tmplRows = 0
-	d.bulk.newTemplate()
+	d.newTemplate()
 	for _, f := range fields {
 		if f.Fields != nil {
 			d.flat = false
@@ -172,7 +200,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		// written straight into place.
 		n := len(d.cellAt)
 		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
-		if base != 0 || d.tmplRows == 0 {
+		if base != 0 || !d.rowKept {
 			row := q[base:]
 			row[0] = d.rowTmpl[0]
 			row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
@@ -183,15 +211,12 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			// The previous row's keys and braces stay in place for the
 			// next row at the start of the queue, which only needs its
 			// cells rewritten.
-			d.tmplRows = 0
-			if base == 0 {
-				d.tmplRows = 1
-			}
+			d.rowKept = base == 0
 		}
 	} else {
 		q = append(d.queue, d.rowTmpl...)
 		if base != 0 {
-			d.tmplRows = 0 // the templates at the start may be overwritten
+			d.rowKept = false // the template at the start may be overwritten
 		}
 	}
 	row := q[base:]
@@ -212,7 +237,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			e--
 		}
 		if s == e {
-			row[at] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
+			row[at] = emptyString()
 			continue
 		}
 		b := text[s:e]

@@ -10,6 +10,17 @@ import (
 // This file holds the decoder's scope stack: the open objects, lists and
 // tables, their declared counts, and the keys seen in each object.
 
+// scopes is the decoder's scope stack: what the root is, the scopes open
+// inside it, and the content lines where the current line's scopes end.
+type scopes struct {
+	stack []frame // open scopes, innermost last
+	root  rootState
+	// cur is the last content line taken; end, while a line is being
+	// handled, the content line before it, where the scopes that the line
+	// closes end (count errors are reported there).
+	cur, end lineRef
+}
+
 // lineRef locates a line: its number and its input offset.
 type lineRef struct {
 	num int

@@ -273,9 +273,9 @@ func (s *decState) pos(t Token) (line, col int) {
 	line = d.line.num
 	switch t.kind() {
 	case KindString, KindNumber, KindKey:
-		if len(full) > 0 && t.p != nil {
+		if len(full) > 0 && !t.p.IsNil() {
 			base := uintptr(unsafe.Pointer(unsafe.SliceData(full)))
-			if q := uintptr(t.p); q >= base && q < base+uintptr(len(full)) {
+			if q := t.p.Uintptr(); q >= base && q < base+uintptr(len(full)) {
 				i := int(q - base)
 				if i > 0 && full[i-1] == '"' && t.kind() != KindNumber {
 					i-- // the opening quote of a quoted string
