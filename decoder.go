@@ -255,8 +255,9 @@ func (d *Decoder) notValue(call string, t Token) error {
 }
 
 // refill empties the queue and fills it with the next tokens: the next
-// chunk of a wide row or long inline array, or the tokens of the next line.
-// It returns an error only when no token is left before it.
+// chunk of a wide row or long inline array, the next rows of a table (the
+// fast path), or the tokens of the next line. It returns an error only
+// when no token is left before it.
 func (d *Decoder) refill() error {
 	d.generalQueue()
 	d.queue = d.queue[:0]
@@ -264,37 +265,9 @@ func (d *Decoder) refill() error {
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
-			d.rowKept = false
-			end := min(d.pi+lazyChunk, len(d.prog))
-			for ; d.pi < end; d.pi++ {
-				op := &d.prog[d.pi]
-				if op.cell < 0 {
-					d.queue = append(d.queue, op.tok)
-					continue
-				}
-				t, err := d.cellToken(int(op.cell))
-				if err != nil {
-					d.stopLazy(err)
-					break
-				}
-				d.queue = append(d.queue, t)
-			}
+			d.rowChunk()
 		case d.ci < len(d.cells)/2:
-			d.rowKept = false
-			n := len(d.cells) / 2
-			end := min(d.ci+lazyChunk, n)
-			for ; d.ci < end; d.ci++ {
-				t, err := d.cellToken(d.ci)
-				if err != nil {
-					d.stopLazy(err)
-					break
-				}
-				d.queue = append(d.queue, t)
-			}
-			if d.ci == n && d.inlineEnd {
-				d.inlineEnd = false
-				d.queue = append(d.queue, ArrayEndToken())
-			}
+			d.inlineChunk()
 		default:
 			if d.err != nil {
 				return d.err
@@ -344,51 +317,87 @@ func (d *Decoder) emit(t Token) {
 	d.queue = append(d.queue, t)
 }
 
-// step reads the next line and turns it into pending tokens.
+// step reads the next line and turns it into pending tokens: the next
+// content line, checked (readLine), taken (takeLine), and handled by the
+// root (rootStep) or by the scope it belongs to (scopeOf, lineIn). Blank
+// lines are only recorded; at the end of the input, finish closes the
+// document.
 func (d *Decoder) step() error {
 	if d.done {
 		return io.EOF
 	}
+	content, err := d.readLine()
+	if !content || err != nil {
+		return err
+	}
+	blank := d.takeLine()
+	if d.root != rootObject && d.root != rootArray {
+		return d.rootStep()
+	}
+	f, err := d.scopeOf(blank)
+	if err != nil {
+		return err
+	}
+	return d.lineIn(f)
+}
+
+// readLine reads the next line into d.line and checks what every line
+// must be: UTF-8 in strict mode, and in strict mode an indentation of
+// spaces, a multiple of the indent size. It reports whether the line is a
+// content line; a blank line is recorded in d.blank. At the end of the
+// input it finishes the document (finish).
+func (d *Decoder) readLine() (content bool, err error) {
 	ln := &d.line
 	d.scratch = d.scratch[:0]
 	d.cells = d.cells[:0]
 	d.ci = 0
-	err := d.lr.readLine(ln)
+	err = d.lr.readLine(ln)
 	if err == io.EOF {
-		return d.finish()
+		return false, d.finish()
 	}
 	if err != nil {
 		if err == errCommentUTF8 {
-			return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
+			return false, d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
 		}
 		if err == ErrLineTooLong {
-			return errAt(ln.num, ln.off, detail(ErrLineTooLong, "longer than "+strconv.Itoa(d.opts.maxLine)+" bytes"))
+			return false, errAt(ln.num, ln.off, detail(ErrLineTooLong, "longer than "+strconv.Itoa(d.opts.maxLine)+" bytes"))
 		}
-		return err
+		return false, err
 	}
 	// The indentation is spaces and tabs, so only the text needs checking.
 	if d.opts.strict && !validUTF8(ln.text) {
-		return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
+		return false, d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
 	}
 	if ln.blank {
 		if d.blank.num == 0 {
 			d.blank = lineRef{ln.num, ln.off}
 		}
-		return nil
+		return false, nil
 	}
 	if d.opts.strict {
 		if ln.tab {
-			return d.syntaxErr(0, detail(ErrIndent, "tab in indentation"))
+			return false, d.syntaxErr(0, detail(ErrIndent, "tab in indentation"))
 		}
 		if ln.odd {
-			return d.syntaxErr(0, detail(ErrIndent, strconv.Itoa(ln.spaces)+" spaces is not a multiple of "+strconv.Itoa(d.opts.indent)))
+			return false, d.syntaxErr(0, detail(ErrIndent, strconv.Itoa(ln.spaces)+" spaces is not a multiple of "+strconv.Itoa(d.opts.indent)))
 		}
 	}
+	return true, nil
+}
+
+// takeLine makes the current line the last content line, and returns the
+// blank line before it, if any (num 0 when none).
+func (d *Decoder) takeLine() lineRef {
 	blank := d.blank
 	d.blank = lineRef{}
-	d.end, d.cur = d.cur, lineRef{ln.num, ln.off}
-	d.lr.keepOff = ln.off
+	d.end, d.cur = d.cur, lineRef{d.line.num, d.line.off}
+	d.lr.keepOff = d.line.off // errors may quote it after the buffer moves
+	return blank
+}
 
+// rootStep handles a content line where no scope is open: the first line
+// of the document, or a line after a root that is complete.
+func (d *Decoder) rootStep() error {
 	switch d.root {
 	case rootStart:
 		return d.rootLine()
@@ -398,17 +407,21 @@ func (d *Decoder) step() error {
 		// dropping the line, or the primitive, would lose data silently,
 		// and the reference implementation rejects it as well.)
 		return d.syntaxErr(0, detail(ErrStructure, "more than one line after a root primitive"))
-	case rootDone:
-		// Content after a complete root []: an error in both modes, as
-		// below after a root array.
-		return d.syntaxErr(0, ErrTrailing)
 	}
+	// Content after a complete root []: an error in both modes, as in
+	// scopeOf after a root array.
+	return d.syntaxErr(0, ErrTrailing)
+}
 
-	depth := ln.depth
-	// Close the scopes this line is outside of.
+// scopeOf closes the scopes that the current line is outside of, and
+// returns the scope the line belongs to. blank is the blank line before
+// the line, if any, an error in strict mode inside an array that has
+// begun.
+func (d *Decoder) scopeOf(blank lineRef) (*frame, error) {
+	depth := d.line.depth
 	for len(d.stack) > 0 && d.stack[len(d.stack)-1].depth > depth {
 		if err := d.pop(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if len(d.stack) == 0 {
@@ -416,14 +429,14 @@ func (d *Decoder) step() error {
 		// §5 lets non-strict decoders ignore such lines, but that would
 		// drop them silently: they are an error in both modes, as in the
 		// reference implementation.
-		return d.syntaxErr(0, ErrTrailing)
+		return nil, d.syntaxErr(0, ErrTrailing)
 	}
 	if blank.num != 0 && d.opts.strict {
 		for i := range d.stack {
 			switch f := &d.stack[i]; f.kind {
 			case fList, fTabular, fKeyed:
 				if f.count > 0 {
-					return errAt(blank.num, blank.off, ErrBlankLine)
+					return nil, errAt(blank.num, blank.off, ErrBlankLine)
 				}
 			}
 		}
@@ -435,13 +448,18 @@ func (d *Decoder) step() error {
 			// lets non-strict decoders skip the latter, but that would
 			// drop it silently: it is an error in both modes, as in the
 			// reference implementation.
-			return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
+			return nil, d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
 		}
 		// Non-strict: the first line of a scope sets its depth, however
 		// deep (§8 requires depth+1 only in strict mode).
 		f.depth = depth
 	}
 	f.fresh = false
+	return f, nil
+}
+
+// lineIn handles the current line as content of the scope f.
+func (d *Decoder) lineIn(f *frame) error {
 	switch f.kind {
 	case fTabular:
 		return d.tabularLine(f)
@@ -450,7 +468,7 @@ func (d *Decoder) step() error {
 	case fList:
 		return d.listLine(f)
 	}
-	return d.fieldLine(f, ln.text, 0, depth)
+	return d.fieldLine(f, d.line.text, 0, d.line.depth)
 }
 
 // finish closes every open scope at the end of the input.

@@ -49,6 +49,45 @@ type rowOp struct {
 // are queued at once.
 const lazyChunk = 256
 
+// rowChunk queues the next lazyChunk tokens of a very wide row.
+func (d *Decoder) rowChunk() {
+	d.rowKept = false
+	end := min(d.pi+lazyChunk, len(d.prog))
+	for ; d.pi < end; d.pi++ {
+		op := &d.prog[d.pi]
+		if op.cell < 0 {
+			d.queue = append(d.queue, op.tok)
+			continue
+		}
+		t, err := d.cellToken(int(op.cell))
+		if err != nil {
+			d.stopLazy(err)
+			break
+		}
+		d.queue = append(d.queue, t)
+	}
+}
+
+// inlineChunk queues the next lazyChunk values of a long inline array,
+// and its ArrayEnd after the last.
+func (d *Decoder) inlineChunk() {
+	d.rowKept = false
+	n := len(d.cells) / 2
+	end := min(d.ci+lazyChunk, n)
+	for ; d.ci < end; d.ci++ {
+		t, err := d.cellToken(d.ci)
+		if err != nil {
+			d.stopLazy(err)
+			break
+		}
+		d.queue = append(d.queue, t)
+	}
+	if d.ci == n && d.inlineEnd {
+		d.inlineEnd = false
+		d.queue = append(d.queue, ArrayEndToken())
+	}
+}
+
 // stopLazy ends the lazy token sources of the current line with an error.
 func (d *Decoder) stopLazy(err error) {
 	d.pi = len(d.prog)
