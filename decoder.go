@@ -16,7 +16,16 @@ import (
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token, More, Skip or Decode (see Token.Clone).
 type Decoder struct {
-	tokenQueue   // the tokens ready for Token (queue.go)
+	// The token queue: queue[qi:] are the tokens made and not yet returned
+	// (see queue.go). These three stand in Decoder itself, not in a part,
+	// because Token, which reads them, must stay within the inliner's
+	// budget, and a field of an embedded struct costs it one more node.
+	queue []Token
+	qi    int   // the next token to return
+	qerr  error // the sticky error, once the queue holds its placeholder
+	began bool  // a queue of tokens has been used up: Token has been called
+	queueMemory // the memory the queue views (queue.go)
+
 	scopes       // the open scopes (scope.go)
 	headerParser // the last header read and its field list (header.go)
 	rowProgram   // the open table's row program (rowprog.go)

@@ -2,22 +2,20 @@ package toon
 
 import "github.com/toonstream/toon/internal/mem"
 
-// tokenQueue holds the tokens the decoder has made and Token has not yet
-// returned: queue[qi:]. Token copies them out one at a time; when the
-// queue is empty, the decoder refills it with the tokens of the next line,
-// the next chunk of a long line, or the next rows of a table.
+// The token queue is Decoder.queue[qi:]: the tokens the decoder has made
+// and Token has not yet returned. Token copies them out one at a time; when
+// the queue is empty, the decoder refills it with the tokens of the next
+// line, the next chunk of a long line, or the next rows of a table.
 //
 // The general path queues into memory of its own (a []Token that grows as
-// a line needs). The fast path queues whole table rows into fast, and
-// queue then views fast's memory until its tokens are taken; generalQueue
-// switches back.
-type tokenQueue struct {
-	queue []Token
-	qi    int     // the next token to return
-	qerr  error   // the sticky error, once the queue holds its placeholder
-	began bool    // a queue of tokens has been used up: Token has been called
-	gq    []Token // the general queue's memory while queue views fast's
-	// inFast reports that queue views fast's memory.
+// a line needs). The fast path queues whole table rows into fast (a
+// fastQueue), and the queue then views fast's memory until its tokens are
+// taken; generalQueue switches back.
+
+// queueMemory is the memory the token queue views.
+type queueMemory struct {
+	gq []Token // the general queue's memory while the queue views fast's
+	// inFast reports that the queue views fast's memory.
 	inFast bool
 	// rowKept reports that the general queue's memory starts with a flat
 	// row whose keys and braces are the open table's (see row), so that
@@ -30,20 +28,20 @@ type tokenQueue struct {
 // views the fast path's (its length is to be set by the caller): the fast
 // path's tokens are done with, and the general path queues into memory of
 // its own.
-func (q *tokenQueue) generalQueue() {
-	if q.inFast {
-		q.queue, q.inFast = q.gq, false
+func (d *Decoder) generalQueue() {
+	if d.inFast {
+		d.queue, d.inFast = d.gq, false
 	}
 }
 
 // bulkQueue returns the fast path's queue with room for n tokens, making
 // d.queue the general queue's memory first when fast's must grow.
-func (q *tokenQueue) bulkQueue(n int) []Token {
-	if q.fast.len() < n {
-		q.generalQueue() // q.queue may view the old memory: let it go
-		q.fast.grow(max(n, bulkTokens))
+func (d *Decoder) bulkQueue(n int) []Token {
+	if d.fast.len() < n {
+		d.generalQueue() // d.queue may view the old memory: let it go
+		d.fast.grow(max(n, bulkTokens))
 	}
-	return q.fast.tokens()[:n]
+	return d.fast.tokens()[:n]
 }
 
 // fastQueue is the fast path's token memory. The garbage collector does
@@ -95,11 +93,18 @@ func (f *fastQueue) tokens() []Token {
 // setRows makes the rows of q (f's memory) before upto copies of the row
 // template tmpl, whose length is the row's, and records that they are.
 func (f *fastQueue) setRows(q, tmpl []Token, upto int) {
+	if upto > f.templated {
+		f.copyRows(q, tmpl, upto)
+	}
+}
+
+// copyRows is setRows's loop, kept out of it so that setRows inlines.
+func (f *fastQueue) copyRows(q, tmpl []Token, upto int) {
 	per := len(tmpl)
 	for r := f.templated; r < upto; r++ {
 		rawCopy(q[r*per:r*per+per], tmpl)
 	}
-	f.templated = max(f.templated, upto)
+	f.templated = upto
 }
 
 // newTemplate forgets what f holds of the last row template, when there is
