@@ -11,19 +11,21 @@ import (
 // scopes' bookkeeping and a bounded queue of tokens, so its memory does not
 // grow with the size of the document. It takes most lines one at a time;
 // inside a table, it takes the rows already in its buffer many at a time
-// (see bulk.go).
+// (see fastrows.go).
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token, More, Skip or Decode (see Token.Clone).
 type Decoder struct {
 	// The token queue: queue[qi:] are the tokens made and not yet returned
-	// (see queue.go). These three stand in Decoder itself, not in a part,
-	// because Token, which reads them, must stay within the inliner's
-	// budget, and a field of an embedded struct costs it one more node.
+	// (see queue.go). queue, qi and qerr stand in Decoder itself, not in a
+	// part, because Token, which reads them, must stay within the
+	// inliner's budget, and a field of an embedded struct costs it one more
+	// node.
 	queue []Token
 	qi    int   // the next token to return
 	qerr  error // the sticky error, once the queue holds its placeholder
 	began bool  // a queue of tokens has been used up: Token has been called
+
 	queueMemory // the memory the queue views (queue.go)
 
 	scopes       // the open scopes (scope.go)

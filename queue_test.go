@@ -172,4 +172,3 @@ func TestFastQueueClobberFree(t *testing.T) {
 		t.Fatalf("the child did not pass:\n%s", out)
 	}
 }
-
