@@ -86,28 +86,17 @@ func newBytesDecoder(data []byte, opts []Option) *Decoder {
 // Reset discards the decoder's state and makes it read a new document
 // from r with the same options, keeping its buffers.
 func (d *Decoder) Reset(r io.Reader) {
-	buf := d.lr.buf
-	if d.lr.r == nil {
-		buf = nil // the buffer was the caller's byte slice
-	}
-	d.lr = lineReader{buf: buf}
-	d.lr.init(r, &d.opts)
+	d.lr.reset(r, &d.opts)
 	d.line = rawLine{}
-	d.stack = d.stack[:0]
-	d.root = rootStart
 	d.generalQueue()
-	d.queue, d.qi = d.queue[:0], 0
+	d.queue, d.qi, d.qerr, d.began = d.queue[:0], 0, nil, false
+	d.scopes.reset()
 	d.newTemplate()
-	d.prog, d.pi = d.prog[:0], 0
-	d.cells, d.ci = d.cells[:0], 0
-	d.inlineEnd = false
+	d.prog = d.prog[:0]
+	d.lazyCells.reset()
+	d.bulk.reset()
 	d.blank = lineRef{}
-	d.err = nil
-	d.qerr = nil
-	d.done = false
-	d.began = false
-	d.ahead = 0
-	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
+	d.err, d.done, d.ahead = nil, false, 0
 }
 
 // InputOffset returns the input offset of the start of the current line.

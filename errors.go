@@ -89,8 +89,9 @@ type UnsupportedValueError struct {
 // Error implements error.
 func (e *UnsupportedValueError) Error() string { return "toon: unsupported value: " + e.Str }
 
-// Errors of the decoder: the internal causes and the helpers that build
-// SyntaxErrors.
+// Errors of the decoder, besides SyntaxError and its causes above: the
+// detailed cause, the helpers that build SyntaxErrors away from the current
+// line, and the line reader's internal cause.
 
 // errAt builds a SyntaxError for a position that is not on the current line.
 func errAt(line int, off int64, cause error) error {

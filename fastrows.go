@@ -60,6 +60,10 @@ type bulkRun struct {
 	slots []uint32  // the byte offset in a queue row of each cell's token
 }
 
+// reset forgets the rows queued and the window's size, for a new
+// document.
+func (b *bulkRun) reset() { b.n, b.win, b.cool = 0, 0, 0 }
+
 // Test hooks. Only tests set them (export_test.go), to compare typeRows
 // with bulkLine and to check that typeRows takes the rows it should.
 var (

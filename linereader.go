@@ -96,6 +96,17 @@ func (l *lineReader) init(r io.Reader, o *options) {
 	}
 }
 
+// reset makes l read from r, as init does, keeping its buffer unless it
+// was the caller's byte slice.
+func (l *lineReader) reset(r io.Reader, o *options) {
+	buf := l.buf
+	if l.r == nil {
+		buf = nil // the buffer was the caller's byte slice
+	}
+	*l = lineReader{buf: buf}
+	l.init(r, o)
+}
+
 // initBytes makes the line reader read lines straight out of data, without a
 // reader and without copying.
 func (l *lineReader) initBytes(data []byte, o *options) {

@@ -30,6 +30,13 @@ type lazyCells struct {
 	inlineEnd bool
 }
 
+// reset drops the pending cells, keeping their memory.
+func (c *lazyCells) reset() {
+	c.pi = 0
+	c.cells, c.ci = c.cells[:0], 0
+	c.inlineEnd = false
+}
+
 // newTemplate forgets the copies of the last row template that the queues
 // keep, when there is a new one.
 func (d *Decoder) newTemplate() {

@@ -21,6 +21,13 @@ type scopes struct {
 	cur, end lineRef
 }
 
+// reset empties the stack for a new document, keeping its memory.
+func (s *scopes) reset() {
+	s.stack = s.stack[:0]
+	s.root = rootStart
+	s.cur, s.end = lineRef{}, lineRef{}
+}
+
 // lineRef locates a line: its number and its input offset.
 type lineRef struct {
 	num int
