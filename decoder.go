@@ -318,10 +318,10 @@ func (d *Decoder) emit(t Token) {
 }
 
 // step reads the next line and turns it into pending tokens: the next
-// content line, checked (readLine), taken (takeLine), and handled by the
-// root (rootStep) or by the scope it belongs to (scopeOf, lineIn). Blank
-// lines are only recorded; at the end of the input, finish closes the
-// document.
+// content line, checked (readLine) and taken (takeLine), is handled by the
+// root (rootStep) or by the scope it belongs to (scopeOf), as that scope's
+// kind of line. Blank lines are only recorded; at the end of the input,
+// finish closes the document.
 func (d *Decoder) step() error {
 	if d.done {
 		return io.EOF
@@ -334,11 +334,24 @@ func (d *Decoder) step() error {
 	if d.root != rootObject && d.root != rootArray {
 		return d.rootStep()
 	}
-	f, err := d.scopeOf(blank)
-	if err != nil {
+	var f *frame
+	if n := len(d.stack); n > 0 && blank.num == 0 && d.stack[n-1].depth == d.line.depth {
+		// The usual line: at the depth of the innermost scope, after no
+		// blank line (scopeOf's result, without the call).
+		f = &d.stack[n-1]
+		f.fresh = false
+	} else if f, err = d.scopeOf(blank); err != nil {
 		return err
 	}
-	return d.lineIn(f)
+	switch f.kind {
+	case fTabular:
+		return d.tabularLine(f)
+	case fKeyed:
+		return d.keyedLine(f)
+	case fList:
+		return d.listLine(f)
+	}
+	return d.fieldLine(f, d.line.text, 0, d.line.depth)
 }
 
 // readLine reads the next line into d.line and checks what every line
@@ -456,19 +469,6 @@ func (d *Decoder) scopeOf(blank lineRef) (*frame, error) {
 	}
 	f.fresh = false
 	return f, nil
-}
-
-// lineIn handles the current line as content of the scope f.
-func (d *Decoder) lineIn(f *frame) error {
-	switch f.kind {
-	case fTabular:
-		return d.tabularLine(f)
-	case fKeyed:
-		return d.keyedLine(f)
-	case fList:
-		return d.listLine(f)
-	}
-	return d.fieldLine(f, d.line.text, 0, d.line.depth)
 }
 
 // finish closes every open scope at the end of the input.
