@@ -464,3 +464,25 @@ func TestBulkShortReads(t *testing.T) {
 		t.Fatalf("allocations grow with rows: %v for 1000 rows, %v for 10000", a, b)
 	}
 }
+
+// TestTypeRowsOff checks the test switch of typeRows, on which the
+// comparisons of typeRows with bulkLine rest: with it, typeRows takes no
+// row; without it, it takes rows wherever it can run.
+func TestTypeRowsOff(t *testing.T) {
+	data := genBenchTable(200).toon
+	took := countTypeRows(t)
+	withoutTypeRows(func() {
+		if _, err := drain(newBytesDecoder(data, nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if *took != 0 {
+		t.Fatalf("typeRows took %d rows while off", *took)
+	}
+	if _, err := drain(newBytesDecoder(data, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if haveTypeRows != (*took > 0) {
+		t.Fatalf("typeRows took %d rows; haveTypeRows %v", *took, haveTypeRows)
+	}
+}
