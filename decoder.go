@@ -55,6 +55,7 @@ type Decoder struct {
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts)}
 	d.lr.init(r, &d.opts)
+	d.headerParser.strict = d.opts.strict
 	return d
 }
 
@@ -80,6 +81,7 @@ func NewBytesDecoder(data []byte, opts ...Option) *Decoder {
 func newBytesDecoder(data []byte, opts []Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts)}
 	d.lr.initBytes(data, &d.opts)
+	d.headerParser.strict = d.opts.strict
 	return d
 }
 

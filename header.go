@@ -6,6 +6,7 @@ package toon
 // headerParser holds the last header parsed and the memory of its field
 // list, which stays valid until the next header is parsed.
 type headerParser struct {
+	strict    bool // the decoder's strict mode
 	hdr       header
 	farena    []Field  // the field list, each group's fields contiguous
 	fstack    []Field  // group parsing stack
@@ -60,29 +61,35 @@ type headerError struct {
 	at  int
 }
 
-// parseHeader parses text as a header whose bracket segment starts at
+// parseHeader parses a header on the current line into h (see parse), with
+// the line's unescaped strings in d.scratch.
+func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
+	return d.headerParser.parse(text, bracket, h, &d.scratch)
+}
+
+// parse parses text as a header whose bracket segment starts at
 // text[bracket]. It reports isHeader false when the text before the bracket
 // is not a key, in which case the line is an ordinary key-value line (§5.2).
-// Field names are copied into d's field storage, which stays valid until the
-// next header is parsed.
+// Field names are copied into p's field storage, which stays valid until the
+// next header is parsed; escaped keys and names are unescaped into scratch.
 //
 // In strict mode a key is what §6's grammar admits: a quoted key or an
 // unquoted one of the §7.3 pattern, so foo-bar[2]: a,b is the key-value line
 // of the literal key "foo-bar[2]" (§7.4). Non-strict mode reads keys as the
 // reference implementation does (see literalHeaderKey): foo-bar[2]: a,b is
 // the array "foo-bar".
-func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
+func (p *headerParser) parse(text []byte, bracket int, h *header, scratch *[]byte) (isHeader bool, herr headerError) {
 	*h = header{}
 	prefix := text[:bracket]
 	switch {
 	case len(prefix) == 0:
 	case prefix[0] == '"':
-		k, next, _, err := unquote(prefix, &d.scratch)
+		k, next, _, err := unquote(prefix, scratch)
 		if err != nil || next != len(prefix) {
 			return false, headerError{}
 		}
 		h.key, h.hasKey = k, true
-	case isUnquotedKey(prefix), !d.opts.strict && literalHeaderKey(prefix):
+	case isUnquotedKey(prefix), !p.strict && literalHeaderKey(prefix):
 		h.key, h.hasKey = prefix, true
 	default:
 		return false, headerError{}
@@ -114,10 +121,10 @@ func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader boo
 		return bad(i)
 	}
 	i++
-	d.farena = d.farena[:0]
-	d.names = d.names[:0]
+	p.farena = p.farena[:0]
+	p.names = p.names[:0]
 	if i < len(text) && text[i] == '{' {
-		fs, next, herr := d.parseGroup(text, i, h.delim, 0)
+		fs, next, herr := p.parseGroup(text, i, h.delim, 0, scratch)
 		if herr.err != nil {
 			return true, herr
 		}
@@ -156,7 +163,7 @@ func literalHeaderKey(prefix []byte) bool {
 }
 
 // parseGroup parses a fields segment starting at text[i] == '{'. Entries of
-// one group are collected on d.fstack and then moved into d.farena, so that
+// one group are collected on p.fstack and then moved into p.farena, so that
 // each group's fields are contiguous.
 //
 // An unquoted field name runs to the next delimiter or brace outside quoted
@@ -166,12 +173,12 @@ func literalHeaderKey(prefix []byte) bool {
 // a name, as the reference implementation reads it. In both modes a
 // delimiter other than the active one is a delimiter mismatch (§6), and
 // whitespace between a name and its nested group is a header error.
-func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field, int, headerError) {
+func (p *headerParser) parseGroup(text []byte, i int, delim byte, level int, scratch *[]byte) ([]Field, int, headerError) {
 	if level > 64 {
 		return nil, i, headerError{ErrHeader, i}
 	}
-	mark := len(d.fstack)
-	defer func() { d.fstack = d.fstack[:mark] }()
+	mark := len(p.fstack)
+	defer func() { p.fstack = p.fstack[:mark] }()
 	i++ // '{'
 	for {
 		for i < len(text) && text[i] == ' ' {
@@ -183,7 +190,7 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 		var name []byte
 		nameAt := i
 		if text[i] == '"' {
-			k, next, bad, err := unquote(text[i:], &d.scratch)
+			k, next, bad, err := unquote(text[i:], scratch)
 			if err != nil {
 				return nil, i + bad, headerError{err, i + bad}
 			}
@@ -216,7 +223,7 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 			if other >= 0 {
 				return nil, other, headerError{ErrDelimiter, other}
 			}
-			if d.opts.strict && !isUnquotedKey(name) {
+			if p.strict && !isUnquotedKey(name) {
 				return nil, nameAt, headerError{ErrHeader, nameAt}
 			}
 			i = j
@@ -231,22 +238,22 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 		if i < len(text) && text[i] == '{' && i != sp {
 			return nil, sp, headerError{ErrHeader, sp} // "a" {b}
 		}
-		if d.opts.strict {
-			for len(d.groupKeys) <= level {
-				d.groupKeys = append(d.groupKeys, keySet{})
+		if p.strict {
+			for len(p.groupKeys) <= level {
+				p.groupKeys = append(p.groupKeys, keySet{})
 			}
-			if len(d.fstack) == mark {
-				d.groupKeys[level].reset()
+			if len(p.fstack) == mark {
+				p.groupKeys[level].reset()
 			}
-			if !d.groupKeys[level].add(name) {
+			if !p.groupKeys[level].add(name) {
 				return nil, nameAt, headerError{ErrDuplicateKey, nameAt}
 			}
 		}
-		ns := len(d.names)
-		d.names = append(d.names, name...)
-		f := Field{Name: d.names[ns:len(d.names):len(d.names)]}
+		ns := len(p.names)
+		p.names = append(p.names, name...)
+		f := Field{Name: p.names[ns:len(p.names):len(p.names)]}
 		if i < len(text) && text[i] == '{' {
-			sub, next, herr := d.parseGroup(text, i, delim, level+1)
+			sub, next, herr := p.parseGroup(text, i, delim, level+1, scratch)
 			if herr.err != nil {
 				return nil, next, herr
 			}
@@ -256,7 +263,7 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 				i++
 			}
 		}
-		d.fstack = append(d.fstack, f)
+		p.fstack = append(p.fstack, f)
 		if i >= len(text) {
 			return nil, i, headerError{ErrHeader, i}
 		}
@@ -265,9 +272,9 @@ func (d *Decoder) parseGroup(text []byte, i int, delim byte, level int) ([]Field
 			i++
 			continue
 		case '}':
-			s := len(d.farena)
-			d.farena = append(d.farena, d.fstack[mark:]...)
-			return d.farena[s:len(d.farena):len(d.farena)], i + 1, headerError{}
+			s := len(p.farena)
+			p.farena = append(p.farena, p.fstack[mark:]...)
+			return p.farena[s:len(p.farena):len(p.farena)], i + 1, headerError{}
 		case ',', '|', '\t':
 			return nil, i, headerError{ErrDelimiter, i}
 		default:
