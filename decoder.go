@@ -194,9 +194,10 @@ func (d *Decoder) More() bool {
 // Where the next token is a Key, Skip passes both the key and its value.
 // It builds nothing, so a table of any length is skipped in constant
 // memory, but it checks the skipped text as Token would, and returns its
-// errors (a count error of a skipped array included). Where the next token ends an object or array, Skip consumes
-// nothing and returns an error matching ErrNotValue; after the last value
-// of the document it returns io.EOF.
+// errors (a count error of a skipped array included). Where the next token
+// ends an object or array, Skip consumes nothing and returns an error
+// matching ErrNotValue; after the last value of the document it returns
+// io.EOF.
 func (d *Decoder) Skip() error {
 	t, err := d.peek()
 	if err != nil {

@@ -13,8 +13,8 @@ import (
 // tabular array, the usual line is a row at the table's depth with plain or
 // quoted cells, and for such lines the general path (step, tabularLine,
 // row) repeats work whose outcome is already known. The fast path instead
-// indexes a window of the line reader's buffer in one pass (indexRows) and queues
-// the tokens of every row it can. It stops at the first line that is
+// indexes a window of the line reader's buffer in one pass (indexRows) and
+// queues the tokens of every row it can. It stops at the first line that is
 // anything else (a comment, a blank line, another depth, a colon, a stray
 // CR, a quote left open, a row of the wrong width, a bad quoted cell,
 // ill-formed UTF-8, a line longer than the limit) and leaves that line to
@@ -27,9 +27,9 @@ import (
 // which takes the common rows whole and leaves every other line to
 // bulkLine: bulkLine is the specification of both.
 //
-// The queued tokens are views into the line reader's buffer, which does not move
-// until the queue is empty (the line reader only refills from step). The queue
-// itself is memory the collector does not scan: see fastQueue.
+// The queued tokens are views into the line reader's buffer, which does not
+// move until the queue is empty (the line reader only refills from step).
+// The queue itself is memory the collector does not scan: see fastQueue.
 
 const (
 	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
