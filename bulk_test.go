@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/toonstream/toon/internal/longtest"
 )
 
 // renderWithLines renders every token like renderTokens and, after each,
@@ -48,21 +46,20 @@ func checkBulk(t *testing.T, data []byte, strict bool) {
 func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
 	t.Helper()
 	limit := fuzzTokenLimit(len(data))
-	ref := newBytesDecoder(data, opts)
-	ref.bulk.off = true
-	want, wantErr := renderWithLines(t, ref, limit)
+	want, wantErr := renderWithLines(t, withoutFastPath(newBytesDecoder(data, opts)), limit)
 	for name, d := range map[string]*Decoder{
 		"bytes":     newBytesDecoder(data, opts),
 		"reader":    NewDecoder(bytes.NewReader(data), opts...),
 		"chunked":   NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
 		"no kernel": newBytesDecoder(data, opts), // bulkLine for every row, where typeRows would take some
 	} {
-		restore := func() {}
+		var got string
+		var err error
 		if name == "no kernel" {
-			restore = useKernels("generic")
+			withoutTypeRows(func() { got, err = renderWithLines(t, d, limit) })
+		} else {
+			got, err = renderWithLines(t, d, limit)
 		}
-		got, err := renderWithLines(t, d, limit)
-		restore()
 		if got != want {
 			t.Fatalf("strict %v, %s: %q:\n got %s\nwant %s", strict, name, data, got, want)
 		}
@@ -164,7 +161,7 @@ func bulkDoc(rng *rand.Rand, rows int) []byte {
 
 func TestBulkMatchesGeneralPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(77))
-	for i, n := 0, longtest.Size(t, 500, 3000); i < n; i++ {
+	for i := 0; i < 3000; i++ {
 		rows := 1 + rng.Intn(30)
 		if i%100 == 0 {
 			rows = 400 + rng.Intn(600) // more than one window and one queue
@@ -266,7 +263,7 @@ func TestShortNumber(t *testing.T) {
 func TestBulkTableSequence(t *testing.T) {
 	headers := []string{"{a,b,c}", "{a,g{b,c}}", "{g{a,b},c}", "{a,b}", "{g{a},b,c}"}
 	rng := rand.New(rand.NewSource(12))
-	for i, n := 0, longtest.Size(t, 60, 300); i < n; i++ {
+	for i := 0; i < 300; i++ {
 		var b strings.Builder
 		for tbl := 0; tbl < 2+rng.Intn(4); tbl++ {
 			h := headers[rng.Intn(len(headers))]
@@ -306,7 +303,7 @@ func writeRows(b *strings.Builder, rng *rand.Rand, rows, cols int, cells []strin
 // here as a wrong token, or as a fault in the collector.
 func TestBulkQueueUnderGC(t *testing.T) {
 	rng := rand.New(rand.NewSource(99))
-	n := longtest.Size(t, 8, 40)
+	n := 40
 	if testing.Short() {
 		n = 10
 	}
@@ -324,9 +321,7 @@ func TestBulkQueueUnderGC(t *testing.T) {
 		b.WriteString("}:\n")
 		writeRows(&b, rng, rows, cols, cells)
 		data := []byte(b.String())
-		ref := newBytesDecoder(data, nil)
-		ref.bulk.off = true
-		want, wantErr := renderCollecting(ref, 0)
+		want, wantErr := renderCollecting(withoutFastPath(newBytesDecoder(data, nil)), 0)
 		if wantErr != nil {
 			t.Fatal(wantErr)
 		}
@@ -467,5 +462,27 @@ func TestBulkShortReads(t *testing.T) {
 	}
 	if a, b := allocs(1000), allocs(10000); b > a+10 {
 		t.Fatalf("allocations grow with rows: %v for 1000 rows, %v for 10000", a, b)
+	}
+}
+
+// TestTypeRowsOff checks the test switch of typeRows, on which the
+// comparisons of typeRows with bulkLine rest: with it, typeRows takes no
+// row; without it, it takes rows wherever it can run.
+func TestTypeRowsOff(t *testing.T) {
+	data := genBenchTable(200).toon
+	took := countTypeRows(t)
+	withoutTypeRows(func() {
+		if _, err := drain(newBytesDecoder(data, nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if *took != 0 {
+		t.Fatalf("typeRows took %d rows while off", *took)
+	}
+	if _, err := drain(newBytesDecoder(data, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if useTypeRows != (*took > 0) {
+		t.Fatalf("typeRows took %d rows; useTypeRows %v", *took, useTypeRows)
 	}
 }

@@ -153,12 +153,12 @@ func BenchmarkLexTable(b *testing.B) {
 	b.SetBytes(int64(len(bt.toon)))
 	b.ReportAllocs()
 	o := defaultOptions()
-	var l lexer
+	var l lineReader
 	var ln rawLine
 	var seps []int32
 	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
-		l = lexer{buf: l.buf}
+		l = lineReader{buf: l.buf}
 		l.init(bytes.NewReader(bt.toon), &o)
 		rows, cells := 0, 0
 		for {

@@ -88,3 +88,34 @@ type UnsupportedValueError struct {
 
 // Error implements error.
 func (e *UnsupportedValueError) Error() string { return "toon: unsupported value: " + e.Str }
+
+// Errors of the decoder, besides SyntaxError and its causes above: the
+// detailed cause, the helpers that build SyntaxErrors away from the current
+// line, and the line reader's internal cause.
+
+// errAt builds a SyntaxError for a position that is not on the current line.
+func errAt(line int, off int64, cause error) error {
+	return &SyntaxError{Line: line, Column: 1, Offset: off, Err: cause}
+}
+
+// countErr is the cause of a count error of the scope f, which found got
+// items (a number, or "more").
+func countErr(f *frame, one, many, got string) error {
+	return &detailError{ErrCount, "declared " + plural(f.n, one, many) + ", found " + got + " (header at line " + strconv.Itoa(f.line) + ")"}
+}
+
+// detailError is a sentinel cause with more words.
+type detailError struct {
+	cause error
+	msg   string
+}
+
+func (e *detailError) Error() string { return e.cause.Error() + ": " + e.msg }
+
+func (e *detailError) Unwrap() error { return e.cause }
+
+func detail(cause error, msg string) error { return &detailError{cause, msg} }
+
+// errCommentUTF8 reports ill-formed UTF-8 in a comment line; the line is
+// left in the rawLine for the error's position.
+var errCommentUTF8 = errors.New("comment line is not UTF-8")

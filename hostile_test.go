@@ -204,8 +204,8 @@ func TestHostileLongLine(t *testing.T) {
 			within(t, 20*time.Second, func() { _, err = drain(d) })
 			runtime.ReadMemStats(&after)
 			wantSyntax(t, err, ErrLineTooLong, 1)
-			if len(d.lx.buf) > tc.maxLine+1 {
-				t.Fatalf("buffer grew to %d bytes, limit %d", len(d.lx.buf), tc.maxLine)
+			if len(d.lr.buf) > tc.maxLine+1 {
+				t.Fatalf("buffer grew to %d bytes, limit %d", len(d.lr.buf), tc.maxLine)
 			}
 			if g.read > int64(tc.maxLine)+int64(len(chunk))+defaultBufSize {
 				t.Fatalf("read %d bytes of the line before giving up (limit %d)", g.read, tc.maxLine)

@@ -3,7 +3,7 @@ package toon
 import "slices"
 
 // The row index: a second scanning interface, for the decoder's fast path
-// over runs of plain table rows (bulk.go). Where scanLine looks at one line,
+// over runs of plain table rows (fastrows.go). Where scanLine looks at one line,
 // indexRows looks at many at once and lists the bytes the fast path must see
 // to split them into lines and cells and to notice anything it must leave
 // to the general path.

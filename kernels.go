@@ -14,7 +14,7 @@ import "os"
 //	kernel (amd64)           boolean           Go twin
 //	scanAVX512, scanAVX2     useScanAVX512/2   scanLineGeneric (scanline_generic.go)
 //	indexAVX512, indexAVX2   useIndexAVX512/2  indexBlocksGeneric (indexrows_generic.go)
-//	typeRows                 useTypeRows       bulkLine (bulk.go)
+//	typeRows                 useTypeRows       bulkLine (fastrows.go)
 //	putRowAVX512             usePutRow         putCellsGo (table.go)
 //
 // Tests switch the kernels with useKernels (kernels_export_test.go),

@@ -4,7 +4,7 @@ import "github.com/toonstream/toon/internal/mem"
 
 // The state and tables of typeRows, the kernel that types whole table rows
 // for bulkRows (typerows_amd64.s, where the CPU allows). Its Go twin and
-// specification is bulkLine (bulk.go): for every row typeRows takes, the
+// specification is bulkLine (fastrows.go): for every row typeRows takes, the
 // tokens it writes must be those bulkLine would queue.
 
 // typeState is what bulkRows and typeRows share; typerows_amd64.s finds

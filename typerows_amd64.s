@@ -5,7 +5,7 @@
 
 // typeRows: bulkLine's common case as a loop over whole rows, in scalar
 // amd64 code (BMI1 is all it needs beyond the base set). bulkLine
-// (bulk.go) is its specification: for every row it takes, the tokens it
+// (fastrows.go) is its specification: for every row it takes, the tokens it
 // writes, once typeRun has finished the cells it leaves to it, must be
 // those bulkLine would queue. It takes a row only when every cell is one of
 //   - a quoted string with no CR or LF, whose closing quote is followed at
@@ -24,7 +24,7 @@
 // checked as UTF-8.
 //
 // It writes each cell's token into its slot of the row's queue row (the
-// queue is memory the collector does not scan: see bulkQueue in bulk.go),
+// queue is memory the collector does not scan: see queue.go),
 // sets plain when it leaves a cell to typeRun, and counts the rows it
 // takes in rows. A row that bails may have written some of its cells. It
 // never writes a pointer field of the state.

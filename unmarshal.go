@@ -273,9 +273,9 @@ func (s *decState) pos(t Token) (line, col int) {
 	line = d.line.num
 	switch t.kind() {
 	case KindString, KindNumber, KindKey:
-		if len(full) > 0 && t.p != nil {
+		if len(full) > 0 && !t.p.IsNil() {
 			base := uintptr(unsafe.Pointer(unsafe.SliceData(full)))
-			if q := uintptr(t.p); q >= base && q < base+uintptr(len(full)) {
+			if q := t.p.Uintptr(); q >= base && q < base+uintptr(len(full)) {
 				i := int(q - base)
 				if i > 0 && full[i-1] == '"' && t.kind() != KindNumber {
 					i-- // the opening quote of a quoted string
@@ -1131,8 +1131,8 @@ func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
 // 1 MiB.
 func (d *Decoder) preallocLen(declared int, size uintptr) int {
 	rows, budget := 1024, 1<<20
-	if d.lx.r == nil {
-		left := d.lx.end - d.lx.pos
+	if d.lr.r == nil {
+		left := d.lr.end - d.lr.pos
 		rows, budget = left/2+1, 4*min(left, math.MaxInt/8)+64<<10
 	}
 	n := min(declared, rows)

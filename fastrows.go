@@ -5,7 +5,6 @@ import (
 	"math/bits"
 	"slices"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -14,8 +13,8 @@ import (
 // tabular array, the usual line is a row at the table's depth with plain or
 // quoted cells, and for such lines the general path (step, tabularLine,
 // row) repeats work whose outcome is already known. The fast path instead
-// indexes a window of the lexer's buffer in one pass (indexRows) and queues
-// the tokens of every row it can. It stops at the first line that is
+// indexes a window of the line reader's buffer in one pass (indexRows) and
+// queues the tokens of every row it can. It stops at the first line that is
 // anything else (a comment, a blank line, another depth, a colon, a stray
 // CR, a quote left open, a row of the wrong width, a bad quoted cell,
 // ill-formed UTF-8, a line longer than the limit) and leaves that line to
@@ -28,9 +27,9 @@ import (
 // which takes the common rows whole and leaves every other line to
 // bulkLine: bulkLine is the specification of both.
 //
-// The queued tokens are views into the lexer's buffer, which does not move
-// until the queue is empty (the lexer only refills from step). The queue
-// itself is memory the collector does not scan: see bulkQueue.
+// The queued tokens are views into the line reader's buffer, which does not
+// move until the queue is empty (the line reader only refills from step).
+// The queue itself is memory the collector does not scan: see fastQueue.
 
 const (
 	bulkWinMin = 512      // bytes indexed at a time, at first and after a stop
@@ -39,45 +38,48 @@ const (
 	bulkCool   = 8        // lines left to the general path after a stop on the first row
 )
 
-// bulkRun describes the rows the last bulk call queued, so that a token's
-// line can be found again (syncLine).
+// bulkRun is the fast path's state: where the rows it queued last came
+// from, so that a token's line can be found again (syncLine); the window of
+// input it indexes; and typeRows's state.
 type bulkRun struct {
 	n      int     // rows queued; 0 when the queue holds none
 	per    int     // tokens per row
-	src    []byte  // the indexed window of the lexer's buffer
+	src    []byte  // the indexed window of the line reader's buffer
 	at     []int32 // start of each row in src, then of the line after
 	num0   int     // line number of the first row
 	off0   int64   // input offset of src[0]
 	indent int     // width of the rows' indentation
 	depth  int
+
 	idx    []uint32 // the window's index (kept for its capacity)
 	win    int      // bytes to index next time
 	rowLen int      // bytes per row in the last call, to size small windows
 	cool   int      // refills to leave to the general path
-	off    bool     // the fast path is off (set by tests, to compare it with the general path)
-	// typeRows, where there is one: its state and records.
-	ts         typeState
-	slots      []uint32
-	kernelRows int // rows typeRows took (for tests)
-	// The fast path's queue (see bulkQueue): its memory, how many of its
-	// rows hold the template, and whether d.queue views it.
-	mem      []uint64
-	tmplRows int
-	inQ      bool
+
+	ts    typeState // typeRows's arguments and results
+	slots []uint32  // the byte offset in a queue row of each cell's token
 }
+
+// reset forgets the rows queued and the window's size, for a new
+// document.
+func (b *bulkRun) reset() { b.n, b.win, b.cool = 0, 0, 0 }
+
+// Test hooks. Only tests set them (export_test.go), to compare typeRows
+// with bulkLine and to check that typeRows takes the rows it should.
+var (
+	typeRowsOff  bool           // bulkLine types every row
+	typeRowsTook func(rows int) // told the rows of each typeRows call
+)
 
 // bulkReady reports whether the next lines may be rows the fast path can
 // take: the innermost scope is a tabular array with rows to come, and
 // no blank line is pending.
 func (d *Decoder) bulkReady() bool {
-	if d.bulk.off {
-		return false
-	}
 	if d.bulk.cool > 0 {
 		d.bulk.cool--
 		return false
 	}
-	if len(d.stack) == 0 || d.blank != 0 || d.done || len(d.prog) > maxQueuedRow {
+	if len(d.stack) == 0 || d.blank.num != 0 || d.done || len(d.prog) > maxQueuedRow {
 		return false
 	}
 	f := &d.stack[len(d.stack)-1]
@@ -89,7 +91,7 @@ func (d *Decoder) bulkReady() bool {
 // queued any. The queue must be empty, and bulk.n zero.
 func (d *Decoder) bulkRows() bool {
 	f := &d.stack[len(d.stack)-1]
-	lx := &d.lx
+	lr := &d.lr
 	per := len(d.rowTmpl) // ObjectStart, keys, cells (and nested groups), ObjectEnd
 	maxRows := min(f.n-f.count, max(bulkTokens/per, 1))
 	win := d.bulk.win
@@ -105,17 +107,17 @@ func (d *Decoder) bulkRows() bool {
 		}
 		win = min(win, max((rem*est+est/2+63)&^63, 64))
 	}
-	start := lx.pos
-	src := lx.buf[start:min(lx.end, start+win)]
+	start := lr.pos
+	src := lr.buf[start:min(lr.end, start+win)]
 	delim := d.hdr.delim
 	idx := indexRows(src, delim, d.bulk.idx[:0])
 	d.bulk.idx = idx
-	indent := f.depth * lx.indent
+	indent := f.depth * lr.indent
 	strict := d.opts.strict
 	q := d.bulkQueue(maxRows * per)
 	at := slices.Grow(d.bulk.at[:0], maxRows+1) // one allocation, not one per doubling
 	// Escaped cells are decoded into scratch, which must not move while
-	// the queue holds views into it (see bulkQueue); unescaping never
+	// the queue holds views into it (see fastQueue); unescaping never
 	// makes a text longer.
 	if cap(d.scratch) < len(src) {
 		d.scratch = make([]byte, 0, max(len(src), bulkWinMax)) // once: windows grow up to bulkWinMax
@@ -123,7 +125,7 @@ func (d *Decoder) bulkRows() bool {
 	d.scratch = d.scratch[:0]
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path
-	kernel := useTypeRows && indent < 8 && len(d.cellAt) > 0
+	kernel := useTypeRows && !typeRowsOff && indent < 8 && len(d.cellAt) > 0
 	misses := 0 // calls in a row of typeRows that took no row
 	for rows < maxRows {
 		if kernel {
@@ -131,7 +133,9 @@ func (d *Decoder) bulkRows() bool {
 			if n > 0 {
 				at = at[:len(at)+n]
 				rows += n
-				d.bulk.kernelRows += n
+				if typeRowsTook != nil {
+					typeRowsTook(n)
+				}
 				k, ls = d.bulk.ts.k, d.bulk.ts.ls
 				misses = 0
 			} else if st == typeBail {
@@ -168,14 +172,14 @@ func (d *Decoder) bulkRows() bool {
 			stopped = true
 			break
 		}
-		d.bulkTemplate(q, rows+1)
+		d.fast.setRows(q, d.rowTmpl, rows+1)
 		row := q[rows*per : rows*per+per]
-		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, d.cellAt, unsafe.Pointer(&row[0]), &d.scratch)
+		k2, le, high := bulkLine(src, idx, k, ls+indent, delim, d.cellAt, mem.Of(&row[0]), &d.scratch)
 		if le < 0 {
 			stopped = le == lineStop
 			break
 		}
-		if le-ls > lx.maxLine || high && strict && !utf8.Valid(src[ls:le]) {
+		if le-ls > lr.maxLine || high && strict && !utf8.Valid(src[ls:le]) {
 			stopped = true
 			break
 		}
@@ -207,23 +211,23 @@ func (d *Decoder) bulkRows() bool {
 	d.bulk.n = rows
 	d.bulk.per = per
 	d.bulk.src = src
-	d.bulk.num0 = lx.lineNum + 1
-	d.bulk.off0 = lx.base + int64(start)
+	d.bulk.num0 = lr.lineNum + 1
+	d.bulk.off0 = lr.base + int64(start)
 	d.bulk.indent = indent
 	d.bulk.depth = f.depth
 	f.count += rows
 	f.fresh = false
-	if !d.bulk.inQ {
+	if !d.inFast {
 		d.gq = d.queue[:0]
-		d.bulk.inQ = true
+		d.inFast = true
 	}
 	d.queue = q[:rows*per]
 	d.qi = 0
-	lx.pos = start + ls
-	lx.scanned = lx.pos
-	lx.lineNum += rows
-	d.cur = lineRef{lx.lineNum, d.bulk.off0 + int64(at[rows-1])}
-	lx.keepOff = d.cur.off
+	lr.pos = start + ls
+	lr.scanned = lr.pos
+	lr.lineNum += rows
+	d.cur = lineRef{lr.lineNum, d.bulk.off0 + int64(at[rows-1])}
+	lr.keepOff = d.cur.off
 	return true
 }
 
@@ -283,8 +287,8 @@ const (
 // The bytes are read through sp without bounds checks: every offset is
 // inside src (the index holds offsets in src, and a cell's bounds lie
 // between them).
-func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, rp unsafe.Pointer, scratch *[]byte) (next, le int, high bool) {
-	sp := unsafe.Pointer(unsafe.SliceData(src))
+func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, rp mem.Ptr, scratch *[]byte) (next, le int, high bool) {
+	sp := mem.BytesData(src)
 	c := 0       // cells typed
 	nq := 0      // quotes in the current cell
 	esc := false // the current cell has a backslash
@@ -294,7 +298,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 		}
 		p := int(idx[k])
 		k++
-		b := *(*byte)(unsafe.Add(sp, p))
+		b := sp.Byte(p)
 		if b != delim && b != '\n' {
 			switch {
 			case b == '"':
@@ -316,13 +320,13 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			return k, lineStop, false // too many cells
 		}
 		s, e := cs, p
-		if b == '\n' && e > s && *(*byte)(unsafe.Add(sp, e-1)) == '\r' {
+		if b == '\n' && e > s && sp.Byte(e-1) == '\r' {
 			e--
 		}
-		if s < e && (*(*byte)(unsafe.Add(sp, s)) == ' ' || *(*byte)(unsafe.Add(sp, e-1)) == ' ') {
+		if s < e && (sp.Byte(s) == ' ' || sp.Byte(e-1) == ' ') {
 			s, e = trimSpan(src, s, e)
 		}
-		slot := unsafe.Add(rp, uintptr(cellAt[c])*unsafe.Sizeof(Token{}))
+		slot := rp.Add(int(cellAt[c]) * tokenSize)
 		switch {
 		case nq != 0 || esc:
 			// A cell with a quote or a backslash is taken only when it is
@@ -335,7 +339,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				putToken(slot, textToken(KindString, src[s+1:e-1]))
 			} else {
 				if len(*scratch)+e-s > cap(*scratch) {
-					return k, lineStop, false // scratch would move (see bulkQueue)
+					return k, lineStop, false // scratch would move (see fastQueue)
 				}
 				u, next, _, err := unquote(src[s:e], scratch)
 				if err != nil || next != e-s {
@@ -345,14 +349,14 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			}
 			nq, esc = 0, false
 		case s == e:
-			putToken(slot, Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)})
+			putToken(slot, emptyString())
 		default:
-			switch primStart[*(*byte)(unsafe.Add(sp, s))] {
+			switch primStart[sp.Byte(s)] {
 			case primPlain:
-				putToken(slot, Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: e - s})
+				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
 			case primDigit:
 				if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), lenMask[(e-s)&15]) {
-					putToken(slot, Token{h: uint64(KindNumber), p: unsafe.Add(sp, s), n: e - s})
+					putToken(slot, Token{h: uint64(KindNumber), p: sp.Add(s), n: e - s})
 				} else {
 					putToken(slot, plainToken(src[s:e]))
 				}
@@ -366,7 +370,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 					case wordNull:
 						putToken(slot, Token{h: uint64(KindNull)})
 					default:
-						putToken(slot, Token{h: uint64(KindString), p: unsafe.Add(sp, s), n: n})
+						putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: n})
 					}
 				} else {
 					putToken(slot, plainToken(src[s:e]))
@@ -454,10 +458,10 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 	nc := len(d.cellAt)
 	per := len(d.rowTmpl)
 	max = min(max, (typeChunk+nc-1)/nc)
-	d.bulkTemplate(q, r0+max)
+	d.fast.setRows(q, d.rowTmpl, r0+max)
 	if len(d.bulk.slots) == 0 {
 		for _, a := range d.cellAt {
-			d.bulk.slots = append(d.bulk.slots, uint32(a)*uint32(unsafe.Sizeof(Token{})))
+			d.bulk.slots = append(d.bulk.slots, uint32(int(a)*tokenSize))
 		}
 	}
 	ts := &d.bulk.ts
@@ -471,10 +475,10 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 	ts.k = k
 	ts.ls = ls
 	ts.indent = indent
-	ts.maxLine = d.lx.maxLine
+	ts.maxLine = d.lr.maxLine
 	ts.maxRows = max
 	ts.row = mem.Of(&q[r0*per])
-	ts.stride = per * int(unsafe.Sizeof(Token{}))
+	ts.stride = per * tokenSize
 	ts.slots = mem.SliceData(d.bulk.slots)
 	ts.slotsEnd = ts.slots.Uintptr() + uintptr(4*nc)
 	ts.at = mem.SliceData(at[len(at):cap(at)])
@@ -495,19 +499,19 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 				if t.h > 1 {
 					continue
 				}
-				b := unsafe.Slice((*byte)(t.p), t.n)
+				b := mem.BytesAt(t.p, t.n)
 				if t.h == 0 {
-					putToken(unsafe.Pointer(t), plainToken(b))
+					putToken(mem.Of(t), plainToken(b))
 					continue
 				}
 				if len(d.scratch)+len(b) > cap(d.scratch) {
-					return d.typeStop(r, at) // scratch would move (see bulkQueue)
+					return d.typeStop(r, at) // scratch would move (see fastQueue)
 				}
 				u, next, _, err := unquote(b, &d.scratch)
 				if err != nil || next != len(b) {
 					return d.typeStop(r, at)
 				}
-				putToken(unsafe.Pointer(t), textToken(KindString, u))
+				putToken(mem.Of(t), textToken(KindString, u))
 			}
 		}
 	}
@@ -519,83 +523,4 @@ func (d *Decoder) typeRun(q []Token, r0 int, src []byte, idx []uint32, k, ls, in
 func (d *Decoder) typeStop(r int, at []int32) (int, int) {
 	d.bulk.ts.ls = int(at[len(at):cap(at)][r])
 	return r, typeStop
-}
-
-// The fast path's queue.
-//
-// bulkRows queues its tokens in memory the garbage collector does not scan
-// (bulk.mem, a []uint64 seen as []Token), so that typeRows, which cannot
-// call the collector's write barrier, may store their pointers, and so that
-// the Go code that stores them needs no barrier either. That is sound
-// because every pointer stored there also lives in memory the collector
-// does scan, for as long as the queue holds it:
-//   - cells point into the lexer's buffer (lx.buf), which does not move
-//     until the queue is empty, or into scratch, which bulkRows grows
-//     beforehand so that it does not move either, or at zeroByte;
-//   - keys and headers come from the row template, kept in d.rowTmpl
-//     until the next header, which is read after the queue is empty.
-// Tokens leave the queue by copy (Token), into memory the collector sees.
-// Nothing may store into that memory with a typed store, whose write
-// barrier would read the stale pointer it overwrites: stores go through
-// putToken and rawCopy. refill and Reset switch d.queue back to the general
-// queue (generalQueue) before anything else is queued.
-
-// bulkQueue returns the fast path's queue with room for n tokens.
-func (d *Decoder) bulkQueue(n int) []Token {
-	if len(d.bulk.mem) < 3*n {
-		d.generalQueue() // d.queue may view the old memory: let it go
-		d.bulk.mem = make([]uint64, 3*max(n, bulkTokens))
-		d.bulk.tmplRows = 0
-	}
-	return unsafe.Slice((*Token)(unsafe.Pointer(unsafe.SliceData(d.bulk.mem))), len(d.bulk.mem)/3)[:n]
-}
-
-// generalQueue makes d.queue the general queue's memory again when it
-// views the fast path's (its length is to be set by the caller): the fast
-// path's tokens are done with, and the general path queues into memory of
-// its own (see bulkQueue).
-func (d *Decoder) generalQueue() {
-	if d.bulk.inQ {
-		d.queue, d.bulk.inQ = d.gq, false
-	}
-}
-
-// newTemplate forgets what the fast path's queue holds of the last row
-// template, when there is a new one.
-func (b *bulkRun) newTemplate() {
-	b.tmplRows = 0
-	b.slots = b.slots[:0]
-}
-
-// bulkTemplate makes the rows of q before upto copies of the row template
-// (keys and braces, whose cells the fast path then writes).
-func (d *Decoder) bulkTemplate(q []Token, upto int) {
-	per := len(d.rowTmpl)
-	for r := d.bulk.tmplRows; r < upto; r++ {
-		rawCopy(q[r*per:r*per+per], d.rowTmpl)
-	}
-	d.bulk.tmplRows = max(d.bulk.tmplRows, upto)
-}
-
-// putToken stores t at p, in the fast path's queue, without a write
-// barrier (see bulkQueue).
-func putToken(p unsafe.Pointer, t Token) {
-	*(*rawToken)(p) = rawToken{t.h, uintptr(t.p), t.n}
-}
-
-// rawCopy copies src into dst, in the fast path's queue, without write
-// barriers (see bulkQueue).
-func rawCopy(dst, src []Token) {
-	n := min(len(dst), len(src))
-	if n == 0 {
-		return
-	}
-	copy(unsafe.Slice((*rawToken)(unsafe.Pointer(&dst[0])), n), unsafe.Slice((*rawToken)(unsafe.Pointer(&src[0])), n))
-}
-
-// rawToken is a Token's layout without a pointer type.
-type rawToken struct {
-	h uint64
-	p uintptr
-	n int
 }
