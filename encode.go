@@ -1603,3 +1603,27 @@ func refValue(r ref) reflect.Value {
 func errDepth(max int) error {
 	return errors.New("toon: value nested deeper than " + strconv.Itoa(max) + " levels (a cycle?)")
 }
+
+// appendEmptyArray appends an empty array at place p (§9.2): "[]" at the
+// root, ": []" after a key, and "[0]:" as a list item, never "- []".
+func appendEmptyArray(b []byte, p place, d Delimiter) []byte {
+	switch p {
+	case atRoot:
+		return append(b, '[', ']')
+	case atField:
+		return append(b, ':', ' ', '[', ']')
+	}
+	return append(appendBracket(b, 0, false, d), ':')
+}
+
+// appendBracket appends a header's bracket: the length, a ':' for a keyed
+// object, and the symbol of delimiter d where it is not the comma.
+func appendBracket(b []byte, n int, keyed bool, d Delimiter) []byte {
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(n), 10)
+	if keyed {
+		b = append(b, ':')
+	}
+	b = appendDelimSym(b, d)
+	return append(b, ']')
+}

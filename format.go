@@ -1,19 +1,12 @@
 package toon
 
-// This file is the byte-level half of the encoder: the pooled output buffer
-// and the append functions that render keys, strings and numbers exactly as
-// §2, §7.1, §7.2, §7.3 and §11.1 require. Everything here appends to a
-// []byte and returns it; nothing allocates on the common paths.
-//
-// Buffer invariants: Encoder.b is the working slice of a ByteBuffer taken
-// from outPool (Encoder.bb). Text is appended to it a line at a time and
-// handed to the io.Writer once it holds flushSize bytes or more, at a line
-// boundary, so memory stays flat at about flushSize plus one line whatever
-// the size of the document. The first error from the io.Writer (or a short
-// write) is kept in Encoder.err and returned from every later call.
+// The text of primitives as the encoder writes it: strings quoted and
+// escaped as quote.go decides (§7.1, §7.2), keys (§7.3), numbers in
+// canonical form (§2), indentation and the parts of headers. Everything
+// here appends to a []byte and returns it; nothing allocates on the
+// common paths.
 
 import (
-	"io"
 	"math"
 	"math/bits"
 	"slices"
@@ -21,88 +14,7 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
-
-	"github.com/valyala/bytebufferpool"
 )
-
-// flushSize is the amount of buffered output that triggers a write to the
-// underlying io.Writer.
-const flushSize = 64 << 10
-
-// outPool holds the encoders' output buffers. It is the encoder's own pool,
-// so its size calibration is not disturbed by other users of bytebufferpool.
-var outPool bytebufferpool.Pool
-
-// Byte classes for the quoting decisions, one bit per reason, looked up in
-// charClass. A string is scanned once, OR-ing the classes of its bytes; the
-// accumulated mask then answers every "contains" question of §7.2 at once.
-const (
-	clsQuote  uint8 = 1 << iota // forces quotes on a value: U+0000–U+001F, : " \ [ ] { }
-	clsEscape                   // needs an escape inside quotes: " \ U+0000–U+001F
-	clsComma                    // ','
-	clsPipe                     // '|'
-	clsHigh                     // a byte ≥ 0x80 (UTF-8 is checked only then)
-	clsKeyBad                   // not in [A-Za-z0-9_.]: the key must be quoted (§7.3)
-	clsFirst                    // at position 0, calls for a closer look: - # space digit + t f n
-)
-
-var charClass = func() (t [256]uint8) {
-	for c := 0; c < 256; c++ {
-		var k uint8
-		switch {
-		case c < 0x20:
-			k = clsQuote | clsEscape
-		case c == '"' || c == '\\':
-			k = clsQuote | clsEscape
-		case c == ':' || c == '[' || c == ']' || c == '{' || c == '}':
-			k = clsQuote
-		case c == ',':
-			k = clsComma
-		case c == '|':
-			k = clsPipe
-		case c >= 0x80:
-			k = clsHigh
-		}
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.') {
-			k |= clsKeyBad
-		}
-		if c == '-' || c == '#' || c == ' ' || c >= '0' && c <= '9' || c == '+' || c == 't' || c == 'f' || c == 'n' {
-			k |= clsFirst
-		}
-		t[c] = k
-	}
-	return t
-}()
-
-// quoteMask returns the classes that force quotes on a value when delim is
-// the relevant delimiter (§11.1). A tab is a control character, which is
-// always quoted, so it needs no class of its own.
-func quoteMask(delim Delimiter) uint8 {
-	switch delim {
-	case Comma:
-		return clsQuote | clsComma
-	case Pipe:
-		return clsQuote | clsPipe
-	}
-	return clsQuote
-}
-
-// classify ORs the classes of every byte of s.
-func classify(s string) uint8 {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
-	var a, b uint8
-	i := uintptr(0)
-	for ; i+8 <= n; i += 8 {
-		x := *(*uint64)(unsafe.Add(p, i))
-		a |= charClass[uint8(x)] | charClass[uint8(x>>8)] | charClass[uint8(x>>16)] | charClass[uint8(x>>24)]
-		b |= charClass[uint8(x>>32)] | charClass[uint8(x>>40)] | charClass[uint8(x>>48)] | charClass[uint8(x>>56)]
-	}
-	for ; i < n; i++ {
-		a |= charClass[*(*uint8)(unsafe.Add(p, i))]
-	}
-	return a | b
-}
 
 // SWAR constants: a byte value repeated in every byte of a word.
 const (
@@ -111,40 +23,6 @@ const (
 	lo4 = 0x01010101 // lo8 in the low 4 bytes only
 )
 
-// delimWords holds the active delimiter repeated in every byte of a word,
-// indexed by quoteMask(d)>>2&3 (tab, comma, pipe).
-var delimWords = [4]uint64{'\t' * lo8, ',' * lo8, '|' * lo8, '\t' * lo8}
-
-// delimWord returns the delimiter word for a quoting mask.
-func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
-
-// special tests the bytes of a word of a string for §7.1 and §7.2. In the
-// high bit of some byte lane, hard has a bit if some byte is not ASCII or
-// is one of the bytes that may need an escape or force quotes: a control
-// U+0000–U+001F, '"', '[', '\\', ']', '{', '|' or '}'; and when hard has
-// none, quo has one exactly if some byte is ':' or the delimiter repeated
-// in dw, which force quotes (§7.2, §11.1). Only the high bits mean
-// anything, and only for the word as a whole, not for which lane holds
-// them.
-//
-// The tests are the "has a byte less than n" y-n*lo8 of Hacker's Delight,
-// applied to y = x XOR a repeated byte. With n = 1 that is "has that
-// byte"; with x^0x02 and n = 0x21 it is "has a control or '"'", as x^0x02
-// maps U+0000–U+001F onto 0x00–0x1f, '"' onto 0x20 and every other byte
-// onto 0x21 or above. Without their usual &^y they also flag the lanes of
-// bytes of 0x80 and above, and a borrow can flag the lane above a true
-// hit; both only ever add bits to a word that has one for a true reason, a
-// byte that is not ASCII (x's own high bit, in hard) or a hit. x|0x20
-// folds '[', '\\' and ']' onto '{', '|' and '}', and for ASCII bytes
-// (z+5)&^(z+2) has the high bit set exactly for those three.
-func special(x, dw uint64) (hard, quo uint64) {
-	z := x | 0x20*lo8
-	hard = x | ((x ^ 0x02*lo8) - 0x21*lo8) | (z+0x05*lo8)&^(z+0x02*lo8)
-	quo = ((x ^ ':'*lo8) - lo8) | ((x ^ dw) - lo8)
-	return hard, quo
-}
-
-// appendStr appends the string value s, quoted and escaped if §7.2 requires
 // it. mask is quoteMask of the relevant delimiter. Ill-formed UTF-8 is
 // replaced by U+FFFD, so the output is always UTF-8.
 func appendStr(b []byte, s string, mask uint8) []byte {
@@ -251,55 +129,6 @@ func putLongStr(p unsafe.Pointer, s string, dw uint64) int {
 	return int(n + 2*q)
 }
 
-// smallWord returns a word of the bytes of s for 0 < n < 4, repeated.
-func smallWord(p unsafe.Pointer, n uintptr) uint64 {
-	v := uint64(*(*uint8)(p)) | uint64(*(*uint8)(unsafe.Add(p, n>>1)))<<8 | uint64(*(*uint8)(unsafe.Add(p, n-1)))<<16
-	return v | v<<24 | (v&0xffff)<<48
-}
-
-// strFlags tells apart what special lumps together, exactly, for the whole
-// of s: in the high bits of each byte lane, esc has a bit if some byte needs
-// an escape inside quotes, quo if some byte forces quotes without one, and
-// high if some byte is not ASCII.
-func strFlags(s string, dw uint64) (esc, quo, high uint64) {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
-	i, last := uintptr(0), n-8
-	var x uint64
-	switch {
-	case n >= 8:
-		x = *(*uint64)(p)
-	case n >= 4:
-		x, last = uint64(*(*uint32)(p))|uint64(*(*uint32)(unsafe.Add(p, n-4)))<<32, 0
-	case n > 0:
-		x, last = smallWord(p, n), 0
-	default:
-		return 0, 0, 0
-	}
-	for {
-		t := x ^ '"'*lo8
-		esc |= (x-0x20*lo8)&^x | (t-lo8)&^t
-		t = x ^ '\\'*lo8
-		esc |= (t - lo8) &^ t
-		t = x ^ ':'*lo8
-		quo |= (t - lo8) &^ t
-		t = x ^ dw
-		quo |= (t - lo8) &^ t
-		z := x | 0x20*lo8
-		t = z ^ '{'*lo8
-		quo |= (t - lo8) &^ t
-		t = z ^ '}'*lo8
-		quo |= (t - lo8) &^ t
-		high |= x
-		if i == last {
-			break
-		}
-		i = min(i+8, last)
-		x = *(*uint64)(unsafe.Add(p, i))
-	}
-	return esc & hi8, quo & hi8, high & hi8
-}
-
 // appendStrSlow is appendStrW for the strings its fast test does not
 // settle: those with a byte that is not ASCII or that may need an escape.
 func appendStrSlow(b []byte, s string, dw uint64) []byte {
@@ -325,70 +154,6 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 // appendBytesStr is appendStr for a byte slice.
 func appendBytesStr(b []byte, s []byte, mask uint8) []byte {
 	return appendStr(b, unsafe.String(unsafe.SliceData(s), len(s)), mask)
-}
-
-// quoteByShape reports the §7.2 reasons to quote a non-empty string that do
-// not come from the bytes it contains: leading or trailing space, a leading
-// hyphen or number sign, the literals true, false and null, and numeric-like
-// text. (Tabs are control characters and force quotes through charClass.)
-func quoteByShape(s string) bool {
-	if s[len(s)-1] == ' ' {
-		return true // trailing whitespace, whatever the first byte (§7.2)
-	}
-	switch c := s[0]; {
-	case c == '-' || c == '#' || c == ' ':
-		return true
-	case c >= '0' && c <= '9' || c == '+':
-		return numericLike(s)
-	case c == 't':
-		return s == "true"
-	case c == 'f':
-		return s == "false"
-	case c == 'n':
-		return s == "null"
-	}
-	return false
-}
-
-// numericLike reports whether s matches
-// /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i (§7.2). It is only called
-// for strings that do not end in a space.
-func numericLike(s string) bool {
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i++
-	}
-	j := i
-	for j < len(s) && s[j]-'0' < 10 {
-		j++
-	}
-	if j == i {
-		return false
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		k := j
-		for j < len(s) && s[j]-'0' < 10 {
-			j++
-		}
-		if j == k {
-			return false
-		}
-	}
-	if j < len(s) && s[j]|0x20 == 'e' {
-		j++
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		k := j
-		for j < len(s) && s[j]-'0' < 10 {
-			j++
-		}
-		if j == k {
-			return false
-		}
-	}
-	return j == len(s)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -932,15 +697,6 @@ func appendDelimSym(b []byte, d Delimiter) []byte {
 		b = append(b, byte(d))
 	}
 	return b
-}
-
-// writeOut writes p to w, turning a short write into io.ErrShortWrite.
-func writeOut(w io.Writer, p []byte) error {
-	n, err := w.Write(p)
-	if err == nil && n != len(p) {
-		err = io.ErrShortWrite
-	}
-	return err
 }
 
 // appendInt appends a signed integer; integers are always canonical.
