@@ -27,7 +27,6 @@ import (
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"slices"
 	"strconv"
@@ -810,7 +809,7 @@ func (e *Encoder) checkKeys(o Object) error {
 }
 
 func errDupKey(k string) error {
-	return errors.New("toon: duplicate key " + strconv.Quote(k) + " in Object")
+	return encodeErr(ErrDuplicateKey, "duplicate key "+strconv.Quote(k)+" in Object")
 }
 
 // ---- the writer ----
@@ -1601,7 +1600,7 @@ func refValue(r ref) reflect.Value {
 }
 
 func errDepth(max int) error {
-	return errors.New("toon: value nested deeper than " + strconv.Itoa(max) + " levels (a cycle?)")
+	return encodeErr(ErrDepth, "value nested deeper than "+strconv.Itoa(max)+" levels (a cycle?)")
 }
 
 // appendEmptyArray appends an empty array at place p (§9.2): "[]" at the

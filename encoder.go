@@ -2,10 +2,8 @@ package toon
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -132,9 +130,6 @@ func (e *Encoder) Reset(w io.Writer) {
 	e.level = 0
 }
 
-// errNoWriter reports output to a nil io.Writer.
-var errNoWriter = errors.New("toon: Encoder has a nil io.Writer")
-
 // ended returns the misuse error of a call (named by call) made after
 // Close or after the end of the document, or nil. Misuse errors are not
 // sticky unless the document written so far is invalid.
@@ -146,20 +141,6 @@ func (e *Encoder) ended(call string) error {
 		return misuse(ErrComplete, call+" after the end of the document")
 	}
 	return nil
-}
-
-// UnsupportedTypeError is returned by Encode and Marshal for a value whose
-// type they cannot encode.
-type UnsupportedTypeError struct {
-	Type reflect.Type
-}
-
-// Error implements error.
-func (e *UnsupportedTypeError) Error() string {
-	if e.Type == nil {
-		return "toon: unsupported type <nil>"
-	}
-	return "toon: unsupported type " + e.Type.String()
 }
 
 // fail records err as the sticky error and returns it.
@@ -470,7 +451,7 @@ func appendNumberString(b []byte, s string) ([]byte, error) {
 }
 
 func invalidNumber(s string) error {
-	return errors.New("toon: invalid number " + strconv.Quote(s))
+	return encodeErr(ErrInvalidNumber, "invalid number "+strconv.Quote(s))
 }
 
 // repeatedName finds two of the n names of a field list (name(i)) that
@@ -529,8 +510,8 @@ func nameClash(n int, name func(int) string) (earlier, later string, ok bool) {
 }
 
 func errKeysAlike(a, b, w string) error {
-	return errors.New("toon: keys " + strconv.Quote(a) + " and " + strconv.Quote(b) +
-		" are both written as " + strconv.Quote(w) + " (invalid UTF-8 is replaced by U+FFFD), a duplicate key")
+	return encodeErr(ErrDuplicateKey, "keys "+strconv.Quote(a)+" and "+strconv.Quote(b)+
+		" are both written as "+strconv.Quote(w)+" (invalid UTF-8 is replaced by U+FFFD), a duplicate key")
 }
 
 // placement of a value: where its text starts.

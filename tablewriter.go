@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,49 +12,6 @@ import (
 	"sync"
 	"unsafe"
 )
-
-// TableError reports a streaming table whose rows do not fit its header: a
-// row of the wrong width, or a row count other than the declared one. Err is
-// ErrWidth or ErrCount, so errors.Is(err, toon.ErrCount) works.
-type TableError struct {
-	Table string // the table's key, or "" for a root table
-	Err   error  // ErrWidth or ErrCount
-	Want  int    // declared fields or rows
-	Got   int    // cells in the row, or rows written
-}
-
-// Error implements error.
-func (e *TableError) Error() string {
-	name := "root table"
-	if e.Table != "" {
-		name = "table " + strconv.Quote(e.Table)
-	}
-	want := plural(e.Want, "row", "rows")
-	if e.Err == ErrWidth {
-		want = plural(e.Want, "cell", "cells")
-	}
-	return "toon: " + name + ": " + e.Err.Error() + ": want " + want + ", got " + strconv.Itoa(e.Got)
-}
-
-// Unwrap returns the cause.
-func (e *TableError) Unwrap() error { return e.Err }
-
-// countError reports a token-written container with the wrong number of
-// elements.
-func countError(container, one, many string, want, got int) error {
-	s := "more than " + strconv.Itoa(want)
-	if got < want {
-		s = strconv.Itoa(got)
-	}
-	return &detailCountError{msg: "toon: " + container + " declared " + plural(want, one, many) + ", got " + s}
-}
-
-// detailCountError is a count mismatch of the token writer; it matches
-// ErrCount.
-type detailCountError struct{ msg string }
-
-func (e *detailCountError) Error() string { return e.msg }
-func (e *detailCountError) Unwrap() error { return ErrCount }
 
 // table is the state of the open streaming table.
 type table struct {
@@ -129,13 +85,13 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 		return err
 	}
 	if len(fields) == 0 {
-		return errors.New("toon: BeginTable with no fields")
+		return encodeErr(ErrHeader, "BeginTable with no fields")
 	}
 	if a, b, ok := repeatedName(len(fields), func(i int) string { return fields[i] }); ok {
 		if a != b {
 			return errKeysAlike(a, b, writtenKey(b))
 		}
-		return errors.New("toon: BeginTable with repeated field " + strconv.Quote(b))
+		return encodeErr(ErrDuplicateKey, "BeginTable with repeated field "+strconv.Quote(b))
 	}
 	return e.beginTable(key, n, len(fields), fields, nil)
 }

@@ -4,7 +4,6 @@ package toon
 // forms its start tokens declare, checking that the tokens fit them.
 
 import (
-	"errors"
 	"strconv"
 	"unsafe"
 )
@@ -124,7 +123,7 @@ func appendPrimToken(b []byte, t Token, mask uint8) ([]byte, error) {
 
 func (e *Encoder) push(f wframe) error {
 	if len(e.stack) >= e.opts.maxDepth {
-		return errors.New("toon: tokens nested deeper than " + strconv.Itoa(e.opts.maxDepth) + " levels")
+		return encodeErr(ErrDepth, "tokens nested deeper than "+strconv.Itoa(e.opts.maxDepth)+" levels")
 	}
 	e.stack = append(e.stack, f)
 	if f.kind == wObject || f.kind == wKeyed {
@@ -163,9 +162,9 @@ func (e *Encoder) tokenKey(f *wframe, k []byte, start int) error {
 	}
 	e.b = e.b[:start]
 	if len(w) == len(k) && string(w) == string(k) {
-		return errors.New("toon: duplicate key " + strconv.Quote(string(k)) + " in an object")
+		return encodeErr(ErrDuplicateKey, "duplicate key "+strconv.Quote(string(k))+" in an object")
 	}
-	return errors.New("toon: key " + strconv.Quote(string(k)) + " is written as " + strconv.Quote(string(w)) +
+	return encodeErr(ErrDuplicateKey, "key "+strconv.Quote(string(k))+" is written as "+strconv.Quote(string(w))+
 		" (invalid UTF-8 is replaced by U+FFFD), a key the object already has")
 }
 
@@ -329,7 +328,7 @@ func (e *Encoder) rowToken(f *wframe, t Token) error {
 	case opKey:
 		if t.Kind() != KindKey || string(t.Bytes()) != string(e.arena[op.lo:op.hi]) {
 			if t.Kind() == KindKey {
-				return errors.New("toon: row key " + strconv.Quote(string(t.Bytes())) + " where the header has field " + strconv.Quote(string(e.arena[op.lo:op.hi])))
+				return misuse(ErrPlacement, "row key "+strconv.Quote(string(t.Bytes()))+" where the header has field "+strconv.Quote(string(e.arena[op.lo:op.hi])))
 			}
 			return tokenErr("in a row, where the key "+strconv.Quote(string(e.arena[op.lo:op.hi]))+" belongs", t)
 		}
@@ -369,7 +368,7 @@ func (e *Encoder) tokenDelim(t Token) (Delimiter, error) {
 	case Comma, Tab, Pipe:
 		return d, nil
 	}
-	return 0, errors.New("toon: invalid delimiter " + strconv.QuoteRune(rune(t.Delim())))
+	return 0, encodeErr(ErrInvalidToken, "invalid delimiter "+strconv.QuoteRune(rune(t.Delim())))
 }
 
 // compile compiles a header's field list into the row program and checks
@@ -386,10 +385,10 @@ func (e *Encoder) compile(fs []Field) error {
 
 func (e *Encoder) compileGroup(fs []Field, level int) error {
 	if len(fs) == 0 {
-		return errors.New("toon: empty field list in a tabular header")
+		return encodeErr(ErrInvalidToken, "empty field list in a tabular header")
 	}
 	if level > e.opts.maxDepth {
-		return errors.New("toon: field groups nested too deep")
+		return encodeErr(ErrDepth, "field groups nested too deep")
 	}
 	// The names as strings that view the token's bytes: no copies.
 	name := func(i int) string { return unsafe.String(unsafe.SliceData(fs[i].Name), len(fs[i].Name)) }
@@ -397,7 +396,7 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 		if a != b {
 			return errKeysAlike(a, b, writtenKey(b))
 		}
-		return errors.New("toon: repeated field " + strconv.Quote(b) + " in a tabular header")
+		return encodeErr(ErrDuplicateKey, "repeated field "+strconv.Quote(b)+" in a tabular header")
 	}
 	for _, f := range fs {
 		lo := len(e.arena)
@@ -469,10 +468,10 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 			return e.push(wframe{kind: wObject, depth: d + 1, hyphen: true, pc: -1})
 		case FormKeyed:
 			if p == atItem {
-				return errors.New("toon: a keyed object cannot be a list item (§10)")
+				return misuse(ErrPlacement, "a keyed object cannot be a list item (§10)")
 			}
 			if t.Len() < 0 {
-				return errors.New("toon: keyed object with negative entry count")
+				return encodeErr(ErrInvalidToken, "keyed object with negative entry count")
 			}
 			delim, err := e.tokenDelim(t)
 			if err != nil {
@@ -489,11 +488,11 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 			e.b = append(e.b, ':')
 			return e.push(wframe{kind: wKeyed, delim: delim, mask: quoteMask(delim), depth: child, n: t.Len(), pc: -1})
 		}
-		return errors.New("toon: ObjectStart token of form " + t.Form().String())
+		return encodeErr(ErrInvalidToken, "ObjectStart token of form "+t.Form().String())
 	case KindArrayStart:
 		n := t.Len()
 		if n < 0 {
-			return errors.New("toon: ArrayStart token with negative length")
+			return encodeErr(ErrInvalidToken, "ArrayStart token with negative length")
 		}
 		delim, err := e.tokenDelim(t)
 		if err != nil {
@@ -501,22 +500,22 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 		}
 		form := t.Form()
 		if t.Fields() != nil && form != FormTabular {
-			return errors.New("toon: ArrayStart token of form " + form.String() + " with a field list")
+			return encodeErr(ErrInvalidToken, "ArrayStart token of form "+form.String()+" with a field list")
 		}
 		switch form {
 		case FormEmpty, FormInline, FormList:
 		case FormTabular:
 			if p == atItem {
-				return errors.New("toon: a tabular array cannot be a list item (§9.4)")
+				return misuse(ErrPlacement, "a tabular array cannot be a list item (§9.4)")
 			}
 			if err := e.compile(t.Fields()); err != nil {
 				return err
 			}
 		default:
-			return errors.New("toon: ArrayStart token of form " + form.String())
+			return encodeErr(ErrInvalidToken, "ArrayStart token of form "+form.String())
 		}
 		if form == FormEmpty && n != 0 {
-			return errors.New("toon: ArrayStart token of form empty with length " + strconv.Itoa(n))
+			return encodeErr(ErrInvalidToken, "ArrayStart token of form empty with length "+strconv.Itoa(n))
 		}
 		switch p {
 		case atRoot:
