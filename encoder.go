@@ -7,7 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 
 	"github.com/valyala/bytebufferpool"
 )
@@ -87,7 +88,7 @@ type Encoder struct {
 	sc       *encScratch      // scratch stacks, while a value is written
 	path     map[ref]struct{} // the containers on the path from the root past cycleDepth
 	level    int              // current nesting depth
-	dynType  unsafe.Pointer   // the type word of the last interface value of a type dynamic looked up ...
+	dynType  mem.Ptr          // the type word of the last interface value of a type dynamic looked up ...
 	dynPlan  *encPlan         // ... and its plan
 	cellText []byte           // text of a row's cells that are not in the value (rowValues)
 }
@@ -443,7 +444,7 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 }
 
 func appendNumberString(b []byte, s string) ([]byte, error) {
-	b, ok := appendNumber(b, unsafe.Slice(unsafe.StringData(s), len(s)))
+	b, ok := appendNumber(b, mem.Bytes(s))
 	if !ok {
 		return b, invalidNumber(s)
 	}

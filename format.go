@@ -13,7 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // SWAR constants: a byte value repeated in every byte of a word.
@@ -51,81 +52,81 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 // opening quote that the first word overwrites when no quotes are needed;
 // the closing quote lands just past the text, where it is counted only if
 // the string is quoted.
-func putStr(p unsafe.Pointer, s string, dw uint64) int {
-	n := uintptr(len(s))
-	sp := unsafe.Pointer(unsafe.StringData(s))
+func putStr(p mem.Ptr, s string, dw uint64) int {
+	n := len(s)
+	sp := mem.StringData(s)
 	var x0, x1, hard, quo uint64
 	switch {
 	case n > 16:
 		return putLongStr(p, s, dw)
 	case n >= 8:
 		// Unaligned loads are fine where Go runs.
-		x0, x1 = *(*uint64)(sp), *(*uint64)(unsafe.Add(sp, n-8))
+		x0, x1 = sp.Load64(0), sp.Load64(n-8)
 		h0, q0 := special(x0, dw)
 		h1, q1 := special(x1, dw)
 		hard, quo = h0|h1, q0|q1
 	case n >= 4:
-		x0, x1 = uint64(*(*uint32)(sp)), uint64(*(*uint32)(unsafe.Add(sp, n-4)))
+		x0, x1 = uint64(sp.Load32(0)), uint64(sp.Load32(n-4))
 		hard, quo = special(x0|x1<<32, dw)
 	case n > 0:
 		hard, quo = special(smallWord(sp, n), dw)
 	default:
-		*(*uint16)(p) = '"' | '"'<<8
+		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
 	if hard&hi8 != 0 {
 		return -1
 	}
-	q := uintptr(0)
+	q := 0
 	if quo&hi8 != 0 || s[n-1] == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
 		q = 1
 	}
-	*(*uint8)(p) = '"'
-	d := unsafe.Add(p, q)
+	p.SetByte(0, '"')
+	d := p.Add(q)
 	switch {
 	case n >= 8:
-		*(*uint64)(d) = x0
-		*(*uint64)(unsafe.Add(d, n-8)) = x1
+		d.Store64(0, x0)
+		d.Store64(n-8, x1)
 	case n >= 4:
-		*(*uint32)(d) = uint32(x0)
-		*(*uint32)(unsafe.Add(d, n-4)) = uint32(x1)
+		d.Store32(0, uint32(x0))
+		d.Store32(n-4, uint32(x1))
 	default:
-		*(*uint8)(d) = s[0]
-		*(*uint8)(unsafe.Add(d, n>>1)) = s[n>>1]
-		*(*uint8)(unsafe.Add(d, n-1)) = s[n-1]
+		d.SetByte(0, s[0])
+		d.SetByte(n>>1, s[n>>1])
+		d.SetByte(n-1, s[n-1])
 	}
-	*(*uint8)(unsafe.Add(d, n)) = '"'
+	d.SetByte(n, '"')
 	return int(n + 2*q)
 }
 
 // putLongStr is putStr for strings of more than 16 bytes.
-func putLongStr(p unsafe.Pointer, s string, dw uint64) int {
-	n := uintptr(len(s))
-	sp := unsafe.Pointer(unsafe.StringData(s))
-	last := *(*uint64)(unsafe.Add(sp, n-8))
+func putLongStr(p mem.Ptr, s string, dw uint64) int {
+	n := len(s)
+	sp := mem.StringData(s)
+	last := sp.Load64(n - 8)
 	hard, quo := special(last, dw)
-	for i := uintptr(0); i < n-8; i += 8 {
-		h, q := special(*(*uint64)(unsafe.Add(sp, i)), dw)
+	for i := 0; i < n-8; i += 8 {
+		h, q := special(sp.Load64(i), dw)
 		hard, quo = hard|h, quo|q
 	}
 	if hard&hi8 != 0 {
 		return -1
 	}
-	q := uintptr(0)
+	q := 0
 	if quo&hi8 != 0 || last>>56 == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
 		q = 1
 	}
-	*(*uint8)(p) = '"'
-	d := unsafe.Add(p, q)
+	p.SetByte(0, '"')
+	d := p.Add(q)
 	if n <= 64 {
-		for i := uintptr(0); i < n-8; i += 8 {
-			*(*uint64)(unsafe.Add(d, i)) = *(*uint64)(unsafe.Add(sp, i))
+		for i := 0; i < n-8; i += 8 {
+			d.Store64(i, sp.Load64(i))
 		}
-		*(*uint64)(unsafe.Add(d, n-8)) = last
+		d.Store64(n-8, last)
 	} else {
-		copy(unsafe.Slice((*byte)(d), n), s)
+		copy(mem.BytesAt(d, n), s)
 	}
-	*(*uint8)(unsafe.Add(d, n)) = '"'
+	d.SetByte(n, '"')
 	return int(n + 2*q)
 }
 
@@ -153,7 +154,7 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 
 // appendBytesStr is appendStr for a byte slice.
 func appendBytesStr(b []byte, s []byte, mask uint8) []byte {
-	return appendStr(b, unsafe.String(unsafe.SliceData(s), len(s)), mask)
+	return appendStr(b, mem.String(s), mask)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -233,7 +234,7 @@ func writtenKey(k string) string {
 
 // appendBytesKey is appendKey for a byte slice.
 func appendBytesKey(b []byte, k []byte) []byte {
-	return appendKey(b, unsafe.String(unsafe.SliceData(k), len(k)))
+	return appendKey(b, mem.String(k))
 }
 
 // appendFloat appends f as a canonical number (§2): the shortest text that
@@ -285,7 +286,7 @@ func appendFloatRest(b []byte, f float64, bits int) []byte {
 // putFloat writes the canonical text of the float64 f at p, which has
 // numRoom bytes of room, when putFloat8 can make it, and returns its
 // length; otherwise it writes nothing and returns -1, for appendFloat.
-func putFloat(p unsafe.Pointer, f float64) int {
+func putFloat(p mem.Ptr, f float64) int {
 	if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
 		return putFloat8(p, f, a)
 	}
@@ -313,23 +314,23 @@ func putFloat(p unsafe.Pointer, f float64) int {
 // the same argument with 10^4 for 10^8: its at most 8 digits are one
 // digits8, the integer part in the low 4 bytes and the fraction in the
 // high 4, where a scale of 10^8 needs two.
-func putFloat8(p unsafe.Pointer, f, a float64) int {
+func putFloat8(p mem.Ptr, f, a float64) int {
 	s := 0
 	if a < 1e4 {
 		if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
 			if f < 0 {
-				*(*uint8)(p) = '-'
-				p, s = unsafe.Add(p, 1), 1
+				p.SetByte(0, '-')
+				p, s = p.Add(1), 1
 			}
 			d := digits8(uint64(m))
 			z := uint(bits.TrailingZeros64(d|1<<24)) &^ 7
-			*(*uint64)(p) = (d&0xffffffff + '0'*lo4) >> z
+			p.Store64(0, (d&0xffffffff+'0'*lo4)>>z)
 			ni := 4 - int(z>>3)
 			if d>>32 == 0 {
 				return s + ni
 			}
-			*(*uint8)(unsafe.Add(p, ni)) = '.'
-			*(*uint32)(unsafe.Add(p, ni+1)) = uint32(d>>32 + '0'*lo4)
+			p.SetByte(ni, '.')
+			p.Store32(ni+1, uint32(d>>32+'0'*lo4))
 			return s + ni + 9 - bits.LeadingZeros64(d>>32)>>3
 		}
 	}
@@ -341,13 +342,13 @@ func putFloat8(p unsafe.Pointer, f, a float64) int {
 	}
 	n := uint64(m)
 	if f < 0 {
-		*(*uint8)(p) = '-'
-		p, s = unsafe.Add(p, 1), 1
+		p.SetByte(0, '-')
+		p, s = p.Add(1), 1
 	}
 	ip, fp := n/1e8, n%1e8
 	d := digits8(ip)
 	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-	*(*uint64)(p) = (d + '0'*lo8) >> z
+	p.Store64(0, (d+'0'*lo8)>>z)
 	ni := 8 - int(z>>3)
 	if fp == 0 {
 		return s + ni
@@ -355,8 +356,8 @@ func putFloat8(p unsafe.Pointer, f, a float64) int {
 	// The fraction's 8 digits, the last in the highest byte: its trailing
 	// zeros are the high zero bytes, cut off by the length.
 	d = digits8(fp)
-	*(*uint8)(unsafe.Add(p, ni)) = '.'
-	*(*uint64)(unsafe.Add(p, ni+1)) = d + '0'*lo8
+	p.SetByte(ni, '.')
+	p.Store64(ni+1, d+'0'*lo8)
 	return s + ni + 9 - bits.LeadingZeros64(d)>>3
 }
 
@@ -424,8 +425,8 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 				return b[:o+ni], true
 			}
 			d := digits8(fp) // the fraction in the last k of 8 digits
-			*(*uint8)(unsafe.Add(dst, ni)) = '.'
-			*(*uint64)(unsafe.Add(dst, ni+1)) = (d + '0'*lo8) >> (64 - 8*k)
+			dst.SetByte(ni, '.')
+			dst.Store64(ni+1, (d+'0'*lo8)>>(64-8*k))
 			return b[:o+ni+1+k-bits.LeadingZeros64(d)>>3], true
 		}
 	}
@@ -433,12 +434,12 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 	// (and up to 5 of the zeros before them) after the point; the copies
 	// below read up to buf[55].
 	var buf [56]byte
-	bp := unsafe.Pointer(&buf)
+	bp := mem.Of(&buf)
 	hi, lo := digits8(n/1e8), digits8(n%1e8)
-	*(*uint64)(bp) = '0' * lo8
-	*(*uint64)(unsafe.Add(bp, 8)) = '0' * lo8
-	*(*uint64)(unsafe.Add(bp, 16)) = hi + '0'*lo8
-	*(*uint64)(unsafe.Add(bp, 24)) = lo + '0'*lo8
+	bp.Store64(0, '0'*lo8)
+	bp.Store64(8, '0'*lo8)
+	bp.Store64(16, hi+'0'*lo8)
+	bp.Store64(24, lo+'0'*lo8)
 	// lead: zero digits before n's first; trail: zero digits after its last.
 	var lead, trail int
 	if hi != 0 {
@@ -456,19 +457,19 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 	end := max(32-trail, point)   // end of the fraction, zeros dropped
 	b, dst, o := spare(b, 48, f < 0)
 	// The integer part has at most 16 digits, the fraction at most 21.
-	src := unsafe.Add(bp, from)
-	*(*uint64)(dst) = *(*uint64)(src)
-	*(*uint64)(unsafe.Add(dst, 8)) = *(*uint64)(unsafe.Add(src, 8))
+	src := bp.Add(from)
+	dst.Store64(0, src.Load64(0))
+	dst.Store64(8, src.Load64(8))
 	ni := point - from
 	if end == point {
 		return b[:o+ni], true
 	}
-	dst = unsafe.Add(dst, ni)
-	*(*uint8)(dst) = '.'
-	src = unsafe.Add(bp, point)
-	*(*uint64)(unsafe.Add(dst, 1)) = *(*uint64)(src)
-	*(*uint64)(unsafe.Add(dst, 9)) = *(*uint64)(unsafe.Add(src, 8))
-	*(*uint64)(unsafe.Add(dst, 17)) = *(*uint64)(unsafe.Add(src, 16))
+	dst = dst.Add(ni)
+	dst.SetByte(0, '.')
+	src = bp.Add(point)
+	dst.Store64(1, src.Load64(0))
+	dst.Store64(9, src.Load64(8))
+	dst.Store64(17, src.Load64(16))
 	return b[:o+ni+1+end-point], true
 }
 
@@ -709,15 +710,15 @@ func appendInt(b []byte, i int64) []byte {
 // first free byte and that byte's index; with neg it first writes '-'
 // there, and the address and index are those of the byte after it. The
 // caller writes through the address and then reslices b.
-func spare(b []byte, n int, neg bool) ([]byte, unsafe.Pointer, int) {
+func spare(b []byte, n int, neg bool) ([]byte, mem.Ptr, int) {
 	if cap(b)-len(b) < n {
 		b = slices.Grow(b, n)
 	}
 	o := len(b)
-	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
+	dst := (mem.SliceData(b)).Add(o)
 	if neg {
-		*(*uint8)(dst) = '-'
-		dst = unsafe.Add(dst, 1)
+		dst.SetByte(0, '-')
+		dst = dst.Add(1)
 		o++
 	}
 	return b, dst, o
@@ -736,16 +737,16 @@ func appendUint(b []byte, u uint64) []byte {
 
 // putInt writes the decimal text of i at p, which has numRoom bytes of
 // room, and returns its length.
-func putInt(p unsafe.Pointer, i int64) int {
+func putInt(p mem.Ptr, i int64) int {
 	u, s := uint64(i), 0
 	if i < 0 {
-		*(*uint8)(p) = '-'
-		p, u, s = unsafe.Add(p, 1), -u, 1
+		p.SetByte(0, '-')
+		p, u, s = p.Add(1), -u, 1
 	}
 	if u < 1e8 { // putDigits, by hand: the common case without a call
 		d := digits8(u)
 		z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-		*(*uint64)(p) = (d + '0'*lo8) >> z
+		p.Store64(0, (d+'0'*lo8)>>z)
 		return s + 8 - int(z>>3)
 	}
 	return s + putUint(p, u)
@@ -753,33 +754,33 @@ func putInt(p unsafe.Pointer, i int64) int {
 
 // putUint writes the decimal text of u at p, which has numRoom bytes of
 // room, and returns its length.
-func putUint(p unsafe.Pointer, u uint64) int {
+func putUint(p mem.Ptr, u uint64) int {
 	if u < 1e8 {
 		return putDigits(p, u)
 	}
 	if u < 1e16 {
 		hi, lo := u/1e8, u%1e8
 		k := putDigits(p, hi)
-		*(*uint64)(unsafe.Add(p, k)) = digits8(lo) + '0'*lo8
+		p.Store64(k, digits8(lo)+'0'*lo8)
 		return k + 8
 	}
 	top, mid := u/1e16, u%1e16
 	hi, lo := mid/1e8, mid%1e8
 	k := putDigits(p, top)
-	*(*uint64)(unsafe.Add(p, k)) = digits8(hi) + '0'*lo8
-	*(*uint64)(unsafe.Add(p, k+8)) = digits8(lo) + '0'*lo8
+	p.Store64(k, digits8(hi)+'0'*lo8)
+	p.Store64(k+8, digits8(lo)+'0'*lo8)
 	return k + 16
 }
 
 // putDigits writes the decimal digits of u < 1e8, without leading zeros,
 // at p, and returns how many there are. It stores 8 bytes whatever the
 // count, so p must have 8 bytes of room.
-func putDigits(p unsafe.Pointer, u uint64) int {
+func putDigits(p mem.Ptr, u uint64) int {
 	d := digits8(u)
 	// Leading zero digits are the low zero bytes of d; keep at least one
 	// digit (bit 56 is in the last digit's byte).
 	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-	*(*uint64)(p) = (d + '0'*lo8) >> z
+	p.Store64(0, (d+'0'*lo8)>>z)
 	return 8 - int(z>>3)
 }
 

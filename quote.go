@@ -6,7 +6,7 @@ package toon
 // one table of the byte rules; the word-at-a-time tests below (special,
 // strFlags) and the row kernel's tables are tested against it.
 
-import "unsafe"
+import "github.com/toonstream/toon/internal/mem"
 
 // Byte classes for the quoting decisions, one bit per reason, looked up in
 // charClass. A string is scanned once, OR-ing the classes of its bytes; the
@@ -64,17 +64,17 @@ func quoteMask(delim Delimiter) uint8 {
 
 // classify ORs the classes of every byte of s.
 func classify(s string) uint8 {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
+	p := mem.StringData(s)
+	n := len(s)
 	var a, b uint8
-	i := uintptr(0)
+	i := 0
 	for ; i+8 <= n; i += 8 {
-		x := *(*uint64)(unsafe.Add(p, i))
+		x := p.Load64(i)
 		a |= charClass[uint8(x)] | charClass[uint8(x>>8)] | charClass[uint8(x>>16)] | charClass[uint8(x>>24)]
 		b |= charClass[uint8(x>>32)] | charClass[uint8(x>>40)] | charClass[uint8(x>>48)] | charClass[uint8(x>>56)]
 	}
 	for ; i < n; i++ {
-		a |= charClass[*(*uint8)(unsafe.Add(p, i))]
+		a |= charClass[p.Byte(i)]
 	}
 	return a | b
 }
@@ -113,8 +113,8 @@ func special(x, dw uint64) (hard, quo uint64) {
 }
 
 // smallWord returns a word of the bytes of s for 0 < n < 4, repeated.
-func smallWord(p unsafe.Pointer, n uintptr) uint64 {
-	v := uint64(*(*uint8)(p)) | uint64(*(*uint8)(unsafe.Add(p, n>>1)))<<8 | uint64(*(*uint8)(unsafe.Add(p, n-1)))<<16
+func smallWord(p mem.Ptr, n int) uint64 {
+	v := uint64(p.Byte(0)) | uint64(p.Byte(n>>1))<<8 | uint64(p.Byte(n-1))<<16
 	return v | v<<24 | (v&0xffff)<<48
 }
 
@@ -123,15 +123,15 @@ func smallWord(p unsafe.Pointer, n uintptr) uint64 {
 // an escape inside quotes, quo if some byte forces quotes without one, and
 // high if some byte is not ASCII.
 func strFlags(s string, dw uint64) (esc, quo, high uint64) {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
-	i, last := uintptr(0), n-8
+	p := mem.StringData(s)
+	n := len(s)
+	i, last := 0, n-8
 	var x uint64
 	switch {
 	case n >= 8:
-		x = *(*uint64)(p)
+		x = p.Load64(0)
 	case n >= 4:
-		x, last = uint64(*(*uint32)(p))|uint64(*(*uint32)(unsafe.Add(p, n-4)))<<32, 0
+		x, last = uint64(p.Load32(0))|uint64(p.Load32(n-4))<<32, 0
 	case n > 0:
 		x, last = smallWord(p, n), 0
 	default:
@@ -156,7 +156,7 @@ func strFlags(s string, dw uint64) (esc, quo, high uint64) {
 			break
 		}
 		i = min(i+8, last)
-		x = *(*uint64)(unsafe.Add(p, i))
+		x = p.Load64(i)
 	}
 	return esc & hi8, quo & hi8, high & hi8
 }

@@ -5,7 +5,8 @@ package toon
 
 import (
 	"strconv"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // wframeKind is the kind of an open container of the token writer.
@@ -151,7 +152,7 @@ func (e *Encoder) push(f wframe) error {
 // each key's written form is.
 func (e *Encoder) tokenKey(f *wframe, k []byte, start int) error {
 	var bad bool
-	e.b, bad = appendKeyR(e.b, unsafe.String(unsafe.SliceData(k), len(k)))
+	e.b, bad = appendKeyR(e.b, mem.String(k))
 	w := k
 	if bad || f.replaced {
 		f.replaced = true
@@ -391,7 +392,7 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 		return encodeErr(ErrDepth, "field groups nested too deep")
 	}
 	// The names as strings that view the token's bytes: no copies.
-	name := func(i int) string { return unsafe.String(unsafe.SliceData(fs[i].Name), len(fs[i].Name)) }
+	name := func(i int) string { return mem.String(fs[i].Name) }
 	if a, b, ok := repeatedName(len(fs), name); ok {
 		if a != b {
 			return errKeysAlike(a, b, writtenKey(b))
