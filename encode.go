@@ -1115,7 +1115,7 @@ func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
 // rows at depth d of an object that passed keyedTree (§9.5).
 func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 	e.b = e.appendHeader(e.b, v.n, true)
-	e.b = e.appendFieldsSeg(e.b, root)
+	e.b = appendFieldSeg(e.b, groupFields(e.sc.nodes, root), e.delim)
 	e.b = append(e.b, ':')
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
@@ -1247,7 +1247,7 @@ func (e *Encoder) allPrims(ep *encPlan, base mem.Ptr, n int) (bool, error) {
 // passed tabularTree (§9.3).
 func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) error {
 	e.b = e.appendHeader(e.b, n, false)
-	e.b = e.appendFieldsSeg(e.b, root)
+	e.b = appendFieldSeg(e.b, groupFields(e.sc.nodes, root), e.delim)
 	e.b = append(e.b, ':')
 	for i := 0; i < n; i++ {
 		e.line(d)
@@ -1277,21 +1277,23 @@ type tnode struct {
 	pl     *encPlan // a group built from a static object's plan (planTree): that plan
 }
 
-// appendFieldsSeg appends the fields segment of the group at e.sc.nodes[root]
-// ("{a,b{c,d}}"), without the colon.
-func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
-	b = append(b, '{')
-	end := root + e.sc.nodes[root].size
-	for c := root + 1; c < end; c += e.sc.nodes[c].size {
-		if c > root+1 {
-			b = append(b, byte(e.delim))
-		}
-		b = appendKey(b, e.sc.nodes[c].name)
-		if e.sc.nodes[c].nchild > 0 {
-			b = e.appendFieldsSeg(b, c)
-		}
-	}
-	return append(b, '}')
+// nodeFields is the children of a group of e.sc.nodes from child c on, up
+// to end, as a fieldGroup.
+type nodeFields struct {
+	nodes  []tnode
+	c, end int
+}
+
+// groupFields returns the fields of the group at nodes[root].
+func groupFields(nodes []tnode, root int) nodeFields {
+	return nodeFields{nodes, root + 1, root + nodes[root].size}
+}
+
+func (g nodeFields) more() bool       { return g.c < g.end }
+func (g nodeFields) name() string     { return g.nodes[g.c].name }
+func (g nodeFields) next() nodeFields { return nodeFields{g.nodes, g.c + g.nodes[g.c].size, g.end} }
+func (g nodeFields) sub() (nodeFields, bool) {
+	return groupFields(g.nodes, g.c), g.nodes[g.c].nchild > 0
 }
 
 // appendHeader appends "[N<delim?>]" or, keyed, "[N:<delim?>]".

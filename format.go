@@ -78,7 +78,7 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		return -1
 	}
 	q := 0
-	if quo&hi8 != 0 || s[n-1] == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
+	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
 	p.SetByte(0, '"')
@@ -113,7 +113,7 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		return -1
 	}
 	q := 0
-	if quo&hi8 != 0 || last>>56 == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
+	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
 	p.SetByte(0, '"')
@@ -144,7 +144,7 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	switch {
 	case esc != 0:
 		return appendQuoted(b, s, clsEscape)
-	case quo != 0 || s[len(s)-1] == ' ' || quoteByShape(s):
+	case quo != 0 || quoteByShape(s):
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')
@@ -204,15 +204,10 @@ func appendKey(b []byte, k string) []byte {
 // appendKeyR is appendKey, and reports whether k had bad bytes replaced:
 // its text is then that of writtenKey(k), which other keys may share.
 func appendKeyR(b []byte, k string) ([]byte, bool) {
-	if len(k) > 0 {
-		if c := k[0]; c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z' {
-			cls := classify(k)
-			if cls&clsKeyBad == 0 {
-				return append(b, k...), false
-			}
-		}
-	}
 	cls := classify(k)
+	if bareKey(k, cls) {
+		return append(b, k...), false
+	}
 	if cls&clsHigh != 0 && !utf8.ValidString(k) {
 		k = strings.ToValidUTF8(k, "\uFFFD")
 		return appendQuoted(b, k, classify(k)), true
@@ -681,6 +676,51 @@ const zeros = "000000000000000000000000"
 
 // spaces is sliced for indentation.
 const spaces = "                                                                                                                                "
+
+// fieldGroup is a cursor over the fields of a header's field list, for
+// appendFieldSeg: whether a field is left, its name, the group it heads
+// if it is not a primitive, and the cursor at the next field. The
+// encoder's field lists (names given to BeginTable, a token's []Field, a
+// struct's plan, the tree built for a generic table) each have one.
+type fieldGroup[G any] interface {
+	more() bool
+	name() string
+	sub() (G, bool)
+	next() G
+}
+
+// appendFieldSeg appends the fields segment of a header (§6, §9.3): the
+// fields of g from its cursor on, separated by delimiter d, each nested
+// group in braces after its name, "{a,b{c,d}}", without the colon.
+func appendFieldSeg[G fieldGroup[G]](b []byte, g G, d Delimiter) []byte {
+	b = append(b, '{')
+	for first := true; g.more(); g, first = g.next(), false {
+		if !first {
+			b = append(b, byte(d))
+		}
+		b = appendKey(b, g.name())
+		if s, ok := g.sub(); ok {
+			b = appendFieldSeg(b, s, d)
+		}
+	}
+	return append(b, '}')
+}
+
+// nameFields is a flat list of names as a fieldGroup.
+type nameFields []string
+
+func (g nameFields) more() bool              { return len(g) > 0 }
+func (g nameFields) name() string            { return g[0] }
+func (g nameFields) sub() (nameFields, bool) { return nil, false }
+func (g nameFields) next() nameFields        { return g[1:] }
+
+// tokenFields is a token's field list as a fieldGroup.
+type tokenFields []Field
+
+func (g tokenFields) more() bool               { return len(g) > 0 }
+func (g tokenFields) name() string             { return mem.String(g[0].Name) }
+func (g tokenFields) sub() (tokenFields, bool) { return g[0].Fields, g[0].Fields != nil }
+func (g tokenFields) next() tokenFields        { return g[1:] }
 
 // appendIndent appends n spaces.
 func appendIndent(b []byte, n int) []byte {

@@ -859,17 +859,22 @@ func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
 	if seg := pl.segs[delimIndex(delim)]; seg != nil {
 		return append(b, seg...)
 	}
-	b = append(b, '{')
-	for i := range pl.fields {
-		if i > 0 {
-			b = append(b, byte(delim))
-		}
-		b = appendKey(b, pl.fields[i].name)
-		if pl.fields[i].plan.shape != shapePrim {
-			b = appendStaticFields(b, pl.fields[i].plan, delim)
-		}
-	}
-	return append(b, '}')
+	return appendFieldSeg(b, planFields{pl: pl}, delim)
+}
+
+// planFields is the fields of a static object's plan from field i on, as
+// a fieldGroup: the fields that are not primitives are nested groups.
+type planFields struct {
+	pl *encPlan
+	i  int
+}
+
+func (g planFields) more() bool       { return g.i < len(g.pl.fields) }
+func (g planFields) name() string     { return g.pl.fields[g.i].name }
+func (g planFields) next() planFields { return planFields{g.pl, g.i + 1} }
+func (g planFields) sub() (planFields, bool) {
+	pl := g.pl.fields[g.i].plan
+	return planFields{pl: pl}, pl.shape != shapePrim
 }
 
 // delimIndex numbers the delimiters from 0 to 2.

@@ -86,6 +86,32 @@ var delimWords = [4]uint64{'\t' * lo8, ',' * lo8, '|' * lo8, '\t' * lo8}
 // delimWord returns the delimiter word for a quoting mask.
 func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
 
+// Word classes: what the word-at-a-time tests (special, and the row
+// kernel's tables) make of a byte. wordHard is a byte after which only the
+// exact test can tell whether and how the string is quoted: a byte that may
+// need an escape or is not ASCII, or one of '[', ']', '{', '|' and '}',
+// which the word test cannot tell from '\\' (see special). wordQuote is any
+// other byte that forces quotes: ':' and the delimiter.
+const (
+	wordHard  = 0x80
+	wordQuote = 0x01
+)
+
+// wordClass returns the word class of byte c under delimiter d, from
+// charClass: the one statement of what special flags, which the row
+// kernel's class tables must equal (TestWordClass checks special and
+// strFlags against it for every byte in every lane).
+func wordClass(c byte, d Delimiter) uint8 {
+	k := charClass[c]
+	switch {
+	case k&(clsEscape|clsHigh) != 0 || (c|0x20)-'{' < 3:
+		return wordHard
+	case k&quoteMask(d) != 0:
+		return wordQuote
+	}
+	return 0
+}
+
 // special tests the bytes of a word of a string for §7.1 and §7.2. In the
 // high bit of some byte lane, hard has a bit if some byte is not ASCII or
 // is one of the bytes that may need an escape or force quotes: a control
@@ -161,27 +187,53 @@ func strFlags(s string, dw uint64) (esc, quo, high uint64) {
 	return esc & hi8, quo & hi8, high & hi8
 }
 
-// quoteByShape reports the §7.2 reasons to quote a non-empty string that do
-// not come from the bytes it contains: leading or trailing space, a leading
-// hyphen or number sign, the literals true, false and null, and numeric-like
-// text. (Tabs are control characters and force quotes through charClass.)
-func quoteByShape(s string) bool {
-	if s[len(s)-1] == ' ' {
-		return true // trailing whitespace, whatever the first byte (§7.2)
+// The answers of shapeOf.
+const (
+	shapePlain  = iota // the shape asks for no quotes
+	shapeQuoted        // the shape asks for quotes
+	shapeNumber        // s starts as a number does: quoted if numericLike(s)
+)
+
+// shapeOf applies the §7.2 reasons to quote a non-empty string that do not
+// come from the bytes it contains, but for the numeric-like test, which it
+// leaves to numericLike when the first byte is a digit or '+': leading or
+// trailing space, a leading hyphen or number sign, and the literals true,
+// false and null. (Tabs are control characters and force quotes through
+// charClass.) It is small enough to inline, so that the row writer's loop
+// can use it without a call.
+func shapeOf(s string) int {
+	c := s[0]
+	switch {
+	case s[len(s)-1] == ' ': // trailing whitespace, whatever the first byte
+		return shapeQuoted
+	case charClass[c]&clsFirst == 0:
+		return shapePlain
+	case c-'0' < 10 || c == '+':
+		return shapeNumber
+	case s == "true" || s == "false" || s == "null":
+		return shapeQuoted
+	case c >= 'a': // t, f or n, not starting a literal
+		return shapePlain
 	}
-	switch c := s[0]; {
-	case c == '-' || c == '#' || c == ' ':
+	return shapeQuoted // '-', '#' or ' '
+}
+
+// quoteByShape reports whether the shape of the non-empty string s asks for
+// quotes (§7.2): shapeOf, with the numeric-like test.
+func quoteByShape(s string) bool {
+	switch shapeOf(s) {
+	case shapeQuoted:
 		return true
-	case c >= '0' && c <= '9' || c == '+':
+	case shapeNumber:
 		return numericLike(s)
-	case c == 't':
-		return s == "true"
-	case c == 'f':
-		return s == "false"
-	case c == 'n':
-		return s == "null"
 	}
 	return false
+}
+
+// bareKey reports whether the key k, whose classes are cls = classify(k),
+// may stand unquoted (§7.3): it matches /^[A-Za-z_][A-Za-z0-9_.]*$/.
+func bareKey(k string, cls uint8) bool {
+	return len(k) > 0 && cls&clsKeyBad == 0 && (k[0] == '_' || (k[0]|0x20)-'a' < 26)
 }
 
 // numericLike reports whether s matches

@@ -182,7 +182,7 @@ func appendTableFields(b []byte, names []string, group *encPlan, d Delimiter) []
 	if group != nil {
 		return appendStaticFields(b, group, d)
 	}
-	return appendStrFields(b, names, d)
+	return appendFieldSeg(b, nameFields(names), d)
 }
 
 // checkRow returns an error wrapping ErrLineTooLong if the next row of the
@@ -195,18 +195,6 @@ func (e *Encoder) checkRow(n int) error {
 	t := &e.tbl
 	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
 		ErrLineTooLong, t.rows+1, t.name, n-1, e.opts.maxLine)
-}
-
-// appendStrFields appends a fields segment from names.
-func appendStrFields(b []byte, fields []string, d Delimiter) []byte {
-	b = append(b, '{')
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, byte(d))
-		}
-		b = appendKey(b, f)
-	}
-	return append(b, '}')
 }
 
 // WriteRow writes one row of the open table: one cell per field, quoted
@@ -602,28 +590,13 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 				}
 				goto quote
 			}
-			// The shapes of quoteByShape, but numeric-like text, which
-			// is left to appendCell.
-			if s[ln-1] != ' ' {
-				switch c0 := s[0]; {
-				case charClass[c0]&clsFirst == 0:
-					goto plain
-				case c0 == '-' || c0 == '#' || c0 == ' ':
-				case c0 == 't':
-					if s != "true" {
-						goto plain
-					}
-				case c0 == 'f':
-					if s != "false" {
-						goto plain
-					}
-				case c0 == 'n':
-					if s != "null" {
-						goto plain
-					}
-				default: // a digit or '+'
-					return p.Diff(base), i
-				}
+			// The shape of the string; numeric-like text is left to
+			// appendCell.
+			switch shapeOf(s) {
+			case shapePlain:
+				goto plain
+			case shapeNumber:
+				return p.Diff(base), i
 			}
 		quote:
 			{

@@ -416,21 +416,6 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 	return nil
 }
 
-// appendFields appends a fields segment from a token's field list.
-func appendFields(b []byte, fs []Field, d Delimiter) []byte {
-	b = append(b, '{')
-	for i, f := range fs {
-		if i > 0 {
-			b = append(b, byte(d))
-		}
-		b = appendBytesKey(b, f.Name)
-		if f.Fields != nil {
-			b = appendFields(b, f.Fields, d)
-		}
-	}
-	return append(b, '}')
-}
-
 // tokenValue writes the value token t at place p: at the root, after a key
 // written at depth d, or as a list item at depth d whose array's quoting
 // mask is mask.
@@ -485,7 +470,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 				e.line(0)
 			}
 			e.b = appendBracket(e.b, t.Len(), true, delim)
-			e.b = appendFields(e.b, t.Fields(), delim)
+			e.b = appendFieldSeg(e.b, tokenFields(t.Fields()), delim)
 			e.b = append(e.b, ':')
 			return e.push(wframe{kind: wKeyed, delim: delim, mask: quoteMask(delim), depth: child, n: t.Len(), pc: -1})
 		}
@@ -540,7 +525,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 			f.kind = wList
 		case FormTabular:
 			e.b = appendBracket(e.b, n, false, delim)
-			e.b = appendFields(e.b, t.Fields(), delim)
+			e.b = appendFieldSeg(e.b, tokenFields(t.Fields()), delim)
 			e.b = append(e.b, ':')
 			f.kind = wTabular
 		}
