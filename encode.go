@@ -825,22 +825,65 @@ func (e *Encoder) enter() error {
 func (e *Encoder) leave() { e.level-- }
 
 // beginArray enters one nesting level and writes what comes before an
-// array's header at place p: the root's line, or a list item's hyphen (a
-// field's key is already written). It returns the depth of the array's
-// content. Unless it fails, the caller must call e.leave when done.
+// array's header at place p (arrayLead). It returns the depth of the
+// array's content. Unless it fails, the caller must call e.leave when done.
 func (e *Encoder) beginArray(p place, d int) (child int, err error) {
 	if err := e.enter(); err != nil {
 		return 0, err
 	}
+	return e.arrayLead(p, d), nil
+}
+
+// The layout of a value's start, shared by Encode, Marshal and WriteToken:
+// where a value's text goes at each place (§8, §9, §10).
+
+// arrayLead writes what comes before the header of an array (or keyed
+// object) at place p: the root's line, or a list item's line and hyphen
+// at depth d (a field's key is already written). It returns the depth of
+// the array's content.
+func (e *Encoder) arrayLead(p place, d int) (child int) {
 	switch p {
 	case atRoot:
 		e.line(0)
-		return 1, nil
+		return 1
 	case atItem:
 		e.line(d)
 		e.b = append(e.b, '-', ' ')
 	}
-	return d + 1, nil
+	return d + 1
+}
+
+// primLead writes what comes before a primitive at place p: the root's
+// line, ": " after a key, or a list item's line and hyphen at depth d.
+func (e *Encoder) primLead(p place, d int) {
+	switch p {
+	case atRoot:
+		e.line(0)
+	case atField:
+		e.b = append(e.b, ':', ' ')
+	case atItem:
+		e.line(d)
+		e.b = append(e.b, '-', ' ')
+	}
+}
+
+// fieldStart starts the line of a field of an object whose fields are at
+// depth d: on the hyphen line at depth d-1 for the first field of an
+// object that is a list item (§10), else at depth d.
+func (e *Encoder) fieldStart(d int, hyphen bool) {
+	if hyphen {
+		e.line(d - 1)
+		e.b = append(e.b, '-', ' ')
+		return
+	}
+	e.line(d)
+}
+
+// emptyItem writes an empty object as a list item at depth d: a lone
+// hyphen (§10).
+func (e *Encoder) emptyItem(d int) {
+	e.line(d)
+	e.b = append(e.b, '-')
 }
 
 // writeValue writes the resolved value at p of a field whose key has been
@@ -848,7 +891,7 @@ func (e *Encoder) beginArray(p place, d int) (child int, err error) {
 func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.b = append(e.b, ':', ' ')
+		e.primLead(atField, d)
 		var err error
 		e.b, err = appendTyped(e.b, pl, p, e.docMask)
 		return err
@@ -865,8 +908,7 @@ func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 func (e *Encoder) writeItem(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
+		e.primLead(atItem, d)
 		var err error
 		e.b, err = appendTyped(e.b, pl, p, e.docMask)
 		return err
@@ -880,8 +922,7 @@ func (e *Encoder) writeItem(pl *encPlan, p mem.Ptr, d int) error {
 			return err
 		}
 		if v.n == 0 {
-			e.line(d)
-			e.b = append(e.b, '-')
+			e.emptyItem(d)
 			return nil
 		}
 		return e.writeFields(&v, d+1, true)
@@ -962,12 +1003,7 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 	}
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
-		if hyphen && i == 0 {
-			e.line(d - 1)
-			e.b = append(e.b, '-', ' ')
-		} else {
-			e.line(d)
-		}
+		e.fieldStart(d, hyphen && i == 0)
 		var bad bool
 		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
 			if err := e.keyClash(v); err != nil {
@@ -1114,9 +1150,7 @@ func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
 // writeKeyed writes the keyed header (after the key, if any) and the entry
 // rows at depth d of an object that passed keyedTree (§9.5).
 func (e *Encoder) writeKeyed(v *objView, root, d int) error {
-	e.b = e.appendHeader(e.b, v.n, true)
-	e.b = appendFieldSeg(e.b, groupFields(e.sc.nodes, root), e.delim)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, v.n, true, groupFields(e.sc.nodes, root), e.delim)
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
 		e.line(d)
@@ -1246,9 +1280,7 @@ func (e *Encoder) allPrims(ep *encPlan, base mem.Ptr, n int) (bool, error) {
 // writeTable writes the header and the rows at depth d of an array that
 // passed tabularTree (§9.3).
 func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) error {
-	e.b = e.appendHeader(e.b, n, false)
-	e.b = appendFieldSeg(e.b, groupFields(e.sc.nodes, root), e.delim)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim)
 	for i := 0; i < n; i++ {
 		e.line(d)
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
@@ -1289,9 +1321,10 @@ func groupFields(nodes []tnode, root int) nodeFields {
 	return nodeFields{nodes, root + 1, root + nodes[root].size}
 }
 
-func (g nodeFields) more() bool       { return g.c < g.end }
-func (g nodeFields) name() string     { return g.nodes[g.c].name }
-func (g nodeFields) next() nodeFields { return nodeFields{g.nodes, g.c + g.nodes[g.c].size, g.end} }
+func (g nodeFields) more() bool              { return g.c < g.end }
+func (g nodeFields) name() string            { return g.nodes[g.c].name }
+func (g nodeFields) next() nodeFields        { return nodeFields{g.nodes, g.c + g.nodes[g.c].size, g.end} }
+func (g nodeFields) cached(Delimiter) []byte { return nil }
 func (g nodeFields) sub() (nodeFields, bool) {
 	return groupFields(g.nodes, g.c), g.nodes[g.c].nchild > 0
 }

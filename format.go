@@ -310,23 +310,22 @@ func putFloat(p mem.Ptr, f float64) int {
 // digits8, the integer part in the low 4 bytes and the fraction in the
 // high 4, where a scale of 10^8 needs two.
 func putFloat8(p mem.Ptr, f, a float64) int {
-	s := 0
+	neg := int(math.Float64bits(f) >> 63)
 	if a < 1e4 {
 		if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
-			if f < 0 {
-				p.SetByte(0, '-')
-				p, s = p.Add(1), 1
-			}
+			p.SetByte(0, '-')
+			p = p.Add(neg)
 			d := digits8(uint64(m))
-			z := uint(bits.TrailingZeros64(d|1<<24)) &^ 7
-			p.Store64(0, (d&0xffffffff+'0'*lo4)>>z)
-			ni := 4 - int(z>>3)
+			ni := putLead4(p, d)
 			if d>>32 == 0 {
-				return s + ni
+				return neg + ni
 			}
+			// The fraction's 4 digits, the last in the highest byte:
+			// its trailing zeros are the high zero bytes, cut off by
+			// the length.
 			p.SetByte(ni, '.')
 			p.Store32(ni+1, uint32(d>>32+'0'*lo4))
-			return s + ni + 9 - bits.LeadingZeros64(d>>32)>>3
+			return neg + ni + 9 - bits.LeadingZeros64(d>>32)>>3
 		}
 	}
 	// Through int64, which converts in one instruction where uint64
@@ -336,24 +335,18 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 		return -1
 	}
 	n := uint64(m)
-	if f < 0 {
-		p.SetByte(0, '-')
-		p, s = p.Add(1), 1
-	}
-	ip, fp := n/1e8, n%1e8
-	d := digits8(ip)
-	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-	p.Store64(0, (d+'0'*lo8)>>z)
-	ni := 8 - int(z>>3)
+	p.SetByte(0, '-')
+	p = p.Add(neg)
+	ni := putLead8(p, digits8(n/1e8))
+	fp := n % 1e8
 	if fp == 0 {
-		return s + ni
+		return neg + ni
 	}
-	// The fraction's 8 digits, the last in the highest byte: its trailing
-	// zeros are the high zero bytes, cut off by the length.
-	d = digits8(fp)
+	// The fraction's 8 digits, as above.
+	d := digits8(fp)
 	p.SetByte(ni, '.')
 	p.Store64(ni+1, d+'0'*lo8)
-	return s + ni + 9 - bits.LeadingZeros64(d)>>3
+	return neg + ni + 9 - bits.LeadingZeros64(d)>>3
 }
 
 // pow10u holds the powers of ten that fit a uint64.
@@ -415,7 +408,7 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 		// below confirms.
 		if fp := n - ip*pow10u[k]; fp < pow10u[k] {
 			b, dst, o := spare(b, 24, f < 0)
-			ni := putDigits(dst, ip)
+			ni := putLead8(dst, digits8(ip))
 			if fp == 0 {
 				return b[:o+ni], true
 			}
@@ -679,20 +672,25 @@ const spaces = "                                                                
 
 // fieldGroup is a cursor over the fields of a header's field list, for
 // appendFieldSeg: whether a field is left, its name, the group it heads
-// if it is not a primitive, and the cursor at the next field. The
-// encoder's field lists (names given to BeginTable, a token's []Field, a
-// struct's plan, the tree built for a generic table) each have one.
+// if it is not a primitive, and the cursor at the next field; and the
+// group's segment if it is already made (cached). The encoder's field
+// lists (names given to BeginTable, a token's []Field, a struct's plan,
+// the tree built for a generic table) each have one.
 type fieldGroup[G any] interface {
 	more() bool
 	name() string
 	sub() (G, bool)
 	next() G
+	cached(d Delimiter) []byte
 }
 
 // appendFieldSeg appends the fields segment of a header (§6, §9.3): the
 // fields of g from its cursor on, separated by delimiter d, each nested
 // group in braces after its name, "{a,b{c,d}}", without the colon.
 func appendFieldSeg[G fieldGroup[G]](b []byte, g G, d Delimiter) []byte {
+	if seg := g.cached(d); seg != nil {
+		return append(b, seg...)
+	}
 	b = append(b, '{')
 	for first := true; g.more(); g, first = g.next(), false {
 		if !first {
@@ -706,6 +704,15 @@ func appendFieldSeg[G fieldGroup[G]](b []byte, g G, d Delimiter) []byte {
 	return append(b, '}')
 }
 
+// appendTableHeader appends the header of a tabular array (keyed false)
+// or of a keyed object (keyed true) of n rows or entries after its key, if
+// any: the bracket, the fields segment of g and the colon (§6).
+func appendTableHeader[G fieldGroup[G]](b []byte, n int, keyed bool, g G, d Delimiter) []byte {
+	b = appendBracket(b, n, keyed, d)
+	b = appendFieldSeg(b, g, d)
+	return append(b, ':')
+}
+
 // nameFields is a flat list of names as a fieldGroup.
 type nameFields []string
 
@@ -713,6 +720,7 @@ func (g nameFields) more() bool              { return len(g) > 0 }
 func (g nameFields) name() string            { return g[0] }
 func (g nameFields) sub() (nameFields, bool) { return nil, false }
 func (g nameFields) next() nameFields        { return g[1:] }
+func (g nameFields) cached(Delimiter) []byte { return nil }
 
 // tokenFields is a token's field list as a fieldGroup.
 type tokenFields []Field
@@ -721,6 +729,7 @@ func (g tokenFields) more() bool               { return len(g) > 0 }
 func (g tokenFields) name() string             { return mem.String(g[0].Name) }
 func (g tokenFields) sub() (tokenFields, bool) { return g[0].Fields, g[0].Fields != nil }
 func (g tokenFields) next() tokenFields        { return g[1:] }
+func (g tokenFields) cached(Delimiter) []byte  { return nil }
 
 // appendIndent appends n spaces.
 func appendIndent(b []byte, n int) []byte {
@@ -776,52 +785,60 @@ func appendUint(b []byte, u uint64) []byte {
 }
 
 // putInt writes the decimal text of i at p, which has numRoom bytes of
-// room, and returns its length.
+// room, and returns its length. The '-' is stored whatever the sign and
+// counted only for a negative i, which spares a branch on the sign.
 func putInt(p mem.Ptr, i int64) int {
-	u, s := uint64(i), 0
-	if i < 0 {
-		p.SetByte(0, '-')
-		p, u, s = p.Add(1), -u, 1
+	u, neg := uint64(i), int(uint64(i)>>63)
+	if neg != 0 {
+		u = -u
 	}
-	if u < 1e8 { // putDigits, by hand: the common case without a call
-		d := digits8(u)
-		z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-		p.Store64(0, (d+'0'*lo8)>>z)
-		return s + 8 - int(z>>3)
-	}
-	return s + putUint(p, u)
+	p.SetByte(0, '-')
+	return neg + putUint(p.Add(neg), u)
 }
 
 // putUint writes the decimal text of u at p, which has numRoom bytes of
 // room, and returns its length.
 func putUint(p mem.Ptr, u uint64) int {
-	if u < 1e8 {
-		return putDigits(p, u)
-	}
 	if u < 1e16 {
-		hi, lo := u/1e8, u%1e8
-		k := putDigits(p, hi)
-		p.Store64(k, digits8(lo)+'0'*lo8)
-		return k + 8
+		return putDec16(p, u)
 	}
 	top, mid := u/1e16, u%1e16
-	hi, lo := mid/1e8, mid%1e8
-	k := putDigits(p, top)
-	p.Store64(k, digits8(hi)+'0'*lo8)
-	p.Store64(k+8, digits8(lo)+'0'*lo8)
+	k := putLead8(p, digits8(top))
+	p.Store64(k, digits8(mid/1e8)+'0'*lo8)
+	p.Store64(k+8, digits8(mid%1e8)+'0'*lo8)
 	return k + 16
 }
 
-// putDigits writes the decimal digits of u < 1e8, without leading zeros,
-// at p, and returns how many there are. It stores 8 bytes whatever the
-// count, so p must have 8 bytes of room.
-func putDigits(p mem.Ptr, u uint64) int {
-	d := digits8(u)
-	// Leading zero digits are the low zero bytes of d; keep at least one
-	// digit (bit 56 is in the last digit's byte).
+// putDec16 writes the decimal digits of u < 1e16 at p, which has 24 bytes
+// of room, and returns how many there are.
+func putDec16(p mem.Ptr, u uint64) int {
+	switch {
+	case u < 1e4:
+		return putLead4(p, digits4(u))
+	case u < 1e8:
+		return putLead8(p, digits8(u))
+	}
+	k := putLead8(p, digits8(u/1e8))
+	p.Store64(k, digits8(u%1e8)+'0'*lo8)
+	return k + 8
+}
+
+// putLead8 writes the digits d of digits8, without their leading zeros
+// but for the last digit, at p, and returns how many it wrote. It stores 8
+// bytes whatever the count, so p must have 8 bytes of room. The leading
+// zeros are the low zero bytes of d; bit 56 is in the last digit's byte.
+func putLead8(p mem.Ptr, d uint64) int {
 	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
 	p.Store64(0, (d+'0'*lo8)>>z)
 	return 8 - int(z>>3)
+}
+
+// putLead4 is putLead8 for the 4 digits in the low half of d (digits4,
+// or the low half of digits8).
+func putLead4(p mem.Ptr, d uint64) int {
+	z := uint(bits.TrailingZeros64(d|1<<24)) &^ 7
+	p.Store64(0, (d&0xffffffff+'0'*lo4)>>z)
+	return 4 - int(z>>3)
 }
 
 // digits4 is digits8 for u < 1e4: its four digits in the low four bytes,

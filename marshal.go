@@ -158,7 +158,7 @@ type encPlan struct {
 	keyed      bool
 	keyedCells [][]encLeaf
 
-	// segs are a static object's fields segment (appendStaticFields)
+	// segs are a static object's fields segment (staticFields)
 	// with each delimiter, by delimIndex.
 	segs [3][]byte
 }
@@ -416,7 +416,7 @@ func (pl *encPlan) staticShape() {
 		pl.depth = max(pl.depth, f.plan.depth+1)
 	}
 	for i, d := range [...]Delimiter{Comma, Tab, Pipe} {
-		pl.segs[i] = appendStaticFields(nil, pl, d)
+		pl.segs[i] = appendFieldSeg(nil, staticFields(pl), d)
 	}
 	pl.simpleLeaves = true
 	for _, l := range pl.leaves {
@@ -639,9 +639,7 @@ func (e *MarshalerError) Unwrap() error { return e.Err }
 // static objects of plan ep at base, with rows at depth d: the form the
 // type settles (§9.3), as writeArray has decided.
 func (e *Encoder) writeStaticTable(ep *encPlan, base mem.Ptr, n, d int) error {
-	e.b = e.appendHeader(e.b, n, false)
-	e.b = appendStaticFields(e.b, ep, e.delim)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, n, false, staticFields(ep), e.delim)
 	if len(ep.leaves) <= maxValueRow {
 		return e.valueRows(ep, base, n, d)
 	}
@@ -666,9 +664,7 @@ func (e *Encoder) writeStaticTable(ep *encPlan, base mem.Ptr, n, d int) error {
 // of the same field tree (pl.keyed) as a keyed table (§9.5), with its
 // entries at depth d.
 func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
-	e.b = e.appendHeader(e.b, len(pl.fields), true)
-	e.b = appendStaticFields(e.b, pl.fields[0].plan, e.delim)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, len(pl.fields), true, staticFields(pl.fields[0].plan), e.delim)
 	for i := range pl.fields {
 		e.line(d)
 		e.b = append(e.b, pl.fields[i].key...)
@@ -688,9 +684,7 @@ func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
 // a keyed table (§9.5), with its entries at depth d.
 func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
 	ep := v.pl.elem
-	e.b = e.appendHeader(e.b, v.n, true)
-	e.b = appendStaticFields(e.b, ep, e.delim)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, v.n, true, staticFields(ep), e.delim)
 	checked := false // keyClash has run for v
 	for _, ent := range e.sc.ents[v.lo : v.lo+v.n] {
 		e.line(d)
@@ -852,18 +846,12 @@ func (e *Encoder) reserve(perRow, rows int) {
 	}
 }
 
-// appendStaticFields appends the fields segment of a static object, or of
-// a struct whose fields are primitives or structs of them (WriteRows): its
-// fields that are not primitives are nested groups.
-func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
-	if seg := pl.segs[delimIndex(delim)]; seg != nil {
-		return append(b, seg...)
-	}
-	return appendFieldSeg(b, planFields{pl: pl}, delim)
-}
+// staticFields returns the fields of a static object, or of a struct whose
+// fields are primitives or structs of them (WriteRows), as a fieldGroup:
+// its fields that are not primitives are nested groups.
+func staticFields(pl *encPlan) planFields { return planFields{pl: pl} }
 
-// planFields is the fields of a static object's plan from field i on, as
-// a fieldGroup: the fields that are not primitives are nested groups.
+// planFields is the fields of a static object's plan from field i on.
 type planFields struct {
 	pl *encPlan
 	i  int
@@ -875,6 +863,14 @@ func (g planFields) next() planFields { return planFields{g.pl, g.i + 1} }
 func (g planFields) sub() (planFields, bool) {
 	pl := g.pl.fields[g.i].plan
 	return planFields{pl: pl}, pl.shape != shapePrim
+}
+
+// cached returns the segment made when the plan was (encPlan.segs).
+func (g planFields) cached(d Delimiter) []byte {
+	if g.i != 0 {
+		return nil
+	}
+	return g.pl.segs[delimIndex(d)]
 }
 
 // delimIndex numbers the delimiters from 0 to 2.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"os"
 	"slices"
 	"strconv"
@@ -114,7 +113,7 @@ func (e *Encoder) tableFree(call string) error {
 
 // beginTable is BeginTable once its fields are checked: rows of width
 // cells, under the fields segment of names or, if group is not nil, of the
-// row struct group (appendStaticFields).
+// row struct group (staticFields).
 func (e *Encoder) beginTable(key string, n, width int, names []string, group *encPlan) error {
 	t := &e.tbl
 	var f *wframe
@@ -180,7 +179,7 @@ func (e *Encoder) beginTable(key string, n, width int, names []string, group *en
 // struct group, if not nil, else of names.
 func appendTableFields(b []byte, names []string, group *encPlan, d Delimiter) []byte {
 	if group != nil {
-		return appendStaticFields(b, group, d)
+		return appendFieldSeg(b, staticFields(group), d)
 	}
 	return appendFieldSeg(b, nameFields(names), d)
 }
@@ -458,75 +457,15 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 				return p.Diff(base), i
 			}
 			p.SetByte(0, '-')
-			d := p.Add(neg)
-			if u < 1e4 {
-				w := digits4(u)
-				z := int(bits.TrailingZeros64(w|1<<24)) &^ 7
-				d.Store64(0, (w+'0'*lo4)>>z)
-				n = neg + 4 - z>>3
-				break
-			}
-			var lo uint64
-			big := u >= 1e8
-			if big {
-				u, lo = u/1e8, u%1e8
-			}
-			w := digits8(u)
-			z := int(bits.TrailingZeros64(w|1<<56)) &^ 7
-			d.Store64(0, (w+'0'*lo8)>>z)
-			n = neg + 8 - z>>3
-			if big { // the last 8 digits
-				p.Store64(n, digits8(lo)+'0'*lo8)
-				n += 8
-			}
+			n = neg + putDec16(p.Add(neg), u)
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
 			a := math.Abs(f)
 			if !(a >= 1e-6 && a < 1e7) {
 				return p.Diff(base), i
 			}
-			neg := int(c.u >> 63)
-			if a < 1e4 {
-				// At most 4 digits either side of the point, by the
-				// argument of putFloat8 with 10^4 for 10^8: one digits8
-				// makes them, the integer part in the low 4 bytes and
-				// the fraction in the high 4.
-				if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
-					p.SetByte(0, '-')
-					d := p.Add(neg)
-					w := digits8(uint64(m))
-					z := int(bits.TrailingZeros64(w|1<<24)) &^ 7
-					d.Store64(0, (w&0xffffffff+'0'*lo4)>>z)
-					ni := 4 - z>>3
-					n = neg + ni
-					if fw := w >> 32; fw != 0 {
-						d.SetByte(ni, '.')
-						d.Store32(ni+1, uint32(fw+'0'*lo4))
-						n += 9 - bits.LeadingZeros64(fw)>>3
-					}
-					break
-				}
-			}
-			// Through int64, which converts in one instruction where
-			// uint64 takes a dozen; m < 10^15 either way.
-			mi := int64(a*1e8 + 0.5)
-			if float64(mi)/1e8 != a {
+			if n = putFloat8(p, f, a); n < 0 {
 				return p.Diff(base), i
-			}
-			m := uint64(mi)
-			p.SetByte(0, '-')
-			d := p.Add(neg)
-			ip, fp := m/1e8, m%1e8
-			w := digits8(ip)
-			z := int(bits.TrailingZeros64(w|1<<56)) &^ 7
-			d.Store64(0, (w+'0'*lo8)>>z)
-			ni := 8 - z>>3
-			n = neg + ni
-			if fp != 0 {
-				w = digits8(fp)
-				d.SetByte(ni, '.')
-				d.Store64(ni+1, w+'0'*lo8)
-				n += 9 - bits.LeadingZeros64(w)>>3
 			}
 		case uintptr(vBool):
 			// Without a branch: a column of booleans is a coin toss for

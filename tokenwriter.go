@@ -200,8 +200,7 @@ func (e *Encoder) token(t Token) error {
 			return nil
 		case KindObjectEnd:
 			if f.hyphen { // an empty object list item (§10)
-				e.line(f.depth - 1)
-				e.b = append(e.b, '-')
+				e.emptyItem(f.depth - 1)
 			}
 			e.pop()
 			return nil
@@ -313,13 +312,8 @@ func (e *Encoder) token(t Token) error {
 // fieldLine starts the line of the next field of object f: on the hyphen
 // line for the first field of a list item (§10), else at f's depth.
 func (e *Encoder) fieldLine(f *wframe) {
-	if f.hyphen {
-		e.line(f.depth - 1)
-		e.b = append(e.b, '-', ' ')
-		f.hyphen = false
-		return
-	}
-	e.line(f.depth)
+	e.fieldStart(f.depth, f.hyphen)
+	f.hyphen = false
 }
 
 // rowToken takes the next token of a tabular row or keyed entry value.
@@ -422,23 +416,13 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 	k := t.Kind()
 	if isPrimKind(k) {
-		switch p {
-		case atRoot:
-			e.line(0)
+		e.primLead(p, d)
+		if p == atRoot {
 			e.done = true
-		case atField:
-			e.b = append(e.b, ':', ' ')
-		case atItem:
-			e.line(d)
-			e.b = append(e.b, '-', ' ')
 		}
 		var err error
 		e.b, err = appendPrimToken(e.b, t, mask)
 		return err
-	}
-	child := d + 1 // content depth of an array or keyed object
-	if p == atRoot {
-		child = 1
 	}
 	switch k {
 	case KindObjectStart:
@@ -466,12 +450,8 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 			if err := e.compile(t.Fields()); err != nil {
 				return err
 			}
-			if p == atRoot {
-				e.line(0)
-			}
-			e.b = appendBracket(e.b, t.Len(), true, delim)
-			e.b = appendFieldSeg(e.b, tokenFields(t.Fields()), delim)
-			e.b = append(e.b, ':')
+			child := e.arrayLead(p, d)
+			e.b = appendTableHeader(e.b, t.Len(), true, tokenFields(t.Fields()), delim)
 			return e.push(wframe{kind: wKeyed, delim: delim, mask: quoteMask(delim), depth: child, n: t.Len(), pc: -1})
 		}
 		return encodeErr(ErrInvalidToken, "ObjectStart token of form "+t.Form().String())
@@ -503,13 +483,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 		if form == FormEmpty && n != 0 {
 			return encodeErr(ErrInvalidToken, "ArrayStart token of form empty with length "+strconv.Itoa(n))
 		}
-		switch p {
-		case atRoot:
-			e.line(0)
-		case atItem:
-			e.line(d)
-			e.b = append(e.b, '-', ' ')
-		}
+		child := e.arrayLead(p, d)
 		f := wframe{delim: delim, mask: quoteMask(delim), depth: child, n: n, pc: -1}
 		switch form {
 		case FormEmpty:
@@ -524,9 +498,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 			e.b = append(e.b, ':')
 			f.kind = wList
 		case FormTabular:
-			e.b = appendBracket(e.b, n, false, delim)
-			e.b = appendFieldSeg(e.b, tokenFields(t.Fields()), delim)
-			e.b = append(e.b, ':')
+			e.b = appendTableHeader(e.b, n, false, tokenFields(t.Fields()), delim)
 			f.kind = wTabular
 		}
 		return e.push(f)
