@@ -44,3 +44,33 @@ func TestEncoderErrorSentinels(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyPrint checks keyPrint against its definition, the key's length
+// and first bytes, for keys of every length up to 9 that sit in larger
+// slices (it must not read past a key's length).
+func TestKeyPrint(t *testing.T) {
+	buf := []byte("abcdefghijklmnop")
+	for n := 0; n <= 9; n++ {
+		for off := 0; off+n <= len(buf); off++ {
+			k := buf[off : off+n]
+			var want uint64
+			for i := min(n, 7) - 1; i >= 0; i-- {
+				want = want<<8 | uint64(k[i])
+			}
+			want |= uint64(n) << 56
+			if got := keyPrint(k); got != want {
+				t.Fatalf("keyPrint(%q) = %#x, want %#x", k, got, want)
+			}
+			// The bytes after the key, within its capacity, do not count.
+			saved := buf[off+n:]
+			tail := append([]byte(nil), saved...)
+			for i := range saved {
+				saved[i] ^= 0x55
+			}
+			if got := keyPrint(k); got != want {
+				t.Fatalf("keyPrint(%q) read past the key: %#x", k, got)
+			}
+			copy(saved, tail)
+		}
+	}
+}
