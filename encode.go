@@ -37,12 +37,6 @@ import (
 	"github.com/toonstream/toon/internal/mem"
 )
 
-// eface is the layout of an interface without methods (any).
-type eface struct {
-	typ  mem.Ptr
-	data mem.Ptr
-}
-
 // The generic types, their plans, and null's.
 var (
 	anyPlan        = encPlanOf(reflect.TypeFor[any]())

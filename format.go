@@ -227,11 +227,6 @@ func writtenKey(k string) string {
 	return strings.ToValidUTF8(k, "\uFFFD")
 }
 
-// appendBytesKey is appendKey for a byte slice.
-func appendBytesKey(b []byte, k []byte) []byte {
-	return appendKey(b, mem.String(k))
-}
-
 // appendFloat appends f as a canonical number (§2): the shortest text that
 // reads back as the same value (bits is 32 for float32, 64 for float64),
 // plain decimal for 0 and for 1e-6 ≤ |f| < 1e21, exponent notation with a
@@ -276,16 +271,6 @@ func appendFloatRest(b []byte, f float64, bits int) []byte {
 		b = b[:n-1]
 	}
 	return b
-}
-
-// putFloat writes the canonical text of the float64 f at p, which has
-// numRoom bytes of room, when putFloat8 can make it, and returns its
-// length; otherwise it writes nothing and returns -1, for appendFloat.
-func putFloat(p mem.Ptr, f float64) int {
-	if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
-		return putFloat8(p, f, a)
-	}
-	return -1
 }
 
 // putFloat8 writes f, for 1e-6 ≤ a = |f| < 1e7, at p (numRoom bytes of
@@ -773,7 +758,7 @@ func spare(b []byte, n int, neg bool) ([]byte, mem.Ptr, int) {
 	return b, dst, o
 }
 
-// numRoom is the room putInt, putUint and putFloat need: a sign and 20
+// numRoom is the room putInt, putUint and putFloat8 need: a sign and 20
 // digits, stored 8 bytes at a time, end at most 25 bytes on.
 const numRoom = 32
 
