@@ -22,6 +22,11 @@ package toon
 // have addresses; a map's values do not, so a map of a type other than
 // map[string]any has its values copied into a scratch slice of their type
 // while it is open (mapScratch).
+//
+// WriteToken (tokenwriter.go) does not choose forms, its tokens declare
+// them, but it lays them out with the same pieces: arrayLead, primLead,
+// fieldStart and emptyItem for what comes before a value at each place,
+// and appendTableHeader for the headers of tables and keyed objects.
 
 import (
 	"encoding"

@@ -313,8 +313,9 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 			return neg + ni + 9 - bits.LeadingZeros64(d>>32)>>3
 		}
 	}
-	// Through int64, which converts in one instruction where uint64
-	// takes a dozen; a·10^8 < 10^15 either way.
+	// Through int64: the machine converts floats to signed integers
+	// directly, and to unsigned ones only through a correction sequence;
+	// a·10^8 < 10^15 fits either.
 	m := int64(a*1e8 + 0.5)
 	if float64(m)/1e8 != a {
 		return -1
