@@ -10,7 +10,6 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"math/big"
 	"reflect"
@@ -964,7 +963,7 @@ func parseJSON(js []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("toon: trailing data after the JSON value")
+		return nil, encodeErr(ErrTrailing, "trailing data after the JSON value")
 	}
 	return v, nil
 }
