@@ -836,6 +836,15 @@ func (e *Encoder) beginArray(p place, d int) (child int, err error) {
 // The layout of a value's start, shared by Encode, Marshal and WriteToken:
 // where a value's text goes at each place (§8, §9, §10).
 
+// place is where a value stands, which decides where its text starts.
+type place uint8
+
+const (
+	atRoot  place = iota // the document's root
+	atField              // after a key already written
+	atItem               // a list item at the given depth
+)
+
 // arrayLead writes what comes before the header of an array (or keyed
 // object) at place p: the root's line, or a list item's line and hyphen
 // at depth d (a field's key is already written). It returns the depth of

@@ -514,12 +514,3 @@ func errKeysAlike(a, b, w string) error {
 	return encodeErr(ErrDuplicateKey, "keys "+strconv.Quote(a)+" and "+strconv.Quote(b)+
 		" are both written as "+strconv.Quote(w)+" (invalid UTF-8 is replaced by U+FFFD), a duplicate key")
 }
-
-// placement of a value: where its text starts.
-type place uint8
-
-const (
-	atRoot  place = iota // the document's root
-	atField              // after a key already written
-	atItem               // a list item at the given depth
-)
