@@ -803,8 +803,8 @@ func (e *Encoder) rowValues(cells []Value, leaves []encLeaf, p mem.Ptr) error {
 }
 
 // copyLeaves is leafValues for static objects whose leaves are all of the
-// common kinds (simpleLeaves). It calls nothing, so that its loop runs in
-// registers (see appendRowCells).
+// common kinds (simpleLeaves). Its loop calls nothing, so that the
+// compiler can keep the loop's state in registers.
 func copyLeaves(cells []Value, leaves []encLeaf, p mem.Ptr) {
 	cells = cells[:len(leaves)]
 	for i := range leaves {

@@ -343,9 +343,8 @@ func (rs *rowStyle) set(indent int, delim Delimiter) {
 // It is the encoder's hottest loop (WriteRow, and Marshal of slices of
 // flat structs, which hands it its rows as Values). putCells writes the
 // common cells, and stops at the first one it leaves to appendCell; the
-// loop then resumes after it. Keeping every call out of putCells's loop
-// lets the compiler keep the loop's state in registers, where a call in
-// any branch would have it stored and reloaded on every cell.
+// loop then resumes after it, so that the uncommon cells' code stays out
+// of putCells's loop.
 //
 // Every cell is written with the delimiter after it, so that the cell
 // loop has one separator to write rather than two to choose from; the
@@ -431,15 +430,14 @@ func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 
 // putCellsGo is putCells in Go.
 //
-// Its loop calls nothing, so that it runs in registers (see
-// appendRowCells). The string, integer and float code is that of putStr,
-// putInt and putFloat8, written out, but for integers below 10^4, which
-// take digits4 rather than digits8; the tests compare all three paths
-// with the general ones.
+// Integers and floats are written by putDec16 and putFloat8, as appendInt
+// and appendFloat write them. Strings are tested and copied here, by the
+// word tests of quote.go that putStr uses (special, shapeOf), so that the
+// common cell, a short string, costs no call; the tests compare every
+// path with the general writers.
 func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
-	// p is where the next cell goes; the function's other state is the
-	// loop's, so that it all fits in registers. A cell it leaves returns
-	// at once, without a flag to test on every cell.
+	// p is where the next cell goes. A cell it leaves returns at once,
+	// without a flag to test on every cell.
 	p := base.Add(o)
 	for i := range cells {
 		c := &cells[i]
