@@ -119,3 +119,80 @@ func detail(cause error, msg string) error { return &detailError{cause, msg} }
 // errCommentUTF8 reports ill-formed UTF-8 in a comment line; the line is
 // left in the rawLine for the error's position.
 var errCommentUTF8 = errors.New("comment line is not UTF-8")
+
+// Errors of the encoder.
+
+// Causes of the encoder's errors that are not SyntaxError causes. Errors
+// of the encoder wrap one of these or one of the causes above
+// (ErrDuplicateKey, ErrDepth, ErrCount, ErrWidth, ErrLineTooLong), or a
+// misuse sentinel, so errors.Is tells what went wrong.
+var (
+	ErrInvalidNumber = errors.New("invalid number") // a Number, json.Number or NumberValue that is not a §4 number
+	ErrInvalidToken  = errors.New("invalid token")  // a start token WriteToken cannot lay out: bad length, form, delimiter or field list
+)
+
+// encodeError is an error of the encoder: msg says what happened, err is
+// the sentinel it wraps.
+type encodeError struct {
+	err error
+	msg string
+}
+
+func (e *encodeError) Error() string { return "toon: " + e.msg }
+func (e *encodeError) Unwrap() error { return e.err }
+
+// encodeErr returns an encodeError.
+func encodeErr(err error, msg string) error { return &encodeError{err, msg} }
+
+// errNoWriter reports output to a nil io.Writer.
+var errNoWriter = errors.New("toon: Encoder has a nil io.Writer")
+
+// UnsupportedTypeError is returned by Encode and Marshal for a value whose
+// type they cannot encode.
+type UnsupportedTypeError struct {
+	Type reflect.Type
+}
+
+// Error implements error.
+func (e *UnsupportedTypeError) Error() string {
+	if e.Type == nil {
+		return "toon: unsupported type <nil>"
+	}
+	return "toon: unsupported type " + e.Type.String()
+}
+
+// TableError reports a streaming table whose rows do not fit its header: a
+// row of the wrong width, or a row count other than the declared one. Err is
+// ErrWidth or ErrCount, so errors.Is(err, toon.ErrCount) works.
+type TableError struct {
+	Table string // the table's key, or "" for a root table
+	Err   error  // ErrWidth or ErrCount
+	Want  int    // declared fields or rows
+	Got   int    // cells in the row, or rows written
+}
+
+// Error implements error.
+func (e *TableError) Error() string {
+	name := "root table"
+	if e.Table != "" {
+		name = "table " + strconv.Quote(e.Table)
+	}
+	want := plural(e.Want, "row", "rows")
+	if e.Err == ErrWidth {
+		want = plural(e.Want, "cell", "cells")
+	}
+	return "toon: " + name + ": " + e.Err.Error() + ": want " + want + ", got " + strconv.Itoa(e.Got)
+}
+
+// Unwrap returns the cause.
+func (e *TableError) Unwrap() error { return e.Err }
+
+// countError reports a token-written container with the wrong number of
+// elements.
+func countError(container, one, many string, want, got int) error {
+	s := "more than " + strconv.Itoa(want)
+	if got < want {
+		s = strconv.Itoa(got)
+	}
+	return encodeErr(ErrCount, container+" declared "+plural(want, one, many)+", got "+s)
+}

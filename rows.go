@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strconv"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // A RowDecoder reads the elements of one array from a Decoder as values of
@@ -209,7 +211,7 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 				break
 			}
 		}
-		if err = e.rowValues(cells, leaves, p); err != nil {
+		if err = e.rowValues(cells, leaves, mem.FromUnsafe(p)); err != nil {
 			break
 		}
 		if err = e.WriteRow(cells...); err != nil {
@@ -266,13 +268,13 @@ func cellValue(pl *encPlan, p unsafe.Pointer) (Value, error) {
 	case ekString:
 		return String(*(*string)(p)), nil
 	case ekInt:
-		return Int(loadInt(p, pl.size)), nil
+		return Int(loadInt(mem.FromUnsafe(p), pl.size)), nil
 	case ekFloat64:
 		return Float(*(*float64)(p)), nil
 	case ekBool:
 		return Bool(*(*bool)(p)), nil
 	case ekUint:
-		return Uint(loadUint(p, pl.size)), nil
+		return Uint(loadUint(mem.FromUnsafe(p), pl.size)), nil
 	case ekFloat32:
 		return Float32(*(*float32)(p)), nil
 	case ekNumber:
@@ -286,7 +288,7 @@ func cellValue(pl *encPlan, p unsafe.Pointer) (Value, error) {
 		}
 		return cellValue(pl.elem, q)
 	}
-	s, isNull, num, err := primText(pl, p)
+	s, isNull, num, err := primText(pl, mem.FromUnsafe(p))
 	switch {
 	case err != nil:
 		return Value{}, err

@@ -147,21 +147,23 @@ func (s *keySet) key(i int) []byte {
 
 // keyPrint packs a key's length and its first bytes into a word: keys
 // with different prints differ, and keys of up to seven bytes with equal
-// prints are equal. A short key whose slice has room is read as a whole
-// word (the bytes past its length, inside its capacity, are masked off).
+// prints are equal. It reads only the key's own bytes: a key of 4 to 7
+// bytes as two 4-byte words that overlap, a shorter one as its first,
+// middle and last bytes, each OR-ed in at its place (overlapping bytes
+// are the same byte, so the overlaps do not matter).
 func keyPrint(k []byte) uint64 {
 	n := len(k)
 	switch {
 	case n >= 8:
 		return binary.LittleEndian.Uint64(k)&^(0xff<<56) | uint64(min(n, 255))<<56
-	case cap(k) >= 8:
-		return binary.LittleEndian.Uint64(k[:8])&(1<<(8*uint(n))-1) | uint64(n)<<56
+	case n >= 4:
+		lo, hi := binary.LittleEndian.Uint32(k), binary.LittleEndian.Uint32(k[n-4:])
+		return uint64(lo) | uint64(hi)<<(8*uint(n-4)) | uint64(n)<<56
+	case n > 0:
+		m := n >> 1
+		return uint64(k[0]) | uint64(k[m])<<(8*uint(m)) | uint64(k[n-1])<<(8*uint(n-1)) | uint64(n)<<56
 	}
-	var w uint64
-	for i := n - 1; i >= 0; i-- {
-		w = w<<8 | uint64(k[i])
-	}
-	return w | uint64(n)<<56
+	return 0
 }
 
 // add records k and reports whether it was new. Keys shorter than eight

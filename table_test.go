@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/toonstream/toon/internal/longtest"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 func TestTableValues(t *testing.T) {
@@ -479,7 +479,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 		end := r.Intn((len(cells) + 1) * maxCell)
 		cells = cells[:min(len(cells), end/maxCell)]
 		back := bytes.Repeat([]byte{0xAA}, end+64)
-		o, n := putCells(unsafe.Pointer(&back[0]), 0, cells, rs.dw)
+		o, n := putCells(mem.Of(&back[0]), 0, cells, rs.dw)
 		want := ""
 		for _, c := range cells[:n] {
 			want += refCell(c, d) + string(byte(d))
@@ -496,7 +496,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 		Int(-7), String("Korea, Republic of"), String("2024-03-05T12:34:56Z"), Float(0.1234), Bool(false), String("true"),
 		String(""), String("abc"), String("-x"), Int(-1234567890123456), Float(-1e-6), Float(9999999.99999999), String("ab\"cd")}
 	var buf [1024]byte
-	if _, n := putCells(unsafe.Pointer(&buf), 0, common, delimWords[1]); n != len(common)-1 {
+	if _, n := putCells(mem.Of(&buf), 0, common, delimWords[1]); n != len(common)-1 {
 		t.Fatalf("putCells wrote %d of the %d common cells", n, len(common)-1)
 	}
 	// A malformed NumberValue is reported by its index.

@@ -1,63 +1,17 @@
 package toon
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/toonstream/toon/internal/mem"
 )
-
-// TableError reports a streaming table whose rows do not fit its header: a
-// row of the wrong width, or a row count other than the declared one. Err is
-// ErrWidth or ErrCount, so errors.Is(err, toon.ErrCount) works.
-type TableError struct {
-	Table string // the table's key, or "" for a root table
-	Err   error  // ErrWidth or ErrCount
-	Want  int    // declared fields or rows
-	Got   int    // cells in the row, or rows written
-}
-
-// Error implements error.
-func (e *TableError) Error() string {
-	name := "root table"
-	if e.Table != "" {
-		name = "table " + strconv.Quote(e.Table)
-	}
-	want := plural(e.Want, "row", "rows")
-	if e.Err == ErrWidth {
-		want = plural(e.Want, "cell", "cells")
-	}
-	return "toon: " + name + ": " + e.Err.Error() + ": want " + want + ", got " + strconv.Itoa(e.Got)
-}
-
-// Unwrap returns the cause.
-func (e *TableError) Unwrap() error { return e.Err }
-
-// countError reports a token-written container with the wrong number of
-// elements.
-func countError(container, one, many string, want, got int) error {
-	s := "more than " + strconv.Itoa(want)
-	if got < want {
-		s = strconv.Itoa(got)
-	}
-	return &detailCountError{msg: "toon: " + container + " declared " + plural(want, one, many) + ", got " + s}
-}
-
-// detailCountError is a count mismatch of the token writer; it matches
-// ErrCount.
-type detailCountError struct{ msg string }
-
-func (e *detailCountError) Error() string { return e.msg }
-func (e *detailCountError) Unwrap() error { return ErrCount }
 
 // table is the state of the open streaming table.
 type table struct {
@@ -131,13 +85,13 @@ func (e *Encoder) BeginTable(key string, n int, fields ...string) error {
 		return err
 	}
 	if len(fields) == 0 {
-		return errors.New("toon: BeginTable with no fields")
+		return encodeErr(ErrHeader, "BeginTable with no fields")
 	}
 	if a, b, ok := repeatedName(len(fields), func(i int) string { return fields[i] }); ok {
 		if a != b {
 			return errKeysAlike(a, b, writtenKey(b))
 		}
-		return errors.New("toon: BeginTable with repeated field " + strconv.Quote(b))
+		return encodeErr(ErrDuplicateKey, "BeginTable with repeated field "+strconv.Quote(b))
 	}
 	return e.beginTable(key, n, len(fields), fields, nil)
 }
@@ -159,7 +113,7 @@ func (e *Encoder) tableFree(call string) error {
 
 // beginTable is BeginTable once its fields are checked: rows of width
 // cells, under the fields segment of names or, if group is not nil, of the
-// row struct group (appendStaticFields).
+// row struct group (staticFields).
 func (e *Encoder) beginTable(key string, n, width int, names []string, group *encPlan) error {
 	t := &e.tbl
 	var f *wframe
@@ -225,9 +179,9 @@ func (e *Encoder) beginTable(key string, n, width int, names []string, group *en
 // struct group, if not nil, else of names.
 func appendTableFields(b []byte, names []string, group *encPlan, d Delimiter) []byte {
 	if group != nil {
-		return appendStaticFields(b, group, d)
+		return appendFieldSeg(b, staticFields(group), d)
 	}
-	return appendStrFields(b, names, d)
+	return appendFieldSeg(b, nameFields(names), d)
 }
 
 // checkRow returns an error wrapping ErrLineTooLong if the next row of the
@@ -242,18 +196,6 @@ func (e *Encoder) checkRow(n int) error {
 		ErrLineTooLong, t.rows+1, t.name, n-1, e.opts.maxLine)
 }
 
-// appendStrFields appends a fields segment from names.
-func appendStrFields(b []byte, fields []string, d Delimiter) []byte {
-	b = append(b, '{')
-	for i, f := range fields {
-		if i > 0 {
-			b = append(b, byte(d))
-		}
-		b = appendKey(b, f)
-	}
-	return append(b, '}')
-}
-
 // WriteRow writes one row of the open table: one cell per field, quoted
 // against the delimiter as §7.2 and §11.1 require. It costs no allocation.
 //
@@ -265,8 +207,8 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 	// The common row, with all of the tests below in one: putRow's work,
 	// without the call and its tests of the table's layout.
 	if t.quick && len(cells) == t.width && t.rows != t.n && e.err == nil && cap(e.b)-len(e.b) >= rowSlack {
-		base := unsafe.Pointer(unsafe.SliceData(e.b))
-		*(*uint64)(unsafe.Add(base, len(e.b))) = t.leadWord
+		base := mem.SliceData(e.b)
+		base.Store64(len(e.b), t.leadWord)
 		o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw)
 		if k == len(cells) {
 			// The row is in e.b's array: only its length changes, which
@@ -354,8 +296,8 @@ func (rs *rowStyle) putRow(b []byte, cells []Value) (int, bool) {
 	if len(rs.lead) > 8 || len(cells) > rowSlack/maxCell || cap(b)-len(b) < rowSlack {
 		return 0, false
 	}
-	base := unsafe.Pointer(unsafe.SliceData(b))
-	*(*uint64)(unsafe.Add(base, len(b))) = rs.leadWord
+	base := mem.SliceData(b)
+	base.Store64(len(b), rs.leadWord)
 	o, k := putCells(base, len(b)+len(rs.lead), cells, rs.dw)
 	// o is past the last cell's delimiter.
 	return o - 1, k == len(cells)
@@ -401,9 +343,8 @@ func (rs *rowStyle) set(indent int, delim Delimiter) {
 // It is the encoder's hottest loop (WriteRow, and Marshal of slices of
 // flat structs, which hands it its rows as Values). putCells writes the
 // common cells, and stops at the first one it leaves to appendCell; the
-// loop then resumes after it. Keeping every call out of putCells's loop
-// lets the compiler keep the loop's state in registers, where a call in
-// any branch would have it stored and reloaded on every cell.
+// loop then resumes after it, so that the uncommon cells' code stays out
+// of putCells's loop.
 //
 // Every cell is written with the delimiter after it, so that the cell
 // loop has one separator to write rather than two to choose from; the
@@ -416,7 +357,7 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 	if len(rs.lead) <= 8 {
 		// One store for the usual indentation, rather than a copy.
 		o := len(b)
-		*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)) = rs.leadWord
+		(mem.SliceData(b)).Store64(o, rs.leadWord)
 		b = b[:o+len(rs.lead)]
 	} else {
 		b = append(b, rs.lead...)
@@ -430,7 +371,7 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 func rowFrom(b []byte, cells []Value, i int, rs *rowStyle) ([]byte, int) {
 	for {
 		fit := (cap(b) - len(b)) / maxCell
-		o, k := putCells(unsafe.Pointer(unsafe.SliceData(b)), len(b), cells[i:min(i+fit, len(cells))], rs.dw)
+		o, k := putCells(mem.SliceData(b), len(b), cells[i:min(i+fit, len(cells))], rs.dw)
 		b = b[:o]
 		if i += k; i == len(cells) {
 			return b[:o-1], -1
@@ -479,9 +420,9 @@ const maxCell = cellRoom + 32
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
 // it (it also writes Uint cells below 10^16); putCellsGo is its
 // specification and the way of other machines.
-func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
+func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
-		m, k := putRow(mem.FromUnsafe(base).Add(o), cells, dw)
+		m, k := putRow(base.Add(o), cells, dw)
 		return o + m, k
 	}
 	return putCellsGo(base, o, cells, dw)
@@ -489,118 +430,57 @@ func putCells(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
 
 // putCellsGo is putCells in Go.
 //
-// Its loop calls nothing, so that it runs in registers (see
-// appendRowCells). The string, integer and float code is that of putStr,
-// putInt and putFloat8, written out, but for integers below 10^4, which
-// take digits4 rather than digits8; the tests compare all three paths
-// with the general ones.
-func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int) {
-	// p is where the next cell goes; the function's other state is the
-	// loop's, so that it all fits in registers. A cell it leaves returns
-	// at once, without a flag to test on every cell.
-	p := unsafe.Add(base, o)
+// Integers and floats are written by putDec16 and putFloat8, as appendInt
+// and appendFloat write them. Strings are tested and copied here, by the
+// word tests of quote.go that putStr uses (special, shapeOf), so that the
+// common cell, a short string, costs no call; the tests compare every
+// path with the general writers.
+func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
+	// p is where the next cell goes. A cell it leaves returns at once,
+	// without a flag to test on every cell.
+	p := base.Add(o)
 	for i := range cells {
 		c := &cells[i]
-		var n uintptr
+		var n int
 		switch k := valueTag(c.p); k {
 		case uintptr(vString): // the empty string
-			*(*uint16)(p) = '"' | '"'<<8
+			p.Store16(0, '"'|'"'<<8)
 			n = 2
 		case uintptr(vInt):
-			u, neg := c.u, uintptr(c.u>>63)
+			u, neg := c.u, int(c.u>>63)
 			if neg != 0 {
 				u = -u
 			}
 			if u >= 1e16 {
-				return int(uintptr(p) - uintptr(base)), i
+				return p.Diff(base), i
 			}
-			*(*uint8)(p) = '-'
-			d := unsafe.Add(p, neg)
-			if u < 1e4 {
-				w := digits4(u)
-				z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
-				*(*uint64)(d) = (w + '0'*lo4) >> z
-				n = neg + 4 - z>>3
-				break
-			}
-			var lo uint64
-			big := u >= 1e8
-			if big {
-				u, lo = u/1e8, u%1e8
-			}
-			w := digits8(u)
-			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
-			*(*uint64)(d) = (w + '0'*lo8) >> z
-			n = neg + 8 - z>>3
-			if big { // the last 8 digits
-				*(*uint64)(unsafe.Add(p, n)) = digits8(lo) + '0'*lo8
-				n += 8
-			}
+			p.SetByte(0, '-')
+			n = neg + putDec16(p.Add(neg), u)
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
 			a := math.Abs(f)
 			if !(a >= 1e-6 && a < 1e7) {
-				return int(uintptr(p) - uintptr(base)), i
+				return p.Diff(base), i
 			}
-			neg := uintptr(c.u >> 63)
-			if a < 1e4 {
-				// At most 4 digits either side of the point, by the
-				// argument of putFloat8 with 10^4 for 10^8: one digits8
-				// makes them, the integer part in the low 4 bytes and
-				// the fraction in the high 4.
-				if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
-					*(*uint8)(p) = '-'
-					d := unsafe.Add(p, neg)
-					w := digits8(uint64(m))
-					z := uintptr(bits.TrailingZeros64(w|1<<24)) &^ 7
-					*(*uint64)(d) = (w&0xffffffff + '0'*lo4) >> z
-					ni := 4 - z>>3
-					n = neg + ni
-					if fw := w >> 32; fw != 0 {
-						*(*uint8)(unsafe.Add(d, ni)) = '.'
-						*(*uint32)(unsafe.Add(d, ni+1)) = uint32(fw + '0'*lo4)
-						n += 9 - uintptr(bits.LeadingZeros64(fw)>>3)
-					}
-					break
-				}
-			}
-			// Through int64, which converts in one instruction where
-			// uint64 takes a dozen; m < 10^15 either way.
-			mi := int64(a*1e8 + 0.5)
-			if float64(mi)/1e8 != a {
-				return int(uintptr(p) - uintptr(base)), i
-			}
-			m := uint64(mi)
-			*(*uint8)(p) = '-'
-			d := unsafe.Add(p, neg)
-			ip, fp := m/1e8, m%1e8
-			w := digits8(ip)
-			z := uintptr(bits.TrailingZeros64(w|1<<56)) &^ 7
-			*(*uint64)(d) = (w + '0'*lo8) >> z
-			ni := 8 - z>>3
-			n = neg + ni
-			if fp != 0 {
-				w = digits8(fp)
-				*(*uint8)(unsafe.Add(d, ni)) = '.'
-				*(*uint64)(unsafe.Add(d, ni+1)) = w + '0'*lo8
-				n += 9 - uintptr(bits.LeadingZeros64(w)>>3)
+			if n = putFloat8(p, f, a); n < 0 {
+				return p.Diff(base), i
 			}
 		case uintptr(vBool):
 			// Without a branch: a column of booleans is a coin toss for
 			// the branch predictor.
 			t := (c.u | -c.u) >> 63 // 1 for true, else 0
-			*(*uint64)(p) = falseWord ^ (falseWord^trueWord)&-t
-			n = 5 - uintptr(t)
+			p.Store64(0, falseWord^(falseWord^trueWord)&-t)
+			n = 5 - int(t)
 		default:
 			// A string of 1 to 32 bytes, or a cell for appendCell: a
 			// kind not above, null (length 0) or a NumberValue (length
 			// with numberBit).
-			ln := uintptr(c.u)
-			if k < uintptr(len(valueTags)) || ln-1 >= 32 {
-				return int(uintptr(p) - uintptr(base)), i
+			if k < uintptr(len(valueTags)) || c.u-1 >= 32 {
+				return p.Diff(base), i
 			}
+			ln := int(c.u)
 			sp := c.p
-			s := unsafe.String((*byte)(sp), ln)
+			s := mem.StringAt(sp, ln)
 			n = ln
 			// The text is stored unquoted as its words are loaded and
 			// tested, so that no word stays live; a string that turns
@@ -609,66 +489,51 @@ func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int)
 			var hard, quo uint64
 			switch {
 			case ln >= 8:
-				x := *(*uint64)(sp)
-				*(*uint64)(p) = x
+				x := sp.Load64(0)
+				p.Store64(0, x)
 				hard, quo = special(x, dw)
-				x = *(*uint64)(unsafe.Add(sp, ln-8))
-				*(*uint64)(unsafe.Add(p, ln-8)) = x
+				x = sp.Load64(ln - 8)
+				p.Store64(ln-8, x)
 				h, q := special(x, dw)
 				hard, quo = hard|h, quo|q
 				if ln > 16 {
-					x = *(*uint64)(unsafe.Add(sp, 8))
-					*(*uint64)(unsafe.Add(p, 8)) = x
+					x = sp.Load64(8)
+					p.Store64(8, x)
 					h, q = special(x, dw)
 					hard, quo = hard|h, quo|q
 					if ln > 24 {
-						x = *(*uint64)(unsafe.Add(sp, 16))
-						*(*uint64)(unsafe.Add(p, 16)) = x
+						x = sp.Load64(16)
+						p.Store64(16, x)
 						h, q = special(x, dw)
 						hard, quo = hard|h, quo|q
 					}
 				}
 			case ln >= 4:
-				x0, x1 := *(*uint32)(sp), *(*uint32)(unsafe.Add(sp, ln-4))
-				*(*uint32)(p) = x0
-				*(*uint32)(unsafe.Add(p, ln-4)) = x1
+				x0, x1 := sp.Load32(0), sp.Load32(ln-4)
+				p.Store32(0, x0)
+				p.Store32(ln-4, x1)
 				hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
 			default:
 				hard, quo = special(smallWord(sp, ln), dw)
-				*(*uint8)(p) = s[0]
-				*(*uint8)(unsafe.Add(p, ln>>1)) = s[ln>>1]
-				*(*uint8)(unsafe.Add(p, ln-1)) = s[ln-1]
+				p.SetByte(0, s[0])
+				p.SetByte(ln>>1, s[ln>>1])
+				p.SetByte(ln-1, s[ln-1])
 			}
 			// One test for the common string, with neither kind of
 			// special byte.
 			if (hard|quo)&hi8 != 0 {
 				if hard&hi8 != 0 {
-					return int(uintptr(p) - uintptr(base)), i
+					return p.Diff(base), i
 				}
 				goto quote
 			}
-			// The shapes of quoteByShape, but numeric-like text, which
-			// is left to appendCell.
-			if s[ln-1] != ' ' {
-				switch c0 := s[0]; {
-				case charClass[c0]&clsFirst == 0:
-					goto plain
-				case c0 == '-' || c0 == '#' || c0 == ' ':
-				case c0 == 't':
-					if s != "true" {
-						goto plain
-					}
-				case c0 == 'f':
-					if s != "false" {
-						goto plain
-					}
-				case c0 == 'n':
-					if s != "null" {
-						goto plain
-					}
-				default: // a digit or '+'
-					return int(uintptr(p) - uintptr(base)), i
-				}
+			// The shape of the string; numeric-like text is left to
+			// appendCell.
+			switch shapeOf(s) {
+			case shapePlain:
+				goto plain
+			case shapeNumber:
+				return p.Diff(base), i
 			}
 		quote:
 			{
@@ -676,36 +541,36 @@ func putCellsGo(base unsafe.Pointer, o int, cells []Value, dw uint64) (int, int)
 				// The words are the first and last 8 bytes, and for more
 				// than 16 bytes the 8 after the first, and for more than
 				// 24 the 8 after those.
-				*(*uint8)(p) = '"'
-				d := unsafe.Add(p, 1)
+				p.SetByte(0, '"')
+				d := p.Add(1)
 				switch {
 				case ln >= 8:
-					*(*uint64)(d) = *(*uint64)(sp)
+					d.Store64(0, sp.Load64(0))
 					if ln > 16 {
-						*(*uint64)(unsafe.Add(d, 8)) = *(*uint64)(unsafe.Add(sp, 8))
+						d.Store64(8, sp.Load64(8))
 						if ln > 24 {
-							*(*uint64)(unsafe.Add(d, 16)) = *(*uint64)(unsafe.Add(sp, 16))
+							d.Store64(16, sp.Load64(16))
 						}
 					}
-					*(*uint64)(unsafe.Add(d, ln-8)) = *(*uint64)(unsafe.Add(sp, ln-8))
+					d.Store64(ln-8, sp.Load64(ln-8))
 				case ln >= 4:
-					*(*uint32)(d) = *(*uint32)(sp)
-					*(*uint32)(unsafe.Add(d, ln-4)) = *(*uint32)(unsafe.Add(sp, ln-4))
+					d.Store32(0, sp.Load32(0))
+					d.Store32(ln-4, sp.Load32(ln-4))
 				default:
-					*(*uint8)(d) = s[0]
-					*(*uint8)(unsafe.Add(d, ln>>1)) = s[ln>>1]
-					*(*uint8)(unsafe.Add(d, ln-1)) = s[ln-1]
+					d.SetByte(0, s[0])
+					d.SetByte(ln>>1, s[ln>>1])
+					d.SetByte(ln-1, s[ln-1])
 				}
-				*(*uint8)(unsafe.Add(d, ln)) = '"'
+				d.SetByte(ln, '"')
 				n += 2
 			}
 		plain:
 		}
 		// dw holds the delimiter in every byte.
-		*(*uint8)(unsafe.Add(p, n)) = uint8(dw)
-		p = unsafe.Add(p, n+1)
+		p.SetByte(n, uint8(dw))
+		p = p.Add(n + 1)
 	}
-	return int(uintptr(p) - uintptr(base)), len(cells)
+	return p.Diff(base), len(cells)
 }
 
 // appendCell appends the cells appendRowCells leaves: strings that need a

@@ -1,108 +1,21 @@
 package toon
 
-// This file is the byte-level half of the encoder: the pooled output buffer
-// and the append functions that render keys, strings and numbers exactly as
-// §2, §7.1, §7.2, §7.3 and §11.1 require. Everything here appends to a
-// []byte and returns it; nothing allocates on the common paths.
-//
-// Buffer invariants: Encoder.b is the working slice of a ByteBuffer taken
-// from outPool (Encoder.bb). Text is appended to it a line at a time and
-// handed to the io.Writer once it holds flushSize bytes or more, at a line
-// boundary, so memory stays flat at about flushSize plus one line whatever
-// the size of the document. The first error from the io.Writer (or a short
-// write) is kept in Encoder.err and returned from every later call.
+// The text of primitives as the encoder writes it: strings quoted and
+// escaped as quote.go decides (§7.1, §7.2), keys (§7.3), numbers in
+// canonical form (§2), indentation and the parts of headers. Everything
+// here appends to a []byte and returns it; nothing allocates on the
+// common paths.
 
 import (
-	"io"
 	"math"
 	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
-	"unsafe"
 
-	"github.com/valyala/bytebufferpool"
+	"github.com/toonstream/toon/internal/mem"
 )
-
-// flushSize is the amount of buffered output that triggers a write to the
-// underlying io.Writer.
-const flushSize = 64 << 10
-
-// outPool holds the encoders' output buffers. It is the encoder's own pool,
-// so its size calibration is not disturbed by other users of bytebufferpool.
-var outPool bytebufferpool.Pool
-
-// Byte classes for the quoting decisions, one bit per reason, looked up in
-// charClass. A string is scanned once, OR-ing the classes of its bytes; the
-// accumulated mask then answers every "contains" question of §7.2 at once.
-const (
-	clsQuote  uint8 = 1 << iota // forces quotes on a value: U+0000–U+001F, : " \ [ ] { }
-	clsEscape                   // needs an escape inside quotes: " \ U+0000–U+001F
-	clsComma                    // ','
-	clsPipe                     // '|'
-	clsHigh                     // a byte ≥ 0x80 (UTF-8 is checked only then)
-	clsKeyBad                   // not in [A-Za-z0-9_.]: the key must be quoted (§7.3)
-	clsFirst                    // at position 0, calls for a closer look: - # space digit + t f n
-)
-
-var charClass = func() (t [256]uint8) {
-	for c := 0; c < 256; c++ {
-		var k uint8
-		switch {
-		case c < 0x20:
-			k = clsQuote | clsEscape
-		case c == '"' || c == '\\':
-			k = clsQuote | clsEscape
-		case c == ':' || c == '[' || c == ']' || c == '{' || c == '}':
-			k = clsQuote
-		case c == ',':
-			k = clsComma
-		case c == '|':
-			k = clsPipe
-		case c >= 0x80:
-			k = clsHigh
-		}
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.') {
-			k |= clsKeyBad
-		}
-		if c == '-' || c == '#' || c == ' ' || c >= '0' && c <= '9' || c == '+' || c == 't' || c == 'f' || c == 'n' {
-			k |= clsFirst
-		}
-		t[c] = k
-	}
-	return t
-}()
-
-// quoteMask returns the classes that force quotes on a value when delim is
-// the relevant delimiter (§11.1). A tab is a control character, which is
-// always quoted, so it needs no class of its own.
-func quoteMask(delim Delimiter) uint8 {
-	switch delim {
-	case Comma:
-		return clsQuote | clsComma
-	case Pipe:
-		return clsQuote | clsPipe
-	}
-	return clsQuote
-}
-
-// classify ORs the classes of every byte of s.
-func classify(s string) uint8 {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
-	var a, b uint8
-	i := uintptr(0)
-	for ; i+8 <= n; i += 8 {
-		x := *(*uint64)(unsafe.Add(p, i))
-		a |= charClass[uint8(x)] | charClass[uint8(x>>8)] | charClass[uint8(x>>16)] | charClass[uint8(x>>24)]
-		b |= charClass[uint8(x>>32)] | charClass[uint8(x>>40)] | charClass[uint8(x>>48)] | charClass[uint8(x>>56)]
-	}
-	for ; i < n; i++ {
-		a |= charClass[*(*uint8)(unsafe.Add(p, i))]
-	}
-	return a | b
-}
 
 // SWAR constants: a byte value repeated in every byte of a word.
 const (
@@ -111,40 +24,6 @@ const (
 	lo4 = 0x01010101 // lo8 in the low 4 bytes only
 )
 
-// delimWords holds the active delimiter repeated in every byte of a word,
-// indexed by quoteMask(d)>>2&3 (tab, comma, pipe).
-var delimWords = [4]uint64{'\t' * lo8, ',' * lo8, '|' * lo8, '\t' * lo8}
-
-// delimWord returns the delimiter word for a quoting mask.
-func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
-
-// special tests the bytes of a word of a string for §7.1 and §7.2. In the
-// high bit of some byte lane, hard has a bit if some byte is not ASCII or
-// is one of the bytes that may need an escape or force quotes: a control
-// U+0000–U+001F, '"', '[', '\\', ']', '{', '|' or '}'; and when hard has
-// none, quo has one exactly if some byte is ':' or the delimiter repeated
-// in dw, which force quotes (§7.2, §11.1). Only the high bits mean
-// anything, and only for the word as a whole, not for which lane holds
-// them.
-//
-// The tests are the "has a byte less than n" y-n*lo8 of Hacker's Delight,
-// applied to y = x XOR a repeated byte. With n = 1 that is "has that
-// byte"; with x^0x02 and n = 0x21 it is "has a control or '"'", as x^0x02
-// maps U+0000–U+001F onto 0x00–0x1f, '"' onto 0x20 and every other byte
-// onto 0x21 or above. Without their usual &^y they also flag the lanes of
-// bytes of 0x80 and above, and a borrow can flag the lane above a true
-// hit; both only ever add bits to a word that has one for a true reason, a
-// byte that is not ASCII (x's own high bit, in hard) or a hit. x|0x20
-// folds '[', '\\' and ']' onto '{', '|' and '}', and for ASCII bytes
-// (z+5)&^(z+2) has the high bit set exactly for those three.
-func special(x, dw uint64) (hard, quo uint64) {
-	z := x | 0x20*lo8
-	hard = x | ((x ^ 0x02*lo8) - 0x21*lo8) | (z+0x05*lo8)&^(z+0x02*lo8)
-	quo = ((x ^ ':'*lo8) - lo8) | ((x ^ dw) - lo8)
-	return hard, quo
-}
-
-// appendStr appends the string value s, quoted and escaped if §7.2 requires
 // it. mask is quoteMask of the relevant delimiter. Ill-formed UTF-8 is
 // replaced by U+FFFD, so the output is always UTF-8.
 func appendStr(b []byte, s string, mask uint8) []byte {
@@ -173,131 +52,82 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 // opening quote that the first word overwrites when no quotes are needed;
 // the closing quote lands just past the text, where it is counted only if
 // the string is quoted.
-func putStr(p unsafe.Pointer, s string, dw uint64) int {
-	n := uintptr(len(s))
-	sp := unsafe.Pointer(unsafe.StringData(s))
+func putStr(p mem.Ptr, s string, dw uint64) int {
+	n := len(s)
+	sp := mem.StringData(s)
 	var x0, x1, hard, quo uint64
 	switch {
 	case n > 16:
 		return putLongStr(p, s, dw)
 	case n >= 8:
 		// Unaligned loads are fine where Go runs.
-		x0, x1 = *(*uint64)(sp), *(*uint64)(unsafe.Add(sp, n-8))
+		x0, x1 = sp.Load64(0), sp.Load64(n-8)
 		h0, q0 := special(x0, dw)
 		h1, q1 := special(x1, dw)
 		hard, quo = h0|h1, q0|q1
 	case n >= 4:
-		x0, x1 = uint64(*(*uint32)(sp)), uint64(*(*uint32)(unsafe.Add(sp, n-4)))
+		x0, x1 = uint64(sp.Load32(0)), uint64(sp.Load32(n-4))
 		hard, quo = special(x0|x1<<32, dw)
 	case n > 0:
 		hard, quo = special(smallWord(sp, n), dw)
 	default:
-		*(*uint16)(p) = '"' | '"'<<8
+		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
 	if hard&hi8 != 0 {
 		return -1
 	}
-	q := uintptr(0)
-	if quo&hi8 != 0 || s[n-1] == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
+	q := 0
+	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
-	*(*uint8)(p) = '"'
-	d := unsafe.Add(p, q)
+	p.SetByte(0, '"')
+	d := p.Add(q)
 	switch {
 	case n >= 8:
-		*(*uint64)(d) = x0
-		*(*uint64)(unsafe.Add(d, n-8)) = x1
+		d.Store64(0, x0)
+		d.Store64(n-8, x1)
 	case n >= 4:
-		*(*uint32)(d) = uint32(x0)
-		*(*uint32)(unsafe.Add(d, n-4)) = uint32(x1)
+		d.Store32(0, uint32(x0))
+		d.Store32(n-4, uint32(x1))
 	default:
-		*(*uint8)(d) = s[0]
-		*(*uint8)(unsafe.Add(d, n>>1)) = s[n>>1]
-		*(*uint8)(unsafe.Add(d, n-1)) = s[n-1]
+		d.SetByte(0, s[0])
+		d.SetByte(n>>1, s[n>>1])
+		d.SetByte(n-1, s[n-1])
 	}
-	*(*uint8)(unsafe.Add(d, n)) = '"'
+	d.SetByte(n, '"')
 	return int(n + 2*q)
 }
 
 // putLongStr is putStr for strings of more than 16 bytes.
-func putLongStr(p unsafe.Pointer, s string, dw uint64) int {
-	n := uintptr(len(s))
-	sp := unsafe.Pointer(unsafe.StringData(s))
-	last := *(*uint64)(unsafe.Add(sp, n-8))
+func putLongStr(p mem.Ptr, s string, dw uint64) int {
+	n := len(s)
+	sp := mem.StringData(s)
+	last := sp.Load64(n - 8)
 	hard, quo := special(last, dw)
-	for i := uintptr(0); i < n-8; i += 8 {
-		h, q := special(*(*uint64)(unsafe.Add(sp, i)), dw)
+	for i := 0; i < n-8; i += 8 {
+		h, q := special(sp.Load64(i), dw)
 		hard, quo = hard|h, quo|q
 	}
 	if hard&hi8 != 0 {
 		return -1
 	}
-	q := uintptr(0)
-	if quo&hi8 != 0 || last>>56 == ' ' || charClass[s[0]]&clsFirst != 0 && quoteByShape(s) {
+	q := 0
+	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
-	*(*uint8)(p) = '"'
-	d := unsafe.Add(p, q)
+	p.SetByte(0, '"')
+	d := p.Add(q)
 	if n <= 64 {
-		for i := uintptr(0); i < n-8; i += 8 {
-			*(*uint64)(unsafe.Add(d, i)) = *(*uint64)(unsafe.Add(sp, i))
+		for i := 0; i < n-8; i += 8 {
+			d.Store64(i, sp.Load64(i))
 		}
-		*(*uint64)(unsafe.Add(d, n-8)) = last
+		d.Store64(n-8, last)
 	} else {
-		copy(unsafe.Slice((*byte)(d), n), s)
+		copy(mem.BytesAt(d, n), s)
 	}
-	*(*uint8)(unsafe.Add(d, n)) = '"'
+	d.SetByte(n, '"')
 	return int(n + 2*q)
-}
-
-// smallWord returns a word of the bytes of s for 0 < n < 4, repeated.
-func smallWord(p unsafe.Pointer, n uintptr) uint64 {
-	v := uint64(*(*uint8)(p)) | uint64(*(*uint8)(unsafe.Add(p, n>>1)))<<8 | uint64(*(*uint8)(unsafe.Add(p, n-1)))<<16
-	return v | v<<24 | (v&0xffff)<<48
-}
-
-// strFlags tells apart what special lumps together, exactly, for the whole
-// of s: in the high bits of each byte lane, esc has a bit if some byte needs
-// an escape inside quotes, quo if some byte forces quotes without one, and
-// high if some byte is not ASCII.
-func strFlags(s string, dw uint64) (esc, quo, high uint64) {
-	p := unsafe.Pointer(unsafe.StringData(s))
-	n := uintptr(len(s))
-	i, last := uintptr(0), n-8
-	var x uint64
-	switch {
-	case n >= 8:
-		x = *(*uint64)(p)
-	case n >= 4:
-		x, last = uint64(*(*uint32)(p))|uint64(*(*uint32)(unsafe.Add(p, n-4)))<<32, 0
-	case n > 0:
-		x, last = smallWord(p, n), 0
-	default:
-		return 0, 0, 0
-	}
-	for {
-		t := x ^ '"'*lo8
-		esc |= (x-0x20*lo8)&^x | (t-lo8)&^t
-		t = x ^ '\\'*lo8
-		esc |= (t - lo8) &^ t
-		t = x ^ ':'*lo8
-		quo |= (t - lo8) &^ t
-		t = x ^ dw
-		quo |= (t - lo8) &^ t
-		z := x | 0x20*lo8
-		t = z ^ '{'*lo8
-		quo |= (t - lo8) &^ t
-		t = z ^ '}'*lo8
-		quo |= (t - lo8) &^ t
-		high |= x
-		if i == last {
-			break
-		}
-		i = min(i+8, last)
-		x = *(*uint64)(unsafe.Add(p, i))
-	}
-	return esc & hi8, quo & hi8, high & hi8
 }
 
 // appendStrSlow is appendStrW for the strings its fast test does not
@@ -314,7 +144,7 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	switch {
 	case esc != 0:
 		return appendQuoted(b, s, clsEscape)
-	case quo != 0 || s[len(s)-1] == ' ' || quoteByShape(s):
+	case quo != 0 || quoteByShape(s):
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')
@@ -324,71 +154,7 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 
 // appendBytesStr is appendStr for a byte slice.
 func appendBytesStr(b []byte, s []byte, mask uint8) []byte {
-	return appendStr(b, unsafe.String(unsafe.SliceData(s), len(s)), mask)
-}
-
-// quoteByShape reports the §7.2 reasons to quote a non-empty string that do
-// not come from the bytes it contains: leading or trailing space, a leading
-// hyphen or number sign, the literals true, false and null, and numeric-like
-// text. (Tabs are control characters and force quotes through charClass.)
-func quoteByShape(s string) bool {
-	if s[len(s)-1] == ' ' {
-		return true // trailing whitespace, whatever the first byte (§7.2)
-	}
-	switch c := s[0]; {
-	case c == '-' || c == '#' || c == ' ':
-		return true
-	case c >= '0' && c <= '9' || c == '+':
-		return numericLike(s)
-	case c == 't':
-		return s == "true"
-	case c == 'f':
-		return s == "false"
-	case c == 'n':
-		return s == "null"
-	}
-	return false
-}
-
-// numericLike reports whether s matches
-// /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i (§7.2). It is only called
-// for strings that do not end in a space.
-func numericLike(s string) bool {
-	i := 0
-	if s[0] == '+' || s[0] == '-' {
-		i++
-	}
-	j := i
-	for j < len(s) && s[j]-'0' < 10 {
-		j++
-	}
-	if j == i {
-		return false
-	}
-	if j < len(s) && s[j] == '.' {
-		j++
-		k := j
-		for j < len(s) && s[j]-'0' < 10 {
-			j++
-		}
-		if j == k {
-			return false
-		}
-	}
-	if j < len(s) && s[j]|0x20 == 'e' {
-		j++
-		if j < len(s) && (s[j] == '+' || s[j] == '-') {
-			j++
-		}
-		k := j
-		for j < len(s) && s[j]-'0' < 10 {
-			j++
-		}
-		if j == k {
-			return false
-		}
-	}
-	return j == len(s)
+	return appendStr(b, mem.String(s), mask)
 }
 
 const hexDigits = "0123456789abcdef"
@@ -438,15 +204,10 @@ func appendKey(b []byte, k string) []byte {
 // appendKeyR is appendKey, and reports whether k had bad bytes replaced:
 // its text is then that of writtenKey(k), which other keys may share.
 func appendKeyR(b []byte, k string) ([]byte, bool) {
-	if len(k) > 0 {
-		if c := k[0]; c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z' {
-			cls := classify(k)
-			if cls&clsKeyBad == 0 {
-				return append(b, k...), false
-			}
-		}
-	}
 	cls := classify(k)
+	if bareKey(k, cls) {
+		return append(b, k...), false
+	}
 	if cls&clsHigh != 0 && !utf8.ValidString(k) {
 		k = strings.ToValidUTF8(k, "\uFFFD")
 		return appendQuoted(b, k, classify(k)), true
@@ -464,11 +225,6 @@ func writtenKey(k string) string {
 		return k
 	}
 	return strings.ToValidUTF8(k, "\uFFFD")
-}
-
-// appendBytesKey is appendKey for a byte slice.
-func appendBytesKey(b []byte, k []byte) []byte {
-	return appendKey(b, unsafe.String(unsafe.SliceData(k), len(k)))
 }
 
 // appendFloat appends f as a canonical number (§2): the shortest text that
@@ -517,16 +273,6 @@ func appendFloatRest(b []byte, f float64, bits int) []byte {
 	return b
 }
 
-// putFloat writes the canonical text of the float64 f at p, which has
-// numRoom bytes of room, when putFloat8 can make it, and returns its
-// length; otherwise it writes nothing and returns -1, for appendFloat.
-func putFloat(p unsafe.Pointer, f float64) int {
-	if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
-		return putFloat8(p, f, a)
-	}
-	return -1
-}
-
 // putFloat8 writes f, for 1e-6 ≤ a = |f| < 1e7, at p (numRoom bytes of
 // room) when some decimal with at most 8 fraction digits reads back as f,
 // and returns its length; otherwise it writes nothing and returns -1.
@@ -548,51 +294,45 @@ func putFloat(p unsafe.Pointer, f float64) int {
 // the same argument with 10^4 for 10^8: its at most 8 digits are one
 // digits8, the integer part in the low 4 bytes and the fraction in the
 // high 4, where a scale of 10^8 needs two.
-func putFloat8(p unsafe.Pointer, f, a float64) int {
-	s := 0
+func putFloat8(p mem.Ptr, f, a float64) int {
+	neg := int(math.Float64bits(f) >> 63)
 	if a < 1e4 {
 		if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
-			if f < 0 {
-				*(*uint8)(p) = '-'
-				p, s = unsafe.Add(p, 1), 1
-			}
+			p.SetByte(0, '-')
+			p = p.Add(neg)
 			d := digits8(uint64(m))
-			z := uint(bits.TrailingZeros64(d|1<<24)) &^ 7
-			*(*uint64)(p) = (d&0xffffffff + '0'*lo4) >> z
-			ni := 4 - int(z>>3)
+			ni := putLead4(p, d)
 			if d>>32 == 0 {
-				return s + ni
+				return neg + ni
 			}
-			*(*uint8)(unsafe.Add(p, ni)) = '.'
-			*(*uint32)(unsafe.Add(p, ni+1)) = uint32(d>>32 + '0'*lo4)
-			return s + ni + 9 - bits.LeadingZeros64(d>>32)>>3
+			// The fraction's 4 digits, the last in the highest byte:
+			// its trailing zeros are the high zero bytes, cut off by
+			// the length.
+			p.SetByte(ni, '.')
+			p.Store32(ni+1, uint32(d>>32+'0'*lo4))
+			return neg + ni + 9 - bits.LeadingZeros64(d>>32)>>3
 		}
 	}
-	// Through int64, which converts in one instruction where uint64
-	// takes a dozen; a·10^8 < 10^15 either way.
+	// Through int64: the machine converts floats to signed integers
+	// directly, and to unsigned ones only through a correction sequence;
+	// a·10^8 < 10^15 fits either.
 	m := int64(a*1e8 + 0.5)
 	if float64(m)/1e8 != a {
 		return -1
 	}
 	n := uint64(m)
-	if f < 0 {
-		*(*uint8)(p) = '-'
-		p, s = unsafe.Add(p, 1), 1
-	}
-	ip, fp := n/1e8, n%1e8
-	d := digits8(ip)
-	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-	*(*uint64)(p) = (d + '0'*lo8) >> z
-	ni := 8 - int(z>>3)
+	p.SetByte(0, '-')
+	p = p.Add(neg)
+	ni := putLead8(p, digits8(n/1e8))
+	fp := n % 1e8
 	if fp == 0 {
-		return s + ni
+		return neg + ni
 	}
-	// The fraction's 8 digits, the last in the highest byte: its trailing
-	// zeros are the high zero bytes, cut off by the length.
-	d = digits8(fp)
-	*(*uint8)(unsafe.Add(p, ni)) = '.'
-	*(*uint64)(unsafe.Add(p, ni+1)) = d + '0'*lo8
-	return s + ni + 9 - bits.LeadingZeros64(d)>>3
+	// The fraction's 8 digits, as above.
+	d := digits8(fp)
+	p.SetByte(ni, '.')
+	p.Store64(ni+1, d+'0'*lo8)
+	return neg + ni + 9 - bits.LeadingZeros64(d)>>3
 }
 
 // pow10u holds the powers of ten that fit a uint64.
@@ -654,13 +394,13 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 		// below confirms.
 		if fp := n - ip*pow10u[k]; fp < pow10u[k] {
 			b, dst, o := spare(b, 24, f < 0)
-			ni := putDigits(dst, ip)
+			ni := putLead8(dst, digits8(ip))
 			if fp == 0 {
 				return b[:o+ni], true
 			}
 			d := digits8(fp) // the fraction in the last k of 8 digits
-			*(*uint8)(unsafe.Add(dst, ni)) = '.'
-			*(*uint64)(unsafe.Add(dst, ni+1)) = (d + '0'*lo8) >> (64 - 8*k)
+			dst.SetByte(ni, '.')
+			dst.Store64(ni+1, (d+'0'*lo8)>>(64-8*k))
 			return b[:o+ni+1+k-bits.LeadingZeros64(d)>>3], true
 		}
 	}
@@ -668,12 +408,12 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 	// (and up to 5 of the zeros before them) after the point; the copies
 	// below read up to buf[55].
 	var buf [56]byte
-	bp := unsafe.Pointer(&buf)
+	bp := mem.Of(&buf)
 	hi, lo := digits8(n/1e8), digits8(n%1e8)
-	*(*uint64)(bp) = '0' * lo8
-	*(*uint64)(unsafe.Add(bp, 8)) = '0' * lo8
-	*(*uint64)(unsafe.Add(bp, 16)) = hi + '0'*lo8
-	*(*uint64)(unsafe.Add(bp, 24)) = lo + '0'*lo8
+	bp.Store64(0, '0'*lo8)
+	bp.Store64(8, '0'*lo8)
+	bp.Store64(16, hi+'0'*lo8)
+	bp.Store64(24, lo+'0'*lo8)
 	// lead: zero digits before n's first; trail: zero digits after its last.
 	var lead, trail int
 	if hi != 0 {
@@ -691,19 +431,19 @@ func appendShortFloat(b []byte, f float64) ([]byte, bool) {
 	end := max(32-trail, point)   // end of the fraction, zeros dropped
 	b, dst, o := spare(b, 48, f < 0)
 	// The integer part has at most 16 digits, the fraction at most 21.
-	src := unsafe.Add(bp, from)
-	*(*uint64)(dst) = *(*uint64)(src)
-	*(*uint64)(unsafe.Add(dst, 8)) = *(*uint64)(unsafe.Add(src, 8))
+	src := bp.Add(from)
+	dst.Store64(0, src.Load64(0))
+	dst.Store64(8, src.Load64(8))
 	ni := point - from
 	if end == point {
 		return b[:o+ni], true
 	}
-	dst = unsafe.Add(dst, ni)
-	*(*uint8)(dst) = '.'
-	src = unsafe.Add(bp, point)
-	*(*uint64)(unsafe.Add(dst, 1)) = *(*uint64)(src)
-	*(*uint64)(unsafe.Add(dst, 9)) = *(*uint64)(unsafe.Add(src, 8))
-	*(*uint64)(unsafe.Add(dst, 17)) = *(*uint64)(unsafe.Add(src, 16))
+	dst = dst.Add(ni)
+	dst.SetByte(0, '.')
+	src = bp.Add(point)
+	dst.Store64(1, src.Load64(0))
+	dst.Store64(9, src.Load64(8))
+	dst.Store64(17, src.Load64(16))
 	return b[:o+ni+1+end-point], true
 }
 
@@ -916,6 +656,67 @@ const zeros = "000000000000000000000000"
 // spaces is sliced for indentation.
 const spaces = "                                                                                                                                "
 
+// fieldGroup is a cursor over the fields of a header's field list, for
+// appendFieldSeg: whether a field is left, its name, the group it heads
+// if it is not a primitive, and the cursor at the next field; and the
+// group's segment if it is already made (cached). The encoder's field
+// lists (names given to BeginTable, a token's []Field, a struct's plan,
+// the tree built for a generic table) each have one.
+type fieldGroup[G any] interface {
+	more() bool
+	name() string
+	sub() (G, bool)
+	next() G
+	cached(d Delimiter) []byte
+}
+
+// appendFieldSeg appends the fields segment of a header (§6, §9.3): the
+// fields of g from its cursor on, separated by delimiter d, each nested
+// group in braces after its name, "{a,b{c,d}}", without the colon.
+func appendFieldSeg[G fieldGroup[G]](b []byte, g G, d Delimiter) []byte {
+	if seg := g.cached(d); seg != nil {
+		return append(b, seg...)
+	}
+	b = append(b, '{')
+	for first := true; g.more(); g, first = g.next(), false {
+		if !first {
+			b = append(b, byte(d))
+		}
+		b = appendKey(b, g.name())
+		if s, ok := g.sub(); ok {
+			b = appendFieldSeg(b, s, d)
+		}
+	}
+	return append(b, '}')
+}
+
+// appendTableHeader appends the header of a tabular array (keyed false)
+// or of a keyed object (keyed true) of n rows or entries after its key, if
+// any: the bracket, the fields segment of g and the colon (§6).
+func appendTableHeader[G fieldGroup[G]](b []byte, n int, keyed bool, g G, d Delimiter) []byte {
+	b = appendBracket(b, n, keyed, d)
+	b = appendFieldSeg(b, g, d)
+	return append(b, ':')
+}
+
+// nameFields is a flat list of names as a fieldGroup.
+type nameFields []string
+
+func (g nameFields) more() bool              { return len(g) > 0 }
+func (g nameFields) name() string            { return g[0] }
+func (g nameFields) sub() (nameFields, bool) { return nil, false }
+func (g nameFields) next() nameFields        { return g[1:] }
+func (g nameFields) cached(Delimiter) []byte { return nil }
+
+// tokenFields is a token's field list as a fieldGroup.
+type tokenFields []Field
+
+func (g tokenFields) more() bool               { return len(g) > 0 }
+func (g tokenFields) name() string             { return mem.String(g[0].Name) }
+func (g tokenFields) sub() (tokenFields, bool) { return g[0].Fields, g[0].Fields != nil }
+func (g tokenFields) next() tokenFields        { return g[1:] }
+func (g tokenFields) cached(Delimiter) []byte  { return nil }
+
 // appendIndent appends n spaces.
 func appendIndent(b []byte, n int) []byte {
 	for n > len(spaces) {
@@ -934,15 +735,6 @@ func appendDelimSym(b []byte, d Delimiter) []byte {
 	return b
 }
 
-// writeOut writes p to w, turning a short write into io.ErrShortWrite.
-func writeOut(w io.Writer, p []byte) error {
-	n, err := w.Write(p)
-	if err == nil && n != len(p) {
-		err = io.ErrShortWrite
-	}
-	return err
-}
-
 // appendInt appends a signed integer; integers are always canonical.
 func appendInt(b []byte, i int64) []byte {
 	b, p, o := spare(b, numRoom, false)
@@ -953,21 +745,21 @@ func appendInt(b []byte, i int64) []byte {
 // first free byte and that byte's index; with neg it first writes '-'
 // there, and the address and index are those of the byte after it. The
 // caller writes through the address and then reslices b.
-func spare(b []byte, n int, neg bool) ([]byte, unsafe.Pointer, int) {
+func spare(b []byte, n int, neg bool) ([]byte, mem.Ptr, int) {
 	if cap(b)-len(b) < n {
 		b = slices.Grow(b, n)
 	}
 	o := len(b)
-	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), o)
+	dst := (mem.SliceData(b)).Add(o)
 	if neg {
-		*(*uint8)(dst) = '-'
-		dst = unsafe.Add(dst, 1)
+		dst.SetByte(0, '-')
+		dst = dst.Add(1)
 		o++
 	}
 	return b, dst, o
 }
 
-// numRoom is the room putInt, putUint and putFloat need: a sign and 20
+// numRoom is the room putInt, putUint and putFloat8 need: a sign and 20
 // digits, stored 8 bytes at a time, end at most 25 bytes on.
 const numRoom = 32
 
@@ -979,52 +771,60 @@ func appendUint(b []byte, u uint64) []byte {
 }
 
 // putInt writes the decimal text of i at p, which has numRoom bytes of
-// room, and returns its length.
-func putInt(p unsafe.Pointer, i int64) int {
-	u, s := uint64(i), 0
-	if i < 0 {
-		*(*uint8)(p) = '-'
-		p, u, s = unsafe.Add(p, 1), -u, 1
+// room, and returns its length. The '-' is stored whatever the sign and
+// counted only for a negative i, which spares a branch on the sign.
+func putInt(p mem.Ptr, i int64) int {
+	u, neg := uint64(i), int(uint64(i)>>63)
+	if neg != 0 {
+		u = -u
 	}
-	if u < 1e8 { // putDigits, by hand: the common case without a call
-		d := digits8(u)
-		z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-		*(*uint64)(p) = (d + '0'*lo8) >> z
-		return s + 8 - int(z>>3)
-	}
-	return s + putUint(p, u)
+	p.SetByte(0, '-')
+	return neg + putUint(p.Add(neg), u)
 }
 
 // putUint writes the decimal text of u at p, which has numRoom bytes of
 // room, and returns its length.
-func putUint(p unsafe.Pointer, u uint64) int {
-	if u < 1e8 {
-		return putDigits(p, u)
-	}
+func putUint(p mem.Ptr, u uint64) int {
 	if u < 1e16 {
-		hi, lo := u/1e8, u%1e8
-		k := putDigits(p, hi)
-		*(*uint64)(unsafe.Add(p, k)) = digits8(lo) + '0'*lo8
-		return k + 8
+		return putDec16(p, u)
 	}
 	top, mid := u/1e16, u%1e16
-	hi, lo := mid/1e8, mid%1e8
-	k := putDigits(p, top)
-	*(*uint64)(unsafe.Add(p, k)) = digits8(hi) + '0'*lo8
-	*(*uint64)(unsafe.Add(p, k+8)) = digits8(lo) + '0'*lo8
+	k := putLead8(p, digits8(top))
+	p.Store64(k, digits8(mid/1e8)+'0'*lo8)
+	p.Store64(k+8, digits8(mid%1e8)+'0'*lo8)
 	return k + 16
 }
 
-// putDigits writes the decimal digits of u < 1e8, without leading zeros,
-// at p, and returns how many there are. It stores 8 bytes whatever the
-// count, so p must have 8 bytes of room.
-func putDigits(p unsafe.Pointer, u uint64) int {
-	d := digits8(u)
-	// Leading zero digits are the low zero bytes of d; keep at least one
-	// digit (bit 56 is in the last digit's byte).
+// putDec16 writes the decimal digits of u < 1e16 at p, which has 24 bytes
+// of room, and returns how many there are.
+func putDec16(p mem.Ptr, u uint64) int {
+	switch {
+	case u < 1e4:
+		return putLead4(p, digits4(u))
+	case u < 1e8:
+		return putLead8(p, digits8(u))
+	}
+	k := putLead8(p, digits8(u/1e8))
+	p.Store64(k, digits8(u%1e8)+'0'*lo8)
+	return k + 8
+}
+
+// putLead8 writes the digits d of digits8, without their leading zeros
+// but for the last digit, at p, and returns how many it wrote. It stores 8
+// bytes whatever the count, so p must have 8 bytes of room. The leading
+// zeros are the low zero bytes of d; bit 56 is in the last digit's byte.
+func putLead8(p mem.Ptr, d uint64) int {
 	z := uint(bits.TrailingZeros64(d|1<<56)) &^ 7
-	*(*uint64)(p) = (d + '0'*lo8) >> z
+	p.Store64(0, (d+'0'*lo8)>>z)
 	return 8 - int(z>>3)
+}
+
+// putLead4 is putLead8 for the 4 digits in the low half of d (digits4,
+// or the low half of digits8).
+func putLead4(p mem.Ptr, d uint64) int {
+	z := uint(bits.TrailingZeros64(d|1<<24)) &^ 7
+	p.Store64(0, (d&0xffffffff+'0'*lo4)>>z)
+	return 4 - int(z>>3)
 }
 
 // digits4 is digits8 for u < 1e4: its four digits in the low four bytes,
