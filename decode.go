@@ -4,7 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Unmarshal decodes the TOON document in data into the value v points to.
@@ -151,7 +152,7 @@ func (d *Decoder) decodeAny(whole bool) (any, error) {
 }
 
 // anySize is the size of an element of []any.
-const anySize = unsafe.Sizeof(any(nil))
+var anySize = mem.Sizeof[any]()
 
 // anyDecoder builds generic values from a Decoder's tokens, saving
 // allocations where the result allows: object keys come from a small cache
@@ -203,7 +204,7 @@ func (a *anyDecoder) str(b []byte) string {
 	}
 	start := len(a.block)
 	a.block = append(a.block, b...)
-	return unsafe.String(&a.block[start], n)
+	return mem.String(a.block[start:])
 }
 
 // value builds the generic value that starts with token t. size is the

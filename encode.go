@@ -35,6 +35,8 @@ import (
 	"sync"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // eface is the layout of an interface without methods (any).
@@ -196,7 +198,7 @@ func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Po
 			}
 			continue
 		case ekSlice:
-			if (*sliceHeader)(p).data == nil {
+			if mem.As[mem.SliceHeader](mem.FromUnsafe(p)).Data.IsNil() {
 				return nullPlan, nil, nil
 			}
 		case ekMap:
@@ -330,7 +332,7 @@ func (e *Encoder) objLen(pl *encPlan, p unsafe.Pointer) int {
 // the field is not written: omitted (omitempty, omitzero), or reached
 // through a nil embedded pointer.
 func present(pl *encPlan, p unsafe.Pointer, f *encField) unsafe.Pointer {
-	fp := fieldPtr(pl.typ, p, &f.structField, false)
+	fp := fieldPtr(pl.typ, mem.FromUnsafe(p), &f.structField, false).Unsafe()
 	if fp == nil || omitted(f, fp) {
 		return nil
 	}
@@ -634,7 +636,7 @@ func (e *Encoder) member(v *objView, i int) (*encPlan, unsafe.Pointer, error) {
 		if f.direct {
 			return e.resolve(f.plan, unsafe.Add(v.p, f.off))
 		}
-		return e.resolve(f.plan, fieldPtr(v.pl.typ, v.p, &f.structField, false))
+		return e.resolve(f.plan, fieldPtr(v.pl.typ, mem.FromUnsafe(v.p), &f.structField, false).Unsafe())
 	case vwObject:
 		return e.resolve(anyPlan, unsafe.Pointer(&v.obj()[i].Value))
 	}
@@ -1028,7 +1030,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int,
 		}
 		fp := unsafe.Add(p, f.off)
 		if !f.direct {
-			fp = fieldPtr(pl.typ, p, &f.structField, false)
+			fp = fieldPtr(pl.typ, mem.FromUnsafe(p), &f.structField, false).Unsafe()
 		}
 		switch f.form {
 		case formPrim:
@@ -1150,8 +1152,8 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 func (e *Encoder) writeArray(pl *encPlan, p unsafe.Pointer, at place, d int) error {
 	base, n := p, pl.alen
 	if pl.kind == ekSlice {
-		h := (*sliceHeader)(p)
-		base, n = h.data, h.len
+		h := mem.As[mem.SliceHeader](mem.FromUnsafe(p))
+		base, n = h.Data.Unsafe(), h.Len
 	}
 	child, err := e.beginArray(at, d)
 	if err != nil {
@@ -1591,7 +1593,7 @@ func (e *Encoder) visit(r ref) error {
 func refValue(r ref) reflect.Value {
 	switch r.t.Kind() {
 	case reflect.Slice:
-		return reflect.NewAt(r.t, unsafe.Pointer(&sliceHeader{data: r.p, len: r.n, cap: r.n})).Elem()
+		return reflect.NewAt(r.t, unsafe.Pointer(&mem.SliceHeader{Data: mem.FromUnsafe(r.p), Len: r.n, Cap: r.n})).Elem()
 	case reflect.Map:
 		m := new(unsafe.Pointer)
 		*m = r.p

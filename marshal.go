@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"time"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Marshaler is implemented by types that encode themselves as TOON.
@@ -794,7 +796,7 @@ func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer, text *[]byte)
 				continue
 			}
 			var err error
-			if *c, err = cellValue(l.plan, q); err != nil {
+			if *c, err = cellValue(l.plan, mem.FromUnsafe(q)); err != nil {
 				return err
 			}
 		}

@@ -9,7 +9,8 @@ import (
 	"iter"
 	"reflect"
 	"strconv"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // A RowDecoder reads the elements of one array from a Decoder as values of
@@ -96,7 +97,7 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		}
 		return r.pending(io.EOF)
 	}
-	p := unsafe.Pointer(v)
+	p := mem.Of(v)
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)
 	} else {
@@ -201,15 +202,15 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 	var cur T // one variable for every row: taking its address costs nothing per row
 	for row := range rows {
 		cur = row
-		p := unsafe.Pointer(&cur)
+		p := mem.Of(&cur)
 		if ptr {
-			p = *(*unsafe.Pointer)(p)
-			if p == nil {
+			p = mem.Load[mem.Ptr](p)
+			if p.IsNil() {
 				err = errors.New("toon: WriteRows of a nil " + t.String())
 				break
 			}
 		}
-		if err = e.rowValues(cells, leaves, p); err != nil {
+		if err = e.rowValues(cells, leaves, p.Unsafe()); err != nil {
 			break
 		}
 		if err = e.WriteRow(cells...); err != nil {
@@ -261,32 +262,32 @@ func isRowGroup(pl *encPlan) bool {
 
 // cellValue returns the primitive at p, of a plan whose shape is
 // shapePrim, as a Value.
-func cellValue(pl *encPlan, p unsafe.Pointer) (Value, error) {
+func cellValue(pl *encPlan, p mem.Ptr) (Value, error) {
 	switch pl.kind {
 	case ekString:
-		return String(*(*string)(p)), nil
+		return String(mem.Load[string](p)), nil
 	case ekInt:
-		return Int(loadInt(p, pl.size)), nil
+		return Int(loadInt(p.Unsafe(), pl.size)), nil
 	case ekFloat64:
-		return Float(*(*float64)(p)), nil
+		return Float(mem.Load[float64](p)), nil
 	case ekBool:
-		return Bool(*(*bool)(p)), nil
+		return Bool(mem.Load[bool](p)), nil
 	case ekUint:
-		return Uint(loadUint(p, pl.size)), nil
+		return Uint(loadUint(p.Unsafe(), pl.size)), nil
 	case ekFloat32:
-		return Float32(*(*float32)(p)), nil
+		return Float32(mem.Load[float32](p)), nil
 	case ekNumber:
-		return NumberValue(Number(*(*string)(p))), nil
+		return NumberValue(Number(mem.Load[string](p))), nil
 	case ekValue:
-		return *(*Value)(p), nil
+		return mem.Load[Value](p), nil
 	case ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
+		q := mem.Load[mem.Ptr](p)
+		if q.IsNil() {
 			return Null(), nil
 		}
 		return cellValue(pl.elem, q)
 	}
-	s, isNull, num, err := primText(pl, p)
+	s, isNull, num, err := primText(pl, p.Unsafe())
 	switch {
 	case err != nil:
 		return Value{}, err

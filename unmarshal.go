@@ -2,22 +2,23 @@ package toon
 
 // This file decodes TOON into Go values of any type: the typed half of
 // Decode and Unmarshal. Each type gets a decoding plan once (decPlans); a
-// plan writes through unsafe pointers at offsets computed from reflection
-// ahead of time, so decoding a struct costs no reflection per field, and
-// tabular rows decoded into structs cost no key lookups either (rowPlan).
+// plan writes through addresses (internal/mem) at offsets computed from
+// reflection ahead of time, so decoding a struct costs no reflection per
+// field, and tabular rows decoded into structs cost no key lookups
+// either (rowPlan).
 
 import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/toonstream/toon/internal/mem"
 	"io"
 	"math"
 	"math/big"
 	"reflect"
 	"strconv"
 	"time"
-	"unsafe"
 )
 
 // Unmarshaler is implemented by types that decode themselves from TOON.
@@ -68,7 +69,7 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 		}
 		return err
 	}
-	if err := pl.fn(&s, pl, t, rv.UnsafePointer()); err != nil {
+	if err := pl.fn(&s, pl, t, mem.PtrOf(rv)); err != nil {
 		return err
 	}
 	if !whole {
@@ -105,7 +106,7 @@ type decState struct {
 // p, of the plan's type. It returns only errors that stop decoding (syntax
 // and reader errors); mismatches are recorded with mismatch, their value
 // skipped, and decoding goes on.
-type decFunc func(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error
+type decFunc func(s *decState, pl *decPlan, t Token, p mem.Ptr) error
 
 // decPlan is how values of one Go type are decoded.
 type decPlan struct {
@@ -273,9 +274,10 @@ func (s *decState) pos(t Token) (line, col int) {
 	line = d.line.num
 	switch t.kind() {
 	case KindString, KindNumber, KindKey:
-		if len(full) > 0 && t.p != nil {
-			base := uintptr(unsafe.Pointer(unsafe.SliceData(full)))
-			if q := uintptr(t.p); q >= base && q < base+uintptr(len(full)) {
+		if tb := t.text(); len(full) > 0 && tb != nil {
+			// Addresses compared as integers: the text may lie in another buffer.
+			base := mem.BytesData(full).Uintptr()
+			if q := mem.BytesData(tb).Uintptr(); q >= base && q < base+uintptr(len(full)) {
 				i := int(q - base)
 				if i > 0 && full[i-1] == '"' && t.kind() != KindNumber {
 					i-- // the opening quote of a quoted string
@@ -452,7 +454,7 @@ func (s *decState) newString(b []byte) string {
 	}
 	at := len(s.block)
 	s.block = append(s.block, b...)
-	return unsafe.String(&s.block[at], len(b))
+	return mem.String(s.block[at:])
 }
 
 // Strings of up to maxPacked bytes are packed into blocks of packBlock.
@@ -471,14 +473,14 @@ const (
 
 // ---- primitives ----
 
-func decUnsupported(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decUnsupported(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	return s.mismatch(t, pl.typ, errors.New("toon: Unmarshal of type "+pl.typ.String()+" is not supported"))
 }
 
-func decBool(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBool(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindBool:
-		*(*bool)(p) = t.Bool()
+		mem.Store[bool](p, t.Bool())
 		return nil
 	case KindNull:
 		return nil
@@ -512,7 +514,7 @@ func parseInt(b []byte) (int64, bool) {
 			return v, true
 		}
 	}
-	v, err := Number(unsafe.String(unsafe.SliceData(b), len(b))).Int64()
+	v, err := Number(mem.String(b)).Int64()
 	return v, err == nil
 }
 
@@ -532,11 +534,11 @@ func parseUint(b []byte) (uint64, bool) {
 			return v, true
 		}
 	}
-	v, err := Number(unsafe.String(unsafe.SliceData(b), len(b))).Uint64()
+	v, err := Number(mem.String(b)).Uint64()
 	return v, err == nil
 }
 
-func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decInt(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
 		return err
 	}
@@ -546,27 +548,27 @@ func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	}
 	switch pl.size {
 	case 8:
-		*(*int64)(p) = v
+		mem.Store[int64](p, v)
 	case 4:
 		if v != int64(int32(v)) {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*int32)(p) = int32(v)
+		mem.Store[int32](p, int32(v))
 	case 2:
 		if v != int64(int16(v)) {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*int16)(p) = int16(v)
+		mem.Store[int16](p, int16(v))
 	default:
 		if v != int64(int8(v)) {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*int8)(p) = int8(v)
+		mem.Store[int8](p, int8(v))
 	}
 	return nil
 }
 
-func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decUint(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
 		return err
 	}
@@ -576,22 +578,22 @@ func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	}
 	switch pl.size {
 	case 8:
-		*(*uint64)(p) = v
+		mem.Store[uint64](p, v)
 	case 4:
 		if v > math.MaxUint32 {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*uint32)(p) = uint32(v)
+		mem.Store[uint32](p, uint32(v))
 	case 2:
 		if v > math.MaxUint16 {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*uint16)(p) = uint16(v)
+		mem.Store[uint16](p, uint16(v))
 	default:
 		if v > math.MaxUint8 {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*uint8)(p) = uint8(v)
+		mem.Store[uint8](p, uint8(v))
 	}
 	return nil
 }
@@ -612,14 +614,14 @@ func (s *decState) accept(t Token, pl *decPlan, k, k2 Kind) (ok bool, err error)
 // decFloat stores the nearest float; a number beyond the type's range is a
 // mismatch, not an infinity, and so is one so small that it would become
 // zero.
-func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
 		return err
 	}
 	b := t.text()
 	if pl.size == 8 {
 		if f, ok := fastFloat(b); ok {
-			*(*float64)(p) = f
+			mem.Store[float64](p, f)
 			return nil
 		}
 	}
@@ -635,9 +637,9 @@ func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		f = 0 // -0 decodes to 0 (§4)
 	}
 	if bits == 32 {
-		*(*float32)(p) = float32(f)
+		mem.Store[float32](p, float32(f))
 	} else {
-		*(*float64)(p) = f
+		mem.Store[float64](p, f)
 	}
 	return nil
 }
@@ -687,10 +689,10 @@ func fastFloat(b []byte) (float64, bool) {
 	return f, true
 }
 
-func decString(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decString(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindString:
-		*(*string)(p) = s.str(t.text())
+		mem.Store[string](p, s.str(t.text()))
 		return nil
 	case KindNull:
 		return nil
@@ -699,10 +701,10 @@ func decString(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 // decNumber decodes Number and json.Number: the exact text of a number.
-func decNumber(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decNumber(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindNumber:
-		*(*string)(p) = string(t.text())
+		mem.Store[string](p, string(t.text()))
 		return nil
 	case KindNull:
 		return nil
@@ -711,8 +713,8 @@ func decNumber(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 // decValue decodes a primitive into a Value: numbers keep their text.
-func decValue(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	v := (*Value)(p)
+func decValue(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
+	v := mem.As[Value](p)
 	switch t.kind() {
 	case KindString:
 		*v = String(s.str(t.text()))
@@ -729,28 +731,28 @@ func decValue(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 // decTime decodes an RFC 3339 string, with or without fractional seconds.
-func decTime(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decTime(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindString, KindString); !ok {
 		return err
 	}
 	b := t.text()
-	tm, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(b), len(b)))
+	tm, err := time.Parse(time.RFC3339Nano, mem.String(b))
 	if err != nil {
 		// The error refers to its input: parse a copy for the report.
 		_, err = time.Parse(time.RFC3339Nano, string(b))
 		return s.mismatch(t, pl.typ, err)
 	}
-	*(*time.Time)(p) = tm
+	mem.Store[time.Time](p, tm)
 	return nil
 }
 
 // decBigInt decodes an integer of any size, from a number or from a string
 // holding one (the lossless form some encoders use).
-func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBigInt(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindString); !ok {
 		return err
 	}
-	z := (*big.Int)(p)
+	z := mem.As[big.Int](p)
 	txt := string(t.text())
 	if _, ok := z.SetString(txt, 10); ok {
 		return nil
@@ -766,14 +768,14 @@ func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decBigFloat decodes a number, or a string holding one, with at least
 // enough precision for all its digits.
-func decBigFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBigFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindString); !ok {
 		return err
 	}
 	if !isNumber(t.text()) {
 		return s.mismatch(t, pl.typ, nil)
 	}
-	f := (*big.Float)(p)
+	f := mem.As[big.Float](p)
 	if f.Prec() == 0 {
 		f.SetPrec(max(64, uint(len(t.text()))*4))
 	}
@@ -785,7 +787,7 @@ func decBigFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decBytes decodes a base64 string (as encoding/json writes []byte), or an
 // array of numbers.
-func decBytes(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBytes(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if t.kind() != KindString {
 		return decSlice(s, pl, t, p)
 	}
@@ -795,16 +797,16 @@ func decBytes(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	if err != nil {
 		return s.mismatch(t, pl.typ, err)
 	}
-	reflect.NewAt(pl.typ, p).Elem().SetBytes(dst[:n])
+	mem.NewAt(pl.typ, p).Elem().SetBytes(dst[:n])
 	return nil
 }
 
 // ---- hooks ----
 
-func decHook(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decHook(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	line, col := s.pos(t)
 	what := describeToken(t)
-	target := reflect.NewAt(pl.typ, p).Interface()
+	target := mem.NewAt(pl.typ, p).Interface()
 	var err error
 	switch pl.hook {
 	case hookText:
@@ -982,21 +984,21 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 
 // ---- containers ----
 
-func decPtr(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decPtr(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if t.kind() == KindNull {
-		*(*unsafe.Pointer)(p) = nil
+		mem.Store(p, mem.Ptr{})
 		return nil
 	}
-	q := *(*unsafe.Pointer)(p)
-	if q == nil {
-		q = reflect.New(pl.elem.typ).UnsafePointer()
-		*(*unsafe.Pointer)(p) = q
+	q := mem.Load[mem.Ptr](p)
+	if q.IsNil() {
+		q = mem.PtrOf(reflect.New(pl.elem.typ))
+		mem.Store(p, q)
 	}
 	return pl.elem.fn(s, pl.elem, t, q)
 }
 
-func decIface(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	v := reflect.NewAt(pl.typ, p).Elem()
+func decIface(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
+	v := mem.NewAt(pl.typ, p).Elem()
 	if t.kind() == KindNull {
 		v.SetZero()
 		return nil
@@ -1006,52 +1008,45 @@ func decIface(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		if err != nil {
 			return err
 		}
-		*(*any)(p) = g
+		mem.Store[any](p, g)
 		return nil
 	}
 	// A non-empty interface: decode into the pointer it holds, if any.
 	if !v.IsNil() {
 		if e := v.Elem(); e.Kind() == reflect.Pointer && !e.IsNil() {
 			ep := decPlanOf(e.Type().Elem())
-			return ep.fn(s, ep, t, e.UnsafePointer())
+			return ep.fn(s, ep, t, mem.PtrOf(e))
 		}
 	}
 	return s.mismatch(t, pl.typ, nil)
 }
 
-// sliceHeader is the memory layout of a slice.
-type sliceHeader struct {
-	data unsafe.Pointer
-	len  int
-	cap  int
-}
-
 // decSlice decodes an array into a slice, reusing its backing array. Each
 // element is decoded into a zeroed element. The elements of a tabular
 // array decoded into structs go through a row plan.
-func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindArrayStart:
 	case KindNull:
-		*(*sliceHeader)(p) = sliceHeader{}
+		mem.Store(p, mem.SliceHeader{})
 		return nil
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	h := (*sliceHeader)(p)
+	h := mem.As[mem.SliceHeader](p)
 	ep := pl.elem
 	var rp *rowPlan
 	if t.Form() == FormTabular && isStructPlan(ep) {
 		rp = s.rowPlan(ep, t)
 	}
 	declared := t.n
-	dirty := h.cap // elements below dirty may hold old values
-	if h.data == nil {
+	dirty := h.Cap // elements below dirty may hold old values
+	if h.Data.IsNil() {
 		dirty = 0
 	}
 	ahead := 0 // elements given ahead, charged to s.d.ahead
-	if want := s.d.preallocLen(declared, ep.size); want > h.cap {
-		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, want))
+	if want := s.d.preallocLen(declared, ep.size); want > h.Cap {
+		mem.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, want))
 		dirty = 0
 		ahead = s.d.charge(want, ep.size)
 	}
@@ -1064,16 +1059,16 @@ func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		if et.kind() == KindArrayEnd {
 			break
 		}
-		if n == h.cap {
+		if n == h.Cap {
 			growSlice(pl, p, n, declared)
 			dirty = n
 		}
-		e := unsafe.Add(h.data, uintptr(n)*ep.size)
+		e := h.Data.Offset(uintptr(n) * ep.size)
 		if n < dirty {
-			reflect.NewAt(ep.typ, e).Elem().SetZero()
+			mem.NewAt(ep.typ, e).Elem().SetZero()
 		}
 		n++
-		h.len = n
+		h.Len = n
 		if rp != nil {
 			err = s.decodeRow(rp, et, e)
 		} else {
@@ -1083,11 +1078,11 @@ func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 			return err
 		}
 	}
-	if h.data == nil {
+	if h.Data.IsNil() {
 		// An empty array is an empty slice, not a nil one.
-		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
+		mem.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
 	}
-	h.len = n
+	h.Len = n
 	s.d.filled(ahead, n, ep.size)
 	return nil
 }
@@ -1100,12 +1095,12 @@ func isStructPlan(pl *decPlan) bool {
 // growSlice gives the slice at p room for more than n elements: twice the
 // capacity, but no more than the declared length when that is larger than
 // n.
-func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
+func growSlice(pl *decPlan, p mem.Ptr, n, declared int) {
 	c := max(2*n, 8)
 	if declared > n && declared < c {
 		c = declared
 	}
-	old := reflect.NewAt(pl.typ, p).Elem()
+	old := mem.NewAt(pl.typ, p).Elem()
 	ns := reflect.MakeSlice(pl.typ, n, c)
 	reflect.Copy(ns, old)
 	old.Set(ns)
@@ -1158,7 +1153,7 @@ func (d *Decoder) filled(ahead, n int, size uintptr) {
 
 // decArray decodes into a Go array: extra elements are dropped, missing
 // ones are zero.
-func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decArray(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindArrayStart:
 	case KindNull:
@@ -1183,12 +1178,12 @@ func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 			}
 			continue
 		}
-		if err := ep.fn(s, ep, et, unsafe.Add(p, uintptr(i)*ep.size)); err != nil {
+		if err := ep.fn(s, ep, et, p.Offset(uintptr(i)*ep.size)); err != nil {
 			return err
 		}
 	}
 	if i < n {
-		a := reflect.NewAt(pl.typ, p).Elem()
+		a := mem.NewAt(pl.typ, p).Elem()
 		for ; i < n; i++ {
 			a.Index(i).Set(pl.zeroed)
 		}
@@ -1198,16 +1193,16 @@ func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decMap decodes an object into a map, adding to the entries it has.
 // Keys are strings, integers (which must fit) or TextUnmarshalers.
-func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindObjectStart:
 	case KindNull:
-		*(*unsafe.Pointer)(p) = nil
+		mem.Store(p, mem.Ptr{})
 		return nil
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	m := reflect.NewAt(pl.typ, p).Elem()
+	m := mem.NewAt(pl.typ, p).Elem()
 	if m.IsNil() {
 		m.Set(reflect.MakeMap(pl.typ))
 	}
@@ -1253,7 +1248,7 @@ func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		}
 		ev := reflect.New(ep.typ)
 		had := s.err != nil
-		if err := ep.fn(s, ep, vt, ev.UnsafePointer()); err != nil {
+		if err := ep.fn(s, ep, vt, mem.PtrOf(ev)); err != nil {
 			return err
 		}
 		s.inField(had, kv.String())
@@ -1263,7 +1258,7 @@ func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // setIntKey parses an integer map key that must fit kv's type.
 func setIntKey(kv reflect.Value, b []byte) bool {
-	s := unsafe.String(unsafe.SliceData(b), len(b))
+	s := mem.String(b)
 	switch kv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n, err := strconv.ParseInt(s, 10, kv.Type().Bits())
@@ -1283,11 +1278,11 @@ func setIntKey(kv reflect.Value, b []byte) bool {
 
 // decObject decodes an object into an Object, keeping the key order at
 // every level (nested objects become Objects too).
-func decObject(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decObject(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindObjectStart:
 	case KindNull:
-		*(*Object)(p) = nil
+		mem.Store(p, Object(nil))
 		return nil
 	default:
 		return s.mismatch(t, pl.typ, nil)
@@ -1296,7 +1291,7 @@ func decObject(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	if err != nil {
 		return err
 	}
-	*(*Object)(p) = v.(Object)
+	mem.Store[Object](p, v.(Object))
 	return nil
 }
 
@@ -1323,7 +1318,7 @@ func (pl *decPlan) lookup(k []byte, hint int) int {
 // decStruct decodes an object into a struct, field by field; keys match
 // field names exactly (case-sensitively). Fields the object lacks keep
 // their values.
-func decStruct(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindObjectStart:
 	case KindNull:
@@ -1431,7 +1426,7 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 }
 
 // decodeRow decodes one row object into the struct at p.
-func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
+func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 	if t.kind() != KindObjectStart {
 		return rp.pl.fn(s, rp.pl, t, p)
 	}
@@ -1465,34 +1460,34 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 			}
 			continue
 		}
-		var fp unsafe.Pointer
+		var fp mem.Ptr
 		if f.direct {
-			fp = unsafe.Add(p, f.off)
+			fp = p.Offset(f.off)
 			// The common cells, decoded inline; anything unusual (null,
 			// a mismatch, a float outside the fast path) takes the call.
 			switch f.fast {
 			case fastString:
 				if vt.kind() == KindString {
-					*(*string)(fp) = s.str(vt.text())
+					mem.Store[string](fp, s.str(vt.text()))
 					continue
 				}
 			case fastInt64:
 				if vt.kind() == KindNumber {
 					if v, ok := parseInt(vt.text()); ok {
-						*(*int64)(fp) = v
+						mem.Store[int64](fp, v)
 						continue
 					}
 				}
 			case fastFloat64:
 				if vt.kind() == KindNumber {
 					if v, ok := fastFloat(vt.text()); ok {
-						*(*float64)(fp) = v
+						mem.Store[float64](fp, v)
 						continue
 					}
 				}
 			case fastBool:
 				if vt.kind() == KindBool {
-					*(*bool)(fp) = vt.n != 0
+					mem.Store[bool](fp, vt.n != 0)
 					continue
 				}
 			}
