@@ -4,11 +4,9 @@ package toon
 // on the decoding side, WriteRows on the encoding side.
 
 import (
-	"errors"
 	"io"
 	"iter"
 	"reflect"
-	"strconv"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -74,7 +72,7 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		if t.kind() != KindArrayStart {
 			line, col := r.s.pos(t)
 			r.err = &UnmarshalTypeError{Value: describeToken(t), Type: "[]" + r.pl.typ.String(), Line: line, Column: col,
-				Err: errors.New("RowDecoder needs the start of an array")}
+				Err: errNotArray}
 			return r.err
 		}
 		if t.Form() == FormTabular && isStructPlan(r.pl) {
@@ -181,13 +179,13 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 		pl, ptr = pl.elem, true
 	}
 	if pl.kind != ekStruct || len(pl.fields) == 0 {
-		return errors.New("toon: WriteRows of " + t.String() + ", which is not a struct with fields")
+		return errWriteRows(t.String() + ", which is not a struct with fields")
 	}
 	leaves := pl.leaves // a static object's leaves are those of its plan
 	if pl.shape != shapeObj {
 		var err error
 		if leaves, err = rowLeaves(pl, 0, nil); err != nil {
-			return errors.New("toon: WriteRows of " + t.String() + ": " + err.Error())
+			return errWriteRows(t.String() + ": " + err.Error())
 		}
 	}
 	if err := e.tableFree("WriteRows"); err != nil {
@@ -206,7 +204,7 @@ func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
 		if ptr {
 			p = mem.Load[mem.Ptr](p)
 			if p.IsNil() {
-				err = errors.New("toon: WriteRows of a nil " + t.String())
+				err = errWriteRows("a nil " + t.String())
 				break
 			}
 		}
@@ -233,14 +231,14 @@ func rowLeaves(pl *encPlan, off uintptr, out []encLeaf) ([]encLeaf, error) {
 		if a != b {
 			return nil, errKeysAlike(a, b, writtenKey(b))
 		}
-		return nil, errors.New("repeated field " + strconv.Quote(b))
+		return nil, errRepeatedField(b)
 	}
 	for i := range pl.fields {
 		f := &pl.fields[i]
 		var err error
 		switch {
 		case !f.direct:
-			return nil, errors.New("field " + f.name + " is reached through an embedded pointer")
+			return nil, errRowField(f.name, "is reached through an embedded pointer")
 		case f.plan.shape == shapePrim:
 			out = append(out, newLeaf(off+f.off, f.plan))
 		case isRowGroup(f.plan):
@@ -248,7 +246,7 @@ func rowLeaves(pl *encPlan, off uintptr, out []encLeaf) ([]encLeaf, error) {
 				return nil, err
 			}
 		default:
-			return nil, errors.New("field " + f.name + " is neither a primitive nor a struct of them")
+			return nil, errRowField(f.name, "is neither a primitive nor a struct of them")
 		}
 	}
 	return out, nil

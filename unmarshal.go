@@ -11,7 +11,6 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"github.com/toonstream/toon/internal/mem"
 	"io"
 	"math"
@@ -31,23 +30,6 @@ import (
 // over encoding.TextUnmarshaler; a method with a pointer receiver counts.
 type Unmarshaler interface {
 	UnmarshalTOON(v any) error
-}
-
-// InvalidUnmarshalError describes an invalid target passed to Unmarshal or
-// Decode: not a pointer, or a nil pointer.
-type InvalidUnmarshalError struct {
-	Type reflect.Type
-}
-
-// Error implements error.
-func (e *InvalidUnmarshalError) Error() string {
-	if e.Type == nil {
-		return "toon: Unmarshal(nil)"
-	}
-	if e.Type.Kind() != reflect.Pointer {
-		return "toon: Unmarshal(non-pointer " + e.Type.String() + ")"
-	}
-	return "toon: Unmarshal(nil " + e.Type.String() + ")"
 }
 
 func init() { decodeReflect = unmarshalReflect }
@@ -80,7 +62,7 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 	}
 	if _, err := d.Token(); err != io.EOF {
 		if err == nil {
-			err = errors.New("toon: unexpected token after the root value")
+			err = errAfterRoot
 		}
 		return err
 	}
@@ -474,7 +456,7 @@ const (
 // ---- primitives ----
 
 func decUnsupported(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
-	return s.mismatch(t, pl.typ, errors.New("toon: Unmarshal of type "+pl.typ.String()+" is not supported"))
+	return s.mismatch(t, pl.typ, errUnsupportedType(pl.typ))
 }
 
 func decBool(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
@@ -819,13 +801,13 @@ func decHook(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			return s.mismatch(t, pl.typ, nil)
 		}
 	case hookTOON:
-		v, ferr := s.generic(t, false, true)
+		v, ferr := s.generic(t, 0, false, true)
 		if ferr != nil {
 			return ferr
 		}
 		err = target.(Unmarshaler).UnmarshalTOON(v)
 	case hookJSON:
-		v, ferr := s.generic(t, true, true)
+		v, ferr := s.generic(t, 0, true, true)
 		if ferr != nil {
 			return ferr
 		}
@@ -840,146 +822,6 @@ func decHook(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		s.mismatchAt(what, pl.typ, err, line, col)
 	}
 	return nil
-}
-
-// generic builds the generic value that starts with t: objects as
-// map[string]any, or Object when ordered; numbers as Number with exact,
-// else as Decode stores them.
-func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
-	switch t.kind() {
-	case KindObjectStart:
-		var m map[string]any
-		var o Object
-		if ordered {
-			o = Object{}
-		} else {
-			m = map[string]any{}
-		}
-		for {
-			k, err := s.next()
-			if err != nil {
-				return nil, err
-			}
-			if k.kind() == KindObjectEnd {
-				if ordered {
-					return o, nil
-				}
-				return m, nil
-			}
-			if s.keys == nil {
-				s.keys = new(keyCache)
-			}
-			name := s.keys.get(k.text())
-			vt, err := s.next()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.generic(vt, ordered, exact)
-			if err != nil {
-				return nil, err
-			}
-			if ordered {
-				o = setMember(o, name, v)
-			} else {
-				m[name] = v
-			}
-		}
-	case KindArrayStart:
-		ahead := s.d.charge(s.d.preallocLen(t.n, anySize), anySize)
-		a := make([]any, 0, ahead)
-		for {
-			et, err := s.next()
-			if err != nil {
-				return nil, err
-			}
-			if et.kind() == KindArrayEnd {
-				s.d.filled(ahead, len(a), anySize)
-				return a, nil
-			}
-			v, err := s.generic(et, ordered, exact)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-	case KindString:
-		return s.str(t.text()), nil
-	case KindNumber:
-		if exact || s.d.opts.useNumber {
-			return Number(t.text()), nil
-		}
-		f, err := parseFloat(t.text(), 64)
-		if err != nil {
-			return Number(t.text()), nil // out of float64's range: keep the text (§4)
-		}
-		if f == 0 {
-			f = 0
-		}
-		return f, nil
-	case KindBool:
-		return t.Bool(), nil
-	case KindNull:
-		return nil, nil
-	}
-	return nil, errors.New("toon: unexpected " + t.kind().String() + " token")
-}
-
-// setMember sets key k of o, replacing an earlier member of that key (only
-// non-strict decoding lets keys repeat; the last one wins).
-func setMember(o Object, k string, v any) Object {
-	for i := range o {
-		if o[i].Key == k {
-			o[i].Value = v
-			return o
-		}
-	}
-	return append(o, Member{Key: k, Value: v})
-}
-
-// appendJSON appends the JSON text of a generic value.
-func appendJSON(b []byte, v any) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
-	case string:
-		q, err := json.Marshal(x)
-		return append(b, q...), err
-	case Number:
-		return append(b, x...), nil
-	case float64:
-		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendJSON(b, e); err != nil {
-				return b, err
-			}
-		}
-		return append(b, ']'), nil
-	case Object:
-		b = append(b, '{')
-		for i, m := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendJSON(b, m.Key); err != nil {
-				return b, err
-			}
-			b = append(b, ':')
-			if b, err = appendJSON(b, m.Value); err != nil {
-				return b, err
-			}
-		}
-		return append(b, '}'), nil
-	}
-	return b, errors.New("toon: cannot convert a " + reflect.TypeOf(v).String() + " to JSON")
 }
 
 // ---- containers ----
@@ -1004,7 +846,7 @@ func decIface(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		return nil
 	}
 	if v.NumMethod() == 0 {
-		g, err := s.generic(t, false, false)
+		g, err := s.generic(t, 0, false, false)
 		if err != nil {
 			return err
 		}
@@ -1287,7 +1129,7 @@ func decObject(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	v, err := s.generic(t, true, s.d.opts.useNumber)
+	v, err := s.generic(t, 0, true, s.d.opts.useNumber)
 	if err != nil {
 		return err
 	}
@@ -1363,21 +1205,6 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	}
 }
 
-// UnknownFieldError reports a key that matches no field of the struct it
-// was decoded into, with the DisallowUnknownFields option.
-type UnknownFieldError struct {
-	Key    string // the key
-	Type   string // the struct type
-	Line   int    // 1-based line of the key
-	Column int    // 1-based column of the key
-}
-
-// Error implements error.
-func (e *UnknownFieldError) Error() string {
-	return "toon: unknown field " + strconv.Quote(e.Key) + " in " + e.Type +
-		" at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
-}
-
 func (s *decState) unknownField(k Token, typ reflect.Type) {
 	if s.err == nil {
 		line, col := s.pos(k)
@@ -1451,7 +1278,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 			}
 		}
 		if k.kind() != KindKey {
-			return errors.New("toon: unexpected " + k.kind().String() + " token in a tabular row")
+			return errUnexpected(k.kind(), " in a tabular row")
 		}
 		f := st.f
 		if f == nil {
@@ -1510,7 +1337,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 		return unexpectedEOF(err)
 	}
 	if t.kind() != KindObjectEnd {
-		return errors.New("toon: unexpected " + t.kind().String() + " token at the end of a tabular row")
+		return errUnexpected(t.kind(), " at the end of a tabular row")
 	}
 	return nil
 }
