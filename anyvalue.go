@@ -42,10 +42,7 @@ func (s *decState) generic(t Token, size int, ordered, exact bool) (any, error) 
 				}
 				return m, nil
 			}
-			if s.keys == nil {
-				s.keys = new(keyCache)
-			}
-			name := s.keys.get(k.text())
+			name := s.text.key(k.text())
 			vt, err := s.next()
 			if err != nil {
 				return nil, err
@@ -119,32 +116,6 @@ func setMember(o Object, k string, v any) Object {
 		}
 	}
 	return append(o, Member{Key: k, Value: v})
-}
-
-// keyCache holds the strings of recently decoded object keys, so that a
-// key seen before costs no allocation.
-type keyCache [keyCacheSize]string
-
-const (
-	keyCacheSize = 64 // entries in a keyCache (a power of 2)
-	maxCachedKey = 64 // longer keys are not cached
-)
-
-// get returns the string of an object key. The cache compares contents,
-// so a key whose bytes merely sit where an earlier key's did is never
-// mistaken for it.
-func (c *keyCache) get(b []byte) string {
-	n := len(b)
-	if n == 0 || n > maxCachedKey {
-		return string(b)
-	}
-	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
-	if k := c[h]; k == string(b) {
-		return k
-	}
-	k := string(b)
-	c[h] = k
-	return k
 }
 
 // appendJSON appends the JSON text of a generic value.

@@ -1,9 +1,10 @@
 package toon
 
-import (
-	"fmt"
-	"io"
-)
+// This file holds the entry points of decoding into Go values: Unmarshal
+// and Decoder.Decode, which sends generic targets to the builder of
+// anyvalue.go and the others to the plans of unmarshal.go.
+
+import "fmt"
 
 // Unmarshal decodes the TOON document in data into the value v points to.
 // See Decoder.Decode for the supported targets.
@@ -115,7 +116,7 @@ func (d *Decoder) Decode(v any) error {
 			*p = a
 		}
 	default:
-		return decodeReflect(d, v, whole)
+		return unmarshalReflect(d, v, whole)
 	}
 	return err
 }
@@ -123,28 +124,16 @@ func (d *Decoder) Decode(v any) error {
 // decodeAny decodes the next value into generic values; whole asks for
 // the whole document, checked to its end.
 func (d *Decoder) decodeAny(whole bool) (any, error) {
-	t, err := d.Token()
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
+	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	var v any
+	err := s.root(whole, func(t Token) (err error) {
+		v, err = s.generic(t, 0, false, false)
+		return err
+	})
+	if err != nil && whole {
 		return nil, err
 	}
-	s := decState{d: d, cell: -1, pack: true}
-	v, err := s.generic(t, 0, false, false)
-	if err != nil {
-		return nil, err
-	}
-	if !whole {
-		return v, d.endErr(t)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		if err == nil {
-			err = errAfterRoot
-		}
-		return nil, err
-	}
-	return v, nil
+	return v, err
 }
 
 func describe(v any) string {
@@ -164,6 +153,3 @@ func describe(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
-
-// decodeReflect decodes into every other Go type; unmarshal.go sets it.
-var decodeReflect func(d *Decoder, v any, whole bool) error

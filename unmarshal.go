@@ -32,8 +32,6 @@ type Unmarshaler interface {
 	UnmarshalTOON(v any) error
 }
 
-func init() { decodeReflect = unmarshalReflect }
-
 // unmarshalReflect is Decode for every target other than *any,
 // *map[string]any and *[]any: of the next value, or with whole of the
 // whole document, checked to its end.
@@ -43,45 +41,44 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
 	pl := decPlanOf(rv.Type().Elem())
-	s := decState{d: d, cell: -1, pack: true}
+	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	return s.root(whole, func(t Token) error { return pl.fn(&s, pl, t, mem.PtrOf(rv)) })
+}
+
+// root decodes the next value with decode, which is given its first
+// token; whole asks for the whole document, checked to its end. Errors
+// that stop decoding come first, then the first mismatch recorded in s.
+func (s *decState) root(whole bool, decode func(t Token) error) error {
+	d := s.d
 	t, err := d.Token()
 	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return err
+		return unexpectedEOF(err)
 	}
-	if err := pl.fn(&s, pl, t, mem.PtrOf(rv)); err != nil {
+	if err := decode(t); err != nil {
 		return err
 	}
 	if !whole {
 		if err := d.endErr(t); err != nil {
 			return err
 		}
-		return s.err
-	}
-	if _, err := d.Token(); err != io.EOF {
+	} else if _, err := d.Token(); err != io.EOF {
 		if err == nil {
 			err = errAfterRoot
 		}
 		return err
 	}
-	if s.err != nil {
-		return s.err
-	}
-	return nil
+	return s.err
 }
 
 // decState is the state of one Decode call, or of one RowDecoder.
 type decState struct {
-	d      *Decoder
-	err    error             // the first mismatch; decoding goes on past it
-	intern map[string]string // InternStrings: strings seen so far
-	cell   int               // leaf index of the current tabular cell, or -1
-	delim  byte              // delimiter of the current table
-	pack   bool              // pack short strings into shared blocks
-	block  []byte            // the current block of packed strings
-	keys   *keyCache         // keys of generic objects, made on first use
+	d    *Decoder
+	err  error     // the first mismatch; decoding goes on past it
+	text textStore // the strings the decoded values keep
+
+	// The current tabular cell, to locate a mismatch in its row.
+	cell  int  // leaf index of the cell, or -1 outside a row
+	delim byte // delimiter of the row's table
 }
 
 // decFunc decodes the value that starts with token t into the Go value at
@@ -98,10 +95,17 @@ type decPlan struct {
 	elem *decPlan // pointers, slices, arrays, maps
 	key  *decPlan // maps with TextUnmarshaler keys; nil otherwise
 
-	fields []decField     // structs
-	byName map[string]int // structs with many fields
-	hook   hook           // the hook of hookDec
-	zeroed reflect.Value  // arrays: the zero element
+	hook   hook          // the hook of decHook
+	zeroed reflect.Value // arrays: the zero element
+
+	structFields // structs
+}
+
+// structFields are the fields of a struct plan, and the index that finds
+// them by key.
+type structFields struct {
+	fields []decField
+	byName map[string]int // structs with many fields: the index of a name
 }
 
 // decField is one field of a struct plan.
@@ -406,52 +410,7 @@ func (s *decState) next() (Token, error) {
 
 // str returns the text b as a string the caller keeps, interned with the
 // InternStrings option.
-func (s *decState) str(b []byte) string {
-	if !s.d.opts.intern || len(b) > maxInternLen {
-		return s.newString(b)
-	}
-	if v, ok := s.intern[string(b)]; ok {
-		return v
-	}
-	v := s.newString(b)
-	if s.intern == nil {
-		s.intern = make(map[string]string)
-	}
-	if len(s.intern) < maxInterned {
-		s.intern[v] = v
-	}
-	return v
-}
-
-// newString copies b into a new string. When decoding a whole document,
-// short strings are packed into shared blocks of packBlock bytes, which
-// saves an allocation per string: the document's strings are all kept by
-// the result anyway. (A block lives as long as any string in it.)
-func (s *decState) newString(b []byte) string {
-	if !s.pack || len(b) > maxPacked || len(b) == 0 {
-		return string(b)
-	}
-	if cap(s.block)-len(s.block) < len(b) {
-		s.block = make([]byte, 0, packBlock)
-	}
-	at := len(s.block)
-	s.block = append(s.block, b...)
-	return mem.String(s.block[at:])
-}
-
-// Strings of up to maxPacked bytes are packed into blocks of packBlock.
-const (
-	maxPacked = 128
-	packBlock = 8 << 10
-)
-
-// Interning keeps strings of at most maxInternLen bytes, and at most
-// maxInterned of them per Decode call or RowDecoder, so that a column of
-// distinct values cannot grow the table without bound.
-const (
-	maxInternLen = 64
-	maxInterned  = 4096
-)
+func (s *decState) str(b []byte) string { return s.text.str(b, s.d.opts.intern) }
 
 // ---- primitives ----
 
@@ -1139,18 +1098,18 @@ func decObject(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 
 // lookup returns the index of the field whose name is the key k
 // (case-sensitively), or -1. hint is the index where the key is expected.
-func (pl *decPlan) lookup(k []byte, hint int) int {
-	if hint < len(pl.fields) && pl.fields[hint].name == string(k) {
+func (sf *structFields) lookup(k []byte, hint int) int {
+	if hint < len(sf.fields) && sf.fields[hint].name == string(k) {
 		return hint
 	}
-	if pl.byName != nil {
-		if i, ok := pl.byName[string(k)]; ok {
+	if sf.byName != nil {
+		if i, ok := sf.byName[string(k)]; ok {
 			return i
 		}
 		return -1
 	}
-	for i := range pl.fields {
-		if pl.fields[i].name == string(k) {
+	for i := range sf.fields {
+		if sf.fields[i].name == string(k) {
 			return i
 		}
 	}
