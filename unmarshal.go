@@ -1211,19 +1211,6 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 	return rp
 }
 
-// queuedPair consumes and returns the next two tokens, a key and its
-// value, when both are queued (the fast path queues a row's tokens), as two
-// calls of Token would; ok is false, and nothing consumed, otherwise. It is
-// Token's fast path, for decodeRow: it belongs with the token queue.
-func (d *Decoder) queuedPair() (k, v Token, ok bool) {
-	if q := d.queue; d.qi+1 < len(q) {
-		k, v = q[d.qi], q[d.qi+1]
-		d.qi += 2
-		return k, v, true
-	}
-	return k, v, false
-}
-
 // decodeRow decodes one row object into the struct at p.
 func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 	if t.kind() != KindObjectStart {
@@ -1233,8 +1220,12 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 	d := s.d
 	for i := range rp.steps {
 		st := &rp.steps[i]
-		k, vt, ok := d.queuedPair()
-		if !ok {
+		var k, vt Token
+		if q := d.queue; d.qi+1 < len(q) {
+			// Token's fast path, inlined: the row's tokens are queued.
+			k, vt = q[d.qi], q[d.qi+1]
+			d.qi += 2
+		} else {
 			var err error
 			if k, err = d.Token(); err != nil {
 				return unexpectedEOF(err)
