@@ -195,7 +195,7 @@ func (e *Encoder) resolveRef(pl *encPlan, p mem.Ptr) (*encPlan, mem.Ptr, error) 
 			}
 			continue
 		case ekSlice:
-			if mem.As[sliceHeader](p).data == nil {
+			if mem.As[mem.SliceHeader](p).Data.IsNil() {
 				return nullPlan, mem.Ptr{}, nil
 			}
 		case ekMap:
@@ -327,7 +327,7 @@ func (e *Encoder) objLen(pl *encPlan, p mem.Ptr) int {
 // the field is not written: omitted (omitempty, omitzero), or reached
 // through a nil embedded pointer.
 func present(pl *encPlan, p mem.Ptr, f *encField) mem.Ptr {
-	fp := mem.FromUnsafe(fieldPtr(pl.typ, p.Unsafe(), &f.structField, false))
+	fp := fieldPtr(pl.typ, p, &f.structField, false)
 	if fp.IsNil() || omitted(f, fp) {
 		return mem.Ptr{}
 	}
@@ -631,7 +631,7 @@ func (e *Encoder) member(v *objView, i int) (*encPlan, mem.Ptr, error) {
 		if f.direct {
 			return e.resolve(f.plan, v.p.Offset(f.off))
 		}
-		return e.resolve(f.plan, mem.FromUnsafe(fieldPtr(v.pl.typ, v.p.Unsafe(), &f.structField, false)))
+		return e.resolve(f.plan, fieldPtr(v.pl.typ, v.p, &f.structField, false))
 	case vwObject:
 		return e.resolve(anyPlan, mem.Of(&v.obj()[i].Value))
 	}
@@ -1070,7 +1070,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		}
 		fp := p.Offset(f.off)
 		if !f.direct {
-			fp = mem.FromUnsafe(fieldPtr(pl.typ, p.Unsafe(), &f.structField, false))
+			fp = fieldPtr(pl.typ, p, &f.structField, false)
 		}
 		switch f.form {
 		case formPrim:
@@ -1190,8 +1190,8 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 func (e *Encoder) writeArray(pl *encPlan, p mem.Ptr, at place, d int) error {
 	base, n := p, pl.alen
 	if pl.kind == ekSlice {
-		h := mem.As[sliceHeader](p)
-		base, n = mem.FromUnsafe(h.data), h.len
+		h := mem.As[mem.SliceHeader](p)
+		base, n = h.Data, h.Len
 	}
 	child, err := e.beginArray(at, d)
 	if err != nil {
@@ -1632,7 +1632,7 @@ func (e *Encoder) visit(r ref) error {
 func refValue(r ref) reflect.Value {
 	switch r.t.Kind() {
 	case reflect.Slice:
-		return reflect.NewAt(r.t, mem.Of(&sliceHeader{data: r.p.Unsafe(), len: r.n, cap: r.n}).Unsafe()).Elem()
+		return reflect.NewAt(r.t, mem.Of(&mem.SliceHeader{Data: r.p, Len: r.n, Cap: r.n}).Unsafe()).Elem()
 	case reflect.Map:
 		m := new(mem.Ptr)
 		*m = r.p

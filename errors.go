@@ -196,3 +196,102 @@ func countError(container, one, many string, want, got int) error {
 	}
 	return encodeErr(ErrCount, container+" declared "+plural(want, one, many)+", got "+s)
 }
+
+// Errors of typed decoding
+
+// UnmarshalTypeError describes a TOON value that cannot be stored in the Go
+// value it was meant for.
+type UnmarshalTypeError struct {
+	Value  string // the TOON value: "object", "array", "string", "number 300", ...
+	Type   string // the Go type
+	Field  string // the path of the field, if inside a struct
+	Line   int    // 1-based line of the value, if known
+	Column int    // 1-based column of the value, if known
+	Err    error  // the cause, if any: a parse error of a time, an error from a hook
+}
+
+// Error describes the mismatch.
+func (e *UnmarshalTypeError) Error() string {
+	s := "toon: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
+	if e.Field != "" {
+		s += " (field " + e.Field + ")"
+	}
+	if e.Line > 0 {
+		s += " at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause, if any.
+func (e *UnmarshalTypeError) Unwrap() error { return e.Err }
+
+// InvalidUnmarshalError describes an invalid target passed to Unmarshal or
+// Decode: not a pointer, or a nil pointer.
+type InvalidUnmarshalError struct {
+	Type reflect.Type
+}
+
+// Error implements error.
+func (e *InvalidUnmarshalError) Error() string {
+	if e.Type == nil {
+		return "toon: Unmarshal(nil)"
+	}
+	if e.Type.Kind() != reflect.Pointer {
+		return "toon: Unmarshal(non-pointer " + e.Type.String() + ")"
+	}
+	return "toon: Unmarshal(nil " + e.Type.String() + ")"
+}
+
+// UnknownFieldError reports a key that matches no field of the struct it
+// was decoded into, with the DisallowUnknownFields option.
+type UnknownFieldError struct {
+	Key    string // the key
+	Type   string // the struct type
+	Line   int    // 1-based line of the key
+	Column int    // 1-based column of the key
+}
+
+// Error implements error.
+func (e *UnknownFieldError) Error() string {
+	return "toon: unknown field " + strconv.Quote(e.Key) + " in " + e.Type +
+		" at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
+}
+
+// errAfterRoot reports a token after the root value that Decode read as
+// the whole document.
+var errAfterRoot = errors.New("toon: unexpected token after the root value")
+
+// errNotArray is the cause of the error of a RowDecoder whose first token
+// does not start an array.
+var errNotArray = errors.New("RowDecoder needs the start of an array")
+
+// errUnsupportedType is the cause of a mismatch into a type that Unmarshal
+// cannot decode into (channels, functions, maps with other keys, ...).
+func errUnsupportedType(t reflect.Type) error {
+	return errors.New("toon: Unmarshal of type " + t.String() + " is not supported")
+}
+
+// errUnexpected reports a token of kind k that the decoder's grammar makes
+// impossible where it came; where says where, or is empty.
+func errUnexpected(k Kind, where string) error {
+	return errors.New("toon: unexpected " + k.String() + " token" + where)
+}
+
+// errNotJSON reports a generic value of a type that has no JSON form.
+func errNotJSON(v any) error {
+	return errors.New("toon: cannot convert a " + reflect.TypeOf(v).String() + " to JSON")
+}
+
+// errWriteRows reports a call of WriteRows for rows it cannot write: what
+// names them and says what is wrong.
+func errWriteRows(what string) error { return errors.New("toon: WriteRows of " + what) }
+
+// errRowField reports a field of a row struct that WriteRows cannot make a
+// column of.
+func errRowField(name, why string) error { return errors.New("field " + name + " " + why) }
+
+// errRepeatedField reports two fields of a row struct with one name.
+func errRepeatedField(name string) error { return errors.New("repeated field " + strconv.Quote(name)) }

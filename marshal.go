@@ -788,7 +788,7 @@ func leafValues(cells []Value, leaves []encLeaf, p mem.Ptr, text *[]byte) error 
 				continue
 			}
 			var err error
-			if *c, err = cellValue(l.plan, q.Unsafe()); err != nil {
+			if *c, err = cellValue(l.plan, q); err != nil {
 				return err
 			}
 		}
