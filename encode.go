@@ -25,7 +25,7 @@ package toon
 //
 // WriteToken (tokenwriter.go) does not choose forms, its tokens declare
 // them, but it lays them out with the same pieces: arrayLead, primLead,
-// fieldStart and emptyItem for what comes before a value at each place,
+// itemLead and emptyItem for what comes before a value at each place,
 // and appendTableHeader for the headers of tables and keyed objects.
 
 import (
@@ -855,8 +855,7 @@ func (e *Encoder) arrayLead(p place, d int) (child int) {
 		e.line(0)
 		return 1
 	case atItem:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
+		e.itemLead(d)
 	}
 	return d + 1
 }
@@ -870,21 +869,16 @@ func (e *Encoder) primLead(p place, d int) {
 	case atField:
 		e.b = append(e.b, ':', ' ')
 	case atItem:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
+		e.itemLead(d)
 	}
 }
 
-// fieldStart starts the line of a field of an object whose fields are at
-// depth d: on the hyphen line at depth d-1 for the first field of an
-// object that is a list item (§10), else at depth d.
-func (e *Encoder) fieldStart(d int, hyphen bool) {
-	if hyphen {
-		e.line(d - 1)
-		e.b = append(e.b, '-', ' ')
-		return
-	}
+// itemLead starts a list item at depth d: its line and hyphen (§10). It is
+// small enough to inline, as are line and emptyItem, so that the loops
+// over fields and items call none of them.
+func (e *Encoder) itemLead(d int) {
 	e.line(d)
+	e.b = append(e.b, '-', ' ')
 }
 
 // emptyItem writes an empty object as a list item at depth d: a lone
@@ -899,7 +893,7 @@ func (e *Encoder) emptyItem(d int) {
 func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.primLead(atField, d)
+		e.b = append(e.b, ':', ' ')
 		var err error
 		e.b, err = appendTyped(e.b, pl, p, e.docMask)
 		return err
@@ -916,7 +910,7 @@ func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 func (e *Encoder) writeItem(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.primLead(atItem, d)
+		e.itemLead(d)
 		var err error
 		e.b, err = appendTyped(e.b, pl, p, e.docMask)
 		return err
@@ -1011,7 +1005,13 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 	}
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
-		e.fieldStart(d, hyphen && i == 0)
+		// The first field of an object that is a list item goes on
+		// the hyphen line (§10).
+		if hyphen && i == 0 {
+			e.itemLead(d - 1)
+		} else {
+			e.line(d)
+		}
 		var bad bool
 		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
 			if err := e.keyClash(v); err != nil {

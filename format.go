@@ -779,6 +779,9 @@ func putInt(p mem.Ptr, i int64) int {
 		u = -u
 	}
 	p.SetByte(0, '-')
+	if u < 1e8 { // the common case, without a call
+		return neg + putLead8(p.Add(neg), digits8(u))
+	}
 	return neg + putUint(p.Add(neg), u)
 }
 

@@ -312,8 +312,12 @@ func (e *Encoder) token(t Token) error {
 // fieldLine starts the line of the next field of object f: on the hyphen
 // line for the first field of a list item (§10), else at f's depth.
 func (e *Encoder) fieldLine(f *wframe) {
-	e.fieldStart(f.depth, f.hyphen)
-	f.hyphen = false
+	if f.hyphen {
+		e.itemLead(f.depth - 1)
+		f.hyphen = false
+		return
+	}
+	e.line(f.depth)
 }
 
 // rowToken takes the next token of a tabular row or keyed entry value.
