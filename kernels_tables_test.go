@@ -4,7 +4,7 @@ import "testing"
 
 // The kernels' byte sets checked against the encoder's quoting rule of
 // §7.2 and §11.1: charClass, with quoteMask for the active delimiter
-// (writer.go). Where they look for a byte, that byte must be one the rule
+// (quote.go). Where they look for a byte, that byte must be one the rule
 // treats specially, and where they let a byte through, the rule must let
 // it through too.
 

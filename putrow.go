@@ -8,25 +8,20 @@ package toon
 // a table of the ASCII bytes' classes for the row's delimiter; these are
 // the tests of special, byte by byte (TestRowClassTables checks it).
 
-// Byte classes of rowClassTables: the high bit for a byte that special
-// flags in hard, 1 for one that it flags in quo only.
+// Byte classes of rowClassTables: those of wordClass (quote.go).
 const (
-	byteHard  = 0x80
-	byteQuote = 0x01
+	byteHard  = wordHard
+	byteQuote = wordQuote
 )
 
-// rowClassTables holds the class of each ASCII byte for each delimiter,
-// indexed by rowClassIndex. A byte of 0x80 or above is hard whatever the
-// table says.
+// rowClassTables holds wordClass of each ASCII byte for each delimiter,
+// indexed by rowClassIndex, so that the row kernel applies the encoder's
+// one quoting rule. A byte of 0x80 or above is hard whatever the table
+// says.
 var rowClassTables = func() (t [4][128]uint8) {
-	for i, d := range [4]byte{'\t', '\t', ',', '|'} {
-		for b := 0; b < 128; b++ {
-			switch {
-			case b < 0x20, b == '"', b == '[', b == '\\', b == ']', b == '{', b == '|', b == '}':
-				t[i][b] = byteHard
-			case b == ':', b == int(d):
-				t[i][b] = byteQuote
-			}
+	for i, d := range [4]Delimiter{Tab, Tab, Comma, Pipe} {
+		for b := range 128 {
+			t[i][b] = wordClass(byte(b), d)
 		}
 	}
 	return t

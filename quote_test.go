@@ -76,16 +76,3 @@ func TestShapeOf(t *testing.T) {
 	}
 	check("", 3)
 }
-
-// TestRowClassTablesMatchWordClass checks the row kernel's class tables
-// against wordClass, the statement of the byte rules they encode.
-func TestRowClassTablesMatchWordClass(t *testing.T) {
-	for _, d := range []Delimiter{Comma, Tab, Pipe} {
-		tbl := &rowClassTables[rowClassIndex(delimWord(quoteMask(d)))]
-		for c := 0; c < 128; c++ {
-			if got, want := tbl[c], wordClass(byte(c), d); got != want {
-				t.Errorf("rowClassTables[%q][%q] = %#x, wordClass says %#x", d, c, got, want)
-			}
-		}
-	}
-}
