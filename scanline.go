@@ -6,11 +6,11 @@ import (
 	"math/bits"
 )
 
-// This file is the lexer's whole interface to byte scanning. The lexer never
+// This file is the line reader's whole interface to byte scanning. The lexer never
 // loops over a line's bytes itself to find structure; it calls scanLine, so
 // that the implementations behind it (scanLineGeneric in
 // scanline_generic.go, and the kernels of scanline_amd64.s where the CPU
-// allows) can be replaced without touching the lexer's logic.
+// allows) can be replaced without touching the line reader's logic.
 
 // lineScan is what scanLine reports about a line besides its separators.
 type lineScan struct {
@@ -228,7 +228,7 @@ func skipQuoted(line []byte, i int) int {
 	return i
 }
 
-// indexNewline returns the index of the first LF in b, or -1: the lexer's
+// indexNewline returns the index of the first LF in b, or -1: the line reader's
 // line splitter. bytes.IndexByte is already vectorised on every platform
 // Go supports, so it is the implementation on every path.
 func indexNewline(b []byte) int { return bytes.IndexByte(b, '\n') }

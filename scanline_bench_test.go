@@ -8,7 +8,7 @@ import (
 )
 
 // scanBenchSets are the line shapes the scanning benchmarks run over. Each
-// is a set of lines scanned one after another, as the lexer would.
+// is a set of lines scanned one after another, as the line reader would.
 func scanBenchSets() []struct {
 	name  string
 	lines [][]byte

@@ -274,7 +274,7 @@ func TestScanLineLong(t *testing.T) {
 	}
 }
 
-// TestScanLineOddDelims checks delimiters the lexer never uses but the
+// TestScanLineOddDelims checks delimiters the line reader never uses but the
 // contract allows ('"', '\', ':', '[', and arbitrary bytes), on the edge
 // lines of a few lengths.
 func TestScanLineOddDelims(t *testing.T) {
