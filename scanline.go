@@ -6,7 +6,7 @@ import (
 	"math/bits"
 )
 
-// This file is the line reader's whole interface to byte scanning. The lexer never
+// This file is the line reader's whole interface to byte scanning. The line reader never
 // loops over a line's bytes itself to find structure; it calls scanLine, so
 // that the implementations behind it (scanLineGeneric in
 // scanline_generic.go, and the kernels of scanline_amd64.s where the CPU
