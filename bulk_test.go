@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // renderWithLines renders every token like renderTokens and, after each,
@@ -303,10 +305,7 @@ func writeRows(b *strings.Builder, rng *rand.Rand, rows, cols int, cells []strin
 // here as a wrong token, or as a fault in the collector.
 func TestBulkQueueUnderGC(t *testing.T) {
 	rng := rand.New(rand.NewSource(99))
-	n := 40
-	if testing.Short() {
-		n = 10
-	}
+	n := longtest.Size(t, 6, 40)
 	cells := []string{"1", "2.5", "x", "Ada Lovelace", "true", "null", `"a,b"`, `"q\"q"`, `"\\"`, `"tab\there"`, "é", `"ü\n"`, "-3"}
 	for i := 0; i < n; i++ {
 		var b strings.Builder
