@@ -73,6 +73,11 @@ type Decoder struct {
 	err       error // sticky
 	done      bool
 	began     bool // a queue of tokens has been used up: Token has been called
+	// ranged: the input is a range of a table's rows (Table.RangeDecoder),
+	// whose end closes the table's scope and no other; partial: the range
+	// is not the table's last, so its end skips the count check, which the
+	// last range makes.
+	ranged, partial bool
 }
 
 // lineRef locates a line: its number and its input offset.
@@ -704,6 +709,9 @@ func (d *Decoder) finish() error {
 	// The scopes close from the innermost out; the first that fails
 	// ends the document there, leaving the outer ones open.
 	d.end = d.cur
+	if d.ranged {
+		return d.endRange()
+	}
 	for len(d.stack) > 0 {
 		if err := d.pop(); err != nil {
 			return err
