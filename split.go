@@ -180,8 +180,8 @@ func (t *Table) split(parts int, line0 int) {
 	}
 	t.End = t.Start
 	for i := last; i >= 0; i-- {
-		if scans[i].rows > 0 {
-			t.End = scans[i].rowEnd
+		if scans[i].end > 0 {
+			t.End = scans[i].end
 			break
 		}
 	}
@@ -306,7 +306,10 @@ type pieceScan struct {
 	stop    int64 // offset of that line
 	lastRow int64 // offset of the last row line, when rows > 0
 	lastIdx int   // its index among the piece's lines
-	rowEnd  int64 // offset after it (after its LF)
+	// end is the offset after the last line (after its LF) that is a row
+	// or a line whose error the decoder reports before it could close the
+	// table, or 0 if there is none.
+	end int64
 }
 
 // scanAll scans the pieces between cuts, in parallel.
@@ -368,14 +371,16 @@ func (t *Table) scan(s, e int) pieceScan {
 		// The common row, decided from its first bytes.
 		if le-ls > in && data[ls+in] > ' ' && data[ls+in] != '#' && (in == 0 || allSpaces(data[ls:ls+in])) {
 			ps.rows++
-			ps.lastRow, ps.rowEnd, ps.lastIdx = int64(ls), int64(next), ps.lines-1
+			ps.lastRow, ps.end, ps.lastIdx = int64(ls), int64(next), ps.lines-1
 			ls = next
 			continue
 		}
 		switch t.classify(data[ls:le]) {
 		case scanRow:
 			ps.rows++
-			ps.lastRow, ps.rowEnd, ps.lastIdx = int64(ls), int64(next), ps.lines-1
+			ps.lastRow, ps.end, ps.lastIdx = int64(ls), int64(next), ps.lines-1
+		case scanHold:
+			ps.end = int64(next)
 		case scanStop:
 			ps.lines--
 			ps.stopped, ps.stop = true, int64(ls)
@@ -398,6 +403,7 @@ func allSpaces(b []byte) bool {
 const (
 	scanPass = iota // a blank or comment line
 	scanRow         // a row, or an error in a row's place
+	scanHold        // not a row, but an error the decoder reports in the table
 	scanStop        // a line that ends the table
 )
 
@@ -405,14 +411,17 @@ const (
 // step and readLine decide it.
 func (t *Table) classify(line []byte) int {
 	if len(line) > t.opts.maxLine {
-		return scanRow // the decoder reports it
+		return scanHold // the decoder reports it, comment or not
 	}
 	if n := len(line); n > 0 && line[n-1] == '\r' {
 		line = line[:n-1]
 	}
 	i := leadingSpaces(line)
 	if i < len(line) && line[i] == '#' {
-		return scanPass // a comment (its UTF-8 is checked by the range's decoder)
+		if !utf8.Valid(line) {
+			return scanHold // an error of readLine, inside the table
+		}
+		return scanPass
 	}
 	spaces, tab := i, false
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {

@@ -298,22 +298,23 @@ func TestSplitTableErrors(t *testing.T) {
 	// Each document breaks a table in one way; the split read must fail
 	// exactly as the serial read does (compareSplit), and it must fail.
 	docs := []string{
-		"[3]{a,b}:\n  1,2\n  3,4\n",               // short
-		"[1]{a,b}:\n  1,2\n  3,4\n",               // long
-		"[3]{a,b}:\n  1,2\n\n  3,4\n  5,6\n",      // blank line
-		"[3]{a,b}:\n  1,2\n  3\n  5,6\n",          // width
-		"[3]{a,b}:\n  1,2\n  3,\"x\n  5,6\n",      // unterminated
-		"[3]{a,b}:\n  1,2\n  3,\"\\q\"\n  5,6\n",  // escape
-		"[3]{a,b}:\n  1,2\n\t3,4\n  5,6\n",        // tab
-		"[3]{a,b}:\n  1,2\n   3,4\n  5,6\n",       // odd indentation
-		"[3]{a,b}:\n  1,2\n    3,4\n  5,6\n",      // deeper
-		"[3]{a,b}:\n  1,2\n  k: 4\n  5,6\n",       // key-value line
-		"[3]{a,b}:\n  1,2\n  3,\xff\n  5,6\n",     // UTF-8
-		"[3]{a,b}:\n  1,2\n  # \xff\n  5,6\n",     // UTF-8 in a comment
-		"x:\n  t[2]{a,b}:\n    1,2\n  y: 1\n",     // short, then a field
-		"x:\n  t[2]{a,b}:\n    1,2\n\t y: 1\n",    // short, then a tab
-		"x[2]:\n  - t[1]{a}:\n      1\n\n  - 2\n", // blank line after a table in a list
-		"[2]{a,b}:\n  1,2\n  3,4\nz\n",            // trailing content
+		"[3]{a,b}:\n  1,2\n  3,4\n",                 // short
+		"[1]{a,b}:\n  1,2\n  3,4\n",                 // long
+		"[3]{a,b}:\n  1,2\n\n  3,4\n  5,6\n",        // blank line
+		"[3]{a,b}:\n  1,2\n  3\n  5,6\n",            // width
+		"[3]{a,b}:\n  1,2\n  3,\"x\n  5,6\n",        // unterminated
+		"[3]{a,b}:\n  1,2\n  3,\"\\q\"\n  5,6\n",    // escape
+		"[3]{a,b}:\n  1,2\n\t3,4\n  5,6\n",          // tab
+		"[3]{a,b}:\n  1,2\n   3,4\n  5,6\n",         // odd indentation
+		"[3]{a,b}:\n  1,2\n    3,4\n  5,6\n",        // deeper
+		"[3]{a,b}:\n  1,2\n  k: 4\n  5,6\n",         // key-value line
+		"[3]{a,b}:\n  1,2\n  3,\xff\n  5,6\n",       // UTF-8
+		"[3]{a,b}:\n  1,2\n  # \xff\n  5,6\n",       // UTF-8 in a comment
+		"x:\n  t[2]{a,b}:\n    1,2\n  y: 1\n",       // short, then a field
+		"x:\n  t[2]{a,b}:\n    1,2\n\t y: 1\n",      // short, then a tab
+		"x[2]:\n  - t[1]{a}:\n      1\n\n  - 2\n",   // blank line after a table in a list
+		"x:\n  t[2]{a,b}:\n    1,2\n# \xff\ny: 1\n", // short, then a comment that is not UTF-8
+		"[2]{a,b}:\n  1,2\n  3,4\nz\n",              // trailing content
 	}
 	for _, doc := range docs {
 		if _, err := serialTokens([]byte(doc)); err == nil {

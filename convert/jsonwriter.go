@@ -46,6 +46,8 @@ type jsonWriter struct {
 
 	tab tableKeys // the current table's prefixes (tabjson.go)
 
+	par *parallel // large tables' rows converted on several goroutines, or nil (parallel.go)
+
 	// lines ends each root value with its newline without flushing it:
 	// ToJSONLines writes every element of an array as a root value.
 	lines bool

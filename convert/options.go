@@ -29,6 +29,9 @@ type config struct {
 	csvComma    byte           // FromCSV, ToCSV: the CSV field delimiter
 	csvStrings  bool           // FromCSV: every cell a string
 	maxRecord   int            // FromCSV: bytes of the longest record
+	workers     int            // ToJSON: goroutines converting a large table's ranges; 0 for GOMAXPROCS (parallel.go)
+	parRange    int            // ToJSON: bytes of TOON per range; 0 for parRange
+	par         *parallel      // ToJSON: parallel table conversion, when the input allows it
 }
 
 func makeConfig(opts []Option) config {

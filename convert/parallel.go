@@ -1,0 +1,261 @@
+package convert
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"sync"
+
+	"github.com/toonstream/toon"
+)
+
+// This file converts the rows of a large table on several goroutines. When
+// ToJSONBytes or ToJSONFile meets a flat table of many rows (compact
+// output, strict mode, more than one CPU), the decoder splits the table
+// into ranges of whole rows (toon.Decoder.SplitTable) and steps past
+// them; workers convert ranges, each with a decoder of its own
+// (Table.RangeDecoder) and a jsonWriter of its own that writes into an
+// in-memory buffer, and the converting goroutine writes the buffers to
+// the output in order. The JSON of a range is what the serial loop
+// (tableRows) writes for its rows, so the output is the serial output,
+// byte for byte; a range's decoder reports the errors of its lines as the
+// whole document's decoder does, and the first range with an error, in
+// order, ends the conversion with it, after the output of the ranges
+// before it (and what its own worker wrote before the error).
+//
+// Memory is bounded: at most parAhead ranges past the one being written
+// are converted or waiting, each of about parRange bytes of TOON.
+
+const (
+	parMinRows  = 4096    // tables with fewer declared rows are converted in line
+	parMinBytes = 1 << 20 // ... and so are tables in smaller inputs
+	parRange    = 1 << 20 // bytes of TOON per range
+)
+
+// parallel is the state of parallel table conversion for one ToJSON call.
+type parallel struct {
+	workers  int   // goroutines that convert ranges
+	size     int64 // the input's size
+	rng      int   // bytes per range (parRange; smaller in tests)
+	minRows  int   // tables with fewer declared rows stay serial
+	minBytes int   // ... and so do tables followed by fewer bytes of input
+	mapped   bool  // the input is a mapping: workers turn faults into panics
+	// done, when not nil, is called on the converting goroutine after the
+	// output of each range, with the range's bytes of input (mapped.go
+	// releases the pages and reports progress).
+	done func(start, end int64)
+
+	ranges int // ranges converted, for tests
+}
+
+// parallelFor returns the parallel state for a conversion of an input of
+// size bytes held in memory, or nil when the conversion stays serial.
+func parallelFor(c *config, size int) *parallel {
+	workers := c.workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers < 2 || !c.strict || c.jsonIndent != 0 || (size < parMinBytes && c.workers == 0) {
+		return nil
+	}
+	rng := parRange
+	if c.parRange > 0 {
+		rng = c.parRange
+	}
+	p := &parallel{workers: workers, size: int64(size), rng: rng, minRows: parMinRows, minBytes: parMinBytes}
+	if c.workers > 0 {
+		p.minRows, p.minBytes = minTableRows, 0
+	}
+	return p
+}
+
+// parJob is one range to convert, and what came of it.
+type parJob struct {
+	r     toon.Range
+	out   *bytes.Buffer
+	rows  bool  // the range wrote at least one row
+	err   error // a decoding error
+	werr  error // an error of the output (never expected: out is memory)
+	panic any   // a panic of the worker, raised again by the writer
+	done  chan struct{}
+}
+
+// parBufs keeps the ranges' output buffers between ranges and calls.
+var parBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// errStopped marks the jobs that were not run because the conversion had
+// stopped.
+var errStopped = errors.New("convert: stopped")
+
+// table converts the rows of the flat table whose ArrayStart (with fields)
+// jw has just written, if the decoder can split it, and reports whether
+// it did; dec is then past the table's rows, its next token the table's
+// ArrayEnd, and jw's state is after the last row. It returns the first
+// decoding error; an error of the output is in jw.err.
+func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder, fields []toon.Field) (bool, error) {
+	rest := p.size - dec.InputOffset() // the table's rows are at most this
+	if rest < int64(p.minBytes) {
+		return false, nil
+	}
+	parts := max(int(rest/int64(p.rng)), p.workers)
+	tab, err := dec.SplitTable(parts)
+	if err != nil {
+		return false, nil
+	}
+	fields = tab.Fields // the token's own are valid only until the next Token call
+	depth := jw.depth   // the array's: rows are one deeper
+
+	ahead := 2 * p.workers // jobs handed out past the one being written
+	jobs := make(chan *parJob, ahead+1)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range min(p.workers, len(tab.Ranges)) {
+		wg.Add(1)
+		go p.worker(tab, fields, depth, jobs, stop, &wg)
+	}
+	// The workers have ended when table returns, whatever happens; a
+	// panic of one is raised again here, after they have.
+	var pending []*parJob
+	var panicked any
+	defer func() {
+		select {
+		case <-stop:
+		default:
+			close(stop)
+		}
+		close(jobs)
+		wg.Wait()
+		for _, j := range pending {
+			if j.out != nil {
+				parBufs.Put(j.out)
+			}
+		}
+		if panicked != nil {
+			panic(panicked)
+		}
+	}()
+
+	next := 0 // the next range to hand out
+	wrote := false
+	for i := range tab.Ranges {
+		for next < len(tab.Ranges) && next <= i+ahead {
+			j := &parJob{r: tab.Ranges[next], out: parBufs.Get().(*bytes.Buffer), done: make(chan struct{})}
+			j.out.Reset()
+			pending = append(pending, j)
+			jobs <- j
+			next++
+		}
+		j := pending[0]
+		<-j.done
+		if j.panic != nil {
+			panicked = j.panic
+			return true, nil
+		}
+		out := j.out.Bytes()
+		if j.rows && wrote && j.err != errStopped {
+			jw.write([]byte{','})
+		}
+		if j.err != errStopped {
+			jw.write(out)
+		}
+		wrote = wrote || j.rows
+		pending = pending[1:]
+		parBufs.Put(j.out)
+		j.out = nil
+		if j.err != nil {
+			return true, j.err
+		}
+		if j.werr != nil {
+			return true, j.werr
+		}
+		if jw.err != nil {
+			return true, nil
+		}
+		p.ranges++
+		if p.done != nil {
+			p.done(j.r.Start, j.r.End)
+		}
+	}
+	jw.depth = depth
+	jw.next = needNothing
+	if wrote {
+		jw.next = needComma
+	}
+	return true, nil
+}
+
+// worker converts the jobs it takes from jobs until jobs is closed; once
+// stop is closed it only marks them not run.
+func (p *parallel) worker(tab *toon.Table, fields []toon.Field, depth int, jobs <-chan *parJob, stop <-chan struct{}, wg *sync.WaitGroup) {
+	defer wg.Done()
+	if p.mapped {
+		// A fault in the mapping (the file shrank) must be a panic here
+		// too, which the writer raises again on the goroutine whose
+		// guard turns it into an error (mapped.go).
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
+	wj := newJSONWriter(nil, 0)
+	defer wj.release()
+	flat := wj.tab.setTable(fields)
+	for j := range jobs {
+		select {
+		case <-stop:
+			j.err = errStopped
+		default:
+			p.convert(wj, flat, tab, depth, j)
+		}
+		close(j.done)
+	}
+}
+
+// convert writes the JSON of j's rows into j.out, as tableRows writes them
+// after the table's ArrayStart (or the rows before an error), without the
+// table's ArrayEnd.
+func (p *parallel) convert(wj *jsonWriter, flat bool, tab *toon.Table, depth int, j *parJob) {
+	defer func() {
+		if v := recover(); v != nil {
+			j.panic = v
+		}
+	}()
+	rd := tab.RangeDecoder(j.r)
+	rd.Token() // the range's ArrayStart
+	wj.w, wj.err = j.out, nil
+	wj.buf, wj.depth, wj.next = wj.buf[:0], depth, needNothing
+	var err error
+	if flat {
+		err = tableRows(wj, rd, &wj.tab)
+	} else {
+		err = errors.New("convert: parallel table with nested fields")
+	}
+	closed := wj.depth < depth // tableRows wrote the table's ArrayEnd
+	wj.flushEnd()
+	j.werr = wj.err
+	if err == nil && j.werr == nil {
+		// The range's decoder ends after its ArrayEnd, unless the line
+		// that ended the rows is an error (as the serial decoder
+		// reports it after the ArrayEnd too).
+		if _, err = rd.Token(); err == io.EOF {
+			err = nil
+		}
+		if err == nil && closed {
+			// Drop the range's ArrayEnd: the table's own is written
+			// after the last range.
+			cut := 1
+			if depth == 1 {
+				cut = 2 // a root array's ']' and its newline
+			}
+			j.out.Truncate(j.out.Len() - cut)
+		}
+	}
+	j.err = err
+	j.rows = j.out.Len() > 0 && j.out.Bytes()[0] == '{'
+}
+
+// withWorkers sets the goroutines that convert a large table's ranges
+// (tests); n > 0 also converts tables of small inputs in parallel.
+func withWorkers(n int) Option { return func(c *config) { c.workers = n } }
+
+// withParRange sets the bytes of TOON per range (tests).
+func withParRange(n int) Option { return func(c *config) { c.parRange = n } }
