@@ -82,7 +82,7 @@ func TestParallelToJSONErrors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 3))
 	breaks := []func(line []byte) []byte{
 		func(l []byte) []byte { return append(l[:len(l)-1:len(l)-1], ",x\n"...) }, // width
-		func(l []byte) []byte { return []byte("\n") },                            // blank line
+		func(l []byte) []byte { return []byte("\n") },                             // blank line
 		func(l []byte) []byte { return append([]byte("\t"), l...) },               // tab
 		func(l []byte) []byte { return append([]byte(" "), l...) },                // odd indentation
 		func(l []byte) []byte { return []byte("    k: v\n") },                     // key-value line
