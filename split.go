@@ -65,6 +65,12 @@ type Range struct {
 	prev     int64
 	prevLine int
 	lines    int // lines that start in the range
+	// last and lastLine locate the range's last row, when it has one
+	// (StreamTable).
+	last     int64
+	lastLine int
+	// final: the range ends the table, and its decoder checks the count.
+	final bool
 }
 
 // Errors of row-range splitting.
@@ -74,6 +80,9 @@ var (
 	// slice in place (NewBytesDecoder), in strict mode, and the last
 	// token Token returned must be the ArrayStart of a tabular array.
 	ErrNotSplittable = errors.New("toon: SplitTable needs the ArrayStart of a tabular array just read by a strict NewBytesDecoder")
+	// ErrSplitStopped is StreamTable's error, and then its decoder's,
+	// when its callback stopped it.
+	ErrSplitStopped = errors.New("toon: StreamTable stopped by its caller")
 )
 
 // splitMin is the fewest bytes SplitTable gives a range, unless the table
@@ -106,8 +115,49 @@ var splitMin = 64 << 10
 // The error is one of ErrNotSplittable's, matched with errors.Is, when the
 // decoder is not at such a table; the decoder is then unchanged.
 func (d *Decoder) SplitTable(parts int) (*Table, error) {
+	t, line0, err := d.newTable()
+	if err != nil {
+		return nil, err
+	}
+	t.split(parts, line0)
+	d.skipTable(t)
+	return t, nil
+}
+
+// StreamTable is SplitTable for a caller that decodes ranges while the
+// table is being split: it finds the rows a range of about size bytes
+// (at least 64 KiB) at a time, on the calling goroutine, and hands each
+// range to yield as soon as it is known, in order, with the same
+// guarantees as SplitTable's ranges (for the same cuts: StreamTable cuts
+// every size bytes, SplitTable into parts of equal size). yield may start
+// decoding the range at once, on any goroutine; a range's bytes are read
+// by StreamTable before yield gets it and not afterwards, so a caller
+// that reads a mapping may release a range's pages once it has decoded
+// it, and the memory touched stays bounded by the ranges in flight.
+//
+// When yield returns false, StreamTable stops and returns the table with
+// the ranges found so far and ErrSplitStopped; the decoder then fails
+// with that error. Otherwise it returns the table, all its ranges in
+// Ranges, with the decoder past the rows, as SplitTable does.
+func (d *Decoder) StreamTable(size int, yield func(*Table, Range) bool) (*Table, error) {
+	t, line0, err := d.newTable()
+	if err != nil {
+		return nil, err
+	}
+	if !t.stream(size, line0, yield) {
+		d.err = ErrSplitStopped
+		return t, ErrSplitStopped
+	}
+	d.skipTable(t)
+	return t, nil
+}
+
+// newTable makes the Table of the tabular array whose ArrayStart d has
+// just returned, without its rows, and returns the line number of the
+// line after the header.
+func (d *Decoder) newTable() (*Table, int, error) {
 	if !d.atTableStart() {
-		return nil, ErrNotSplittable
+		return nil, 0, ErrNotSplittable
 	}
 	f := &d.stack[len(d.stack)-1]
 	t := &Table{
@@ -129,13 +179,14 @@ func (d *Decoder) SplitTable(parts int) (*Table, error) {
 			t.counted = t.counted || g.count > 0
 		}
 	}
-	line0 := d.lx.lineNum + 1
-	t.split(parts, line0)
+	return t, d.lx.lineNum + 1, nil
+}
 
-	// Take the decoder past the rows: the lexer resumes at the table's
-	// end, with the line count and the last content line it would have
-	// after reading the rows, and the table's scope closes without its
-	// count check, which the last range makes.
+// skipTable takes the decoder past t's rows: the lexer resumes at the
+// table's end, with the line count and the last content line it would
+// have after reading the rows, and the table's scope closes without its
+// count check, which the last range makes.
+func (d *Decoder) skipTable(t *Table) {
 	r := &t.Ranges[len(t.Ranges)-1]
 	num, off := r.after(t)
 	d.lx.pos, d.lx.scanned, d.lx.lineNum = int(t.End), int(t.End), r.Line-1+r.lines
@@ -148,7 +199,65 @@ func (d *Decoder) SplitTable(parts int) (*Table, error) {
 	if len(d.stack) == 0 {
 		d.root = rootDone
 	}
-	return t, nil
+}
+
+// stream finds t's rows from t.Start, whose line number is line0, a piece
+// of about size bytes at a time, and hands the ranges to yield as they
+// are known. A range is held back until a row after it is found, or the
+// table's end: only then is it known whether it is the last. It reports
+// whether yield took every range.
+func (t *Table) stream(size, line0 int, yield func(*Table, Range) bool) bool {
+	size = max(size, splitMin)
+	data := t.data
+	held := Range{Start: t.Start, End: t.Start, Line: line0, prev: t.hdrOff, prevLine: t.HeaderLine}
+	t.End = t.Start
+	for at := int(t.Start); at < len(data); {
+		e := len(data)
+		if at+size < len(data) {
+			if e = t.boundary(at+size, len(data)); e < 0 {
+				e = len(data)
+			}
+		}
+		sc := t.scan(at, e)
+		if sc.end > 0 && held.End > held.Start {
+			// A row (or an error in the table) after the held range:
+			// it is not the last.
+			if !yield(t, held) {
+				return false
+			}
+			t.Ranges = append(t.Ranges, held)
+			next := Range{Start: held.End, End: held.End, Line: held.Line + held.lines, FirstRow: held.FirstRow + held.Rows, prev: held.prev, prevLine: held.prevLine}
+			if held.Rows > 0 {
+				next.prev, next.prevLine = held.last, held.lastLine
+			}
+			held = next
+		}
+		if sc.end > 0 {
+			t.End = sc.end
+		}
+		// The piece joins the held range.
+		if sc.rows > 0 {
+			held.last, held.lastLine = sc.lastRow, held.Line+held.lines+sc.lastIdx
+		}
+		held.End, held.lines, held.Rows = int64(e), held.lines+sc.lines, held.Rows+sc.rows
+		if sc.stopped {
+			break
+		}
+		at = e
+	}
+	if held.End != t.End {
+		// Blank or comment lines (or the line that ends the table) after
+		// the last row are not the table's.
+		held.End = max(t.End, held.Start)
+		held.lines = t.scan(int(held.Start), int(held.End)).lines
+	}
+	held.final = true
+	if !yield(t, held) {
+		return false
+	}
+	t.Ranges = append(t.Ranges, held)
+	t.Rows = held.FirstRow + held.Rows
+	return true
 }
 
 // atTableStart reports whether the last token returned was the ArrayStart
@@ -202,7 +311,7 @@ func (t *Table) split(parts int, line0 int) {
 			scans[i] = t.scan(cuts[i], cuts[i+1])
 		}
 	}
-	first := Range{Line: line0, prev: t.hdrOff, prevLine: t.HeaderLine}
+	first := Range{Line: line0, prev: t.hdrOff, prevLine: t.HeaderLine, final: true}
 	t.Ranges = t.ranges(first, cuts, scans)
 	r := &t.Ranges[len(t.Ranges)-1]
 	t.Rows = r.FirstRow + r.Rows
@@ -223,6 +332,9 @@ func (t *Table) ranges(first Range, cuts []int, scans []pieceScan) []Range {
 		line += sc.lines
 		row += sc.rows
 	}
+	// Of the ranges made from a final one (a table's, or the last of
+	// them), the last is final.
+	out[len(out)-1].final = first.final
 	return out
 }
 
@@ -450,7 +562,8 @@ func (t *Table) classify(line []byte) int {
 // lines, with the same line, column and offset (in the whole input) and
 // the same text; the last range's decoder also checks the table's row
 // count, and reports a wrong count as the whole document's decoder does.
-// The range must be one of t.Ranges, or one that Split made from one.
+// The range must be one of t.Ranges (or one StreamTable handed out), or
+// one that Split made from one.
 func (t *Table) RangeDecoder(r Range) *Decoder {
 	d := &Decoder{opts: t.opts}
 	d.lx.initBytes(t.data[:r.End], &d.opts)
@@ -468,7 +581,7 @@ func (t *Table) RangeDecoder(r Range) *Decoder {
 	d.buildProg(t.Fields)
 	d.cur = lineRef{r.prevLine, r.prev}
 	d.lx.keepOff = r.prev
-	d.ranged, d.partial = true, r.End != t.End
+	d.ranged, d.partial = true, !r.final
 	return d
 }
 

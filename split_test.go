@@ -62,7 +62,20 @@ func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string
 		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
 			continue
 		}
-		tab, err := dec.SplitTable(parts)
+		var tab *Table
+		var streamed []Range
+		if parts < 0 {
+			// StreamTable, with ranges of -parts bytes.
+			tab, err = dec.StreamTable(-parts, func(tt *Table, r Range) bool {
+				streamed = append(streamed, r)
+				return true
+			})
+			if err == nil && fmt.Sprint(streamed) != fmt.Sprint(tab.Ranges) {
+				t.Fatalf("StreamTable yielded %+v, has %+v", streamed, tab.Ranges)
+			}
+		} else {
+			tab, err = dec.SplitTable(parts)
+		}
 		if err != nil {
 			t.Fatalf("SplitTable: %v", err)
 		}
@@ -287,7 +300,7 @@ func TestSplitTableMatchesSerial(t *testing.T) {
 		if i%3 == 0 && len(doc) > 0 && doc[len(doc)-1] == '\n' {
 			doc = doc[:len(doc)-1] // no final LF
 		}
-		for _, parts := range []int{1, 2, 3, 7, 100} {
+		for _, parts := range []int{1, 2, 3, 7, 100, -1, -20, -100} {
 			compareSplit(t, doc, parts)
 		}
 	}
@@ -320,7 +333,7 @@ func TestSplitTableErrors(t *testing.T) {
 		if _, err := serialTokens([]byte(doc)); err == nil {
 			t.Errorf("%q: no error", doc)
 		}
-		for _, parts := range []int{1, 2, 3, 5} {
+		for _, parts := range []int{1, 2, 3, 5, -1, -8, -30} {
 			compareSplit(t, []byte(doc), parts)
 		}
 	}

@@ -89,94 +89,102 @@ var parBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // stopped.
 var errStopped = errors.New("convert: stopped")
 
-// table converts the rows of the flat table whose ArrayStart (with fields)
-// jw has just written, if the decoder can split it, and reports whether
-// it did; dec is then past the table's rows, its next token the table's
-// ArrayEnd, and jw's state is after the last row. It returns the first
-// decoding error; an error of the output is in jw.err.
-func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder, fields []toon.Field) (bool, error) {
-	rest := p.size - dec.InputOffset() // the table's rows are at most this
-	if rest < int64(p.minBytes) {
+// table converts the rows of the flat table whose ArrayStart jw has just
+// written, if the decoder can split it, and reports whether it did; dec
+// is then past the table's rows, its next token the table's ArrayEnd, and
+// jw's state is after the last row. It returns the first decoding error;
+// an error of the output is in jw.err.
+//
+// The table is split as it is converted (toon.Decoder.StreamTable): each
+// range is handed to the workers as soon as it is found, and the output
+// of the oldest is written whenever more than ahead ranges are in flight,
+// so that the input touched and the output held stay bounded.
+func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
+	if p.size-dec.InputOffset() < int64(p.minBytes) {
 		return false, nil
 	}
-	parts := max(int(rest/int64(p.rng)), p.workers)
-	tab, err := dec.SplitTable(parts)
-	if err != nil {
-		return false, nil
-	}
-	fields = tab.Fields // the token's own are valid only until the next Token call
-	depth := jw.depth   // the array's: rows are one deeper
-
-	ahead := 2 * p.workers // jobs handed out past the one being written
-	jobs := make(chan *parJob, ahead+1)
+	depth := jw.depth      // the array's: rows are one deeper
+	ahead := 2 * p.workers // ranges in flight past the one being written
+	jobs := make(chan *parJob, ahead+2)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
-	for range min(p.workers, len(tab.Ranges)) {
-		wg.Add(1)
-		go p.worker(tab, fields, depth, jobs, stop, &wg)
-	}
-	// The workers have ended when table returns, whatever happens; a
-	// panic of one is raised again here, after they have.
 	var pending []*parJob
 	var panicked any
+	// The workers have ended when table returns, whatever happens; a
+	// panic of one is raised again here, after they have.
 	defer func() {
-		select {
-		case <-stop:
-		default:
-			close(stop)
-		}
+		close(stop)
 		close(jobs)
 		wg.Wait()
 		for _, j := range pending {
-			if j.out != nil {
-				parBufs.Put(j.out)
-			}
+			parBufs.Put(j.out)
 		}
 		if panicked != nil {
 			panic(panicked)
 		}
 	}()
 
-	next := 0 // the next range to hand out
-	wrote := false
-	for i := range tab.Ranges {
-		for next < len(tab.Ranges) && next <= i+ahead {
-			j := &parJob{r: tab.Ranges[next], out: parBufs.Get().(*bytes.Buffer), done: make(chan struct{})}
-			j.out.Reset()
-			pending = append(pending, j)
-			jobs <- j
-			next++
-		}
+	wrote := false // a row has been written
+	var failed error
+	// write writes the output of the oldest range in flight, once it is
+	// done, and reports whether the conversion goes on.
+	write := func() bool {
 		j := pending[0]
 		<-j.done
 		if j.panic != nil {
 			panicked = j.panic
-			return true, nil
+			return false
 		}
-		out := j.out.Bytes()
-		if j.rows && wrote && j.err != errStopped {
+		if j.rows && wrote {
 			jw.write([]byte{','})
 		}
-		if j.err != errStopped {
-			jw.write(out)
-		}
+		jw.write(j.out.Bytes())
 		wrote = wrote || j.rows
 		pending = pending[1:]
 		parBufs.Put(j.out)
-		j.out = nil
-		if j.err != nil {
-			return true, j.err
-		}
-		if j.werr != nil {
-			return true, j.werr
-		}
-		if jw.err != nil {
-			return true, nil
-		}
 		p.ranges++
-		if p.done != nil {
-			p.done(j.r.Start, j.r.End)
+		switch {
+		case j.err != nil:
+			failed = j.err
+		case j.werr != nil:
+			failed = j.werr
+		case jw.err != nil:
+		default:
+			if p.done != nil {
+				p.done(j.r.Start, j.r.End)
+			}
+			return true
 		}
+		return false
+	}
+	started := 0
+	_, err := dec.StreamTable(p.rng, func(tab *toon.Table, r toon.Range) bool {
+		if started < p.workers {
+			started++
+			wg.Add(1)
+			go p.worker(tab, depth, jobs, stop, &wg)
+		}
+		j := &parJob{r: r, out: parBufs.Get().(*bytes.Buffer), done: make(chan struct{})}
+		j.out.Reset()
+		pending = append(pending, j)
+		jobs <- j
+		for len(pending) > ahead {
+			if !write() {
+				return false
+			}
+		}
+		return true
+	})
+	if errors.Is(err, toon.ErrNotSplittable) {
+		return false, nil
+	}
+	for err == nil && len(pending) > 0 {
+		if !write() {
+			break
+		}
+	}
+	if panicked != nil || failed != nil || jw.err != nil {
+		return true, failed
 	}
 	jw.depth = depth
 	jw.next = needNothing
@@ -188,7 +196,7 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder, fields []toon.Field)
 
 // worker converts the jobs it takes from jobs until jobs is closed; once
 // stop is closed it only marks them not run.
-func (p *parallel) worker(tab *toon.Table, fields []toon.Field, depth int, jobs <-chan *parJob, stop <-chan struct{}, wg *sync.WaitGroup) {
+func (p *parallel) worker(tab *toon.Table, depth int, jobs <-chan *parJob, stop <-chan struct{}, wg *sync.WaitGroup) {
 	defer wg.Done()
 	if p.mapped {
 		// A fault in the mapping (the file shrank) must be a panic here
@@ -198,7 +206,7 @@ func (p *parallel) worker(tab *toon.Table, fields []toon.Field, depth int, jobs 
 	}
 	wj := newJSONWriter(nil, 0)
 	defer wj.release()
-	flat := wj.tab.setTable(fields)
+	flat := wj.tab.setTable(tab.Fields)
 	for j := range jobs {
 		select {
 		case <-stop:

@@ -420,7 +420,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 				// A large table of an input in memory: its ranges are
 				// converted in parallel (parallel.go).
 				jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
-				if ok, err := jw.par.table(jw, dec, t.Fields()); ok {
+				if ok, err := jw.par.table(jw, dec); ok {
 					if err != nil || jw.err != nil {
 						return err
 					}
