@@ -565,7 +565,30 @@ func (t *Table) classify(line []byte) int {
 // The range must be one of t.Ranges (or one StreamTable handed out), or
 // one that Split made from one.
 func (t *Table) RangeDecoder(r Range) *Decoder {
-	d := &Decoder{opts: t.opts}
+	d := &Decoder{}
+	t.initRange(d, r)
+	return d
+}
+
+// ResetRange makes d, a decoder that RangeDecoder returned, the decoder
+// of r, another range of t, as RangeDecoder would make it, keeping its
+// buffers: a worker that decodes range after range then does not
+// allocate a decoder for each.
+func (t *Table) ResetRange(d *Decoder, r Range) {
+	d.generalQueue()
+	b := &d.bulk
+	*d = Decoder{
+		queue: d.queue[:0], prog: d.prog[:0], rowTmpl: d.rowTmpl[:0], cellAt: d.cellAt[:0],
+		cells: d.cells[:0], seps: d.seps[:0], scratch: d.scratch[:0], stack: d.stack[:0],
+		bulk: bulkRun{idx: b.idx[:0], at: b.at[:0], mem: b.mem, slots: b.slots[:0], noKernel: b.noKernel, off: b.off},
+	}
+	t.initRange(d, r)
+}
+
+// initRange makes d, a zero Decoder but for the memory of its slices, the
+// decoder of r.
+func (t *Table) initRange(d *Decoder, r Range) {
+	d.opts = t.opts
 	d.lx.initBytes(t.data[:r.End], &d.opts)
 	d.lx.pos, d.lx.scanned = int(r.Start), int(r.Start)
 	d.lx.lineNum = r.Line - 1
@@ -582,7 +605,6 @@ func (t *Table) RangeDecoder(r Range) *Decoder {
 	d.cur = lineRef{r.prevLine, r.prev}
 	d.lx.keepOff = r.prev
 	d.ranged, d.partial = true, !r.final
-	return d
 }
 
 // endRange ends the input of a range decoder: it closes the table, with

@@ -48,6 +48,8 @@ type parallel struct {
 	done func(start, end int64)
 
 	ranges int // ranges converted, for tests
+
+	free []*bytes.Buffer // output buffers not in use (buffer)
 }
 
 // parallelFor returns the parallel state for a conversion of an input of
@@ -82,8 +84,20 @@ type parJob struct {
 	done  chan struct{}
 }
 
-// parBufs keeps the ranges' output buffers between ranges and calls.
-var parBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// buffer returns an output buffer for a range: one a range before used,
+// or a new one. The buffers are kept by the parallel state, not in a
+// sync.Pool, which drops them at every collection: a few megabytes
+// allocated again and again would make the collector run often, and each
+// run stops the workers.
+func (p *parallel) buffer() *bytes.Buffer {
+	if n := len(p.free); n > 0 {
+		b := p.free[n-1]
+		p.free = p.free[:n-1]
+		b.Reset()
+		return b
+	}
+	return new(bytes.Buffer)
+}
 
 // errStopped marks the jobs that were not run because the conversion had
 // stopped.
@@ -117,7 +131,7 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		close(jobs)
 		wg.Wait()
 		for _, j := range pending {
-			parBufs.Put(j.out)
+			p.free = append(p.free, j.out)
 		}
 		if panicked != nil {
 			panic(panicked)
@@ -141,7 +155,7 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		jw.write(j.out.Bytes())
 		wrote = wrote || j.rows
 		pending = pending[1:]
-		parBufs.Put(j.out)
+		p.free = append(p.free, j.out)
 		p.ranges++
 		switch {
 		case j.err != nil:
@@ -164,8 +178,7 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 			wg.Add(1)
 			go p.worker(tab, depth, jobs, stop, &wg)
 		}
-		j := &parJob{r: r, out: parBufs.Get().(*bytes.Buffer), done: make(chan struct{})}
-		j.out.Reset()
+		j := &parJob{r: r, out: p.buffer(), done: make(chan struct{})}
 		pending = append(pending, j)
 		jobs <- j
 		for len(pending) > ahead {
@@ -207,12 +220,13 @@ func (p *parallel) worker(tab *toon.Table, depth int, jobs <-chan *parJob, stop 
 	wj := newJSONWriter(nil, 0)
 	defer wj.release()
 	flat := wj.tab.setTable(tab.Fields)
+	var rd *toon.Decoder // the worker's range decoder, reset for each range
 	for j := range jobs {
 		select {
 		case <-stop:
 			j.err = errStopped
 		default:
-			p.convert(wj, flat, tab, depth, j)
+			p.convert(wj, &rd, flat, tab, depth, j)
 		}
 		close(j.done)
 	}
@@ -221,19 +235,24 @@ func (p *parallel) worker(tab *toon.Table, depth int, jobs <-chan *parJob, stop 
 // convert writes the JSON of j's rows into j.out, as tableRows writes them
 // after the table's ArrayStart (or the rows before an error), without the
 // table's ArrayEnd.
-func (p *parallel) convert(wj *jsonWriter, flat bool, tab *toon.Table, depth int, j *parJob) {
+func (p *parallel) convert(wj *jsonWriter, rd **toon.Decoder, flat bool, tab *toon.Table, depth int, j *parJob) {
 	defer func() {
 		if v := recover(); v != nil {
 			j.panic = v
 		}
 	}()
-	rd := tab.RangeDecoder(j.r)
-	rd.Token() // the range's ArrayStart
+	if *rd == nil {
+		*rd = tab.RangeDecoder(j.r)
+	} else {
+		tab.ResetRange(*rd, j.r)
+	}
+	dec := *rd
+	dec.Token() // the range's ArrayStart
 	wj.w, wj.err = j.out, nil
 	wj.buf, wj.depth, wj.next = wj.buf[:0], depth, needNothing
 	var err error
 	if flat {
-		err = tableRows(wj, rd, &wj.tab)
+		err = tableRows(wj, dec, &wj.tab)
 	} else {
 		err = errors.New("convert: parallel table with nested fields")
 	}
@@ -244,7 +263,7 @@ func (p *parallel) convert(wj *jsonWriter, flat bool, tab *toon.Table, depth int
 		// The range's decoder ends after its ArrayEnd, unless the line
 		// that ended the rows is an error (as the serial decoder
 		// reports it after the ArrayEnd too).
-		if _, err = rd.Token(); err == io.EOF {
+		if _, err = dec.Token(); err == io.EOF {
 			err = nil
 		}
 		if err == nil && closed {
