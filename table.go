@@ -2,7 +2,6 @@ package toon
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -235,9 +234,7 @@ func (e *Encoder) checkRow(n int) error {
 	if n-1 <= e.opts.maxLine {
 		return nil
 	}
-	t := &e.tbl
-	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
-		ErrLineTooLong, t.rows+1, t.name, n-1, e.opts.maxLine)
+	return lineTooLongRow(e.tbl.rows, e.tbl.name, n-1, e.opts.maxLine)
 }
 
 // appendStrFields appends a fields segment from names.
