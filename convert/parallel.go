@@ -29,9 +29,9 @@ import (
 // are converted or waiting, each of about parRange bytes of TOON.
 
 const (
-	parMinRows  = 4096    // tables with fewer declared rows are converted in line
-	parMinBytes = 1 << 20 // ... and so are tables in smaller inputs
-	parRange    = 1 << 20 // bytes of TOON per range
+	parMinRows  = 4096      // tables with fewer declared rows are converted in line
+	parMinBytes = 1 << 20   // ... and so are tables in smaller inputs
+	parRange    = 512 << 10 // bytes of TOON per range
 )
 
 // parallel is the state of parallel table conversion for one ToJSON call.
