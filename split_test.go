@@ -424,3 +424,21 @@ func TestSplitTableNotSplittable(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSplitTable reads a document serially and with its tables split
+// (into parts ranges by SplitTable, or by StreamTable in ranges of a few
+// bytes), and requires the same tokens and error.
+func FuzzSplitTable(f *testing.F) {
+	rng := rand.New(rand.NewPCG(19, 12))
+	for range 16 {
+		f.Add(mutate(rng, randomTableDoc(rng)), int8(3))
+	}
+	f.Add([]byte("x[2]:\n  - t[1]{a}:\n      1\n\n  - 2\n"), int8(-2))
+	f.Fuzz(func(t *testing.T, doc []byte, parts int8) {
+		smallRanges(t, 1)
+		if parts == 0 {
+			parts = 1
+		}
+		compareSplit(t, doc, int(parts))
+	})
+}
