@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/toonstream/toon"
 )
@@ -82,6 +83,9 @@ type parJob struct {
 	werr  error // an error of the output (never expected: out is memory)
 	panic any   // a panic of the worker, raised again by the writer
 	done  chan struct{}
+	// taken is set by the goroutine that converts the range: a worker, or
+	// the converting goroutine when it helps.
+	taken atomic.Bool
 }
 
 // buffer returns an output buffer for a range: one a range before used,
@@ -142,9 +146,23 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 	var failed error
 	// write writes the output of the oldest range in flight, once it is
 	// done, and reports whether the conversion goes on.
+	var helper workerState // the converting goroutine's, when it helps
+	defer helper.release()
+	var tab *toon.Table // set by the first range
 	write := func() bool {
 		j := pending[0]
-		<-j.done
+	wait:
+		for {
+			select {
+			case <-j.done:
+				break wait
+			default:
+			}
+			if !p.help(&helper, tab, depth, pending) {
+				<-j.done
+				break
+			}
+		}
 		if j.panic != nil {
 			panicked = j.panic
 			return false
@@ -172,8 +190,10 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		return false
 	}
 	started := 0
-	_, err := dec.StreamTable(p.rng, func(tab *toon.Table, r toon.Range) bool {
-		if started < p.workers {
+	_, err := dec.StreamTable(p.rng, func(t *toon.Table, r toon.Range) bool {
+		tab = t
+		// The converting goroutine is one of the workers (help).
+		if started < max(p.workers-1, 1) {
 			started++
 			wg.Add(1)
 			go p.worker(tab, depth, jobs, stop, &wg)
@@ -217,36 +237,74 @@ func (p *parallel) worker(tab *toon.Table, depth int, jobs <-chan *parJob, stop 
 		// guard turns it into an error (mapped.go).
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	}
-	wj := newJSONWriter(nil, 0)
-	defer wj.release()
-	flat := wj.tab.setTable(tab.Fields)
-	var rd *toon.Decoder // the worker's range decoder, reset for each range
+	var ws workerState
+	defer ws.release()
 	for j := range jobs {
+		if !j.taken.CompareAndSwap(false, true) {
+			continue // the converting goroutine took it (help)
+		}
 		select {
 		case <-stop:
 			j.err = errStopped
 		default:
-			p.convert(wj, &rd, flat, tab, depth, j)
+			p.convert(&ws, tab, depth, j)
 		}
 		close(j.done)
 	}
 }
 
+// workerState is what a goroutine that converts ranges keeps from one
+// range to the next: a JSON writer with the table's prefixes, and a range
+// decoder.
+type workerState struct {
+	wj   *jsonWriter
+	flat bool
+	rd   *toon.Decoder
+}
+
+func (ws *workerState) release() {
+	if ws.wj != nil {
+		ws.wj.release()
+	}
+}
+
+// help converts, on the converting goroutine, the oldest range in
+// pending that no worker has taken, and reports whether there was one.
+// The converting goroutine helps while it waits for the range it is to
+// write next, so that ranges go on being converted when the workers'
+// threads do not get a CPU (a loaded machine): the conversion is then no
+// slower than the serial one, less what the workers did.
+func (p *parallel) help(ws *workerState, tab *toon.Table, depth int, pending []*parJob) bool {
+	for _, j := range pending {
+		if j.taken.CompareAndSwap(false, true) {
+			p.convert(ws, tab, depth, j)
+			close(j.done)
+			return true
+		}
+	}
+	return false
+}
+
 // convert writes the JSON of j's rows into j.out, as tableRows writes them
 // after the table's ArrayStart (or the rows before an error), without the
 // table's ArrayEnd.
-func (p *parallel) convert(wj *jsonWriter, rd **toon.Decoder, flat bool, tab *toon.Table, depth int, j *parJob) {
+func (p *parallel) convert(ws *workerState, tab *toon.Table, depth int, j *parJob) {
 	defer func() {
 		if v := recover(); v != nil {
 			j.panic = v
 		}
 	}()
-	if *rd == nil {
-		*rd = tab.RangeDecoder(j.r)
-	} else {
-		tab.ResetRange(*rd, j.r)
+	if ws.wj == nil {
+		ws.wj = newJSONWriter(nil, 0)
+		ws.flat = ws.wj.tab.setTable(tab.Fields)
 	}
-	dec := *rd
+	wj, flat := ws.wj, ws.flat
+	if ws.rd == nil {
+		ws.rd = tab.RangeDecoder(j.r)
+	} else {
+		tab.ResetRange(ws.rd, j.r)
+	}
+	dec := ws.rd
 	dec.Token() // the range's ArrayStart
 	wj.w, wj.err = j.out, nil
 	wj.buf, wj.depth, wj.next = wj.buf[:0], depth, needNothing
