@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -78,6 +79,7 @@ type rowBatch[T any] struct {
 	early bool   // err came from the row's values, before WriteRow's checks
 	panic any    // a panic of the worker, raised again by the caller
 	done  chan struct{}
+	taken atomic.Bool // set by the goroutine that makes it: a worker, or the caller (help)
 }
 
 // rowWorkers is the state of one WriteRowsParallel call.
@@ -110,7 +112,7 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 	}()
 	started := 0
 	send := func(b *rowBatch[T]) {
-		if started < workers {
+		if started < max(workers-1, 1) { // the caller is one of the workers (help)
 			started++
 			wg.Add(1)
 			go w.worker(jobs, stop, &wg)
@@ -119,10 +121,39 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 		pending = append(pending, b)
 		jobs <- b
 	}
-	// write writes the oldest batch once it is made.
+	// The caller's own state, when it makes batches itself (help).
+	var hcells []Value
+	var htext []byte
+	// write writes the oldest batch once it is made. While it waits, the
+	// caller makes the oldest batch no worker has taken, so that batches
+	// go on being made when the workers' threads get no CPU.
 	write := func() error {
 		b := pending[0]
-		<-b.done
+	wait:
+		for {
+			select {
+			case <-b.done:
+				break wait
+			default:
+			}
+			helped := false
+			for _, h := range pending {
+				if h.taken.CompareAndSwap(false, true) {
+					if hcells == nil {
+						hcells = make([]Value, len(w.leaves))
+						setLeafKinds(hcells, w.leaves)
+					}
+					w.make(h, hcells, &htext)
+					close(h.done)
+					helped = true
+					break
+				}
+			}
+			if !helped {
+				<-b.done
+				break
+			}
+		}
 		pending = pending[1:]
 		if b.panic != nil {
 			panicked = b.panic
@@ -179,7 +210,8 @@ func (w *rowWorkers[T]) batch(first int) *rowBatch[T] {
 		b := w.free[k-1]
 		w.free = w.free[:k-1]
 		clear(b.rows) // let the collector have what the old rows refer to
-		*b = rowBatch[T]{first: first, rows: b.rows[:0], text: b.text[:0], ends: b.ends[:0]}
+		rows, text, ends := b.rows[:0], b.text[:0], b.ends[:0]
+		b = &rowBatch[T]{first: first, rows: rows, text: text, ends: ends}
 		return b
 	}
 	return &rowBatch[T]{first: first, rows: make([]T, 0, parBatchRows)}
@@ -193,6 +225,9 @@ func (w *rowWorkers[T]) worker(jobs <-chan *rowBatch[T], stop <-chan struct{}, w
 	setLeafKinds(cells, w.leaves)
 	var text []byte
 	for b := range jobs {
+		if !b.taken.CompareAndSwap(false, true) {
+			continue // the caller took it
+		}
 		select {
 		case <-stop:
 		default:

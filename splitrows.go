@@ -5,6 +5,7 @@ import (
 	"iter"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // This file holds ParallelRows: Rows over a table split into ranges
@@ -65,6 +66,7 @@ type rowsOut[T any] struct {
 	sticky bool // the last error ends the rows (RowDecoder's sticky error)
 	panic  any
 	done   chan struct{}
+	taken  atomic.Bool // set by the goroutine that decodes it: a worker, or the caller (help)
 }
 
 // parallelRows yields the rows of the table whose ArrayStart d has just
@@ -86,9 +88,39 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	}()
 	done := false // the caller stopped, or an error ended the rows
 	// give yields the values of the oldest range once they are made.
+	var hrd *Decoder // the caller's range decoder, when it helps
+	var tab *Table
 	give := func() bool {
 		o := pending[0]
-		<-o.done
+		// While it waits, the caller decodes the oldest range no worker
+		// has taken, so that ranges go on being decoded when the workers'
+		// threads get no CPU.
+	wait:
+		for {
+			select {
+			case <-o.done:
+				break wait
+			default:
+			}
+			helped := false
+			for _, h := range pending {
+				if h.taken.CompareAndSwap(false, true) {
+					if hrd == nil {
+						hrd = tab.RangeDecoder(h.r)
+					} else {
+						tab.ResetRange(hrd, h.r)
+					}
+					decodeRange(hrd, h)
+					close(h.done)
+					helped = true
+					break
+				}
+			}
+			if !helped {
+				<-o.done
+				break
+			}
+		}
 		pending = pending[1:]
 		if o.panic != nil {
 			panicked = o.panic
@@ -107,8 +139,9 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 		return true
 	}
 	started := 0
-	_, err := d.StreamTable(parRowsRange, func(tab *Table, r Range) bool {
-		if started < workers {
+	_, err := d.StreamTable(parRowsRange, func(t *Table, r Range) bool {
+		tab = t
+		if started < max(workers-1, 1) { // the caller is one of the workers (help)
 			started++
 			wg.Add(1)
 			go rowsWorker(tab, jobs, stop, &wg)
@@ -151,6 +184,9 @@ func rowsWorker[T any](tab *Table, jobs <-chan *rowsOut[T], stop <-chan struct{}
 	defer wg.Done()
 	var rd *Decoder
 	for o := range jobs {
+		if !o.taken.CompareAndSwap(false, true) {
+			continue // the caller took it
+		}
 		select {
 		case <-stop:
 		default:
