@@ -89,10 +89,11 @@ type parJob struct {
 }
 
 // buffer returns an output buffer for a range: one a range before used,
-// or a new one. The buffers are kept by the parallel state, not in a
-// sync.Pool, which drops them at every collection: a few megabytes
-// allocated again and again would make the collector run often, and each
-// run stops the workers.
+// one a conversion before used, or a new one. Within a conversion the
+// buffers are kept by the parallel state, not only in a sync.Pool, which
+// drops them at every collection: a few megabytes allocated again and
+// again would make the collector run often, and each run stops the
+// workers.
 func (p *parallel) buffer() *bytes.Buffer {
 	if n := len(p.free); n > 0 {
 		b := p.free[n-1]
@@ -100,7 +101,24 @@ func (p *parallel) buffer() *bytes.Buffer {
 		b.Reset()
 		return b
 	}
+	if b, ok := parBufs.Get().(*bytes.Buffer); ok {
+		b.Reset()
+		return b
+	}
 	return new(bytes.Buffer)
+}
+
+// parBufs keeps output buffers from one conversion to the next, for as
+// long as the collector lets it (a conversion keeps its own in free).
+var parBufs sync.Pool
+
+// putBuffers hands the conversion's buffers to parBufs.
+func (p *parallel) putBuffers() {
+	for i, b := range p.free {
+		parBufs.Put(b)
+		p.free[i] = nil
+	}
+	p.free = p.free[:0]
 }
 
 // errStopped marks the jobs that were not run because the conversion had
@@ -137,6 +155,7 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		for _, j := range pending {
 			p.free = append(p.free, j.out)
 		}
+		p.putBuffers()
 		if panicked != nil {
 			panic(panicked)
 		}
