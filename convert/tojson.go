@@ -66,9 +66,6 @@ func toJSON(w io.Writer, dec *toon.Decoder, c config) error {
 	jw := newJSONWriter(w, c.jsonIndent)
 	jw.piped, jw.chunk, jw.flushed = c.pipeline(), c.pipeChunk, c.flushed
 	jw.par = c.par
-	if jw.par != nil {
-		jw.piped = false // the table workers are the parallelism; a pipe would add handoffs
-	}
 	// The output goroutine has stopped when toJSON returns, also when a
 	// fault in a mapped input panics (mapped.go); stopPipe is then a no-op.
 	defer jw.stopPipe()
