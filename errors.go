@@ -88,3 +88,15 @@ type UnsupportedValueError struct {
 
 // Error implements error.
 func (e *UnsupportedValueError) Error() string { return "toon: unsupported value: " + e.Str }
+
+// Errors of row-range splitting.
+var (
+	// ErrNotSplittable is the cause of SplitTable's error when the
+	// decoder is not where a table can be split: it must read a byte
+	// slice in place (NewBytesDecoder), in strict mode, and the last
+	// token Token returned must be the ArrayStart of a tabular array.
+	ErrNotSplittable = errors.New("toon: SplitTable needs the ArrayStart of a tabular array just read by a strict NewBytesDecoder")
+	// ErrSplitStopped is StreamTable's error, and then its decoder's,
+	// when its callback stopped it.
+	ErrSplitStopped = errors.New("toon: StreamTable stopped by its caller")
+)

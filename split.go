@@ -2,7 +2,6 @@ package toon
 
 import (
 	"bytes"
-	"errors"
 	"runtime"
 	"sync"
 	"unicode/utf8"
@@ -72,18 +71,6 @@ type Range struct {
 	// final: the range ends the table, and its decoder checks the count.
 	final bool
 }
-
-// Errors of row-range splitting.
-var (
-	// ErrNotSplittable is the cause of SplitTable's error when the
-	// decoder is not where a table can be split: it must read a byte
-	// slice in place (NewBytesDecoder), in strict mode, and the last
-	// token Token returned must be the ArrayStart of a tabular array.
-	ErrNotSplittable = errors.New("toon: SplitTable needs the ArrayStart of a tabular array just read by a strict NewBytesDecoder")
-	// ErrSplitStopped is StreamTable's error, and then its decoder's,
-	// when its callback stopped it.
-	ErrSplitStopped = errors.New("toon: StreamTable stopped by its caller")
-)
 
 // splitMin is the fewest bytes SplitTable gives a range, unless the table
 // is smaller: a range's decoder costs a few allocations and a scan of a
