@@ -46,18 +46,20 @@ func checkBulk(t *testing.T, data []byte, strict bool) {
 func checkBulkOpts(t *testing.T, data []byte, strict bool, opts ...Option) {
 	t.Helper()
 	limit := fuzzTokenLimit(len(data))
-	ref := newBytesDecoder(data, opts)
-	ref.bulk.off = true
-	want, wantErr := renderWithLines(t, ref, limit)
-	noKernel := newBytesDecoder(data, opts)
-	noKernel.bulk.noKernel = true // bulkLine for every row, where typeRows would take some
+	want, wantErr := renderWithLines(t, withoutFastPath(newBytesDecoder(data, opts)), limit)
 	for name, d := range map[string]*Decoder{
 		"bytes":     newBytesDecoder(data, opts),
 		"reader":    NewDecoder(bytes.NewReader(data), opts...),
 		"chunked":   NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
-		"no kernel": noKernel,
+		"no kernel": newBytesDecoder(data, opts), // bulkLine for every row, where typeRows would take some
 	} {
-		got, err := renderWithLines(t, d, limit)
+		var got string
+		var err error
+		if name == "no kernel" {
+			withoutTypeRows(func() { got, err = renderWithLines(t, d, limit) })
+		} else {
+			got, err = renderWithLines(t, d, limit)
+		}
 		if got != want {
 			t.Fatalf("strict %v, %s: %q:\n got %s\nwant %s", strict, name, data, got, want)
 		}
@@ -319,9 +321,7 @@ func TestBulkQueueUnderGC(t *testing.T) {
 		b.WriteString("}:\n")
 		writeRows(&b, rng, rows, cols, cells)
 		data := []byte(b.String())
-		ref := newBytesDecoder(data, nil)
-		ref.bulk.off = true
-		want, wantErr := renderCollecting(ref, 0)
+		want, wantErr := renderCollecting(withoutFastPath(newBytesDecoder(data, nil)), 0)
 		if wantErr != nil {
 			t.Fatal(wantErr)
 		}
@@ -462,5 +462,27 @@ func TestBulkShortReads(t *testing.T) {
 	}
 	if a, b := allocs(1000), allocs(10000); b > a+10 {
 		t.Fatalf("allocations grow with rows: %v for 1000 rows, %v for 10000", a, b)
+	}
+}
+
+// TestTypeRowsOff checks the test switch of typeRows, on which the
+// comparisons of typeRows with bulkLine rest: with it, typeRows takes no
+// row; without it, it takes rows wherever it can run.
+func TestTypeRowsOff(t *testing.T) {
+	data := genBenchTable(200).toon
+	took := countTypeRows(t)
+	withoutTypeRows(func() {
+		if _, err := drain(newBytesDecoder(data, nil)); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if *took != 0 {
+		t.Fatalf("typeRows took %d rows while off", *took)
+	}
+	if _, err := drain(newBytesDecoder(data, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if useTypeRows != (*took > 0) {
+		t.Fatalf("typeRows took %d rows; useTypeRows %v", *took, useTypeRows)
 	}
 }

@@ -57,8 +57,7 @@ func countDocs() []struct {
 func TestCountErrorLine(t *testing.T) {
 	for _, tc := range countDocs() {
 		data := []byte(tc.doc)
-		noBulk := newBytesDecoder(data, nil)
-		noBulk.bulk.off = true
+		noBulk := withoutFastPath(newBytesDecoder(data, nil))
 		decs := map[string]*Decoder{
 			"bytes":    newBytesDecoder(data, nil),
 			"reader":   NewDecoder(bytes.NewReader(data)),

@@ -1,11 +1,10 @@
 package toon
 
-import (
-	"errors"
-	"fmt"
-	"io"
-	"unsafe"
-)
+// This file holds the entry points of decoding into Go values: Unmarshal
+// and Decoder.Decode, which sends generic targets to the builder of
+// anyvalue.go and the others to the plans of unmarshal.go.
+
+import "fmt"
 
 // Unmarshal decodes the TOON document in data into the value v points to.
 // See Decoder.Decode for the supported targets.
@@ -117,7 +116,7 @@ func (d *Decoder) Decode(v any) error {
 			*p = a
 		}
 	default:
-		return decodeReflect(d, v, whole)
+		return unmarshalReflect(d, v, whole)
 	}
 	return err
 }
@@ -125,157 +124,16 @@ func (d *Decoder) Decode(v any) error {
 // decodeAny decodes the next value into generic values; whole asks for
 // the whole document, checked to its end.
 func (d *Decoder) decodeAny(whole bool) (any, error) {
-	t, err := d.Token()
-	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
+	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	var v any
+	err := s.root(whole, func(t Token) (err error) {
+		v, err = s.generic(t, 0, false, false)
+		return err
+	})
+	if err != nil && whole {
 		return nil, err
 	}
-	var ad anyDecoder
-	ad.d = d
-	v, err := ad.value(t, 0)
-	if err != nil {
-		return nil, err
-	}
-	if !whole {
-		return v, d.endErr(t)
-	}
-	if _, err := d.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("toon: unexpected token after the root value")
-		}
-		return nil, err
-	}
-	return v, nil
-}
-
-// anySize is the size of an element of []any.
-const anySize = unsafe.Sizeof(any(nil))
-
-// anyDecoder builds generic values from a Decoder's tokens, saving
-// allocations where the result allows: object keys come from a small cache
-// (documents repeat a few keys: every row of a table has the same ones),
-// and short strings are cut from shared blocks, which the result keeps
-// alive anyway.
-type anyDecoder struct {
-	d     *Decoder
-	keys  keyCache
-	block []byte // the current block of short strings
-}
-
-// keyCache holds the strings of recently decoded object keys, so that a
-// key seen before costs no allocation.
-type keyCache [keyCacheSize]string
-
-const (
-	keyCacheSize = 64   // entries in a keyCache (a power of 2)
-	maxCachedKey = 64   // longer keys are not cached
-	anyBlockSize = 4096 // bytes per block of short strings
-	maxBlockStr  = 64   // longer strings get their own allocation
-)
-
-// get returns the string of an object key. The cache compares contents,
-// so a key whose bytes merely sit where an earlier key's did is never
-// mistaken for it.
-func (c *keyCache) get(b []byte) string {
-	n := len(b)
-	if n == 0 || n > maxCachedKey {
-		return string(b)
-	}
-	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
-	if k := c[h]; k == string(b) {
-		return k
-	}
-	k := string(b)
-	c[h] = k
-	return k
-}
-
-// str returns b as a string, cut from a shared block when it is short.
-func (a *anyDecoder) str(b []byte) string {
-	n := len(b)
-	if n == 0 || n > maxBlockStr {
-		return string(b)
-	}
-	if cap(a.block)-len(a.block) < n {
-		a.block = make([]byte, 0, anyBlockSize)
-	}
-	start := len(a.block)
-	a.block = append(a.block, b...)
-	return unsafe.String(&a.block[start], n)
-}
-
-// value builds the generic value that starts with token t. size is the
-// number of members an object is known to have (a tabular row's fields),
-// or 0.
-func (a *anyDecoder) value(t Token, size int) (any, error) {
-	d := a.d
-	switch t.kind() {
-	case KindObjectStart:
-		m := make(map[string]any, size)
-		for {
-			k, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			if k.kind() == KindObjectEnd {
-				return m, nil
-			}
-			name := a.keys.get(k.text())
-			vt, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := a.value(vt, 0)
-			if err != nil {
-				return nil, err
-			}
-			m[name] = v
-		}
-	case KindArrayStart:
-		ahead := d.charge(d.preallocLen(t.n, anySize), anySize)
-		rowSize := 0
-		if t.Form() == FormTabular {
-			rowSize = t.nf() // each row is an object with the header's fields
-		}
-		arr := make([]any, 0, ahead)
-		for {
-			et, err := d.Token()
-			if err != nil {
-				return nil, err
-			}
-			if et.kind() == KindArrayEnd {
-				d.filled(ahead, len(arr), anySize)
-				return arr, nil
-			}
-			v, err := a.value(et, rowSize)
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, v)
-		}
-	case KindString:
-		return a.str(t.text()), nil
-	case KindNumber:
-		if d.opts.useNumber {
-			return Number(a.str(t.text())), nil
-		}
-		f, err := parseFloat(t.text(), 64)
-		if err != nil {
-			// Out of float64's range: keep the exact text (§4).
-			return Number(a.str(t.text())), nil
-		}
-		if f == 0 {
-			f = 0 // -0 decodes to 0
-		}
-		return f, nil
-	case KindBool:
-		return t.Bool(), nil
-	case KindNull:
-		return nil, nil
-	}
-	return nil, fmt.Errorf("toon: unexpected %v token", t.kind())
+	return v, err
 }
 
 func describe(v any) string {
@@ -295,35 +153,3 @@ func describe(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
-
-// UnmarshalTypeError describes a TOON value that cannot be stored in the Go
-// value it was meant for.
-type UnmarshalTypeError struct {
-	Value  string // the TOON value: "object", "array", "string", "number 300", ...
-	Type   string // the Go type
-	Field  string // the path of the field, if inside a struct
-	Line   int    // 1-based line of the value, if known
-	Column int    // 1-based column of the value, if known
-	Err    error  // the cause, if any: a parse error of a time, an error from a hook
-}
-
-// Error describes the mismatch.
-func (e *UnmarshalTypeError) Error() string {
-	s := "toon: cannot unmarshal " + e.Value + " into Go value of type " + e.Type
-	if e.Field != "" {
-		s += " (field " + e.Field + ")"
-	}
-	if e.Line > 0 {
-		s += fmt.Sprintf(" at line %d, column %d", e.Line, e.Column)
-	}
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-// Unwrap returns the cause, if any.
-func (e *UnmarshalTypeError) Unwrap() error { return e.Err }
-
-// decodeReflect decodes into every other Go type; unmarshal.go sets it.
-var decodeReflect func(d *Decoder, v any, whole bool) error

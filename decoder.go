@@ -1,13 +1,8 @@
 package toon
 
 import (
-	"bytes"
-	"encoding/binary"
-	"hash/maphash"
 	"io"
-	"slices"
 	"strconv"
-	"unsafe"
 )
 
 // A Decoder reads a TOON document from an input stream as a sequence of
@@ -16,63 +11,44 @@ import (
 // scopes' bookkeeping and a bounded queue of tokens, so its memory does not
 // grow with the size of the document. It takes most lines one at a time;
 // inside a table, it takes the rows already in its buffer many at a time
-// (see bulk.go).
+// (see fastrows.go).
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token, More, Skip or Decode (see Token.Clone).
 type Decoder struct {
-	lx   lexer
+	// The token queue: queue[qi:] are the tokens made and not yet returned
+	// (see queue.go). queue, qi and qerr stand in Decoder itself, not in a
+	// part, because Token, which reads them, must stay within the
+	// inliner's budget, and a field of an embedded struct costs it one more
+	// node.
+	queue []Token
+	qi    int   // the next token to return
+	qerr  error // the sticky error, once the queue holds its placeholder
+	began bool  // a queue of tokens has been used up: Token has been called
+
+	queueMemory // the memory the queue views (queue.go)
+
+	scopes       // the open scopes (scope.go)
+	headerParser // the last header read and its field list (header.go)
+	rowProgram   // the open table's row program (rowprog.go)
+	lazyCells    // cells of the current line still to be typed (rowprog.go)
+
+	lr   lineReader // the input, a line at a time (linereader.go)
+	line rawLine    // the current line
+	bulk bulkRun    // the fast path over table rows (fastrows.go)
 	opts options
 
-	line  rawLine // the current line
-	stack []frame // open scopes, innermost last
-	root  rootState
-	// cur is the last content line taken; end, while a line is being
-	// handled, the content line before it, where the scopes that the line
-	// closes end (count errors are reported there).
-	cur, end lineRef
-
-	// Pending tokens: the queue, then (for very wide rows and long inline
-	// arrays, which are produced a chunk at a time) the row program over
-	// cells, or the inline values over cells followed by an ArrayEnd.
-	queue   []Token
-	gq      []Token // the general queue's memory while queue views the fast path's
-	qi      int
-	qerr    error   // the sticky error, once the queue holds its placeholder
-	prog    []rowOp // row program of the open tabular or keyed header
-	rowTmpl []Token // the program's tokens, cells left blank
-	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
-	// tmplRows flat-row templates (keys and braces) of the open header
-	// stand at the start of the queue's backing array.
-	tmplRows int
-	cellAt   []int32 // index in rowTmpl of each leaf cell, in cell order
-	pi       int     // next op of prog; len(prog) when no row is pending
-	cells    []int32 // cell spans of the current row or inline array: start, end pairs
-	cellsOf  []byte  // the text the cell spans index
-	cellCol  int     // column of cellsOf[0] in the line
-	ci       int     // next inline value; len(cells)/2 when none pending
-	// inlineEnd asks for an ArrayEnd after the pending inline values.
-	inlineEnd bool
-
-	bulk      bulkRun // the fast path over table rows (bulk.go)
-	seps      []int32
-	scratch   []byte // unescaped strings of the current line
-	hdr       header
-	farena    []Field  // fields of the current header
-	fstack    []Field  // group parsing stack
-	groupKeys []keySet // field names of the groups being parsed, by level (strict)
-	names     []byte   // field names of the current header
-
-	blank     int // line number of the first blank line since the last content line, or 0
-	blankOff  int64
-	scalarBuf []byte // a root scalar line, kept while looking for more lines
-	scalarCol int
-	scalarNum int
-	scalarOff int64
-	ahead     int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
-	err       error // sticky
-	done      bool
-	began     bool // a queue of tokens has been used up: Token has been called
+	seps    []int32 // unquoted delimiters of the current line (scanLine)
+	scratch []byte  // unescaped strings of the current line
+	// blank is the first blank line since the last content line (num 0
+	// when there is none), for the error of a blank line inside an array.
+	blank lineRef
+	// scalar is a root primitive's line (its own copy), kept while the
+	// decoder looks for more lines.
+	scalar rawLine
+	ahead  int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
+	err    error // sticky
+	done   bool  // the input has ended
 	// ranged: the input is a range of a table's rows (Table.RangeDecoder),
 	// whose end closes the table's scope and no other; partial: the range
 	// is not the table's last, so its end skips the count check, which the
@@ -80,57 +56,11 @@ type Decoder struct {
 	ranged, partial bool
 }
 
-// lineRef locates a line: its number and its input offset.
-type lineRef struct {
-	num int
-	off int64
-}
-
-type rootState uint8
-
-const (
-	rootStart  rootState = iota // no content line yet
-	rootObject                  // the root is an object (a frame is open)
-	rootArray                   // the root is an array or keyed object (a frame is open)
-	rootScalar                  // the root is a primitive, held in scalarBuf
-	rootDone                    // the root value is complete
-)
-
-type frameKind uint8
-
-const (
-	fObject  frameKind = iota // ordinary object
-	fItem                     // object that is a list item; its first field was on the hyphen line
-	fList                     // expanded list of "- " items
-	fTabular                  // tabular rows
-	fKeyed                    // keyed entry rows
-)
-
-// frame is one open scope. depth is the depth of the scope's content lines.
-type frame struct {
-	kind  frameKind
-	depth int
-	n     int // declared length
-	count int // items, rows or entries seen
-	line  int // line number of the header, for count errors
-	keys  keySet
-	// fresh: no line of the scope's content has been read, and none was on
-	// the line that opened it, so in non-strict mode its first line may be
-	// deeper than depth and then sets it.
-	fresh bool
-}
-
-// rowOp is one step of a row program: a ready-made token, or (cell >= 0)
-// the token of a cell.
-type rowOp struct {
-	tok  Token
-	cell int32
-}
-
 // NewDecoder returns a decoder that reads from r, buffering its input.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts)}
-	d.lx.init(r, &d.opts)
+	d.lr.init(r, &d.opts)
+	d.headerParser.strict = d.opts.strict
 	return d
 }
 
@@ -155,36 +85,25 @@ func NewBytesDecoder(data []byte, opts ...Option) *Decoder {
 // newBytesDecoder returns a decoder that reads lines straight out of data.
 func newBytesDecoder(data []byte, opts []Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts)}
-	d.lx.initBytes(data, &d.opts)
+	d.lr.initBytes(data, &d.opts)
+	d.headerParser.strict = d.opts.strict
 	return d
 }
 
 // Reset discards the decoder's state and makes it read a new document
 // from r with the same options, keeping its buffers.
 func (d *Decoder) Reset(r io.Reader) {
-	buf := d.lx.buf
-	if d.lx.r == nil {
-		buf = nil // the buffer was the caller's byte slice
-	}
-	d.lx = lexer{buf: buf}
-	d.lx.init(r, &d.opts)
+	d.lr.reset(r, &d.opts)
 	d.line = rawLine{}
-	d.stack = d.stack[:0]
-	d.root = rootStart
 	d.generalQueue()
-	d.queue, d.qi = d.queue[:0], 0
-	d.tmplRows = 0
-	d.bulk.newTemplate()
-	d.prog, d.pi = d.prog[:0], 0
-	d.cells, d.ci = d.cells[:0], 0
-	d.inlineEnd = false
-	d.blank = 0
-	d.err = nil
-	d.qerr = nil
-	d.done = false
-	d.began = false
-	d.ahead = 0
-	d.bulk.n, d.bulk.win, d.bulk.cool = 0, 0, 0
+	d.queue, d.qi, d.qerr, d.began = d.queue[:0], 0, nil, false
+	d.scopes.reset()
+	d.newTemplate()
+	d.prog = d.prog[:0]
+	d.lazyCells.reset()
+	d.bulk.reset()
+	d.blank = lineRef{}
+	d.err, d.done, d.ahead = nil, false, 0
 }
 
 // InputOffset returns the input offset of the start of the current line.
@@ -230,7 +149,7 @@ func (d *Decoder) Token() (Token, error) {
 // token (or Clone it, to keep its text) to keep it longer.
 func (d *Decoder) Row() []Token {
 	per := d.bulk.per
-	if !d.bulk.inQ || d.qi+per > len(d.queue) || d.qi%per != 0 {
+	if !d.inFast || d.qi+per > len(d.queue) || d.qi%per != 0 {
 		return nil
 	}
 	r := d.queue[d.qi : d.qi+per : d.qi+per]
@@ -280,9 +199,10 @@ func (d *Decoder) More() bool {
 // Where the next token is a Key, Skip passes both the key and its value.
 // It builds nothing, so a table of any length is skipped in constant
 // memory, but it checks the skipped text as Token would, and returns its
-// errors (a count error of a skipped array included). Where the next token ends an object or array, Skip consumes
-// nothing and returns an error matching ErrNotValue; after the last value
-// of the document it returns io.EOF.
+// errors (a count error of a skipped array included). Where the next token
+// ends an object or array, Skip consumes nothing and returns an error
+// matching ErrNotValue; after the last value of the document it returns
+// io.EOF.
 func (d *Decoder) Skip() error {
 	t, err := d.peek()
 	if err != nil {
@@ -295,7 +215,7 @@ func (d *Decoder) Skip() error {
 	}
 	depth := 0
 	for {
-		if depth > 0 && d.bulk.inQ && d.qi%d.bulk.per == 0 {
+		if depth > 0 && d.inFast && d.qi%d.bulk.per == 0 {
 			// The queue holds whole rows of a table inside the value:
 			// they leave the depth as it is.
 			d.qi = len(d.queue)
@@ -342,13 +262,10 @@ func (d *Decoder) notValue(call string, t Token) error {
 	return nil
 }
 
-// lazyChunk is how many tokens of a very wide row or a long inline array
-// are queued at once.
-const lazyChunk = 256
-
 // refill empties the queue and fills it with the next tokens: the next
-// chunk of a wide row or long inline array, or the tokens of the next line.
-// It returns an error only when no token is left before it.
+// chunk of a wide row or long inline array, the next rows of a table (the
+// fast path), or the tokens of the next line. It returns an error only
+// when no token is left before it.
 func (d *Decoder) refill() error {
 	d.generalQueue()
 	d.queue = d.queue[:0]
@@ -356,37 +273,9 @@ func (d *Decoder) refill() error {
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
-			d.tmplRows = 0
-			end := min(d.pi+lazyChunk, len(d.prog))
-			for ; d.pi < end; d.pi++ {
-				op := &d.prog[d.pi]
-				if op.cell < 0 {
-					d.queue = append(d.queue, op.tok)
-					continue
-				}
-				t, err := d.cellToken(int(op.cell))
-				if err != nil {
-					d.stopLazy(err)
-					break
-				}
-				d.queue = append(d.queue, t)
-			}
+			d.rowChunk()
 		case d.ci < len(d.cells)/2:
-			d.tmplRows = 0
-			n := len(d.cells) / 2
-			end := min(d.ci+lazyChunk, n)
-			for ; d.ci < end; d.ci++ {
-				t, err := d.cellToken(d.ci)
-				if err != nil {
-					d.stopLazy(err)
-					break
-				}
-				d.queue = append(d.queue, t)
-			}
-			if d.ci == n && d.inlineEnd {
-				d.inlineEnd = false
-				d.queue = append(d.queue, ArrayEndToken())
-			}
+			d.inlineChunk()
 		default:
 			if d.err != nil {
 				return d.err
@@ -399,78 +288,6 @@ func (d *Decoder) refill() error {
 		}
 	}
 	return nil
-}
-
-// stopLazy ends the lazy token sources of the current line with an error.
-func (d *Decoder) stopLazy(err error) {
-	d.pi = len(d.prog)
-	d.ci = len(d.cells) / 2
-	d.inlineEnd = false
-	d.err = err
-}
-
-// cellToken returns the token of cell i of the current row or inline array.
-// Quoted cells go through primitive, the others through plainToken.
-func (d *Decoder) cellToken(i int) (Token, error) {
-	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
-	b := d.cellsOf[s:e]
-	switch {
-	case len(b) == 0:
-		return Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}, nil
-	case b[0] == '"':
-		return d.primitive(b, d.cellCol+s)
-	}
-	return plainToken(b), nil
-}
-
-// primStart classifies the first byte of a value token.
-var primStart = [256]byte{
-	'"': primQuote, 't': primLetter, 'f': primLetter, 'n': primLetter, '-': primDigit,
-	'0': primDigit, '1': primDigit, '2': primDigit, '3': primDigit, '4': primDigit,
-	'5': primDigit, '6': primDigit, '7': primDigit, '8': primDigit, '9': primDigit,
-}
-
-const (
-	primPlain  = iota // a plain string
-	primDigit         // maybe a number
-	primLetter        // maybe true, false or null
-	primQuote         // a quoted string
-)
-
-// primitive types one value token (already trimmed) per §4. col is its
-// column in the current line, for errors.
-func (d *Decoder) primitive(b []byte, col int) (Token, error) {
-	if len(b) == 0 {
-		return textToken(KindString, b), nil
-	}
-	switch c := b[0]; {
-	case c == '"':
-		s, next, bad, err := unquote(b, &d.scratch)
-		if err != nil {
-			return Token{}, d.syntaxErr(col+bad, err)
-		}
-		if next != len(b) {
-			return Token{}, d.syntaxErr(col+next, ErrQuote)
-		}
-		return textToken(KindString, s), nil
-	case c == '-' || c-'0' < 10:
-		if isNumber(b) {
-			return textToken(KindNumber, b), nil
-		}
-	case c == 't':
-		if string(b) == "true" {
-			return Token{h: uint64(KindBool), n: 1}, nil
-		}
-	case c == 'f':
-		if string(b) == "false" {
-			return Token{h: uint64(KindBool)}, nil
-		}
-	case c == 'n':
-		if string(b) == "null" {
-			return Token{h: uint64(KindNull)}, nil
-		}
-	}
-	return textToken(KindString, b), nil
 }
 
 // syntaxErr builds a SyntaxError at byte col (0-based) of the current line.
@@ -491,9 +308,9 @@ func (d *Decoder) errAtLine(ln *rawLine, col int, cause error) error {
 
 // shortErr reports a scope that ended with fewer items, rows or entries
 // than its header declared, at its last line, quoting that line when the
-// lexer still has it.
+// line reader still has it.
 func (d *Decoder) shortErr(f *frame, one, many string) error {
-	return &SyntaxError{Line: d.end.num, Column: 1, Offset: d.end.off, Source: string(d.lx.source(d.end.off)),
+	return &SyntaxError{Line: d.end.num, Column: 1, Offset: d.end.off, Source: string(d.lr.source(d.end.off)),
 		Err: countErr(f, one, many, strconv.Itoa(f.count))}
 }
 
@@ -503,126 +320,105 @@ func (d *Decoder) longErr(f *frame, one, many string) error {
 	return d.syntaxErr(0, countErr(f, one, many, "more"))
 }
 
-// errAt builds a SyntaxError for a position that is not on the current line.
-func errAt(line int, off int64, cause error) error {
-	return &SyntaxError{Line: line, Column: 1, Offset: off, Err: cause}
-}
-
-// countErr is the cause of a count error of the scope f, which found got
-// items (a number, or "more").
-func countErr(f *frame, one, many, got string) error {
-	return &detailError{ErrCount, "declared " + plural(f.n, one, many) + ", found " + got + " (header at line " + strconv.Itoa(f.line) + ")"}
-}
-
-// detailError is a sentinel cause with more words.
-type detailError struct {
-	cause error
-	msg   string
-}
-
-func (e *detailError) Error() string { return e.cause.Error() + ": " + e.msg }
-func (e *detailError) Unwrap() error { return e.cause }
-
-func detail(cause error, msg string) error { return &detailError{cause, msg} }
-
 func (d *Decoder) emit(t Token) {
-	d.tmplRows = 0
+	d.rowKept = false
 	d.queue = append(d.queue, t)
 }
 
-// push opens a scope.
-func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
-	if len(d.stack) >= d.opts.maxDepth {
-		return nil, d.syntaxErr(0, detail(ErrDepth, "more than "+strconv.Itoa(d.opts.maxDepth)+" levels"))
-	}
-	if len(d.stack) < cap(d.stack) {
-		d.stack = d.stack[:len(d.stack)+1]
-	} else {
-		d.stack = append(d.stack, frame{})
-	}
-	f := &d.stack[len(d.stack)-1]
-	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
-	f.fresh = kind != fObject && kind != fItem // see fieldValue for fObject
-	f.line = d.line.num
-	f.keys.reset()
-	return f, nil
-}
-
-// pop closes the innermost scope, checking its count and emitting its end
-// token. A scope whose count is wrong is not closed: its end token would
-// let a consumer that writes as it reads (ToJSON) complete a document
-// whose data is missing, so the error comes instead.
-func (d *Decoder) pop() error {
-	f := &d.stack[len(d.stack)-1]
-	d.stack = d.stack[:len(d.stack)-1]
-	if d.opts.strict && f.count != f.n {
-		switch f.kind {
-		case fList:
-			return d.shortErr(f, "item", "items")
-		case fTabular:
-			return d.shortErr(f, "row", "rows")
-		case fKeyed:
-			return d.shortErr(f, "entry", "entries")
-		}
-	}
-	switch f.kind {
-	case fObject, fItem, fKeyed:
-		d.emit(ObjectEndToken())
-	case fList, fTabular:
-		d.emit(ArrayEndToken())
-	}
-	if len(d.stack) == 0 && d.root != rootScalar {
-		d.root = rootDone
-	}
-	return nil
-}
-
-// step reads the next line and turns it into pending tokens.
+// step reads the next line and turns it into pending tokens: the next
+// content line, checked (readLine) and taken (takeLine), is handled by the
+// root (rootStep) or by the scope it belongs to (scopeOf), as that scope's
+// kind of line. Blank lines are only recorded; at the end of the input,
+// finish closes the document.
 func (d *Decoder) step() error {
 	if d.done {
 		return io.EOF
 	}
+	content, err := d.readLine()
+	if !content || err != nil {
+		return err
+	}
+	blank := d.takeLine()
+	if d.root != rootObject && d.root != rootArray {
+		return d.rootStep()
+	}
+	var f *frame
+	if n := len(d.stack); n > 0 && blank.num == 0 && d.stack[n-1].depth == d.line.depth {
+		// The usual line: at the depth of the innermost scope, after no
+		// blank line (scopeOf's result, without the call).
+		f = &d.stack[n-1]
+		f.fresh = false
+	} else if f, err = d.scopeOf(blank); err != nil {
+		return err
+	}
+	switch f.kind {
+	case fTabular:
+		return d.tabularLine(f)
+	case fKeyed:
+		return d.keyedLine(f)
+	case fList:
+		return d.listLine(f)
+	}
+	return d.fieldLine(f, d.line.text, 0, d.line.depth)
+}
+
+// readLine reads the next line into d.line and checks what every line
+// must be: UTF-8 in strict mode, and in strict mode an indentation of
+// spaces, a multiple of the indent size. It reports whether the line is a
+// content line; a blank line is recorded in d.blank. At the end of the
+// input it finishes the document (finish).
+func (d *Decoder) readLine() (content bool, err error) {
 	ln := &d.line
 	d.scratch = d.scratch[:0]
 	d.cells = d.cells[:0]
 	d.ci = 0
-	err := d.lx.readLine(ln)
+	err = d.lr.readLine(ln)
 	if err == io.EOF {
-		return d.finish()
+		return false, d.finish()
 	}
 	if err != nil {
 		if err == errCommentUTF8 {
-			return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
+			return false, d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
 		}
-		if err == errLineTooLong {
-			return errAt(ln.num, ln.off, detail(ErrLineTooLong, "longer than "+strconv.Itoa(d.opts.maxLine)+" bytes"))
+		if err == ErrLineTooLong {
+			return false, errAt(ln.num, ln.off, detail(ErrLineTooLong, "longer than "+strconv.Itoa(d.opts.maxLine)+" bytes"))
 		}
-		return err
+		return false, err
 	}
 	// The indentation is spaces and tabs, so only the text needs checking.
 	if d.opts.strict && !validUTF8(ln.text) {
-		return d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
+		return false, d.syntaxErr(firstInvalidUTF8(ln.full), ErrUTF8)
 	}
 	if ln.blank {
-		if d.blank == 0 {
-			d.blank = ln.num
-			d.blankOff = ln.off
+		if d.blank.num == 0 {
+			d.blank = lineRef{ln.num, ln.off}
 		}
-		return nil
+		return false, nil
 	}
 	if d.opts.strict {
 		if ln.tab {
-			return d.syntaxErr(0, detail(ErrIndent, "tab in indentation"))
+			return false, d.syntaxErr(0, detail(ErrIndent, "tab in indentation"))
 		}
 		if ln.odd {
-			return d.syntaxErr(0, detail(ErrIndent, strconv.Itoa(ln.spaces)+" spaces is not a multiple of "+strconv.Itoa(d.opts.indent)))
+			return false, d.syntaxErr(0, detail(ErrIndent, strconv.Itoa(ln.spaces)+" spaces is not a multiple of "+strconv.Itoa(d.opts.indent)))
 		}
 	}
-	blank := d.blank
-	d.blank = 0
-	d.end, d.cur = d.cur, lineRef{ln.num, ln.off}
-	d.lx.keepOff = ln.off
+	return true, nil
+}
 
+// takeLine makes the current line the last content line, and returns the
+// blank line before it, if any (num 0 when none).
+func (d *Decoder) takeLine() lineRef {
+	blank := d.blank
+	d.blank = lineRef{}
+	d.end, d.cur = d.cur, lineRef{d.line.num, d.line.off}
+	d.lr.keepOff = d.line.off // errors may quote it after the buffer moves
+	return blank
+}
+
+// rootStep handles a content line where no scope is open: the first line
+// of the document, or a line after a root that is complete.
+func (d *Decoder) rootStep() error {
 	switch d.root {
 	case rootStart:
 		return d.rootLine()
@@ -632,17 +428,21 @@ func (d *Decoder) step() error {
 		// dropping the line, or the primitive, would lose data silently,
 		// and the reference implementation rejects it as well.)
 		return d.syntaxErr(0, detail(ErrStructure, "more than one line after a root primitive"))
-	case rootDone:
-		// Content after a complete root []: an error in both modes, as
-		// below after a root array.
-		return d.syntaxErr(0, ErrTrailing)
 	}
+	// Content after a complete root []: an error in both modes, as in
+	// scopeOf after a root array.
+	return d.syntaxErr(0, ErrTrailing)
+}
 
-	depth := ln.depth
-	// Close the scopes this line is outside of.
+// scopeOf closes the scopes that the current line is outside of, and
+// returns the scope the line belongs to. blank is the blank line before
+// the line, if any, an error in strict mode inside an array that has
+// begun.
+func (d *Decoder) scopeOf(blank lineRef) (*frame, error) {
+	depth := d.line.depth
 	for len(d.stack) > 0 && d.stack[len(d.stack)-1].depth > depth {
 		if err := d.pop(); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if len(d.stack) == 0 {
@@ -650,14 +450,14 @@ func (d *Decoder) step() error {
 		// §5 lets non-strict decoders ignore such lines, but that would
 		// drop them silently: they are an error in both modes, as in the
 		// reference implementation.
-		return d.syntaxErr(0, ErrTrailing)
+		return nil, d.syntaxErr(0, ErrTrailing)
 	}
-	if blank != 0 && d.opts.strict {
+	if blank.num != 0 && d.opts.strict {
 		for i := range d.stack {
 			switch f := &d.stack[i]; f.kind {
 			case fList, fTabular, fKeyed:
 				if f.count > 0 {
-					return errAt(blank, d.blankOff, ErrBlankLine)
+					return nil, errAt(blank.num, blank.off, ErrBlankLine)
 				}
 			}
 		}
@@ -669,22 +469,14 @@ func (d *Decoder) step() error {
 			// lets non-strict decoders skip the latter, but that would
 			// drop it silently: it is an error in both modes, as in the
 			// reference implementation.
-			return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
+			return nil, d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
 		}
 		// Non-strict: the first line of a scope sets its depth, however
 		// deep (§8 requires depth+1 only in strict mode).
 		f.depth = depth
 	}
 	f.fresh = false
-	switch f.kind {
-	case fTabular:
-		return d.tabularLine(f)
-	case fKeyed:
-		return d.keyedLine(f)
-	case fList:
-		return d.listLine(f)
-	}
-	return d.fieldLine(f, ln.text, 0, depth)
+	return f, nil
 }
 
 // finish closes every open scope at the end of the input.
@@ -697,8 +489,8 @@ func (d *Decoder) finish() error {
 		d.root = rootDone
 		return nil
 	case rootScalar:
-		d.line = rawLine{full: d.scalarBuf, text: d.scalarBuf[d.scalarCol:], num: d.scalarNum, off: d.scalarOff}
-		t, err := d.primitive(trimSpaces(d.line.text), d.scalarCol)
+		d.line = d.scalar
+		t, err := d.primitive(trimSpaces(d.line.text), len(d.line.full)-len(d.line.text))
 		if err != nil {
 			return err
 		}
@@ -751,10 +543,8 @@ func (d *Decoder) rootLine() error {
 		// starts with '"' is a quoted string (§4), which primitive checks
 		// when the document ends.
 		d.root = rootScalar
-		d.scalarBuf = append(d.scalarBuf[:0], ln.full...)
-		d.scalarCol = len(ln.full) - len(text)
-		d.scalarNum = ln.num
-		d.scalarOff = ln.off
+		full := append(d.scalar.full[:0], ln.full...)
+		d.scalar = rawLine{full: full, text: full[len(ln.full)-len(text):], num: ln.num, off: ln.off}
 		return nil
 	}
 	d.root = rootObject
@@ -927,309 +717,6 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 	return nil
 }
 
-// splitCells splits text at its unquoted delimiters into trimmed cell spans.
-// A quote opens a region that hides delimiters wherever it stands (Appendix
-// B.3), but only a cell that starts with '"' is a quoted string, which
-// cellToken checks: a region left open at the end of the line is an error
-// only there.
-func (d *Decoder) splitCells(text []byte, delim byte, col int) {
-	d.seps, _ = scanLine(text, delim, d.seps[:0])
-	d.cellsOf = text
-	d.cellCol = col
-	cells := d.cells[:0]
-	s := 0
-	for _, p := range d.seps {
-		a, b := trimSpan(text, s, int(p))
-		cells = append(cells, int32(a), int32(b))
-		s = int(p) + 1
-	}
-	a, b := trimSpan(text, s, len(text))
-	cells = append(cells, int32(a), int32(b))
-	d.cells = cells
-}
-
-// buildProg compiles the field list of a tabular or keyed header into the
-// row program: the tokens of one row, with cells in leaf order.
-func (d *Decoder) buildProg(fields []Field) {
-	prog := d.prog[:0]
-	prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
-	var cell int32
-	var walk func(fs []Field)
-	walk = func(fs []Field) {
-		for _, f := range fs {
-			prog = append(prog, rowOp{tok: KeyToken(f.Name), cell: -1})
-			if f.Fields == nil {
-				prog = append(prog, rowOp{cell: cell})
-				cell++
-				continue
-			}
-			prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
-			walk(f.Fields)
-			prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
-		}
-	}
-	walk(fields)
-	prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
-	d.prog = prog
-	d.pi = len(prog)
-	// The same program as a template of tokens with a slot per cell.
-	d.flat = true
-	d.tmplRows = 0
-	d.bulk.newTemplate()
-	for _, f := range fields {
-		if f.Fields != nil {
-			d.flat = false
-		}
-	}
-	d.rowTmpl = d.rowTmpl[:0]
-	d.cellAt = d.cellAt[:0]
-	for i, op := range prog {
-		d.rowTmpl = append(d.rowTmpl, op.tok)
-		if op.cell >= 0 {
-			d.cellAt = append(d.cellAt, int32(i))
-		}
-	}
-}
-
-// tabularLine handles a line at row depth of a tabular array (§9.3).
-func (d *Decoder) tabularLine(f *frame) error {
-	text := d.line.text
-	col := len(d.line.full) - len(text)
-	delim := d.hdrDelim()
-	var sc lineScan
-	d.seps, sc = scanLine(text, delim, d.seps[:0])
-	if sc.colon >= 0 && (len(d.seps) == 0 || int(d.seps[0]) > sc.colon) {
-		// A key-value line: the rows are over, and the line has no scope
-		// (an error in both modes, as in step).
-		if err := d.pop(); err != nil {
-			return err
-		}
-		return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
-	}
-	// A quote left open at the end of the line only hid the delimiters
-	// after it: the cell it stands in is a string unless it starts with
-	// '"', which row checks.
-	return d.row(f, text, col, delim)
-}
-
-// row emits one tabular row or the cells of an entry row. d.seps holds the
-// positions of text's unquoted delimiters.
-func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
-	f.count++
-	if d.opts.strict && f.count > f.n {
-		if f.kind == fKeyed {
-			return d.longErr(f, "entry", "entries")
-		}
-		return d.longErr(f, "row", "rows")
-	}
-	ncell := len(d.seps) + 1
-	if len(text) == 0 && f.kind == fKeyed {
-		ncell = 0 // a bare "key:" entry has no cells
-	}
-	if want := d.hdr.nleaf; ncell != want {
-		// In both modes: §14.1 requires the error in strict mode, and
-		// reading the row anyway would invent or drop cells silently (the
-		// reference implementation rejects it in non-strict mode too).
-		return d.syntaxErr(0, detail(ErrWidth, "header has "+plural(want, "field", "fields")+", row has "+plural(ncell, "cell", "cells")))
-	}
-	d.cellsOf = text
-	d.cellCol = col
-	if len(d.prog) > maxQueuedRow {
-		// A very wide row: its tokens are made one at a time as they are
-		// asked for, so the queue does not grow with the row.
-		cells := d.cells[:0]
-		for c := 0; c < d.hdr.nleaf; c++ {
-			s, e := cellSpan(text, d.seps, c)
-			cells = append(cells, int32(s), int32(e))
-		}
-		d.cells = cells
-		d.ci = len(cells) / 2 // consumed by the program, not as inline values
-		d.pi = 0
-		return nil
-	}
-	// The usual row: copy the row's template (its keys and braces) into the
-	// queue, then type every cell into its slot, which keeps Token itself
-	// down to a copy.
-	base := len(d.queue)
-	var q []Token
-	if d.flat {
-		// Flat fields: the row is ObjectStart, (key, cell)..., ObjectEnd,
-		// written straight into place.
-		n := len(d.cellAt)
-		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
-		if base != 0 || d.tmplRows == 0 {
-			row := q[base:]
-			row[0] = d.rowTmpl[0]
-			row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
-			keys := d.rowTmpl[1 : 2*n+1]
-			for c := 0; c < n; c++ {
-				row[1+2*c] = keys[2*c]
-			}
-			// The previous row's keys and braces stay in place for the
-			// next row at the start of the queue, which only needs its
-			// cells rewritten.
-			d.tmplRows = 0
-			if base == 0 {
-				d.tmplRows = 1
-			}
-		}
-	} else {
-		q = append(d.queue, d.rowTmpl...)
-		if base != 0 {
-			d.tmplRows = 0 // the templates at the start may be overwritten
-		}
-	}
-	row := q[base:]
-	seps := d.seps
-	next := 0 // start of the next cell
-	for c, at := range d.cellAt {
-		s, e := next, len(text)
-		if c < len(seps) {
-			e = int(seps[c])
-			next = e + 1
-		} else {
-			next = len(text) // the last cell
-		}
-		for s < e && text[s] == ' ' {
-			s++
-		}
-		for e > s && text[e-1] == ' ' {
-			e--
-		}
-		if s == e {
-			row[at] = Token{h: uint64(KindString), p: unsafe.Pointer(&zeroByte)}
-			continue
-		}
-		b := text[s:e]
-		if b[0] == '"' {
-			t, err := d.primitive(b, col+s)
-			if err != nil {
-				d.queue = q[:base]
-				return err
-			}
-			row[at] = t
-			continue
-		}
-		row[at] = plainToken(b)
-	}
-	d.queue = q
-	return nil
-}
-
-// plainToken types a cell or value that is not quoted: b is trimmed, not
-// empty, and b[0] != '"'.
-func plainToken(b []byte) Token {
-	k := KindString
-	switch primStart[b[0]] {
-	case primDigit:
-		// Plain integers and decimals without a leading zero are the
-		// common case; signs and exponents go through isNumber.
-		i := 0
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		n := i
-		if i > 0 && i < len(b) && b[i] != '.' && b[i]|0x20 != 'e' {
-			// Digits then anything but a fraction or an exponent, as in
-			// a date: a string, without isNumber's second look.
-			break
-		}
-		if i > 0 && i < len(b) && b[i] == '.' {
-			i++
-			f := i
-			for i < len(b) && b[i]-'0' < 10 {
-				i++
-			}
-			if i == f {
-				i = -1 // "1." is a string
-			}
-		}
-		if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
-			k = KindNumber
-		}
-	case primLetter:
-		switch string(b) {
-		case "true":
-			return Token{h: uint64(KindBool), n: 1}
-		case "false":
-			return Token{h: uint64(KindBool)}
-		case "null":
-			return Token{h: uint64(KindNull)}
-		}
-	}
-	return Token{h: uint64(k), p: unsafe.Pointer(&b[0]), n: len(b)}
-}
-
-// cellSpan returns the bounds of cell c of text, spaces trimmed, given the
-// positions of its separators. A cell past the last one is empty.
-func cellSpan(text []byte, seps []int32, c int) (int, int) {
-	s, e := 0, len(text)
-	if c > 0 {
-		if c > len(seps) {
-			return len(text), len(text)
-		}
-		s = int(seps[c-1]) + 1
-	}
-	if c < len(seps) {
-		e = int(seps[c])
-	}
-	for s < e && text[s] == ' ' {
-		s++
-	}
-	for e > s && text[e-1] == ' ' {
-		e--
-	}
-	return s, e
-}
-
-// maxQueuedRow is the widest row program whose tokens are queued at once.
-const maxQueuedRow = 4096
-
-func (d *Decoder) hdrDelim() byte { return d.hdr.delim }
-
-// keyedLine handles a line at entry depth of a keyed object (§9.5).
-func (d *Decoder) keyedLine(f *frame) error {
-	text := d.line.text
-	col := len(d.line.full) - len(text)
-	// One scan finds the entry key's colon and the cells' delimiters.
-	delim := d.hdr.delim
-	var sc lineScan
-	d.seps, sc = scanLine(text, delim, d.seps[:0])
-	if sc.colon < 0 {
-		if text[0] == '"' && sc.open {
-			return d.syntaxErr(col+len(text), ErrUnterminated) // a quoted key without its closing quote
-		}
-		// §9.5 requires the error in strict mode; skipping the line would
-		// drop it silently, so it is an error in both modes (as in the
-		// reference implementation).
-		return d.syntaxErr(0, detail(ErrStructure, "entry row without a colon"))
-	}
-	k, err := d.key(text[:sc.colon], col)
-	if err != nil {
-		return err
-	}
-	if err := d.addKey(f, k, col); err != nil {
-		return err
-	}
-	d.emit(KeyToken(k))
-	start, _ := trimSpan(text, sc.colon+1, len(text)) // the cells start here
-	rest := text[start:]
-	// Keep the delimiters after the colon, counted from the start of rest.
-	// The quote state at an unquoted colon is outside any quote, so they
-	// are what a scan of rest alone would find.
-	off := int32(start)
-	j := 0
-	for j < len(d.seps) && d.seps[j] < off {
-		j++
-	}
-	n := copy(d.seps, d.seps[j:])
-	d.seps = d.seps[:n]
-	for i := range d.seps {
-		d.seps[i] -= off
-	}
-	return d.row(f, rest, col+start, delim)
-}
-
 // listLine handles a line at item depth of an expanded list (§9.4, §10).
 func (d *Decoder) listLine(f *frame) error {
 	text := d.line.text
@@ -1300,150 +787,4 @@ func (d *Decoder) listLine(f *frame) error {
 		return err
 	}
 	return d.fieldLine(item, rest, col, depth+1)
-}
-
-// firstInvalidUTF8 returns the index of the first byte of b that does not
-// begin a valid UTF-8 sequence.
-func firstInvalidUTF8(b []byte) int {
-	for i := 0; i < len(b); {
-		if b[i] < 0x80 {
-			i++
-			continue
-		}
-		r, n := decodeRune(b[i:])
-		if r < 0 {
-			return i
-		}
-		i += n
-	}
-	return len(b)
-}
-
-// keySet remembers the keys of one object to find duplicates. Small sets are
-// searched linearly, through a word per key (its first eight bytes and its
-// length) so that most keys are told apart without comparing their bytes;
-// larger ones through an open-addressing table, so a million sibling keys
-// cost linear time.
-type keySet struct {
-	arena []byte
-	ends  []int32
-	fps   []uint64 // per key, keyPrint of it (small sets only)
-	spare []byte   // toTable's other arena, kept for its capacity
-	table []int32  // slot: index+1 into ends, 0 empty
-}
-
-var keySeed = maphash.MakeSeed()
-
-func (s *keySet) reset() {
-	s.arena = s.arena[:0]
-	s.ends = s.ends[:0]
-	s.fps = s.fps[:0]
-	s.table = s.table[:0]
-}
-
-func (s *keySet) key(i int) []byte {
-	start := int32(0)
-	if i > 0 {
-		start = s.ends[i-1]
-	}
-	return s.arena[start:s.ends[i]]
-}
-
-// keyPrint packs a key's length and its first bytes into a word: keys
-// with different prints differ, and keys of up to seven bytes with equal
-// prints are equal. A short key whose slice has room is read as a whole
-// word (the bytes past its length, inside its capacity, are masked off).
-func keyPrint(k []byte) uint64 {
-	n := len(k)
-	switch {
-	case n >= 8:
-		return binary.LittleEndian.Uint64(k)&^(0xff<<56) | uint64(min(n, 255))<<56
-	case cap(k) >= 8:
-		return binary.LittleEndian.Uint64(k[:8])&(1<<(8*uint(n))-1) | uint64(n)<<56
-	}
-	var w uint64
-	for i := n - 1; i >= 0; i-- {
-		w = w<<8 | uint64(k[i])
-	}
-	return w | uint64(n)<<56
-}
-
-// add records k and reports whether it was new. Keys shorter than eight
-// bytes are kept as their prints alone; longer ones also in the arena.
-func (s *keySet) add(k []byte) bool {
-	if len(s.table) == 0 {
-		fp := keyPrint(k)
-		for i, f := range s.fps {
-			if f == fp && (len(k) < 8 || bytes.Equal(s.key(i), k)) {
-				return false
-			}
-		}
-		if len(k) >= 8 {
-			s.arena = append(s.arena, k...)
-		}
-		s.ends = append(s.ends, int32(len(s.arena)))
-		s.fps = append(s.fps, fp)
-		if len(s.ends) > 16 {
-			s.rehash(64)
-		}
-		return true
-	}
-	mask := len(s.table) - 1
-	for i := int(maphash.Bytes(keySeed, k)) & mask; ; i = (i + 1) & mask {
-		v := s.table[i]
-		if v == 0 {
-			s.arena = append(s.arena, k...)
-			s.ends = append(s.ends, int32(len(s.arena)))
-			s.table[i] = int32(len(s.ends))
-			if 2*len(s.ends) > len(s.table) {
-				s.rehash(2 * len(s.table))
-			}
-			return true
-		}
-		if bytes.Equal(s.key(int(v-1)), k) {
-			return false
-		}
-	}
-}
-
-// toTable moves a small set's short keys, kept as prints only, into the
-// arena, so that every key has its bytes there: the hash table needs them.
-func (s *keySet) toTable() {
-	arena := s.spare[:0]
-	start := int32(0) // of key i in the old arena
-	for i, fp := range s.fps {
-		end := s.ends[i]
-		if n := int(fp >> 56); n < 8 {
-			for j := 0; j < n; j++ {
-				arena = append(arena, byte(fp>>(8*uint(j))))
-			}
-		} else {
-			arena = append(arena, s.arena[start:end]...)
-		}
-		start = end
-		s.ends[i] = int32(len(arena))
-	}
-	s.arena, s.spare = arena, s.arena[:0] // both keep their capacity
-	s.fps = s.fps[:0]
-}
-
-func (s *keySet) rehash(size int) {
-	if len(s.fps) > 0 {
-		s.toTable()
-	}
-	if cap(s.table) >= size {
-		s.table = s.table[:size]
-		clear(s.table)
-	} else {
-		s.table = make([]int32, size)
-	}
-	mask := size - 1
-	for j := range s.ends {
-		for i := int(maphash.Bytes(keySeed, s.key(j))) & mask; ; i = (i + 1) & mask {
-			if s.table[i] == 0 {
-				s.table[i] = int32(j + 1)
-				break
-			}
-		}
-	}
 }

@@ -153,12 +153,12 @@ func BenchmarkLexTable(b *testing.B) {
 	b.SetBytes(int64(len(bt.toon)))
 	b.ReportAllocs()
 	o := defaultOptions()
-	var l lexer
+	var l lineReader
 	var ln rawLine
 	var seps []int32
 	cpu := startCPU()
 	for i := 0; i < b.N; i++ {
-		l = lexer{buf: l.buf}
+		l = lineReader{buf: l.buf}
 		l.init(bytes.NewReader(bt.toon), &o)
 		rows, cells := 0, 0
 		for {
@@ -196,10 +196,16 @@ func BenchmarkIndexTable(b *testing.B) {
 	bt := genBenchTable(500000)
 	body := bt.toon[bytes.IndexByte(bt.toon, '\n')+1:]
 	body = append(body[:len(body):len(body)], '\n')
-	for _, im := range indexImpls {
-		b.Run(im.name, func(b *testing.B) {
-			restore := setScanImpl(im.name)
-			defer restore()
+	seen := map[string]bool{}
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
+		name := indexKernelName()
+		if seen[name] {
+			restore()
+			continue
+		}
+		seen[name] = true
+		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			var idx []uint32
@@ -237,6 +243,7 @@ func BenchmarkIndexTable(b *testing.B) {
 			cpu.report(b, bt.rows)
 			reportRows(b, bt.rows)
 		})
+		restore()
 	}
 }
 

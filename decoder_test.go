@@ -470,8 +470,8 @@ func TestLimits(t *testing.T) {
 		if !errors.Is(err, ErrLineTooLong) {
 			t.Fatalf("got %v", err)
 		}
-		if len(d.lx.buf) > 1001 {
-			t.Fatalf("buffer grew to %d bytes past the limit", len(d.lx.buf))
+		if len(d.lr.buf) > 1001 {
+			t.Fatalf("buffer grew to %d bytes past the limit", len(d.lr.buf))
 		}
 	})
 	t.Run("max depth", func(t *testing.T) {

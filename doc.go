@@ -46,4 +46,16 @@
 // applies the lenient rules instead (see WithStrict); there, a tab in
 // indentation counts as one indentation level, and duplicate keys reach the
 // token stream in document order (Decode keeps the last).
+//
+// # Assembly kernels
+//
+// On amd64 the hot loops (scanning lines, indexing and typing table rows,
+// writing table rows) run in assembly kernels where the CPU has the
+// features they need (AVX2, AVX-512), chosen once at start-up. Each has a
+// Go twin that gives the same results and runs everywhere else, and
+// always under the purego build tag. The environment variable
+// TOON_KERNELS, read once at start-up, narrows the choice:
+// TOON_KERNELS=generic (or off) runs no assembly at all, TOON_KERNELS=avx2
+// none that needs AVX-512; unset, or all, runs every kernel the CPU can.
+// Any other value also means no assembly. The output never depends on it.
 package toon

@@ -22,26 +22,25 @@ package toon
 // have addresses; a map's values do not, so a map of a type other than
 // map[string]any has its values copied into a scratch slice of their type
 // while it is open (mapScratch).
+//
+// WriteToken (tokenwriter.go) does not choose forms, its tokens declare
+// them, but it lays them out with the same pieces: arrayLead, primLead,
+// itemLead and emptyItem for what comes before a value at each place,
+// and appendTableHeader for the headers of tables and keyed objects.
 
 import (
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
-	"unsafe"
-)
 
-// eface is the layout of an interface without methods (any).
-type eface struct {
-	typ  unsafe.Pointer
-	data unsafe.Pointer
-}
+	"github.com/toonstream/toon/internal/mem"
+)
 
 // The generic types, their plans, and null's.
 var (
@@ -131,7 +130,7 @@ func (e *Encoder) encodeRoot(v any) error {
 // else the value itself. A map is returned as the map (its pointer), not
 // the address of a variable holding it: a map in an interface has no such
 // address.
-func (e *Encoder) resolve(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Pointer, error) {
+func (e *Encoder) resolve(pl *encPlan, p mem.Ptr) (*encPlan, mem.Ptr, error) {
 	if pl.plain {
 		return pl, p, nil
 	}
@@ -139,7 +138,7 @@ func (e *Encoder) resolve(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Point
 }
 
 // resolveAny is resolve for the value x of an interface.
-func (e *Encoder) resolveAny(x any) (*encPlan, unsafe.Pointer, error) {
+func (e *Encoder) resolveAny(x any) (*encPlan, mem.Ptr, error) {
 	pl, p, done := e.dynamic(x)
 	if done {
 		return pl, p, nil
@@ -148,7 +147,7 @@ func (e *Encoder) resolveAny(x any) (*encPlan, unsafe.Pointer, error) {
 }
 
 // resolveRef is resolve for a plan that is not plain.
-func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Pointer, error) {
+func (e *Encoder) resolveRef(pl *encPlan, p mem.Ptr) (*encPlan, mem.Ptr, error) {
 	var seen map[ref]struct{}
 	for steps := 0; ; steps++ {
 		if steps >= cycleDepth {
@@ -156,31 +155,31 @@ func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Po
 			// come back to where it was (a hook that returns its
 			// receiver): from here on, its steps are tracked.
 			if steps > e.opts.maxDepth {
-				return nil, nil, errDepth(e.opts.maxDepth)
+				return nil, mem.Ptr{}, errDepth(e.opts.maxDepth)
 			}
 			if seen == nil {
 				seen = make(map[ref]struct{})
 			}
 			r := ref{p: p, t: pl.typ}
 			if _, ok := seen[r]; ok {
-				return nil, nil, &UnsupportedValueError{Value: reflect.NewAt(pl.typ, p), Str: "encountered a cycle via " + pl.typ.String()}
+				return nil, mem.Ptr{}, &UnsupportedValueError{Value: reflect.NewAt(pl.typ, p.Unsafe()), Str: "encountered a cycle via " + pl.typ.String()}
 			}
 			seen[r] = struct{}{}
 		}
 		var done bool
 		switch pl.kind {
 		case ekPtr:
-			if p = *(*unsafe.Pointer)(p); p == nil {
-				return nullPlan, nil, nil
+			if p = *mem.As[mem.Ptr](p); p.IsNil() {
+				return nullPlan, mem.Ptr{}, nil
 			}
 			pl = pl.elem
 			continue
 		case ekIface:
 			var x any
 			if pl.eface {
-				x = *(*any)(p)
+				x = *mem.As[any](p)
 			} else {
-				x = reflect.NewAt(pl.typ, p).Elem().Interface()
+				x = reflect.NewAt(pl.typ, p.Unsafe()).Elem().Interface()
 			}
 			if pl, p, done = e.dynamic(x); done {
 				return pl, p, nil
@@ -189,19 +188,19 @@ func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Po
 		case ekHook:
 			x, err := e.callHook(pl, p)
 			if err != nil {
-				return nil, nil, err
+				return nil, mem.Ptr{}, err
 			}
 			if pl, p, done = e.dynamic(x); done {
 				return pl, p, nil
 			}
 			continue
 		case ekSlice:
-			if (*sliceHeader)(p).data == nil {
-				return nullPlan, nil, nil
+			if mem.As[mem.SliceHeader](p).Data.IsNil() {
+				return nullPlan, mem.Ptr{}, nil
 			}
 		case ekMap:
-			if p = *(*unsafe.Pointer)(p); p == nil {
-				return nullPlan, nil, nil
+			if p = *mem.As[mem.Ptr](p); p.IsNil() {
+				return nullPlan, mem.Ptr{}, nil
 			}
 		}
 		return pl, p, nil
@@ -213,65 +212,65 @@ func (e *Encoder) resolveRef(pl *encPlan, p unsafe.Pointer) (*encPlan, unsafe.Po
 // The generic containers are taken as they are: a nil map[string]any,
 // Object or []any in an interface is an empty object or array (a nil
 // container of any other type, or one in a typed variable, is null).
-func (e *Encoder) dynamic(x any) (pl *encPlan, p unsafe.Pointer, done bool) {
-	ef := (*eface)(unsafe.Pointer(&x))
+func (e *Encoder) dynamic(x any) (pl *encPlan, p mem.Ptr, done bool) {
+	data := mem.AnyData(&x)
 	switch x.(type) {
 	case nil:
-		return nullPlan, nil, true
+		return nullPlan, mem.Ptr{}, true
 	case string:
-		return stringPlan, ef.data, true
+		return stringPlan, data, true
 	case float64:
-		return float64Plan, ef.data, true
+		return float64Plan, data, true
 	case bool:
-		return boolPlan, ef.data, true
+		return boolPlan, data, true
 	case int:
-		return intPlan, ef.data, true
+		return intPlan, data, true
 	case int64:
-		return int64Plan, ef.data, true
+		return int64Plan, data, true
 	case map[string]any:
-		return anyMapPlan, ef.data, true
+		return anyMapPlan, data, true
 	case []any:
-		return anySlicePlan, ef.data, true
+		return anySlicePlan, data, true
 	case Object:
-		return objectPlan, ef.data, true
+		return objectPlan, data, true
 	case Number:
-		return numberPlan, ef.data, true
+		return numberPlan, data, true
 	case json.Number:
-		return jsonNumberPlan, ef.data, true
+		return jsonNumberPlan, data, true
 	case Value:
-		return valuePlan, ef.data, true
+		return valuePlan, data, true
 	}
-	if ef.typ == e.dynType {
+	if typ := mem.AnyType(&x); typ == e.dynType {
 		pl = e.dynPlan
 	} else {
 		pl = encPlanOf(reflect.TypeOf(x))
-		e.dynType, e.dynPlan = ef.typ, pl
+		e.dynType, e.dynPlan = typ, pl
 	}
 	switch {
 	case pl.kind == ekPtr:
-		if ef.data == nil {
-			return nullPlan, nil, true
+		if data.IsNil() {
+			return nullPlan, mem.Ptr{}, true
 		}
-		return pl.elem, ef.data, false
+		return pl.elem, data, false
 	case pl.kind == ekMap:
-		if ef.data == nil {
-			return nullPlan, nil, true
+		if data.IsNil() {
+			return nullPlan, mem.Ptr{}, true
 		}
-		return pl, ef.data, true
+		return pl, data, true
 	case pl.direct && pl.kind != ekBad:
 		// The value is the interface's word, which has no address of
 		// its own to give.
-		bp := new(unsafe.Pointer)
-		*bp = ef.data
-		return pl, unsafe.Pointer(bp), false
+		bp := new(mem.Ptr)
+		*bp = data
+		return pl, mem.Of(bp), false
 	}
-	return pl, ef.data, false
+	return pl, data, false
 }
 
 // callHook calls the MarshalTOON or MarshalJSON method of the value at p
 // and returns the value it stands for.
-func (e *Encoder) callHook(pl *encPlan, p unsafe.Pointer) (any, error) {
-	rv := reflect.NewAt(pl.typ, p)
+func (e *Encoder) callHook(pl *encPlan, p mem.Ptr) (any, error) {
+	rv := reflect.NewAt(pl.typ, p.Unsafe())
 	if pl.hook == hookTOON {
 		v, err := rv.Interface().(Marshaler).MarshalTOON()
 		if err != nil {
@@ -291,18 +290,16 @@ func (e *Encoder) callHook(pl *encPlan, p unsafe.Pointer) (any, error) {
 }
 
 // mapValue returns the map m of plan pl as a reflect.Value.
-func mapValue(pl *encPlan, m unsafe.Pointer) reflect.Value {
-	var x any
-	*(*eface)(unsafe.Pointer(&x)) = eface{typ: pl.rtype, data: m}
-	return reflect.ValueOf(x)
+func mapValue(pl *encPlan, m mem.Ptr) reflect.Value {
+	return reflect.ValueOf(mem.MakeAny(pl.rtype, m))
 }
 
 // anyMap returns the map m of a plan whose type has the underlying type
 // map[string]any (anyMap).
-func anyMap(m unsafe.Pointer) map[string]any { return *(*map[string]any)(unsafe.Pointer(&m)) }
+func anyMap(m mem.Ptr) map[string]any { return mem.Load[map[string]any](mem.Of(&m)) }
 
 // objLen returns the number of members of the resolved object at p.
-func (e *Encoder) objLen(pl *encPlan, p unsafe.Pointer) int {
+func (e *Encoder) objLen(pl *encPlan, p mem.Ptr) int {
 	switch pl.kind {
 	case ekStruct:
 		if pl.allPresent {
@@ -310,13 +307,13 @@ func (e *Encoder) objLen(pl *encPlan, p unsafe.Pointer) int {
 		}
 		n := 0
 		for i := range pl.fields {
-			if present(pl, p, &pl.fields[i]) != nil {
+			if !present(pl, p, &pl.fields[i]).IsNil() {
 				n++
 			}
 		}
 		return n
 	case ekObject:
-		return len(*(*Object)(p))
+		return len(*mem.As[Object](p))
 	case ekMap:
 		if pl.anyMap {
 			return len(anyMap(p))
@@ -329,10 +326,10 @@ func (e *Encoder) objLen(pl *encPlan, p unsafe.Pointer) int {
 // present returns the address of field f of the struct at p, or nil if
 // the field is not written: omitted (omitempty, omitzero), or reached
 // through a nil embedded pointer.
-func present(pl *encPlan, p unsafe.Pointer, f *encField) unsafe.Pointer {
+func present(pl *encPlan, p mem.Ptr, f *encField) mem.Ptr {
 	fp := fieldPtr(pl.typ, p, &f.structField, false)
-	if fp == nil || omitted(f, fp) {
-		return nil
+	if fp.IsNil() || omitted(f, fp) {
+		return mem.Ptr{}
 	}
 	return fp
 }
@@ -359,11 +356,11 @@ const (
 type objView struct {
 	kind viewKind
 	pl   *encPlan
-	p    unsafe.Pointer // the struct's address, the map, or the Object's address
-	n    int            // members
-	lo   int            // the view's first entry in its scratch stack, or -1
-	scr  *mapScratch    // vwMap: the copies of its values
-	used int            // the length of scr's stack (vwMap) or of encScratch.vals (vwAnyMap) before
+	p    mem.Ptr     // the struct's address, the map, or the Object's address
+	n    int         // members
+	lo   int         // the view's first entry in its scratch stack, or -1
+	scr  *mapScratch // vwMap: the copies of its values
+	used int         // the length of scr's stack (vwMap) or of encScratch.vals (vwAnyMap) before
 }
 
 // mapEnt is a member of an open map: its key as written (before §7.3
@@ -373,14 +370,14 @@ type objView struct {
 type mapEnt struct {
 	key string
 	pre uint64
-	p   unsafe.Pointer
+	p   mem.Ptr
 }
 
 // keyPrefix returns the first 8 bytes of k as a big-endian number, padded
 // with zeros: keys whose prefixes differ compare as their prefixes do.
 func keyPrefix(k string) uint64 {
 	if len(k) >= 8 {
-		return binary.BigEndian.Uint64(unsafe.Slice(unsafe.StringData(k), 8))
+		return binary.BigEndian.Uint64(mem.Bytes(k[:8]))
 	}
 	var u uint64
 	for i := 0; i < 8; i++ {
@@ -411,12 +408,12 @@ func sortEnts(ents []mapEnt) {
 // it runs out, a larger slice replaces it; the open views keep the slots
 // they have in the old one.
 type mapScratch struct {
-	vals reflect.Value  // a []V
-	len  int            // its length
-	base unsafe.Pointer // its first element
-	size uintptr        // the size of a V
-	used int            // the slots taken by open views
-	key  reflect.Value  // a variable of the key type
+	vals reflect.Value // a []V
+	len  int           // its length
+	base mem.Ptr       // its first element
+	size uintptr       // the size of a V
+	used int           // the slots taken by open views
+	key  reflect.Value // a variable of the key type
 }
 
 // scratchFor returns the scratch slice of the maps of plan pl.
@@ -435,7 +432,7 @@ func (e *Encoder) scratchFor(pl *encPlan) *mapScratch {
 // open opens the resolved object at p as v: its members in output order.
 // The caller must call closeView(v) when done with it, in last-in
 // first-out order, even when open fails.
-func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
+func (e *Encoder) open(v *objView, pl *encPlan, p mem.Ptr) error {
 	*v = objView{pl: pl, p: p, lo: -1}
 	switch pl.kind {
 	case ekStruct:
@@ -446,14 +443,14 @@ func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
 		}
 		v.lo = len(e.sc.fidx)
 		for i := range pl.fields {
-			if present(pl, p, &pl.fields[i]) != nil {
+			if !present(pl, p, &pl.fields[i]).IsNil() {
 				e.sc.fidx = append(e.sc.fidx, int32(i))
 			}
 		}
 		v.n = len(e.sc.fidx) - v.lo
 	case ekObject:
 		v.kind = vwObject
-		v.n = len(*(*Object)(p))
+		v.n = len(*mem.As[Object](p))
 	case ekMap:
 		if pl.anyMap {
 			v.kind = vwAnyMap
@@ -463,7 +460,7 @@ func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
 				// An earlier value's address stays good if vals grows:
 				// the old array keeps it, and is not written again.
 				e.sc.vals = append(e.sc.vals, x)
-				e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Pointer(&e.sc.vals[len(e.sc.vals)-1])})
+				e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: mem.Of(&e.sc.vals[len(e.sc.vals)-1])})
 			}
 			e.sc.valsMax = max(e.sc.valsMax, len(e.sc.vals))
 			v.n = len(e.sc.ents) - v.lo
@@ -480,7 +477,7 @@ func (e *Encoder) open(v *objView, pl *encPlan, p unsafe.Pointer) error {
 // openLookup opens the resolved object at p as v for lookups by key
 // (get): as open, but a struct's fields and a map[string]any's keys are
 // left unlisted.
-func (e *Encoder) openLookup(v *objView, pl *encPlan, p unsafe.Pointer) error {
+func (e *Encoder) openLookup(v *objView, pl *encPlan, p mem.Ptr) error {
 	switch {
 	case pl.kind == ekStruct:
 		*v = objView{kind: vwStruct, pl: pl, p: p, n: e.objLen(pl, p), lo: -1}
@@ -503,7 +500,7 @@ func (e *Encoder) openMap(v *objView) error {
 	if s.used+n > s.len {
 		s.len = max(2*s.len, s.used+n, 8)
 		s.vals = reflect.MakeSlice(reflect.SliceOf(pl.typ.Elem()), s.len, s.len)
-		s.base = s.vals.UnsafePointer()
+		s.base = mem.FromUnsafe(s.vals.UnsafePointer())
 	}
 	v.scr, v.used = s, s.used
 	if pl.collect != nil {
@@ -550,22 +547,22 @@ func (e *Encoder) collectReflect(pl *encPlan, mv reflect.Value, s *mapScratch) e
 		default:
 			k = strconv.FormatUint(s.key.Uint(), 10)
 		}
-		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Add(s.base, uintptr(i)*s.size)})
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: s.base.Offset(uintptr(i) * s.size)})
 	}
 	return nil
 }
 
 // collectMap is collectReflect for a map of underlying type map[string]V,
 // in Go.
-func collectMap[V any](e *Encoder, m unsafe.Pointer, s *mapScratch) {
-	vals := unsafe.Slice((*V)(s.base), s.len)
+func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) {
+	vals := mem.SliceAt[V](s.base, s.len)
 	i := s.used
-	for k, x := range *(*map[string]V)(unsafe.Pointer(&m)) {
+	for k, x := range mem.Load[map[string]V](mem.Of(&m)) {
 		if i == s.len {
 			break
 		}
 		vals[i] = x
-		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: unsafe.Pointer(&vals[i])})
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k), p: mem.Of(&vals[i])})
 		i++
 	}
 	s.used = i
@@ -573,7 +570,7 @@ func collectMap[V any](e *Encoder, m unsafe.Pointer, s *mapScratch) {
 
 // mapCollectors are the maps that openMap iterates in Go: of these
 // underlying types, by their value type.
-var mapCollectors = map[reflect.Type]func(e *Encoder, m unsafe.Pointer, s *mapScratch){
+var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch){
 	reflect.TypeFor[bool]():    collectMap[bool],
 	reflect.TypeFor[string]():  collectMap[string],
 	reflect.TypeFor[int]():     collectMap[int],
@@ -605,7 +602,7 @@ func (e *Encoder) closeView(v *objView) {
 }
 
 // obj returns the Object of a vwObject view.
-func (v *objView) obj() Object { return *(*Object)(v.p) }
+func (v *objView) obj() Object { return *mem.As[Object](v.p) }
 
 // fieldOf returns the struct field of member i of a vwStruct view.
 func (e *Encoder) fieldOf(v *objView, i int) *encField {
@@ -627,16 +624,16 @@ func (e *Encoder) key(v *objView, i int) string {
 }
 
 // member returns the resolved value of member i of v.
-func (e *Encoder) member(v *objView, i int) (*encPlan, unsafe.Pointer, error) {
+func (e *Encoder) member(v *objView, i int) (*encPlan, mem.Ptr, error) {
 	switch v.kind {
 	case vwStruct:
 		f := e.fieldOf(v, i)
 		if f.direct {
-			return e.resolve(f.plan, unsafe.Add(v.p, f.off))
+			return e.resolve(f.plan, v.p.Offset(f.off))
 		}
 		return e.resolve(f.plan, fieldPtr(v.pl.typ, v.p, &f.structField, false))
 	case vwObject:
-		return e.resolve(anyPlan, unsafe.Pointer(&v.obj()[i].Value))
+		return e.resolve(anyPlan, mem.Of(&v.obj()[i].Value))
 	}
 	return e.resolve(v.pl.elem, e.sc.ents[v.lo+i].p)
 }
@@ -644,17 +641,17 @@ func (e *Encoder) member(v *objView, i int) (*encPlan, unsafe.Pointer, error) {
 // get returns the resolved value of the member with key k of v, opened
 // with openLookup, looking first at member hint; level is the view's
 // nesting depth in a table row (for Encoder.field).
-func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, unsafe.Pointer, bool, error) {
+func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, mem.Ptr, bool, error) {
 	switch v.kind {
 	case vwStruct:
 		i := v.pl.fieldIndex(k, hint)
 		if i < 0 {
-			return nil, nil, false, nil
+			return nil, mem.Ptr{}, false, nil
 		}
 		f := &v.pl.fields[i]
 		fp := present(v.pl, v.p, f)
-		if fp == nil {
-			return nil, nil, false, nil
+		if fp.IsNil() {
+			return nil, mem.Ptr{}, false, nil
 		}
 		pl, p, err := e.resolve(f.plan, fp)
 		return pl, p, true, err
@@ -662,14 +659,14 @@ func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, unsafe.P
 		o := v.obj()
 		i, ok := e.field(o, k, hint, level)
 		if !ok {
-			return nil, nil, false, nil
+			return nil, mem.Ptr{}, false, nil
 		}
-		pl, p, err := e.resolve(anyPlan, unsafe.Pointer(&o[i].Value))
+		pl, p, err := e.resolve(anyPlan, mem.Of(&o[i].Value))
 		return pl, p, true, err
 	case vwAnyMap:
 		x, ok := anyMap(v.p)[k]
 		if !ok {
-			return nil, nil, false, nil
+			return nil, mem.Ptr{}, false, nil
 		}
 		pl, p, err := e.resolveAny(x)
 		return pl, p, true, err
@@ -679,7 +676,7 @@ func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, unsafe.P
 	if i >= len(ents) || ents[i].key != k {
 		var ok bool
 		if i, ok = slices.BinarySearchFunc(ents, k, func(a mapEnt, k string) int { return strings.Compare(a.key, k) }); !ok {
-			return nil, nil, false, nil
+			return nil, mem.Ptr{}, false, nil
 		}
 	}
 	pl, p, err := e.resolve(v.pl.elem, ents[i].p)
@@ -690,7 +687,7 @@ func (e *Encoder) get(v *objView, k string, hint, level int) (*encPlan, unsafe.P
 func (v *objView) ref() ref {
 	if v.kind == vwObject {
 		o := v.obj()
-		return ref{p: unsafe.Pointer(unsafe.SliceData(o)), n: len(o), t: objectType}
+		return ref{p: mem.SliceData(o), n: len(o), t: objectType}
 	}
 	return ref{p: v.p, t: v.pl.typ}
 }
@@ -810,7 +807,7 @@ func (e *Encoder) checkKeys(o Object) error {
 }
 
 func errDupKey(k string) error {
-	return errors.New("toon: duplicate key " + strconv.Quote(k) + " in Object")
+	return encodeErr(ErrDuplicateKey, "duplicate key "+strconv.Quote(k)+" in Object")
 }
 
 // ---- the writer ----
@@ -827,27 +824,73 @@ func (e *Encoder) enter() error {
 func (e *Encoder) leave() { e.level-- }
 
 // beginArray enters one nesting level and writes what comes before an
-// array's header at place p: the root's line, or a list item's hyphen (a
-// field's key is already written). It returns the depth of the array's
-// content. Unless it fails, the caller must call e.leave when done.
+// array's header at place p (arrayLead). It returns the depth of the
+// array's content. Unless it fails, the caller must call e.leave when done.
 func (e *Encoder) beginArray(p place, d int) (child int, err error) {
 	if err := e.enter(); err != nil {
 		return 0, err
 	}
+	return e.arrayLead(p, d), nil
+}
+
+// The layout of a value's start, shared by Encode, Marshal and WriteToken:
+// where a value's text goes at each place (§8, §9, §10).
+
+// place is where a value stands, which decides where its text starts.
+type place uint8
+
+const (
+	atRoot  place = iota // the document's root
+	atField              // after a key already written
+	atItem               // a list item at the given depth
+)
+
+// arrayLead writes what comes before the header of an array (or keyed
+// object) at place p: the root's line, or a list item's line and hyphen
+// at depth d (a field's key is already written). It returns the depth of
+// the array's content.
+func (e *Encoder) arrayLead(p place, d int) (child int) {
 	switch p {
 	case atRoot:
 		e.line(0)
-		return 1, nil
+		return 1
 	case atItem:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
+		e.itemLead(d)
 	}
-	return d + 1, nil
+	return d + 1
+}
+
+// primLead writes what comes before a primitive at place p: the root's
+// line, ": " after a key, or a list item's line and hyphen at depth d.
+func (e *Encoder) primLead(p place, d int) {
+	switch p {
+	case atRoot:
+		e.line(0)
+	case atField:
+		e.b = append(e.b, ':', ' ')
+	case atItem:
+		e.itemLead(d)
+	}
+}
+
+// itemLead starts a list item at depth d: its line and hyphen (§10). It is
+// small enough to inline, as are line and emptyItem, so that the loops
+// over fields and items call none of them.
+func (e *Encoder) itemLead(d int) {
+	e.line(d)
+	e.b = append(e.b, '-', ' ')
+}
+
+// emptyItem writes an empty object as a list item at depth d: a lone
+// hyphen (§10).
+func (e *Encoder) emptyItem(d int) {
+	e.line(d)
+	e.b = append(e.b, '-')
 }
 
 // writeValue writes the resolved value at p of a field whose key has been
 // written at depth d.
-func (e *Encoder) writeValue(pl *encPlan, p unsafe.Pointer, d int) error {
+func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
 		e.b = append(e.b, ':', ' ')
@@ -864,11 +907,10 @@ func (e *Encoder) writeValue(pl *encPlan, p unsafe.Pointer, d int) error {
 
 // writeItem writes the resolved value at p as a list item at depth d
 // (§9.4, §10).
-func (e *Encoder) writeItem(pl *encPlan, p unsafe.Pointer, d int) error {
+func (e *Encoder) writeItem(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.line(d)
-		e.b = append(e.b, '-', ' ')
+		e.itemLead(d)
 		var err error
 		e.b, err = appendTyped(e.b, pl, p, e.docMask)
 		return err
@@ -882,8 +924,7 @@ func (e *Encoder) writeItem(pl *encPlan, p unsafe.Pointer, d int) error {
 			return err
 		}
 		if v.n == 0 {
-			e.line(d)
-			e.b = append(e.b, '-')
+			e.emptyItem(d)
 			return nil
 		}
 		return e.writeFields(&v, d+1, true)
@@ -894,7 +935,7 @@ func (e *Encoder) writeItem(pl *encPlan, p unsafe.Pointer, d int) error {
 // openChecked opens the object at p as open does and, for an Object,
 // checks that no two of its keys are written alike. The caller closes v
 // (closeView) whatever the result.
-func (e *Encoder) openChecked(v *objView, pl *encPlan, p unsafe.Pointer) error {
+func (e *Encoder) openChecked(v *objView, pl *encPlan, p mem.Ptr) error {
 	if err := e.open(v, pl, p); err != nil {
 		return err
 	}
@@ -908,7 +949,7 @@ func (e *Encoder) openChecked(v *objView, pl *encPlan, p unsafe.Pointer) error {
 // of a field whose key is written at depth d: nothing (an empty document,
 // §8) or `key:` for an empty object, the keyed form when it qualifies
 // (§9.5), else its fields.
-func (e *Encoder) writeObject(pl *encPlan, p unsafe.Pointer, at place, d int) error {
+func (e *Encoder) writeObject(pl *encPlan, p mem.Ptr, at place, d int) error {
 	var v objView
 	err := e.openChecked(&v, pl, p)
 	defer e.closeView(&v)
@@ -964,9 +1005,10 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 	}
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
+		// The first field of an object that is a list item goes on
+		// the hyphen line (§10).
 		if hyphen && i == 0 {
-			e.line(d - 1)
-			e.b = append(e.b, '-', ' ')
+			e.itemLead(d - 1)
 		} else {
 			e.line(d)
 		}
@@ -997,7 +1039,7 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 // written whole with the text in a local slice, stored back in e.b once: a
 // store to e.b, which is on the heap, costs a write barrier while the
 // collector runs.
-func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int, hyphen bool) error {
+func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
 	lead := rowLead(indent) // LF and the indentation of a field line
@@ -1026,7 +1068,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p unsafe.Pointer, lo, n, d int,
 			}
 			checked = true
 		}
-		fp := unsafe.Add(p, f.off)
+		fp := p.Offset(f.off)
 		if !f.direct {
 			fp = fieldPtr(pl.typ, p, &f.structField, false)
 		}
@@ -1116,9 +1158,7 @@ func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
 // writeKeyed writes the keyed header (after the key, if any) and the entry
 // rows at depth d of an object that passed keyedTree (§9.5).
 func (e *Encoder) writeKeyed(v *objView, root, d int) error {
-	e.b = e.appendHeader(e.b, v.n, true)
-	e.b = e.appendFieldsSeg(e.b, root)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, v.n, true, groupFields(e.sc.nodes, root), e.delim)
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
 		e.line(d)
@@ -1147,11 +1187,11 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 // writeArray writes the resolved array (slice or Go array) at p at place
 // at. For atField, the key is written and d is its depth; for atItem, d is
 // the depth of the list item.
-func (e *Encoder) writeArray(pl *encPlan, p unsafe.Pointer, at place, d int) error {
+func (e *Encoder) writeArray(pl *encPlan, p mem.Ptr, at place, d int) error {
 	base, n := p, pl.alen
 	if pl.kind == ekSlice {
-		h := (*sliceHeader)(p)
-		base, n = h.data, h.len
+		h := mem.As[mem.SliceHeader](p)
+		base, n = h.Data, h.Len
 	}
 	child, err := e.beginArray(at, d)
 	if err != nil {
@@ -1172,7 +1212,7 @@ func (e *Encoder) writeArray(pl *encPlan, p unsafe.Pointer, at place, d int) err
 
 // writeElems is writeArray inside the array's nesting level, for its n
 // elements of plan ep at base, with its content at depth child.
-func (e *Encoder) writeElems(ep *encPlan, base unsafe.Pointer, n int, at place, child int) error {
+func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child int) error {
 	if n == 0 {
 		e.b = appendEmptyArray(e.b, at, e.delim)
 		return nil
@@ -1192,7 +1232,7 @@ func (e *Encoder) writeElems(ep *encPlan, base unsafe.Pointer, n int, at place, 
 			if i > 0 {
 				e.b = append(e.b, byte(e.delim))
 			}
-			pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+			pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 			if err != nil {
 				return err
 			}
@@ -1219,7 +1259,7 @@ func (e *Encoder) writeElems(ep *encPlan, base unsafe.Pointer, n int, at place, 
 	e.b = e.appendHeader(e.b, n, false)
 	e.b = append(e.b, ':')
 	for i := 0; i < n; i++ {
-		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
 			return err
 		}
@@ -1235,9 +1275,9 @@ func (e *Encoder) writeElems(ep *encPlan, base unsafe.Pointer, n int, at place, 
 
 // allPrims reports whether the n elements of plan ep at base are all
 // primitives (null included).
-func (e *Encoder) allPrims(ep *encPlan, base unsafe.Pointer, n int) (bool, error) {
+func (e *Encoder) allPrims(ep *encPlan, base mem.Ptr, n int) (bool, error) {
 	for i := 0; i < n; i++ {
-		pl, _, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		pl, _, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil || pl.cls() != cPrim {
 			return false, err
 		}
@@ -1247,13 +1287,11 @@ func (e *Encoder) allPrims(ep *encPlan, base unsafe.Pointer, n int) (bool, error
 
 // writeTable writes the header and the rows at depth d of an array that
 // passed tabularTree (§9.3).
-func (e *Encoder) writeTable(ep *encPlan, base unsafe.Pointer, n, root, d int) error {
-	e.b = e.appendHeader(e.b, n, false)
-	e.b = e.appendFieldsSeg(e.b, root)
-	e.b = append(e.b, ':')
+func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) error {
+	e.b = appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim)
 	for i := 0; i < n; i++ {
 		e.line(d)
-		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
 			return err
 		}
@@ -1279,21 +1317,24 @@ type tnode struct {
 	pl     *encPlan // a group built from a static object's plan (planTree): that plan
 }
 
-// appendFieldsSeg appends the fields segment of the group at e.sc.nodes[root]
-// ("{a,b{c,d}}"), without the colon.
-func (e *Encoder) appendFieldsSeg(b []byte, root int) []byte {
-	b = append(b, '{')
-	end := root + e.sc.nodes[root].size
-	for c := root + 1; c < end; c += e.sc.nodes[c].size {
-		if c > root+1 {
-			b = append(b, byte(e.delim))
-		}
-		b = appendKey(b, e.sc.nodes[c].name)
-		if e.sc.nodes[c].nchild > 0 {
-			b = e.appendFieldsSeg(b, c)
-		}
-	}
-	return append(b, '}')
+// nodeFields is the children of a group of e.sc.nodes from child c on, up
+// to end, as a fieldGroup.
+type nodeFields struct {
+	nodes  []tnode
+	c, end int
+}
+
+// groupFields returns the fields of the group at nodes[root].
+func groupFields(nodes []tnode, root int) nodeFields {
+	return nodeFields{nodes, root + 1, root + nodes[root].size}
+}
+
+func (g nodeFields) more() bool              { return g.c < g.end }
+func (g nodeFields) name() string            { return g.nodes[g.c].name }
+func (g nodeFields) next() nodeFields        { return nodeFields{g.nodes, g.c + g.nodes[g.c].size, g.end} }
+func (g nodeFields) cached(Delimiter) []byte { return nil }
+func (g nodeFields) sub() (nodeFields, bool) {
+	return groupFields(g.nodes, g.c), g.nodes[g.c].nchild > 0
 }
 
 // appendHeader appends "[N<delim?>]" or, keyed, "[N:<delim?>]".
@@ -1304,7 +1345,7 @@ func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
 // tabularTree decides whether the n elements of plan ep at base make a
 // tabular array (§9.3). If they do, the field tree is at e.sc.nodes[root:]
 // and the caller must truncate e.sc.nodes to root when done.
-func (e *Encoder) tabularTree(ep *encPlan, base unsafe.Pointer, n int) (root int, ok bool) {
+func (e *Encoder) tabularTree(ep *encPlan, base mem.Ptr, n int) (root int, ok bool) {
 	e.forgetRows()
 	root = len(e.sc.nodes)
 	pl, p, err := e.resolve(ep, base)
@@ -1313,7 +1354,7 @@ func (e *Encoder) tabularTree(ep *encPlan, base unsafe.Pointer, n int) (root int
 		return root, false
 	}
 	for i := 1; i < n; i++ {
-		pl, p, err := e.resolve(ep, unsafe.Add(base, uintptr(i)*ep.size))
+		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
 			e.sc.nodes = e.sc.nodes[:root]
 			return root, false
@@ -1380,7 +1421,7 @@ func maySameKeys(a, b *encPlan) bool {
 // at nesting depth level, to e.sc.nodes. It fails if the object is not a
 // candidate for a tabular row: a member that is an array, an empty object
 // or of an unsupported type, or keys written alike.
-func (e *Encoder) buildTree(pl *encPlan, p unsafe.Pointer, level int) bool {
+func (e *Encoder) buildTree(pl *encPlan, p mem.Ptr, level int) bool {
 	if level > e.opts.maxDepth {
 		return false
 	}
@@ -1466,7 +1507,7 @@ func (e *Encoder) planTree(pl *encPlan) {
 // matchTree reports whether the resolved value at p is an object with
 // exactly the fields of the group at e.sc.nodes[root], with primitives at the
 // leaves and non-empty objects matching the nested groups.
-func (e *Encoder) matchTree(pl *encPlan, p unsafe.Pointer, root, level int) bool {
+func (e *Encoder) matchTree(pl *encPlan, p mem.Ptr, root, level int) bool {
 	if level > e.opts.maxDepth || pl.cls() != cObj {
 		return false
 	}
@@ -1505,7 +1546,7 @@ func (e *Encoder) matchTree(pl *encPlan, p unsafe.Pointer, root, level int) bool
 // appendCells appends the leaf values of the resolved object at p, at
 // nesting depth level, in the depth-first order of the group at
 // e.sc.nodes[root], each preceded by the delimiter except the first.
-func (e *Encoder) appendCells(pl *encPlan, p unsafe.Pointer, root, level int, first bool) (bool, error) {
+func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first bool) (bool, error) {
 	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		if !first {
 			e.b = append(e.b, byte(e.delim))
@@ -1566,7 +1607,7 @@ const cycleDepth = 1000
 // prefix are different values) and its type (a struct and its first field
 // share an address).
 type ref struct {
-	p unsafe.Pointer
+	p mem.Ptr
 	n int
 	t reflect.Type
 }
@@ -1591,15 +1632,39 @@ func (e *Encoder) visit(r ref) error {
 func refValue(r ref) reflect.Value {
 	switch r.t.Kind() {
 	case reflect.Slice:
-		return reflect.NewAt(r.t, unsafe.Pointer(&sliceHeader{data: r.p, len: r.n, cap: r.n})).Elem()
+		return reflect.NewAt(r.t, mem.Of(&mem.SliceHeader{Data: r.p, Len: r.n, Cap: r.n}).Unsafe()).Elem()
 	case reflect.Map:
-		m := new(unsafe.Pointer)
+		m := new(mem.Ptr)
 		*m = r.p
-		return reflect.NewAt(r.t, unsafe.Pointer(m)).Elem()
+		return reflect.NewAt(r.t, mem.Of(m).Unsafe()).Elem()
 	}
-	return reflect.NewAt(r.t, r.p).Elem()
+	return reflect.NewAt(r.t, r.p.Unsafe()).Elem()
 }
 
 func errDepth(max int) error {
-	return errors.New("toon: value nested deeper than " + strconv.Itoa(max) + " levels (a cycle?)")
+	return encodeErr(ErrDepth, "value nested deeper than "+strconv.Itoa(max)+" levels (a cycle?)")
+}
+
+// appendEmptyArray appends an empty array at place p (§9.2): "[]" at the
+// root, ": []" after a key, and "[0]:" as a list item, never "- []".
+func appendEmptyArray(b []byte, p place, d Delimiter) []byte {
+	switch p {
+	case atRoot:
+		return append(b, '[', ']')
+	case atField:
+		return append(b, ':', ' ', '[', ']')
+	}
+	return append(appendBracket(b, 0, false, d), ':')
+}
+
+// appendBracket appends a header's bracket: the length, a ':' for a keyed
+// object, and the symbol of delimiter d where it is not the comma.
+func appendBracket(b []byte, n int, keyed bool, d Delimiter) []byte {
+	b = append(b, '[')
+	b = strconv.AppendInt(b, int64(n), 10)
+	if keyed {
+		b = append(b, ':')
+	}
+	b = appendDelimSym(b, d)
+	return append(b, ']')
 }

@@ -223,7 +223,7 @@ func BenchmarkTable(b *testing.B) {
 			for _, row := range d.values {
 				for i := range row {
 					c := &row[i]
-					sum += c.u + uint64(uintptr(c.p))
+					sum += c.u + uint64(c.p.Uintptr())
 					if s := c.str(); len(s) > 0 {
 						sum += uint64(s[len(s)-1])
 					}

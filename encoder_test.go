@@ -11,7 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 func TestMarshalForms(t *testing.T) {
@@ -294,7 +295,7 @@ func valueTokens(t *testing.T, cls *Encoder, v any, item bool, out []Token) []To
 			return append(out, ArrayEndToken())
 		}
 		if !item {
-			if root, ok := cls.tabularTree(anyPlan, unsafe.Pointer(&a[0]), len(a)); ok {
+			if root, ok := cls.tabularTree(anyPlan, mem.Of(&a[0]), len(a)); ok {
 				out = append(out, ArrayStartToken(len(a), FormTabular, 0, treeFields(cls, root)))
 				for _, x := range a {
 					out = rowTokens(t, cls, x, root, out)

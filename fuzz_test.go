@@ -16,7 +16,7 @@ import (
 // files under testdata/fuzz/<FuzzName>/) run as ordinary tests in every
 // `go test`; `go test -run=^$ -fuzz=^FuzzName$ -fuzztime=20s .` explores
 // further. The scanner's SIMD-versus-generic target is FuzzScanLine in
-// scan_test.go.
+// scanline_test.go.
 
 // sentinels lists the causes a SyntaxError may carry.
 var sentinels = []error{ErrCount, ErrWidth, ErrHeader, ErrDelimiter, ErrIndent, ErrBlankLine, ErrTrailing,

@@ -10,14 +10,14 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"io"
 	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
 	"time"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Marshaler is implemented by types that encode themselves as TOON.
@@ -40,7 +40,7 @@ type Marshaler interface {
 type encKind uint8
 
 const (
-	ekBad      encKind = iota // not encodable: chan, func, complex, unsafe.Pointer
+	ekBad      encKind = iota // not encodable: chan, func, complex, mem.Ptr
 	ekBool                    // bool kinds
 	ekInt                     // signed integer kinds
 	ekUint                    // unsigned integer kinds
@@ -125,12 +125,12 @@ type encPlan struct {
 	// itself in its pointer word (as reflect has it), not a pointer to it.
 	direct bool
 
-	alen    int                                               // Go arrays: the length
-	eface   bool                                              // interfaces: without methods, laid out as any
-	rtype   unsafe.Pointer                                    // maps: the type word of an interface holding one
-	anyMap  bool                                              // maps: of underlying type map[string]any
-	mapKey  mapKey                                            // maps: how the keys are written
-	collect func(e *Encoder, m unsafe.Pointer, s *mapScratch) // maps: how openMap collects the entries in Go, if it can
+	alen    int                                        // Go arrays: the length
+	eface   bool                                       // interfaces: without methods, laid out as any
+	rtype   mem.Ptr                                    // maps: the type word of an interface holding one
+	anyMap  bool                                       // maps: of underlying type map[string]any
+	mapKey  mapKey                                     // maps: how the keys are written
+	collect func(e *Encoder, m mem.Ptr, s *mapScratch) // maps: how openMap collects the entries in Go, if it can
 
 	// Structs: allPresent, every field is always written (none is
 	// omitempty, omitzero or reached through an embedded pointer);
@@ -157,7 +157,7 @@ type encPlan struct {
 	keyed      bool
 	keyedCells [][]encLeaf
 
-	// segs are a static object's fields segment (appendStaticFields)
+	// segs are a static object's fields segment (staticFields)
 	// with each delimiter, by delimIndex.
 	segs [3][]byte
 }
@@ -239,7 +239,7 @@ func storedDirect(t reflect.Type) bool {
 		return true
 	case reflect.Struct, reflect.Array:
 		z := reflect.Zero(t).Interface()
-		return (*eface)(unsafe.Pointer(&z)).data == nil
+		return mem.AnyData(&z).IsNil()
 	}
 	return false
 }
@@ -329,7 +329,7 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 		}
 		pl.kind = ekMap
 		z := reflect.Zero(t).Interface()
-		pl.rtype = (*eface)(unsafe.Pointer(&z)).typ
+		pl.rtype = mem.AnyType(&z)
 		pl.anyMap = t.ConvertibleTo(anyMapType)
 		if c, ok := mapCollectors[t.Elem()]; ok && t.ConvertibleTo(reflect.MapOf(stringType, t.Elem())) {
 			pl.collect = c
@@ -415,7 +415,7 @@ func (pl *encPlan) staticShape() {
 		pl.depth = max(pl.depth, f.plan.depth+1)
 	}
 	for i, d := range [...]Delimiter{Comma, Tab, Pipe} {
-		pl.segs[i] = appendStaticFields(nil, pl, d)
+		pl.segs[i] = appendFieldSeg(nil, staticFields(pl), d)
 	}
 	pl.simpleLeaves = true
 	for _, l := range pl.leaves {
@@ -501,59 +501,59 @@ func cellsInOrder(a, b *encPlan, off uintptr, out []encLeaf) []encLeaf {
 
 // ---- primitives ----
 
-func loadInt(p unsafe.Pointer, size uintptr) int64 {
+func loadInt(p mem.Ptr, size uintptr) int64 {
 	switch size {
 	case 8:
-		return *(*int64)(p)
+		return *mem.As[int64](p)
 	case 4:
-		return int64(*(*int32)(p))
+		return int64(*mem.As[int32](p))
 	case 2:
-		return int64(*(*int16)(p))
+		return int64(*mem.As[int16](p))
 	}
-	return int64(*(*int8)(p))
+	return int64(*mem.As[int8](p))
 }
 
-func loadUint(p unsafe.Pointer, size uintptr) uint64 {
+func loadUint(p mem.Ptr, size uintptr) uint64 {
 	switch size {
 	case 8:
-		return *(*uint64)(p)
+		return p.Load64(0)
 	case 4:
-		return uint64(*(*uint32)(p))
+		return uint64(p.Load32(0))
 	case 2:
-		return uint64(*(*uint16)(p))
+		return uint64(p.Load16(0))
 	}
-	return uint64(*(*uint8)(p))
+	return uint64(p.Byte(0))
 }
 
 // appendTyped appends the primitive at p, of a plan whose shape is shapePrim;
 // mask is the quoting mask of the relevant delimiter.
-func appendTyped(b []byte, pl *encPlan, p unsafe.Pointer, mask uint8) ([]byte, error) {
+func appendTyped(b []byte, pl *encPlan, p mem.Ptr, mask uint8) ([]byte, error) {
 	switch pl.kind {
 	case ekString:
-		return appendStr(b, *(*string)(p), mask), nil
+		return appendStr(b, *mem.As[string](p), mask), nil
 	case ekInt:
 		return appendInt(b, loadInt(p, pl.size)), nil
 	case ekFloat64:
-		return appendFloat(b, *(*float64)(p), 64), nil
+		return appendFloat(b, *mem.As[float64](p), 64), nil
 	case ekBool:
-		if *(*bool)(p) {
+		if *mem.As[bool](p) {
 			return append(b, "true"...), nil
 		}
 		return append(b, "false"...), nil
 	case ekUint:
 		return appendUint(b, loadUint(p, pl.size)), nil
 	case ekFloat32:
-		return appendFloat(b, float64(*(*float32)(p)), 32), nil
+		return appendFloat(b, float64(*mem.As[float32](p)), 32), nil
 	case ekNumber:
-		return appendNumberString(b, *(*string)(p))
+		return appendNumberString(b, *mem.As[string](p))
 	case ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
+		q := *mem.As[mem.Ptr](p)
+		if q.IsNil() {
 			return append(b, "null"...), nil
 		}
 		return appendTyped(b, pl.elem, q, mask)
 	case ekValue:
-		v := (*Value)(p)
+		v := mem.As[Value](p)
 		b, ok := appendValue(b, v, mask)
 		if !ok {
 			return b, invalidNumber(v.str())
@@ -563,7 +563,7 @@ func appendTyped(b []byte, pl *encPlan, p unsafe.Pointer, mask uint8) ([]byte, e
 		return append(b, "null"...), nil
 	case ekTime:
 		var buf [64]byte
-		return appendBytesStr(b, appendTime(buf[:0], (*time.Time)(p)), mask), nil
+		return appendBytesStr(b, appendTime(buf[:0], mem.As[time.Time](p)), mask), nil
 	}
 	s, isNull, num, err := primText(pl, p)
 	switch {
@@ -587,27 +587,27 @@ func appendTime(b []byte, t *time.Time) []byte { return t.AppendFormat(b, time.R
 
 // primText renders the primitives that are not Go basic types: a string,
 // a number's text (num), or null.
-func primText(pl *encPlan, p unsafe.Pointer) (s string, isNull, num bool, err error) {
+func primText(pl *encPlan, p mem.Ptr) (s string, isNull, num bool, err error) {
 	switch pl.kind {
 	case ekTime:
 		var buf [64]byte
-		return string(appendTime(buf[:0], (*time.Time)(p))), false, false, nil
+		return string(appendTime(buf[:0], mem.As[time.Time](p))), false, false, nil
 	case ekBytes:
-		bs := *(*[]byte)(p)
+		bs := *mem.As[[]byte](p)
 		if bs == nil {
 			return "", true, false, nil
 		}
 		return base64.StdEncoding.EncodeToString(bs), false, false, nil
 	case ekBigInt:
-		return (*big.Int)(p).String(), false, true, nil
+		return mem.As[big.Int](p).String(), false, true, nil
 	case ekBigFloat:
-		f := (*big.Float)(p)
+		f := mem.As[big.Float](p)
 		if f.IsInf() {
 			return "", true, false, nil // §3: infinities are null
 		}
 		return f.Text('g', -1), false, true, nil
 	case ekText:
-		txt, err := reflect.NewAt(pl.typ, p).Interface().(encoding.TextMarshaler).MarshalText()
+		txt, err := reflect.NewAt(pl.typ, p.Unsafe()).Interface().(encoding.TextMarshaler).MarshalText()
 		if err != nil {
 			return "", false, false, &MarshalerError{Type: pl.typ, Err: err, method: "MarshalText"}
 		}
@@ -637,10 +637,8 @@ func (e *MarshalerError) Unwrap() error { return e.Err }
 // writeStaticTable writes the header and the rows of a tabular array of n
 // static objects of plan ep at base, with rows at depth d: the form the
 // type settles (§9.3), as writeArray has decided.
-func (e *Encoder) writeStaticTable(ep *encPlan, base unsafe.Pointer, n, d int) error {
-	e.b = e.appendHeader(e.b, n, false)
-	e.b = appendStaticFields(e.b, ep, e.delim)
-	e.b = append(e.b, ':')
+func (e *Encoder) writeStaticTable(ep *encPlan, base mem.Ptr, n, d int) error {
+	e.b = appendTableHeader(e.b, n, false, staticFields(ep), e.delim)
 	if len(ep.leaves) <= maxValueRow {
 		return e.valueRows(ep, base, n, d)
 	}
@@ -651,7 +649,7 @@ func (e *Encoder) writeStaticTable(ep *encPlan, base unsafe.Pointer, n, d int) e
 		}
 		e.line(d)
 		var err error
-		if e.b, err = appendLeafCells(e.b, ep.leaves, unsafe.Add(base, uintptr(i)*ep.size), e.delim, e.docMask); err != nil {
+		if e.b, err = appendLeafCells(e.b, ep.leaves, base.Offset(uintptr(i)*ep.size), e.delim, e.docMask); err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -664,10 +662,8 @@ func (e *Encoder) writeStaticTable(ep *encPlan, base unsafe.Pointer, n, d int) e
 // writeStaticKeyed writes a static struct whose fields are static objects
 // of the same field tree (pl.keyed) as a keyed table (§9.5), with its
 // entries at depth d.
-func (e *Encoder) writeStaticKeyed(pl *encPlan, p unsafe.Pointer, d int) error {
-	e.b = e.appendHeader(e.b, len(pl.fields), true)
-	e.b = appendStaticFields(e.b, pl.fields[0].plan, e.delim)
-	e.b = append(e.b, ':')
+func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
+	e.b = appendTableHeader(e.b, len(pl.fields), true, staticFields(pl.fields[0].plan), e.delim)
 	for i := range pl.fields {
 		e.line(d)
 		e.b = append(e.b, pl.fields[i].key...)
@@ -687,9 +683,7 @@ func (e *Encoder) writeStaticKeyed(pl *encPlan, p unsafe.Pointer, d int) error {
 // a keyed table (§9.5), with its entries at depth d.
 func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
 	ep := v.pl.elem
-	e.b = e.appendHeader(e.b, v.n, true)
-	e.b = appendStaticFields(e.b, ep, e.delim)
-	e.b = append(e.b, ':')
+	e.b = appendTableHeader(e.b, v.n, true, staticFields(ep), e.delim)
 	checked := false // keyClash has run for v
 	for _, ent := range e.sc.ents[v.lo : v.lo+v.n] {
 		e.line(d)
@@ -722,7 +716,7 @@ const maxValueRow = 32
 // is the same as appendLeafCells would write (cellValue and appendTyped agree
 // on every primitive; TestWriteRowsMatchesMarshal and
 // TestMarshalRowsMatchesGeneric check it).
-func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
+func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 	var rs rowStyle
 	rs.set(d*e.opts.indent, e.delim)
 	var row [maxValueRow]Value
@@ -741,7 +735,7 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 			e.reserve((len(b)-start)/sampleRows, n-i)
 			b = e.b
 		}
-		q := unsafe.Add(base, uintptr(i)*ep.size)
+		q := base.Offset(uintptr(i) * ep.size)
 		if ep.simpleLeaves {
 			copyLeaves(cells, ep.leaves, q)
 		} else if err := e.rowValues(cells, ep.leaves, q); err != nil {
@@ -774,22 +768,22 @@ func (e *Encoder) valueRows(ep *encPlan, base unsafe.Pointer, n, d int) error {
 // stays; a string's cell is set whole, as its text is its kind. The text
 // of a time is appended to *text, which the caller empties before each
 // row: the row's cells refer to it until the row is written.
-func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer, text *[]byte) error {
+func leafValues(cells []Value, leaves []encLeaf, p mem.Ptr, text *[]byte) error {
 	for i := range leaves {
 		l := &leaves[i]
-		q := unsafe.Add(p, l.off)
+		q := p.Offset(l.off)
 		c := &cells[i]
 		switch l.vk {
 		case vString:
-			*c = String(*(*string)(q))
+			*c = String(*mem.As[string](q))
 		case vInt, vFloat:
-			c.u = *(*uint64)(q)
+			c.u = q.Load64(0)
 		case vBool:
-			c.u = uint64(*(*uint8)(q))
+			c.u = uint64(q.Byte(0))
 		default:
 			if l.kind == ekTime {
 				start := len(*text)
-				*text = appendTime(*text, (*time.Time)(q))
+				*text = appendTime(*text, mem.As[time.Time](q))
 				*c = Bytes((*text)[start:])
 				continue
 			}
@@ -803,26 +797,26 @@ func leafValues(cells []Value, leaves []encLeaf, p unsafe.Pointer, text *[]byte)
 }
 
 // rowValues is leafValues for one row, with the encoder's scratch text.
-func (e *Encoder) rowValues(cells []Value, leaves []encLeaf, p unsafe.Pointer) error {
+func (e *Encoder) rowValues(cells []Value, leaves []encLeaf, p mem.Ptr) error {
 	e.cellText = e.cellText[:0]
 	return leafValues(cells, leaves, p, &e.cellText)
 }
 
 // copyLeaves is leafValues for static objects whose leaves are all of the
-// common kinds (simpleLeaves). It calls nothing, so that its loop runs in
-// registers (see appendRowCells).
-func copyLeaves(cells []Value, leaves []encLeaf, p unsafe.Pointer) {
+// common kinds (simpleLeaves). Its loop calls nothing, so that the
+// compiler can keep the loop's state in registers.
+func copyLeaves(cells []Value, leaves []encLeaf, p mem.Ptr) {
 	cells = cells[:len(leaves)]
 	for i := range leaves {
 		l := &leaves[i]
-		q := unsafe.Add(p, l.off)
+		q := p.Offset(l.off)
 		switch l.vk {
 		case vString:
-			cells[i] = String(*(*string)(q))
+			cells[i] = String(*mem.As[string](q))
 		case vBool:
-			cells[i].u = uint64(*(*uint8)(q))
+			cells[i].u = uint64(q.Byte(0))
 		default: // vInt, vFloat
-			cells[i].u = *(*uint64)(q)
+			cells[i].u = q.Load64(0)
 		}
 	}
 }
@@ -851,24 +845,31 @@ func (e *Encoder) reserve(perRow, rows int) {
 	}
 }
 
-// appendStaticFields appends the fields segment of a static object, or of
-// a struct whose fields are primitives or structs of them (WriteRows): its
-// fields that are not primitives are nested groups.
-func appendStaticFields(b []byte, pl *encPlan, delim Delimiter) []byte {
-	if seg := pl.segs[delimIndex(delim)]; seg != nil {
-		return append(b, seg...)
+// staticFields returns the fields of a static object, or of a struct whose
+// fields are primitives or structs of them (WriteRows), as a fieldGroup:
+// its fields that are not primitives are nested groups.
+func staticFields(pl *encPlan) planFields { return planFields{pl: pl} }
+
+// planFields is the fields of a static object's plan from field i on.
+type planFields struct {
+	pl *encPlan
+	i  int
+}
+
+func (g planFields) more() bool       { return g.i < len(g.pl.fields) }
+func (g planFields) name() string     { return g.pl.fields[g.i].name }
+func (g planFields) next() planFields { return planFields{g.pl, g.i + 1} }
+func (g planFields) sub() (planFields, bool) {
+	pl := g.pl.fields[g.i].plan
+	return planFields{pl: pl}, pl.shape != shapePrim
+}
+
+// cached returns the segment made when the plan was (encPlan.segs).
+func (g planFields) cached(d Delimiter) []byte {
+	if g.i != 0 {
+		return nil
 	}
-	b = append(b, '{')
-	for i := range pl.fields {
-		if i > 0 {
-			b = append(b, byte(delim))
-		}
-		b = appendKey(b, pl.fields[i].name)
-		if pl.fields[i].plan.shape != shapePrim {
-			b = appendStaticFields(b, pl.fields[i].plan, delim)
-		}
-	}
-	return append(b, '}')
+	return g.pl.segs[delimIndex(d)]
 }
 
 // delimIndex numbers the delimiters from 0 to 2.
@@ -884,26 +885,26 @@ func delimIndex(d Delimiter) int {
 
 // appendLeafCells appends the cells of one row of a static object: its
 // leaves, separated by delim.
-func appendLeafCells(b []byte, leaves []encLeaf, p unsafe.Pointer, delim Delimiter, mask uint8) ([]byte, error) {
+func appendLeafCells(b []byte, leaves []encLeaf, p mem.Ptr, delim Delimiter, mask uint8) ([]byte, error) {
 	for i := range leaves {
 		l := &leaves[i]
 		if i > 0 {
 			b = append(b, byte(delim))
 		}
-		q := unsafe.Add(p, l.off)
+		q := p.Offset(l.off)
 		switch l.kind {
 		case ekString:
-			b = appendStr(b, *(*string)(q), mask)
+			b = appendStr(b, *mem.As[string](q), mask)
 		case ekInt:
 			if l.plan.size == 8 {
-				b = strconv.AppendInt(b, *(*int64)(q), 10)
+				b = strconv.AppendInt(b, *mem.As[int64](q), 10)
 			} else {
 				b = appendInt(b, loadInt(q, l.plan.size))
 			}
 		case ekFloat64:
-			b = appendFloat(b, *(*float64)(q), 64)
+			b = appendFloat(b, *mem.As[float64](q), 64)
 		case ekBool:
-			if *(*bool)(q) {
+			if *mem.As[bool](q) {
 				b = append(b, "true"...)
 			} else {
 				b = append(b, "false"...)
@@ -921,11 +922,11 @@ func appendLeafCells(b []byte, leaves []encLeaf, p unsafe.Pointer, delim Delimit
 // omitted reports whether field f, at fp, is left out by omitempty (false,
 // 0, "", nil, and empty arrays, slices and maps, as encoding/json) or
 // omitzero (the zero value, or IsZero() true).
-func omitted(f *encField, fp unsafe.Pointer) bool {
+func omitted(f *encField, fp mem.Ptr) bool {
 	if !f.omitEmpty && !f.omitZero {
 		return false
 	}
-	v := reflect.NewAt(f.typ, fp).Elem()
+	v := reflect.NewAt(f.typ, fp.Unsafe()).Elem()
 	if f.omitEmpty {
 		switch v.Kind() {
 		case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
@@ -962,7 +963,7 @@ func parseJSON(js []byte) (any, error) {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("toon: trailing data after the JSON value")
+		return nil, encodeErr(ErrTrailing, "trailing data after the JSON value")
 	}
 	return v, nil
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Types for the shape tests. They use json tags only (toon falls back to
@@ -619,7 +621,7 @@ func genericEquivalent(v reflect.Value) (any, error) {
 				continue // through a nil embedded pointer
 			}
 			ef := encField{structField: f}
-			if omitted(&ef, fv.Addr().UnsafePointer()) {
+			if omitted(&ef, mem.FromUnsafe(fv.Addr().UnsafePointer())) {
 				continue
 			}
 			g, err := genericEquivalent(fv)

@@ -3,7 +3,8 @@ package toon
 import (
 	"errors"
 	"strconv"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Number is the text of a TOON number, kept exactly as written so that no
@@ -20,7 +21,7 @@ func (n Number) String() string { return string(n) }
 // cannot hold (see Decoder.Decode) is an error wrapping strconv.ErrRange,
 // with ±Inf or 0.
 func (n Number) Float64() (float64, error) {
-	return parseFloat(unsafe.Slice(unsafe.StringData(string(n)), len(n)), 64)
+	return parseFloat(mem.Bytes(string(n)), 64)
 }
 
 // Int64 returns the number as an int64. Numbers written with a fraction or an
@@ -87,7 +88,7 @@ func wholeNumber[T int64 | uint64](s string) (T, error) {
 // splitNumber splits a number in the §4 grammar into its significant digits
 // (integer and fraction parts joined) and a decimal exponent.
 func splitNumber(s string) (mant string, exp int, neg bool, ok bool) {
-	if !isNumber(unsafe.Slice(unsafe.StringData(s), len(s))) {
+	if !isNumber(mem.Bytes(s)) {
 		return "", 0, false, false
 	}
 	if s[0] == '-' {
@@ -172,7 +173,7 @@ func isNumber(b []byte) bool {
 // goes through here, so that Decode into an interface (Number then),
 // into a float field (a mismatch then) and Token.Float agree.
 func parseFloat(b []byte, bits int) (float64, error) {
-	s := unsafe.String(unsafe.SliceData(b), len(b))
+	s := mem.String(b)
 	f, err := strconv.ParseFloat(s, bits)
 	if err == nil && f == 0 && !zeroDigits(b) {
 		err = &strconv.NumError{Func: "ParseFloat", Num: string(b), Err: strconv.ErrRange}

@@ -1,14 +1,13 @@
 package toon
 
 import (
-	"errors"
-	"fmt"
 	"iter"
 	"reflect"
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds WriteRowsParallel: WriteRows with the rows' text made by
@@ -194,16 +193,6 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 	return nil
 }
 
-// errPanicked stands for a worker's panic, which run raises again.
-var errPanicked = errors.New("toon: a row worker panicked")
-
-// lineTooLongRow is the error of row (from 0) of the table called name,
-// whose line of n bytes is longer than max.
-func lineTooLongRow(row int, name string, n, max int) error {
-	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
-		ErrLineTooLong, row+1, name, n, max)
-}
-
 // batch returns an empty batch whose first row is first.
 func (w *rowWorkers[T]) batch(first int) *rowBatch[T] {
 	if k := len(w.free); k > 0 {
@@ -247,7 +236,7 @@ func (w *rowWorkers[T]) make(b *rowBatch[T], cells []Value, text *[]byte) {
 	}()
 	for i := range b.rows {
 		*text = (*text)[:0]
-		if err := leafValues(cells, w.leaves, unsafe.Pointer(&b.rows[i]), text); err != nil {
+		if err := leafValues(cells, w.leaves, mem.Of(&b.rows[i]), text); err != nil {
 			b.err, b.early = err, true
 			return
 		}

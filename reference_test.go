@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toonstream/toon/internal/longtest"
 	"github.com/toonstream/toon/internal/toonref"
 )
 
@@ -34,8 +35,9 @@ import (
 // the reference's reading of the document rewritten the specification's
 // way (specReading).
 
-// refDocs is the number of generated documents: TOON_REF_DOCS, else 2,000
-// (a few seconds). TOON_REF_SEED changes the generator's seed (14), and
+// refDocs is the number of generated documents: TOON_REF_DOCS, else 300
+// with -short, 500 (a second or two), or 20,000 with TOON_LONG=1 (see
+// internal/longtest). TOON_REF_SEED changes the generator's seed (14), and
 // TOON_REF_SHOW the number of disagreements shown (20).
 func refDocs(t *testing.T) int {
 	if s := os.Getenv("TOON_REF_DOCS"); s != "" {
@@ -48,7 +50,7 @@ func refDocs(t *testing.T) int {
 	if testing.Short() {
 		return 300
 	}
-	return 2000
+	return longtest.Size(t, 500, 20000)
 }
 
 // refVerdict is one decoder's answer for a document.

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TestRowClassTables checks each table of rowClassTables against special,
@@ -80,7 +82,7 @@ func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
 // past end.
 func TestPutCellsGo(t *testing.T) {
 	checkRandomRows(t, "putCellsGo", 31, 20000, func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
-		return putCellsGo(p, 0, cells, dw)
+		return putCellsGo(mem.FromUnsafe(p), 0, cells, dw)
 	})
 }
 
@@ -125,7 +127,7 @@ func checkRowWriter(t *testing.T, name string, cells []Value, d Delimiter, put f
 	}
 	if n < len(cells) {
 		var one [maxCell]byte
-		if _, k := putCellsGo(unsafe.Pointer(&one), 0, cells[n:n+1], delimWord(quoteMask(d))); k != 0 {
+		if _, k := putCellsGo(mem.Of(&one), 0, cells[n:n+1], delimWord(quoteMask(d))); k != 0 {
 			t.Fatalf("%s(%q, %q) stopped at cell %d (%q), which putCellsGo writes", name, cells, d, n, cells[n])
 		}
 	}

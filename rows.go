@@ -1,15 +1,14 @@
 package toon
 
-// This file streams the rows of a table as Go values: RowDecoder and Rows
-// on the decoding side, WriteRows on the encoding side.
+// This file streams the elements of an array as Go values: RowDecoder and
+// Rows. Their encoding counterpart, WriteRows, is in writerows.go.
 
 import (
-	"errors"
 	"io"
 	"iter"
 	"reflect"
-	"strconv"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // A RowDecoder reads the elements of one array from a Decoder as values of
@@ -73,7 +72,7 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		if t.kind() != KindArrayStart {
 			line, col := r.s.pos(t)
 			r.err = &UnmarshalTypeError{Value: describeToken(t), Type: "[]" + r.pl.typ.String(), Line: line, Column: col,
-				Err: errors.New("RowDecoder needs the start of an array")}
+				Err: errNotArray}
 			return r.err
 		}
 		if t.Form() == FormTabular && isStructPlan(r.pl) {
@@ -96,7 +95,7 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		}
 		return r.pending(io.EOF)
 	}
-	p := unsafe.Pointer(v)
+	p := mem.Of(v)
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)
 	} else {
@@ -150,150 +149,4 @@ func Rows[T any](d *Decoder) iter.Seq2[T, error] {
 			}
 		}
 	}
-}
-
-// WriteRows writes the values of rows as a tabular array (§9.3) through
-// e's BeginTable, WriteRow and EndTable: the field key of the object being
-// written, or the whole document when key is "" at its start (see
-// BeginTable). n is the number of rows if known, else -1, in which case
-// the rows are held in a bounded buffer and then a temporary file until
-// the count is known (WithTableBudget). Memory stays constant whatever the
-// number of rows.
-//
-// T must be a struct, or a pointer to one, whose fields are primitive
-// (strings, numbers, booleans, and the types that encode as primitives:
-// pointers to them, time.Time, []byte, Number, *big.Int, TextMarshalers)
-// or structs (not pointers to them) whose fields are so in turn. Its
-// fields are the columns, in field order, named as Marshal names them; a
-// struct field is a nested field group (§9.3) whose leaves are cells in
-// the row, depth first. omitempty does not apply to cells. A nil pointer
-// in rows is an error.
-//
-// For a non-empty table of a struct without omitempty or omitzero fields,
-// the text is what Marshal writes for the equivalent slice; an empty one
-// is written `key[0]{fields}:`, where Marshal writes `key: []`.
-func WriteRows[T any](e *Encoder, key string, n int, rows iter.Seq[T]) error {
-	t := reflect.TypeFor[T]()
-	pl := encPlanOf(t)
-	ptr := false
-	if pl.kind == ekPtr {
-		pl, ptr = pl.elem, true
-	}
-	if pl.kind != ekStruct || len(pl.fields) == 0 {
-		return errors.New("toon: WriteRows of " + t.String() + ", which is not a struct with fields")
-	}
-	leaves := pl.leaves // a static object's leaves are those of its plan
-	if pl.shape != shapeObj {
-		var err error
-		if leaves, err = rowLeaves(pl, 0, nil); err != nil {
-			return errors.New("toon: WriteRows of " + t.String() + ": " + err.Error())
-		}
-	}
-	if err := e.tableFree("WriteRows"); err != nil {
-		return err
-	}
-	if err := e.beginTable(key, n, len(leaves), nil, pl); err != nil {
-		return err
-	}
-	cells := make([]Value, len(leaves))
-	setLeafKinds(cells, leaves)
-	var err error
-	var cur T // one variable for every row: taking its address costs nothing per row
-	for row := range rows {
-		cur = row
-		p := unsafe.Pointer(&cur)
-		if ptr {
-			p = *(*unsafe.Pointer)(p)
-			if p == nil {
-				err = errors.New("toon: WriteRows of a nil " + t.String())
-				break
-			}
-		}
-		if err = e.rowValues(cells, leaves, p); err != nil {
-			break
-		}
-		if err = e.WriteRow(cells...); err != nil {
-			break
-		}
-	}
-	if err != nil {
-		e.dropTable()
-		return e.fail(err)
-	}
-	return e.EndTable()
-}
-
-// rowLeaves appends to out the leaves of the row struct of plan pl at
-// offset off: its primitive fields, and depth first those of its struct
-// fields, which are nested field groups. Unlike a static object's leaves,
-// they ignore omitempty and omitzero, which do not apply to cells.
-func rowLeaves(pl *encPlan, off uintptr, out []encLeaf) ([]encLeaf, error) {
-	if a, b, ok := repeatedName(len(pl.fields), func(i int) string { return pl.fields[i].name }); ok {
-		if a != b {
-			return nil, errKeysAlike(a, b, writtenKey(b))
-		}
-		return nil, errors.New("repeated field " + strconv.Quote(b))
-	}
-	for i := range pl.fields {
-		f := &pl.fields[i]
-		var err error
-		switch {
-		case !f.direct:
-			return nil, errors.New("field " + f.name + " is reached through an embedded pointer")
-		case f.plan.shape == shapePrim:
-			out = append(out, newLeaf(off+f.off, f.plan))
-		case isRowGroup(f.plan):
-			if out, err = rowLeaves(f.plan, off+f.off, out); err != nil {
-				return nil, err
-			}
-		default:
-			return nil, errors.New("field " + f.name + " is neither a primitive nor a struct of them")
-		}
-	}
-	return out, nil
-}
-
-// isRowGroup reports whether a field of plan pl is a nested field group
-// of a row: a struct with fields, encoded as an object.
-func isRowGroup(pl *encPlan) bool {
-	return pl.kind == ekStruct && len(pl.fields) > 0 && !pl.building
-}
-
-// cellValue returns the primitive at p, of a plan whose shape is
-// shapePrim, as a Value.
-func cellValue(pl *encPlan, p unsafe.Pointer) (Value, error) {
-	switch pl.kind {
-	case ekString:
-		return String(*(*string)(p)), nil
-	case ekInt:
-		return Int(loadInt(p, pl.size)), nil
-	case ekFloat64:
-		return Float(*(*float64)(p)), nil
-	case ekBool:
-		return Bool(*(*bool)(p)), nil
-	case ekUint:
-		return Uint(loadUint(p, pl.size)), nil
-	case ekFloat32:
-		return Float32(*(*float32)(p)), nil
-	case ekNumber:
-		return NumberValue(Number(*(*string)(p))), nil
-	case ekValue:
-		return *(*Value)(p), nil
-	case ekPtr:
-		q := *(*unsafe.Pointer)(p)
-		if q == nil {
-			return Null(), nil
-		}
-		return cellValue(pl.elem, q)
-	}
-	s, isNull, num, err := primText(pl, p)
-	switch {
-	case err != nil:
-		return Value{}, err
-	case isNull:
-		return Null(), nil
-	case num:
-		return NumberValue(Number(s)), nil
-	}
-	return String(s), nil
 }

@@ -153,8 +153,8 @@ func (d *Decoder) newTable() (*Table, int, error) {
 		Len:        f.n,
 		HeaderLine: f.line,
 		Indent:     f.depth * d.opts.indent,
-		Start:      int64(d.lx.pos),
-		data:       d.lx.buf,
+		Start:      int64(d.lr.pos),
+		data:       d.lr.buf,
 		opts:       d.opts,
 		depth:      f.depth,
 		nleaf:      d.hdr.nleaf,
@@ -166,19 +166,19 @@ func (d *Decoder) newTable() (*Table, int, error) {
 			t.counted = t.counted || g.count > 0
 		}
 	}
-	return t, d.lx.lineNum + 1, nil
+	return t, d.lr.lineNum + 1, nil
 }
 
-// skipTable takes the decoder past t's rows: the lexer resumes at the
+// skipTable takes the decoder past t's rows: the line reader resumes at the
 // table's end, with the line count and the last content line it would
 // have after reading the rows, and the table's scope closes without its
 // count check, which the last range makes.
 func (d *Decoder) skipTable(t *Table) {
 	r := &t.Ranges[len(t.Ranges)-1]
 	num, off := r.after(t)
-	d.lx.pos, d.lx.scanned, d.lx.lineNum = int(t.End), int(t.End), r.Line-1+r.lines
+	d.lr.pos, d.lr.scanned, d.lr.lineNum = int(t.End), int(t.End), r.Line-1+r.lines
 	d.cur = lineRef{num, off}
-	d.lx.keepOff = off
+	d.lr.keepOff = off
 	d.generalQueue()
 	d.queue, d.qi = d.queue[:0], 0
 	d.stack = d.stack[:len(d.stack)-1]
@@ -251,7 +251,7 @@ func (t *Table) stream(size, line0 int, yield func(*Table, Range) bool) bool {
 // of a tabular array, read in place in strict mode, with nothing of the
 // table read yet.
 func (d *Decoder) atTableStart() bool {
-	if d.lx.r != nil || d.lx.base != 0 || !d.opts.strict || d.err != nil || d.qerr != nil ||
+	if d.lr.r != nil || d.lr.base != 0 || !d.opts.strict || d.err != nil || d.qerr != nil ||
 		len(d.stack) == 0 || d.qi == 0 || d.qi != len(d.queue) || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.bulk.n != 0 {
 		return false
 	}
@@ -445,7 +445,7 @@ func (t *Table) scanAll(cuts []int) []pieceScan {
 	return out
 }
 
-// scan reads the lines that start in data[s:e] as the lexer would (a
+// scan reads the lines that start in data[s:e] as the line reader would (a
 // line's terminator is LF, a CR before it is dropped), and classifies
 // them: comment lines (§5.1) and blank lines pass; a content line indented
 // less than the rows ends the table, unless the decoder would report an
@@ -563,11 +563,17 @@ func (t *Table) RangeDecoder(r Range) *Decoder {
 // allocate a decoder for each.
 func (t *Table) ResetRange(d *Decoder, r Range) {
 	d.generalQueue()
-	b := &d.bulk
 	*d = Decoder{
-		queue: d.queue[:0], prog: d.prog[:0], rowTmpl: d.rowTmpl[:0], cellAt: d.cellAt[:0],
-		cells: d.cells[:0], seps: d.seps[:0], scratch: d.scratch[:0], stack: d.stack[:0],
-		bulk: bulkRun{idx: b.idx[:0], at: b.at[:0], mem: b.mem, slots: b.slots[:0], noKernel: b.noKernel, off: b.off},
+		queue:       d.queue[:0],
+		queueMemory: queueMemory{gq: d.gq, fast: fastQueue{mem: d.fast.mem}},
+		scopes:      scopes{stack: d.stack[:0]},
+		headerParser: headerParser{farena: d.farena[:0], fstack: d.fstack[:0], groupKeys: d.groupKeys[:0],
+			names: d.names[:0]},
+		rowProgram: rowProgram{prog: d.prog[:0], rowTmpl: d.rowTmpl[:0], cellAt: d.cellAt[:0]},
+		lazyCells:  lazyCells{cells: d.cells[:0]},
+		bulk:       bulkRun{idx: d.bulk.idx[:0], at: d.bulk.at[:0], slots: d.bulk.slots[:0]},
+		seps:       d.seps[:0],
+		scratch:    d.scratch[:0],
 	}
 	t.initRange(d, r)
 }
@@ -576,9 +582,10 @@ func (t *Table) ResetRange(d *Decoder, r Range) {
 // decoder of r.
 func (t *Table) initRange(d *Decoder, r Range) {
 	d.opts = t.opts
-	d.lx.initBytes(t.data[:r.End], &d.opts)
-	d.lx.pos, d.lx.scanned = int(r.Start), int(r.Start)
-	d.lx.lineNum = r.Line - 1
+	d.headerParser.strict = d.opts.strict
+	d.lr.initBytes(t.data[:r.End], &d.opts)
+	d.lr.pos, d.lr.scanned = int(r.Start), int(r.Start)
+	d.lr.lineNum = r.Line - 1
 	d.hdr = header{n: t.Len, delim: byte(t.Delim), fields: t.Fields, nleaf: t.nleaf}
 	d.root = rootArray
 	d.emit(ArrayStartToken(r.Rows, FormTabular, t.Delim, t.Fields))
@@ -590,7 +597,7 @@ func (t *Table) initRange(d *Decoder, r Range) {
 	d.stack = append(d.stack, frame{kind: fTabular, depth: t.depth, n: t.Len, count: r.FirstRow, line: t.HeaderLine})
 	d.buildProg(t.Fields)
 	d.cur = lineRef{r.prevLine, r.prev}
-	d.lx.keepOff = r.prev
+	d.lr.keepOff = r.prev
 	d.ranged, d.partial = true, !r.final
 }
 

@@ -192,14 +192,6 @@ func compareSplit(t *testing.T, data []byte, parts int, opts ...Option) {
 	}
 }
 
-// smallRanges makes SplitTable cut ranges of a few bytes, so that small
-// documents have many.
-func smallRanges(t testing.TB, n int) {
-	old := splitMin
-	splitMin = n
-	t.Cleanup(func() { splitMin = old })
-}
-
 // splitCell returns a cell value that needs quoting now and then.
 func splitCell(rng *rand.Rand) any {
 	switch rng.IntN(8) {

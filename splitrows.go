@@ -37,7 +37,7 @@ func ParallelRows[T any](d *Decoder, workers int) iter.Seq2[T, error] {
 			workers = runtime.GOMAXPROCS(0)
 		}
 		if t, err := d.peek(); workers <= 1 || err != nil || t.Kind() != KindArrayStart || t.Form() != FormTabular ||
-			d.lx.r != nil || !d.opts.strict {
+			d.lr.r != nil || !d.opts.strict {
 			for v, err := range Rows[T](d) {
 				if !yield(v, err) {
 					return

@@ -71,9 +71,7 @@ func serialRest(d *Decoder) ([]string, error) {
 
 func TestParallelRowsMatchesRows(t *testing.T) {
 	smallRanges(t, 1)
-	old := parRowsRange
-	parRowsRange = 1
-	defer func() { parRowsRange = old }()
+	parallelRowsRange(t, 1)
 	rng := rand.New(rand.NewPCG(19, 11))
 	for i := range 800 {
 		doc := randomTableDoc(rng)
@@ -96,9 +94,7 @@ func TestParallelRowsMatchesRows(t *testing.T) {
 // workers, and that the decoder then fails with ErrSplitStopped.
 func TestParallelRowsBreak(t *testing.T) {
 	smallRanges(t, 1)
-	old := parRowsRange
-	parRowsRange = 64
-	defer func() { parRowsRange = old }()
+	parallelRowsRange(t, 64)
 	var b strings.Builder
 	b.WriteString("[3000]{a,b,c,g{x,y}}:\n")
 	for i := range 3000 {

@@ -215,8 +215,7 @@ func TestDecodeRowsMixed(t *testing.T) {
 	sb.WriteString("after: 2\n")
 	data := []byte(sb.String())
 	want := func(i int) rRow { return rRow{i, "n" + strconv.Itoa(i%7), i%2 == 0, float64(i%5) + 0.5} }
-	noBulk := newBytesDecoder(data, nil)
-	noBulk.bulk.off = true
+	noBulk := withoutFastPath(newBytesDecoder(data, nil))
 	for name, d := range map[string]*Decoder{
 		"bytes":   newBytesDecoder(data, nil),
 		"reader":  NewDecoder(bytes.NewReader(data)),

@@ -11,7 +11,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/longtest"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 func TestTableValues(t *testing.T) {
@@ -431,7 +433,7 @@ func randomCell(r *rand.Rand, floats []float64) Value {
 func TestRowCellsMatchReference(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	floats := floatCases(r)
-	for k := 0; k < 200000; k++ {
+	for k, n := 0, longtest.Size(t, 20000, 200000); k < n; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		indent := []int{0, 1, 2, 7, 8, 9, 200}[r.Intn(7)]
 		cells := make([]Value, 1+r.Intn(12))
@@ -466,7 +468,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 	// putCells alone, given room for as many cells of maxCell bytes as
 	// fit in end bytes, and a guard right after them: it writes what it
 	// can of those cells, and nothing past end.
-	for k := 0; k < 20000; k++ {
+	for k, n := 0, longtest.Size(t, 2000, 20000); k < n; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		cells := make([]Value, 1+r.Intn(12))
 		for i := range cells {
@@ -477,7 +479,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 		end := r.Intn((len(cells) + 1) * maxCell)
 		cells = cells[:min(len(cells), end/maxCell)]
 		back := bytes.Repeat([]byte{0xAA}, end+64)
-		o, n := putCells(unsafe.Pointer(&back[0]), 0, cells, rs.dw)
+		o, n := putCells(mem.Of(&back[0]), 0, cells, rs.dw)
 		want := ""
 		for _, c := range cells[:n] {
 			want += refCell(c, d) + string(byte(d))
@@ -494,7 +496,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 		Int(-7), String("Korea, Republic of"), String("2024-03-05T12:34:56Z"), Float(0.1234), Bool(false), String("true"),
 		String(""), String("abc"), String("-x"), Int(-1234567890123456), Float(-1e-6), Float(9999999.99999999), String("ab\"cd")}
 	var buf [1024]byte
-	if _, n := putCells(unsafe.Pointer(&buf), 0, common, delimWords[1]); n != len(common)-1 {
+	if _, n := putCells(mem.Of(&buf), 0, common, delimWords[1]); n != len(common)-1 {
 		t.Fatalf("putCells wrote %d of the %d common cells", n, len(common)-1)
 	}
 	// A malformed NumberValue is reported by its index.
@@ -514,7 +516,7 @@ func TestRowCellsMatchReference(t *testing.T) {
 func TestWriteRowMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewSource(7))
 	floats := floatCases(r)
-	for k := 0; k < 3000; k++ {
+	for k, n := 0, longtest.Size(t, 400, 3000); k < n; k++ {
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
 		indent := []int{1, 2, 4, 7, 8, 9}[r.Intn(6)]
 		width := 1 + r.Intn(12)

@@ -1,8 +1,10 @@
 package toon
 
 import (
+	"math/bits"
 	"strconv"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Kind identifies what a Token is. Its values are mnemonic bytes, so a Kind
@@ -121,13 +123,19 @@ type Field struct {
 // (Bytes, Fields) are views into the decoder's buffers and are valid only
 // until the next call to Decoder.Token; use Clone to keep a token longer.
 type Token struct {
-	h uint64         // kind | form<<8 | delimiter<<16 | number of fields<<32
-	p unsafe.Pointer // *byte of the text, or *Field of the field list
-	n int            // length of the text, declared length, or bool value
+	h uint64  // kind | form<<8 | delimiter<<16 | number of fields<<32
+	p mem.Ptr // *byte of the text, or *Field of the field list
+	n int     // length of the text, declared length, or bool value
 }
+
+// tokenSize is the size of a Token in bytes (checked by TestTokenSize).
+const tokenSize = 8 + 2*bits.UintSize/8
 
 func (t Token) kind() Kind { return Kind(t.h) }
 func (t Token) nf() int    { return int(t.h >> 32) }
+
+// emptyString is the token of an empty string.
+func emptyString() Token { return Token{h: uint64(KindString), p: mem.Of(&zeroByte)} }
 
 // zeroByte gives empty texts a non-nil address, so Bytes of an empty
 // string is an empty, non-nil slice.
@@ -135,15 +143,15 @@ var zeroByte byte
 
 func textToken(k Kind, b []byte) Token {
 	if len(b) == 0 {
-		return Token{h: uint64(k), p: unsafe.Pointer(&zeroByte)}
+		return Token{h: uint64(k), p: mem.Of(&zeroByte)}
 	}
-	return Token{h: uint64(k), p: unsafe.Pointer(unsafe.SliceData(b)), n: len(b)}
+	return Token{h: uint64(k), p: mem.BytesData(b), n: len(b)}
 }
 
 func headerToken(k Kind, n int, form Form, delim Delimiter, fields []Field) Token {
 	t := Token{h: uint64(k) | uint64(form)<<8 | uint64(delim)<<16, n: n}
 	if len(fields) > 0 {
-		t.p = unsafe.Pointer(unsafe.SliceData(fields))
+		t.p = mem.SliceData(fields)
 		t.h |= uint64(len(fields)) << 32
 	}
 	return t
@@ -220,15 +228,15 @@ func (t Token) Fields() []Field {
 	if t.nf() == 0 || (t.kind() != KindArrayStart && t.kind() != KindObjectStart) {
 		return nil
 	}
-	return unsafe.Slice((*Field)(t.p), t.nf())
+	return mem.SliceAt[Field](t.p, t.nf())
 }
 
 // text returns the token's text without checking its kind.
 func (t Token) text() []byte {
-	if t.p == nil {
+	if t.p.IsNil() {
 		return nil
 	}
-	return unsafe.Slice((*byte)(t.p), t.n)
+	return mem.BytesAt(t.p, t.n)
 }
 
 // Bytes returns the text of a Key, String or Number token: the unescaped
@@ -299,7 +307,7 @@ func (t Token) Clone() Token {
 	case KindArrayStart, KindObjectStart:
 		if t.nf() > 0 {
 			fs := cloneFields(t.Fields())
-			t.p = unsafe.Pointer(unsafe.SliceData(fs))
+			t.p = mem.SliceData(fs)
 		}
 	}
 	return t

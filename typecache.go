@@ -14,7 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // structField is one TOON field of a struct type.
@@ -195,17 +196,18 @@ func dominantField(fs []structField) (structField, bool) {
 
 // fieldPtr returns a pointer to field f of the struct at p. For a field
 // reached through embedded pointers, alloc decides what a nil pointer on
-// the way does: with alloc it is allocated, without it the result is nil.
-func fieldPtr(t reflect.Type, p unsafe.Pointer, f *structField, alloc bool) unsafe.Pointer {
+// the way does: with alloc it is allocated, without it the result is the
+// nil address.
+func fieldPtr(t reflect.Type, p mem.Ptr, f *structField, alloc bool) mem.Ptr {
 	if f.direct {
-		return unsafe.Add(p, f.off)
+		return p.Offset(f.off)
 	}
-	v := reflect.NewAt(t, p).Elem()
+	v := mem.NewAt(t, p).Elem()
 	for i, x := range f.index {
 		if i > 0 && v.Kind() == reflect.Pointer {
 			if v.IsNil() {
 				if !alloc {
-					return nil
+					return mem.Ptr{}
 				}
 				v.Set(reflect.New(v.Type().Elem()))
 			}
@@ -213,7 +215,7 @@ func fieldPtr(t reflect.Type, p unsafe.Pointer, f *structField, alloc bool) unsa
 		}
 		v = v.Field(x)
 	}
-	return v.Addr().UnsafePointer()
+	return mem.PtrOf(v.Addr())
 }
 
 // Types with a fixed mapping, ahead of the hooks.

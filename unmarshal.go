@@ -2,22 +2,22 @@ package toon
 
 // This file decodes TOON into Go values of any type: the typed half of
 // Decode and Unmarshal. Each type gets a decoding plan once (decPlans); a
-// plan writes through unsafe pointers at offsets computed from reflection
-// ahead of time, so decoding a struct costs no reflection per field, and
-// tabular rows decoded into structs cost no key lookups either (rowPlan).
+// plan writes through addresses (internal/mem) at offsets computed from
+// reflection ahead of time, so decoding a struct costs no reflection per
+// field, and tabular rows decoded into structs cost no key lookups
+// either (rowPlan).
 
 import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
+	"github.com/toonstream/toon/internal/mem"
 	"io"
 	"math"
 	"math/big"
 	"reflect"
 	"strconv"
 	"time"
-	"unsafe"
 )
 
 // Unmarshaler is implemented by types that decode themselves from TOON.
@@ -32,25 +32,6 @@ type Unmarshaler interface {
 	UnmarshalTOON(v any) error
 }
 
-// InvalidUnmarshalError describes an invalid target passed to Unmarshal or
-// Decode: not a pointer, or a nil pointer.
-type InvalidUnmarshalError struct {
-	Type reflect.Type
-}
-
-// Error implements error.
-func (e *InvalidUnmarshalError) Error() string {
-	if e.Type == nil {
-		return "toon: Unmarshal(nil)"
-	}
-	if e.Type.Kind() != reflect.Pointer {
-		return "toon: Unmarshal(non-pointer " + e.Type.String() + ")"
-	}
-	return "toon: Unmarshal(nil " + e.Type.String() + ")"
-}
-
-func init() { decodeReflect = unmarshalReflect }
-
 // unmarshalReflect is Decode for every target other than *any,
 // *map[string]any and *[]any: of the next value, or with whole of the
 // whole document, checked to its end.
@@ -60,52 +41,51 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
 	pl := decPlanOf(rv.Type().Elem())
-	s := decState{d: d, cell: -1, pack: true}
+	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	return s.root(whole, func(t Token) error { return pl.fn(&s, pl, t, mem.PtrOf(rv)) })
+}
+
+// root decodes the next value with decode, which is given its first
+// token; whole asks for the whole document, checked to its end. Errors
+// that stop decoding come first, then the first mismatch recorded in s.
+func (s *decState) root(whole bool, decode func(t Token) error) error {
+	d := s.d
 	t, err := d.Token()
 	if err != nil {
-		if err == io.EOF {
-			err = io.ErrUnexpectedEOF
-		}
-		return err
+		return unexpectedEOF(err)
 	}
-	if err := pl.fn(&s, pl, t, rv.UnsafePointer()); err != nil {
+	if err := decode(t); err != nil {
 		return err
 	}
 	if !whole {
 		if err := d.endErr(t); err != nil {
 			return err
 		}
-		return s.err
-	}
-	if _, err := d.Token(); err != io.EOF {
+	} else if _, err := d.Token(); err != io.EOF {
 		if err == nil {
-			err = errors.New("toon: unexpected token after the root value")
+			err = errAfterRoot
 		}
 		return err
 	}
-	if s.err != nil {
-		return s.err
-	}
-	return nil
+	return s.err
 }
 
 // decState is the state of one Decode call, or of one RowDecoder.
 type decState struct {
-	d      *Decoder
-	err    error             // the first mismatch; decoding goes on past it
-	intern map[string]string // InternStrings: strings seen so far
-	cell   int               // leaf index of the current tabular cell, or -1
-	delim  byte              // delimiter of the current table
-	pack   bool              // pack short strings into shared blocks
-	block  []byte            // the current block of packed strings
-	keys   *keyCache         // keys of generic objects, made on first use
+	d    *Decoder
+	err  error     // the first mismatch; decoding goes on past it
+	text textStore // the strings the decoded values keep
+
+	// The current tabular cell, to locate a mismatch in its row.
+	cell  int  // leaf index of the cell, or -1 outside a row
+	delim byte // delimiter of the row's table
 }
 
 // decFunc decodes the value that starts with token t into the Go value at
 // p, of the plan's type. It returns only errors that stop decoding (syntax
 // and reader errors); mismatches are recorded with mismatch, their value
 // skipped, and decoding goes on.
-type decFunc func(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error
+type decFunc func(s *decState, pl *decPlan, t Token, p mem.Ptr) error
 
 // decPlan is how values of one Go type are decoded.
 type decPlan struct {
@@ -115,10 +95,17 @@ type decPlan struct {
 	elem *decPlan // pointers, slices, arrays, maps
 	key  *decPlan // maps with TextUnmarshaler keys; nil otherwise
 
-	fields []decField     // structs
-	byName map[string]int // structs with many fields
-	hook   hook           // the hook of hookDec
-	zeroed reflect.Value  // arrays: the zero element
+	hook   hook          // the hook of decHook
+	zeroed reflect.Value // arrays: the zero element
+
+	structFields // structs
+}
+
+// structFields are the fields of a struct plan, and the index that finds
+// them by key.
+type structFields struct {
+	fields []decField
+	byName map[string]int // structs with many fields: the index of a name
 }
 
 // decField is one field of a struct plan.
@@ -273,9 +260,10 @@ func (s *decState) pos(t Token) (line, col int) {
 	line = d.line.num
 	switch t.kind() {
 	case KindString, KindNumber, KindKey:
-		if len(full) > 0 && t.p != nil {
-			base := uintptr(unsafe.Pointer(unsafe.SliceData(full)))
-			if q := uintptr(t.p); q >= base && q < base+uintptr(len(full)) {
+		if tb := t.text(); len(full) > 0 && tb != nil {
+			// Addresses compared as integers: the text may lie in another buffer.
+			base := mem.BytesData(full).Uintptr()
+			if q := mem.BytesData(tb).Uintptr(); q >= base && q < base+uintptr(len(full)) {
 				i := int(q - base)
 				if i > 0 && full[i-1] == '"' && t.kind() != KindNumber {
 					i-- // the opening quote of a quoted string
@@ -422,63 +410,18 @@ func (s *decState) next() (Token, error) {
 
 // str returns the text b as a string the caller keeps, interned with the
 // InternStrings option.
-func (s *decState) str(b []byte) string {
-	if !s.d.opts.intern || len(b) > maxInternLen {
-		return s.newString(b)
-	}
-	if v, ok := s.intern[string(b)]; ok {
-		return v
-	}
-	v := s.newString(b)
-	if s.intern == nil {
-		s.intern = make(map[string]string)
-	}
-	if len(s.intern) < maxInterned {
-		s.intern[v] = v
-	}
-	return v
-}
-
-// newString copies b into a new string. When decoding a whole document,
-// short strings are packed into shared blocks of packBlock bytes, which
-// saves an allocation per string: the document's strings are all kept by
-// the result anyway. (A block lives as long as any string in it.)
-func (s *decState) newString(b []byte) string {
-	if !s.pack || len(b) > maxPacked || len(b) == 0 {
-		return string(b)
-	}
-	if cap(s.block)-len(s.block) < len(b) {
-		s.block = make([]byte, 0, packBlock)
-	}
-	at := len(s.block)
-	s.block = append(s.block, b...)
-	return unsafe.String(&s.block[at], len(b))
-}
-
-// Strings of up to maxPacked bytes are packed into blocks of packBlock.
-const (
-	maxPacked = 128
-	packBlock = 8 << 10
-)
-
-// Interning keeps strings of at most maxInternLen bytes, and at most
-// maxInterned of them per Decode call or RowDecoder, so that a column of
-// distinct values cannot grow the table without bound.
-const (
-	maxInternLen = 64
-	maxInterned  = 4096
-)
+func (s *decState) str(b []byte) string { return s.text.str(b, s.d.opts.intern) }
 
 // ---- primitives ----
 
-func decUnsupported(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	return s.mismatch(t, pl.typ, errors.New("toon: Unmarshal of type "+pl.typ.String()+" is not supported"))
+func decUnsupported(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
+	return s.mismatch(t, pl.typ, errUnsupportedType(pl.typ))
 }
 
-func decBool(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBool(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindBool:
-		*(*bool)(p) = t.Bool()
+		mem.Store[bool](p, t.Bool())
 		return nil
 	case KindNull:
 		return nil
@@ -512,7 +455,7 @@ func parseInt(b []byte) (int64, bool) {
 			return v, true
 		}
 	}
-	v, err := Number(unsafe.String(unsafe.SliceData(b), len(b))).Int64()
+	v, err := Number(mem.String(b)).Int64()
 	return v, err == nil
 }
 
@@ -532,11 +475,11 @@ func parseUint(b []byte) (uint64, bool) {
 			return v, true
 		}
 	}
-	v, err := Number(unsafe.String(unsafe.SliceData(b), len(b))).Uint64()
+	v, err := Number(mem.String(b)).Uint64()
 	return v, err == nil
 }
 
-func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decInt(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
 		return err
 	}
@@ -546,27 +489,27 @@ func decInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	}
 	switch pl.size {
 	case 8:
-		*(*int64)(p) = v
+		mem.Store[int64](p, v)
 	case 4:
 		if v != int64(int32(v)) {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*int32)(p) = int32(v)
+		mem.Store[int32](p, int32(v))
 	case 2:
 		if v != int64(int16(v)) {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*int16)(p) = int16(v)
+		mem.Store[int16](p, int16(v))
 	default:
 		if v != int64(int8(v)) {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*int8)(p) = int8(v)
+		mem.Store[int8](p, int8(v))
 	}
 	return nil
 }
 
-func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decUint(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
 		return err
 	}
@@ -576,22 +519,22 @@ func decUint(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	}
 	switch pl.size {
 	case 8:
-		*(*uint64)(p) = v
+		mem.Store[uint64](p, v)
 	case 4:
 		if v > math.MaxUint32 {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*uint32)(p) = uint32(v)
+		mem.Store[uint32](p, uint32(v))
 	case 2:
 		if v > math.MaxUint16 {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*uint16)(p) = uint16(v)
+		mem.Store[uint16](p, uint16(v))
 	default:
 		if v > math.MaxUint8 {
 			return s.mismatch(t, pl.typ, nil)
 		}
-		*(*uint8)(p) = uint8(v)
+		mem.Store[uint8](p, uint8(v))
 	}
 	return nil
 }
@@ -612,14 +555,14 @@ func (s *decState) accept(t Token, pl *decPlan, k, k2 Kind) (ok bool, err error)
 // decFloat stores the nearest float; a number beyond the type's range is a
 // mismatch, not an infinity, and so is one so small that it would become
 // zero.
-func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindNumber); !ok {
 		return err
 	}
 	b := t.text()
 	if pl.size == 8 {
 		if f, ok := fastFloat(b); ok {
-			*(*float64)(p) = f
+			mem.Store[float64](p, f)
 			return nil
 		}
 	}
@@ -635,9 +578,9 @@ func decFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		f = 0 // -0 decodes to 0 (§4)
 	}
 	if bits == 32 {
-		*(*float32)(p) = float32(f)
+		mem.Store[float32](p, float32(f))
 	} else {
-		*(*float64)(p) = f
+		mem.Store[float64](p, f)
 	}
 	return nil
 }
@@ -687,10 +630,10 @@ func fastFloat(b []byte) (float64, bool) {
 	return f, true
 }
 
-func decString(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decString(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindString:
-		*(*string)(p) = s.str(t.text())
+		mem.Store[string](p, s.str(t.text()))
 		return nil
 	case KindNull:
 		return nil
@@ -699,10 +642,10 @@ func decString(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 // decNumber decodes Number and json.Number: the exact text of a number.
-func decNumber(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decNumber(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindNumber:
-		*(*string)(p) = string(t.text())
+		mem.Store[string](p, string(t.text()))
 		return nil
 	case KindNull:
 		return nil
@@ -711,8 +654,8 @@ func decNumber(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 // decValue decodes a primitive into a Value: numbers keep their text.
-func decValue(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	v := (*Value)(p)
+func decValue(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
+	v := mem.As[Value](p)
 	switch t.kind() {
 	case KindString:
 		*v = String(s.str(t.text()))
@@ -729,28 +672,28 @@ func decValue(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 }
 
 // decTime decodes an RFC 3339 string, with or without fractional seconds.
-func decTime(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decTime(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindString, KindString); !ok {
 		return err
 	}
 	b := t.text()
-	tm, err := time.Parse(time.RFC3339Nano, unsafe.String(unsafe.SliceData(b), len(b)))
+	tm, err := time.Parse(time.RFC3339Nano, mem.String(b))
 	if err != nil {
 		// The error refers to its input: parse a copy for the report.
 		_, err = time.Parse(time.RFC3339Nano, string(b))
 		return s.mismatch(t, pl.typ, err)
 	}
-	*(*time.Time)(p) = tm
+	mem.Store[time.Time](p, tm)
 	return nil
 }
 
 // decBigInt decodes an integer of any size, from a number or from a string
 // holding one (the lossless form some encoders use).
-func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBigInt(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindString); !ok {
 		return err
 	}
-	z := (*big.Int)(p)
+	z := mem.As[big.Int](p)
 	txt := string(t.text())
 	if _, ok := z.SetString(txt, 10); ok {
 		return nil
@@ -766,14 +709,14 @@ func decBigInt(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decBigFloat decodes a number, or a string holding one, with at least
 // enough precision for all its digits.
-func decBigFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBigFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if ok, err := s.accept(t, pl, KindNumber, KindString); !ok {
 		return err
 	}
 	if !isNumber(t.text()) {
 		return s.mismatch(t, pl.typ, nil)
 	}
-	f := (*big.Float)(p)
+	f := mem.As[big.Float](p)
 	if f.Prec() == 0 {
 		f.SetPrec(max(64, uint(len(t.text()))*4))
 	}
@@ -785,7 +728,7 @@ func decBigFloat(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decBytes decodes a base64 string (as encoding/json writes []byte), or an
 // array of numbers.
-func decBytes(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decBytes(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if t.kind() != KindString {
 		return decSlice(s, pl, t, p)
 	}
@@ -795,16 +738,16 @@ func decBytes(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	if err != nil {
 		return s.mismatch(t, pl.typ, err)
 	}
-	reflect.NewAt(pl.typ, p).Elem().SetBytes(dst[:n])
+	mem.NewAt(pl.typ, p).Elem().SetBytes(dst[:n])
 	return nil
 }
 
 // ---- hooks ----
 
-func decHook(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decHook(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	line, col := s.pos(t)
 	what := describeToken(t)
-	target := reflect.NewAt(pl.typ, p).Interface()
+	target := mem.NewAt(pl.typ, p).Interface()
 	var err error
 	switch pl.hook {
 	case hookText:
@@ -817,13 +760,13 @@ func decHook(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 			return s.mismatch(t, pl.typ, nil)
 		}
 	case hookTOON:
-		v, ferr := s.generic(t, false, true)
+		v, ferr := s.generic(t, 0, false, true)
 		if ferr != nil {
 			return ferr
 		}
 		err = target.(Unmarshaler).UnmarshalTOON(v)
 	case hookJSON:
-		v, ferr := s.generic(t, true, true)
+		v, ferr := s.generic(t, 0, true, true)
 		if ferr != nil {
 			return ferr
 		}
@@ -840,218 +783,71 @@ func decHook(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 	return nil
 }
 
-// generic builds the generic value that starts with t: objects as
-// map[string]any, or Object when ordered; numbers as Number with exact,
-// else as Decode stores them.
-func (s *decState) generic(t Token, ordered, exact bool) (any, error) {
-	switch t.kind() {
-	case KindObjectStart:
-		var m map[string]any
-		var o Object
-		if ordered {
-			o = Object{}
-		} else {
-			m = map[string]any{}
-		}
-		for {
-			k, err := s.next()
-			if err != nil {
-				return nil, err
-			}
-			if k.kind() == KindObjectEnd {
-				if ordered {
-					return o, nil
-				}
-				return m, nil
-			}
-			if s.keys == nil {
-				s.keys = new(keyCache)
-			}
-			name := s.keys.get(k.text())
-			vt, err := s.next()
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.generic(vt, ordered, exact)
-			if err != nil {
-				return nil, err
-			}
-			if ordered {
-				o = setMember(o, name, v)
-			} else {
-				m[name] = v
-			}
-		}
-	case KindArrayStart:
-		ahead := s.d.charge(s.d.preallocLen(t.n, anySize), anySize)
-		a := make([]any, 0, ahead)
-		for {
-			et, err := s.next()
-			if err != nil {
-				return nil, err
-			}
-			if et.kind() == KindArrayEnd {
-				s.d.filled(ahead, len(a), anySize)
-				return a, nil
-			}
-			v, err := s.generic(et, ordered, exact)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-	case KindString:
-		return s.str(t.text()), nil
-	case KindNumber:
-		if exact || s.d.opts.useNumber {
-			return Number(t.text()), nil
-		}
-		f, err := parseFloat(t.text(), 64)
-		if err != nil {
-			return Number(t.text()), nil // out of float64's range: keep the text (§4)
-		}
-		if f == 0 {
-			f = 0
-		}
-		return f, nil
-	case KindBool:
-		return t.Bool(), nil
-	case KindNull:
-		return nil, nil
-	}
-	return nil, errors.New("toon: unexpected " + t.kind().String() + " token")
-}
-
-// setMember sets key k of o, replacing an earlier member of that key (only
-// non-strict decoding lets keys repeat; the last one wins).
-func setMember(o Object, k string, v any) Object {
-	for i := range o {
-		if o[i].Key == k {
-			o[i].Value = v
-			return o
-		}
-	}
-	return append(o, Member{Key: k, Value: v})
-}
-
-// appendJSON appends the JSON text of a generic value.
-func appendJSON(b []byte, v any) ([]byte, error) {
-	switch x := v.(type) {
-	case nil:
-		return append(b, "null"...), nil
-	case bool:
-		return strconv.AppendBool(b, x), nil
-	case string:
-		q, err := json.Marshal(x)
-		return append(b, q...), err
-	case Number:
-		return append(b, x...), nil
-	case float64:
-		return strconv.AppendFloat(b, x, 'g', -1, 64), nil
-	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendJSON(b, e); err != nil {
-				return b, err
-			}
-		}
-		return append(b, ']'), nil
-	case Object:
-		b = append(b, '{')
-		for i, m := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			var err error
-			if b, err = appendJSON(b, m.Key); err != nil {
-				return b, err
-			}
-			b = append(b, ':')
-			if b, err = appendJSON(b, m.Value); err != nil {
-				return b, err
-			}
-		}
-		return append(b, '}'), nil
-	}
-	return b, errors.New("toon: cannot convert a " + reflect.TypeOf(v).String() + " to JSON")
-}
-
 // ---- containers ----
 
-func decPtr(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decPtr(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if t.kind() == KindNull {
-		*(*unsafe.Pointer)(p) = nil
+		mem.Store(p, mem.Ptr{})
 		return nil
 	}
-	q := *(*unsafe.Pointer)(p)
-	if q == nil {
-		q = reflect.New(pl.elem.typ).UnsafePointer()
-		*(*unsafe.Pointer)(p) = q
+	q := mem.Load[mem.Ptr](p)
+	if q.IsNil() {
+		q = mem.PtrOf(reflect.New(pl.elem.typ))
+		mem.Store(p, q)
 	}
 	return pl.elem.fn(s, pl.elem, t, q)
 }
 
-func decIface(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
-	v := reflect.NewAt(pl.typ, p).Elem()
+func decIface(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
+	v := mem.NewAt(pl.typ, p).Elem()
 	if t.kind() == KindNull {
 		v.SetZero()
 		return nil
 	}
 	if v.NumMethod() == 0 {
-		g, err := s.generic(t, false, false)
+		g, err := s.generic(t, 0, false, false)
 		if err != nil {
 			return err
 		}
-		*(*any)(p) = g
+		mem.Store[any](p, g)
 		return nil
 	}
 	// A non-empty interface: decode into the pointer it holds, if any.
 	if !v.IsNil() {
 		if e := v.Elem(); e.Kind() == reflect.Pointer && !e.IsNil() {
 			ep := decPlanOf(e.Type().Elem())
-			return ep.fn(s, ep, t, e.UnsafePointer())
+			return ep.fn(s, ep, t, mem.PtrOf(e))
 		}
 	}
 	return s.mismatch(t, pl.typ, nil)
 }
 
-// sliceHeader is the memory layout of a slice.
-type sliceHeader struct {
-	data unsafe.Pointer
-	len  int
-	cap  int
-}
-
 // decSlice decodes an array into a slice, reusing its backing array. Each
 // element is decoded into a zeroed element. The elements of a tabular
 // array decoded into structs go through a row plan.
-func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindArrayStart:
 	case KindNull:
-		*(*sliceHeader)(p) = sliceHeader{}
+		mem.Store(p, mem.SliceHeader{})
 		return nil
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	h := (*sliceHeader)(p)
+	h := mem.As[mem.SliceHeader](p)
 	ep := pl.elem
 	var rp *rowPlan
 	if t.Form() == FormTabular && isStructPlan(ep) {
 		rp = s.rowPlan(ep, t)
 	}
 	declared := t.n
-	dirty := h.cap // elements below dirty may hold old values
-	if h.data == nil {
+	dirty := h.Cap // elements below dirty may hold old values
+	if h.Data.IsNil() {
 		dirty = 0
 	}
 	ahead := 0 // elements given ahead, charged to s.d.ahead
-	if want := s.d.preallocLen(declared, ep.size); want > h.cap {
-		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, want))
+	if want := s.d.preallocLen(declared, ep.size); want > h.Cap {
+		mem.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, want))
 		dirty = 0
 		ahead = s.d.charge(want, ep.size)
 	}
@@ -1064,16 +860,16 @@ func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		if et.kind() == KindArrayEnd {
 			break
 		}
-		if n == h.cap {
+		if n == h.Cap {
 			growSlice(pl, p, n, declared)
 			dirty = n
 		}
-		e := unsafe.Add(h.data, uintptr(n)*ep.size)
+		e := h.Data.Offset(uintptr(n) * ep.size)
 		if n < dirty {
-			reflect.NewAt(ep.typ, e).Elem().SetZero()
+			mem.NewAt(ep.typ, e).Elem().SetZero()
 		}
 		n++
-		h.len = n
+		h.Len = n
 		if rp != nil {
 			err = s.decodeRow(rp, et, e)
 		} else {
@@ -1083,11 +879,11 @@ func decSlice(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 			return err
 		}
 	}
-	if h.data == nil {
+	if h.Data.IsNil() {
 		// An empty array is an empty slice, not a nil one.
-		reflect.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
+		mem.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
 	}
-	h.len = n
+	h.Len = n
 	s.d.filled(ahead, n, ep.size)
 	return nil
 }
@@ -1100,12 +896,12 @@ func isStructPlan(pl *decPlan) bool {
 // growSlice gives the slice at p room for more than n elements: twice the
 // capacity, but no more than the declared length when that is larger than
 // n.
-func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
+func growSlice(pl *decPlan, p mem.Ptr, n, declared int) {
 	c := max(2*n, 8)
 	if declared > n && declared < c {
 		c = declared
 	}
-	old := reflect.NewAt(pl.typ, p).Elem()
+	old := mem.NewAt(pl.typ, p).Elem()
 	ns := reflect.MakeSlice(pl.typ, n, c)
 	reflect.Copy(ns, old)
 	old.Set(ns)
@@ -1131,8 +927,8 @@ func growSlice(pl *decPlan, p unsafe.Pointer, n, declared int) {
 // 1 MiB.
 func (d *Decoder) preallocLen(declared int, size uintptr) int {
 	rows, budget := 1024, 1<<20
-	if d.lx.r == nil {
-		left := d.lx.end - d.lx.pos
+	if d.lr.r == nil {
+		left := d.lr.end - d.lr.pos
 		rows, budget = left/2+1, 4*min(left, math.MaxInt/8)+64<<10
 	}
 	n := min(declared, rows)
@@ -1158,7 +954,7 @@ func (d *Decoder) filled(ahead, n int, size uintptr) {
 
 // decArray decodes into a Go array: extra elements are dropped, missing
 // ones are zero.
-func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decArray(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindArrayStart:
 	case KindNull:
@@ -1183,12 +979,12 @@ func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 			}
 			continue
 		}
-		if err := ep.fn(s, ep, et, unsafe.Add(p, uintptr(i)*ep.size)); err != nil {
+		if err := ep.fn(s, ep, et, p.Offset(uintptr(i)*ep.size)); err != nil {
 			return err
 		}
 	}
 	if i < n {
-		a := reflect.NewAt(pl.typ, p).Elem()
+		a := mem.NewAt(pl.typ, p).Elem()
 		for ; i < n; i++ {
 			a.Index(i).Set(pl.zeroed)
 		}
@@ -1198,16 +994,16 @@ func decArray(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // decMap decodes an object into a map, adding to the entries it has.
 // Keys are strings, integers (which must fit) or TextUnmarshalers.
-func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindObjectStart:
 	case KindNull:
-		*(*unsafe.Pointer)(p) = nil
+		mem.Store(p, mem.Ptr{})
 		return nil
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	m := reflect.NewAt(pl.typ, p).Elem()
+	m := mem.NewAt(pl.typ, p).Elem()
 	if m.IsNil() {
 		m.Set(reflect.MakeMap(pl.typ))
 	}
@@ -1253,7 +1049,7 @@ func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		}
 		ev := reflect.New(ep.typ)
 		had := s.err != nil
-		if err := ep.fn(s, ep, vt, ev.UnsafePointer()); err != nil {
+		if err := ep.fn(s, ep, vt, mem.PtrOf(ev)); err != nil {
 			return err
 		}
 		s.inField(had, kv.String())
@@ -1263,7 +1059,7 @@ func decMap(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 
 // setIntKey parses an integer map key that must fit kv's type.
 func setIntKey(kv reflect.Value, b []byte) bool {
-	s := unsafe.String(unsafe.SliceData(b), len(b))
+	s := mem.String(b)
 	switch kv.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n, err := strconv.ParseInt(s, 10, kv.Type().Bits())
@@ -1283,37 +1079,37 @@ func setIntKey(kv reflect.Value, b []byte) bool {
 
 // decObject decodes an object into an Object, keeping the key order at
 // every level (nested objects become Objects too).
-func decObject(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decObject(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindObjectStart:
 	case KindNull:
-		*(*Object)(p) = nil
+		mem.Store(p, Object(nil))
 		return nil
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	v, err := s.generic(t, true, s.d.opts.useNumber)
+	v, err := s.generic(t, 0, true, s.d.opts.useNumber)
 	if err != nil {
 		return err
 	}
-	*(*Object)(p) = v.(Object)
+	mem.Store[Object](p, v.(Object))
 	return nil
 }
 
 // lookup returns the index of the field whose name is the key k
 // (case-sensitively), or -1. hint is the index where the key is expected.
-func (pl *decPlan) lookup(k []byte, hint int) int {
-	if hint < len(pl.fields) && pl.fields[hint].name == string(k) {
+func (sf *structFields) lookup(k []byte, hint int) int {
+	if hint < len(sf.fields) && sf.fields[hint].name == string(k) {
 		return hint
 	}
-	if pl.byName != nil {
-		if i, ok := pl.byName[string(k)]; ok {
+	if sf.byName != nil {
+		if i, ok := sf.byName[string(k)]; ok {
 			return i
 		}
 		return -1
 	}
-	for i := range pl.fields {
-		if pl.fields[i].name == string(k) {
+	for i := range sf.fields {
+		if sf.fields[i].name == string(k) {
 			return i
 		}
 	}
@@ -1323,7 +1119,7 @@ func (pl *decPlan) lookup(k []byte, hint int) int {
 // decStruct decodes an object into a struct, field by field; keys match
 // field names exactly (case-sensitively). Fields the object lacks keep
 // their values.
-func decStruct(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
+func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	switch t.kind() {
 	case KindObjectStart:
 	case KindNull:
@@ -1366,21 +1162,6 @@ func decStruct(s *decState, pl *decPlan, t Token, p unsafe.Pointer) error {
 		}
 		s.inField(had, f.name)
 	}
-}
-
-// UnknownFieldError reports a key that matches no field of the struct it
-// was decoded into, with the DisallowUnknownFields option.
-type UnknownFieldError struct {
-	Key    string // the key
-	Type   string // the struct type
-	Line   int    // 1-based line of the key
-	Column int    // 1-based column of the key
-}
-
-// Error implements error.
-func (e *UnknownFieldError) Error() string {
-	return "toon: unknown field " + strconv.Quote(e.Key) + " in " + e.Type +
-		" at line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column)
 }
 
 func (s *decState) unknownField(k Token, typ reflect.Type) {
@@ -1431,7 +1212,7 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 }
 
 // decodeRow decodes one row object into the struct at p.
-func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
+func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 	if t.kind() != KindObjectStart {
 		return rp.pl.fn(s, rp.pl, t, p)
 	}
@@ -1456,7 +1237,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 			}
 		}
 		if k.kind() != KindKey {
-			return errors.New("toon: unexpected " + k.kind().String() + " token in a tabular row")
+			return errUnexpected(k.kind(), " in a tabular row")
 		}
 		f := st.f
 		if f == nil {
@@ -1465,34 +1246,34 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 			}
 			continue
 		}
-		var fp unsafe.Pointer
+		var fp mem.Ptr
 		if f.direct {
-			fp = unsafe.Add(p, f.off)
+			fp = p.Offset(f.off)
 			// The common cells, decoded inline; anything unusual (null,
 			// a mismatch, a float outside the fast path) takes the call.
 			switch f.fast {
 			case fastString:
 				if vt.kind() == KindString {
-					*(*string)(fp) = s.str(vt.text())
+					mem.Store[string](fp, s.str(vt.text()))
 					continue
 				}
 			case fastInt64:
 				if vt.kind() == KindNumber {
 					if v, ok := parseInt(vt.text()); ok {
-						*(*int64)(fp) = v
+						mem.Store[int64](fp, v)
 						continue
 					}
 				}
 			case fastFloat64:
 				if vt.kind() == KindNumber {
 					if v, ok := fastFloat(vt.text()); ok {
-						*(*float64)(fp) = v
+						mem.Store[float64](fp, v)
 						continue
 					}
 				}
 			case fastBool:
 				if vt.kind() == KindBool {
-					*(*bool)(fp) = vt.n != 0
+					mem.Store[bool](fp, vt.n != 0)
 					continue
 				}
 			}
@@ -1515,7 +1296,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p unsafe.Pointer) error {
 		return unexpectedEOF(err)
 	}
 	if t.kind() != KindObjectEnd {
-		return errors.New("toon: unexpected " + t.kind().String() + " token at the end of a tabular row")
+		return errUnexpected(t.kind(), " at the end of a tabular row")
 	}
 	return nil
 }

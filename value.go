@@ -2,7 +2,8 @@ package toon
 
 import (
 	"math"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // valueKind tells what a Value holds.
@@ -31,7 +32,7 @@ const (
 type Value struct {
 	// p is the text of a non-empty string or NumberValue, or &valueTags[k]
 	// for a Value of kind k of the others, or nil for null.
-	p unsafe.Pointer
+	p mem.Ptr
 	// u is the length of the text (with numberBit set for a NumberValue),
 	// or the payload: an integer's bits, a float's bits, 1 for true.
 	u uint64
@@ -46,12 +47,12 @@ var valueTags [8]byte
 const numberBit = 1 << 63
 
 // tagOf returns the tag address of kind k.
-func tagOf(k valueKind) unsafe.Pointer { return unsafe.Pointer(&valueTags[k]) }
+func tagOf(k valueKind) mem.Ptr { return mem.Of(&valueTags[k]) }
 
 // valueTag returns the kind of a Value whose p is p, if p is a tag
 // address, or a number of len(valueTags) or more.
-func valueTag(p unsafe.Pointer) uintptr {
-	return uintptr(p) - uintptr(unsafe.Pointer(&valueTags))
+func valueTag(p mem.Ptr) uintptr {
+	return p.Uintptr() - mem.Of(&valueTags).Uintptr()
 }
 
 // kind returns the kind of v.
@@ -60,7 +61,7 @@ func (v *Value) kind() valueKind {
 		return valueKind(k)
 	}
 	switch {
-	case v.p == nil:
+	case v.p.IsNil():
 		return vNull
 	case v.u&numberBit != 0:
 		return vNumber
@@ -70,10 +71,10 @@ func (v *Value) kind() valueKind {
 
 // str returns the text of a string or NumberValue v ("" for the others).
 func (v *Value) str() string {
-	if valueTag(v.p) < uintptr(len(valueTags)) || v.p == nil {
+	if valueTag(v.p) < uintptr(len(valueTags)) || v.p.IsNil() {
 		return ""
 	}
-	return unsafe.String((*byte)(v.p), int(v.u&^numberBit))
+	return mem.StringAt(v.p, int(v.u&^numberBit))
 }
 
 // Equal reports whether v and w are of the same kind with the same
@@ -106,19 +107,19 @@ func (v Value) String() string {
 // text returns the Value of a non-empty string or NumberValue's text at p,
 // of n bytes, with numberBit in mark or not; an empty text gets the tag
 // of kind k.
-func text(p *byte, n int, mark uint64, k valueKind) Value {
+func text(p mem.Ptr, n int, mark uint64, k valueKind) Value {
 	if n == 0 {
 		return Value{p: tagOf(k)}
 	}
-	return Value{p: unsafe.Pointer(p), u: uint64(n) | mark}
+	return Value{p: p, u: uint64(n) | mark}
 }
 
 // String returns a string Value. The Value refers to the bytes of s.
-func String(s string) Value { return text(unsafe.StringData(s), len(s), 0, vString) }
+func String(s string) Value { return text(mem.StringData(s), len(s), 0, vString) }
 
 // Bytes returns a string Value whose text is b. The Value refers to b
 // without copying it: b must not change until the Value has been written.
-func Bytes(b []byte) Value { return text(unsafe.SliceData(b), len(b), 0, vString) }
+func Bytes(b []byte) Value { return text(mem.BytesData(b), len(b), 0, vString) }
 
 // Int returns a number Value for a signed integer.
 func Int(i int64) Value { return Value{p: tagOf(vInt), u: uint64(i)} }
@@ -155,7 +156,7 @@ func Null() Value { return Value{} }
 // digit. Writing a Value whose text is not a number is an error. The
 // Value refers to the bytes of n.
 func NumberValue(n Number) Value {
-	return text(unsafe.StringData(string(n)), len(n), numberBit, vNumber)
+	return text(mem.StringData(string(n)), len(n), numberBit, vNumber)
 }
 
 // appendValue appends v as a row cell; mask is the quoting mask of the
@@ -179,7 +180,7 @@ func appendValue(b []byte, v *Value, mask uint8) ([]byte, bool) {
 		return append(b, "false"...), true
 	case vNumber:
 		s := v.str()
-		return appendNumber(b, unsafe.Slice(unsafe.StringData(s), len(s)))
+		return appendNumber(b, mem.Bytes(s))
 	}
 	return append(b, "null"...), true
 }

@@ -4,7 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"unsafe"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TestValueKinds checks that every constructor's Value reads back as its
@@ -47,7 +48,7 @@ func TestValueKinds(t *testing.T) {
 		}
 	}
 	// A string's Value refers to the string's bytes.
-	if v := String(built); v.p != unsafe.Pointer(unsafe.StringData(built)) {
+	if v := String(built); v.p != mem.StringData(built) {
 		t.Error("String copied its text")
 	}
 }

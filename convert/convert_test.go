@@ -653,7 +653,7 @@ func TestToJSONExact(t *testing.T) {
 // the input does not have, stops its output where the error is found: what
 // it wrote is not a complete JSON value (and has no final newline), on
 // every writer path: compact, indented, the table-row writer (four rows or
-// more), the output pipe, and jsontext (WithMaxDepth above its limit).
+// more) and the output pipe.
 func TestToJSONCountErrorOutput(t *testing.T) {
 	inputs := []string{
 		"users[1000]{id,name}:\n  1,a\n  2,b\n",
@@ -662,12 +662,10 @@ func TestToJSONCountErrorOutput(t *testing.T) {
 		"m[2:]{v}:\n  k: 1\n",
 	}
 	options := map[string][]Option{
-		"compact":      nil,
-		"indented":     {WithJSONIndent(2)},
-		"serial":       {withPipeline(false)},
-		"piped":        {withPipeline(true), withPipeChunk(16)},
-		"jsontext":     {WithMaxDepth(jsontextMaxDepth + 1)},
-		"jsontext ind": {WithMaxDepth(jsontextMaxDepth + 1), WithJSONIndent(2)},
+		"compact":  nil,
+		"indented": {WithJSONIndent(2)},
+		"serial":   {withPipeline(false)},
+		"piped":    {withPipeline(true), withPipeChunk(16)},
 	}
 	for _, in := range inputs {
 		for name, opts := range options {

@@ -11,9 +11,10 @@ import (
 )
 
 // TestToJSONCountError checks that every ToJSON path (the compact and the
-// indented stream, the table loop, the jsontext path, the spool of
-// non-strict mode) reports a wrong count as the decoder does: at the line
-// where the array ended short or ran long, naming the header's line.
+// indented stream, the table loop, the spool of non-strict mode) reports a
+// wrong count as the decoder does, and as the jsontext reference
+// (toJSONText) does: at the line where the array ended short or ran long,
+// naming the header's line.
 func TestToJSONCountError(t *testing.T) {
 	var big strings.Builder // rows for the table loop, which takes tables of 4 rows or more
 	big.WriteString("t[401]{a,b}:\n")
@@ -44,7 +45,7 @@ func TestToJSONCountError(t *testing.T) {
 				t.Errorf("%.40q, indent %d: ToJSON %v, want %v", c.doc, ind, err, derr)
 			}
 		}
-		// The jsontext path, and non-strict mode (which has no count
+		// The jsontext reference, and non-strict mode (which has no count
 		// errors), agree with ToJSON.
 		sameAsJSONText(t, []byte(c.doc))
 	}

@@ -40,7 +40,7 @@ import (
 func FromCSV(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	if !validCSVComma(c.csvComma) {
-		return errors.New("convert: invalid CSV delimiter " + strconv.QuoteRune(rune(c.csvComma)))
+		return errCSVDelimiter(c.csvComma)
 	}
 	src, err := seekable(r, c.tempDir)
 	if err != nil {
@@ -194,19 +194,6 @@ func csvError(err error, cr *csvReader, bom bool) error {
 	return pe
 }
 
-// csvWidthError is a record whose width is not the header's.
-type csvWidthError struct {
-	pe        *csv.ParseError
-	got, want int
-}
-
-func (e *csvWidthError) Error() string {
-	return e.pe.Error() + ": " + strconv.Itoa(e.got) + " fields, the header has " + strconv.Itoa(e.want)
-}
-
-// Unwrap returns the *csv.ParseError, whose Err is csv.ErrFieldCount.
-func (e *csvWidthError) Unwrap() error { return e.pe }
-
 // addCSV copies the record cr has read into the current batch, each field
 // followed by a separator byte, with the ends of its fields, and hands the
 // batch over when it is full. rw.cells types its cells.
@@ -310,7 +297,7 @@ func isJSONNumber(b []byte) bool {
 func ToCSV(w io.Writer, r io.Reader, opts ...Option) error {
 	c := makeConfig(opts)
 	if !validCSVComma(c.csvComma) {
-		return errors.New("convert: invalid CSV delimiter " + strconv.QuoteRune(rune(c.csvComma)))
+		return errCSVDelimiter(c.csvComma)
 	}
 	dec := toon.NewDecoder(r, toon.WithIndent(c.indent), toon.WithMaxDepth(c.maxDepth))
 	cw := &csvWriter{w: w, comma: c.csvComma, buf: make([]byte, 0, csvBufSize)}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/csv"
-	"errors"
 	"io"
 	"math/bits"
 	"strconv"
@@ -271,10 +270,6 @@ func (r *csvReader) checkWidth() error {
 	}
 	return nil
 }
-
-// errMore is quotedAt's request for more input: the record goes on past
-// what the buffer holds.
-var errMore = errors.New("more input needed")
 
 // quoted reads a record with quotes, whose first line starts at buf[i]:
 // it makes sure the record is whole in the buffer, then parses it.

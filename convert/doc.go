@@ -1,9 +1,10 @@
 // Package convert converts between JSON and TOON as streams, in memory that
 // does not grow with the size of the document.
 //
-// ToJSON pipes the tokens of a toon.Decoder straight into a JSON writer
-// (github.com/go-json-experiment/json/jsontext): key order and the exact
-// text of every number are kept. In non-strict mode, where a repeated key
+// ToJSON copies the tokens of a toon.Decoder to a JSON writer of its own,
+// which writes what jsontext.Encoder (github.com/go-json-experiment/json)
+// writes for the same tokens without checking them again: key order and
+// the exact text of every number are kept. In non-strict mode, where a repeated key
 // can replace a member of any open object, ToJSON writes the JSON to a
 // spool (memory up to a budget, then a temporary file), resolves repeated
 // keys there as objects close, and copies the result out at the end.

@@ -22,11 +22,6 @@ import (
 // object closes in bounded memory, and converts that file. Only documents
 // with a repeated name pay for the extra passes.
 
-// repeatedNameError is the first pass's error for a repeated member name.
-type repeatedNameError struct{ *syntaxError }
-
-func (e repeatedNameError) Unwrap() error { return e.syntaxError }
-
 // fromLenient is FromJSON, in non-strict mode, of an input src that
 // repeats a member name.
 func fromLenient(w io.Writer, src *source, opts []Option) error {

@@ -7,10 +7,10 @@ import (
 	"errors"
 	"io"
 	"os"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // FromJSON reads one JSON value from r and writes it to w as a TOON
@@ -101,11 +101,6 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		return err
 	}
 	return nil
-}
-
-// errChanged explains an inconsistency between the two passes.
-func errChanged(err error) error {
-	return errors.New("convert: the input changed between the two passes (" + err.Error() + ")")
 }
 
 func byteReader(r io.Reader) io.ByteReader {
@@ -239,8 +234,6 @@ type p2frame struct {
 // tableMinRows is the least number of rows for which a flat table is
 // written with BeginTable and WriteRow.
 const tableMinRows = 8
-
-var errPlan = errors.New("convert: internal error: plan out of step with the input")
 
 // readObjectSlot reads the slot of an object that is not an array
 // element: whether it is written as a keyed table.
@@ -629,7 +622,7 @@ var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6}
 
 // numberText returns the value of the JSON number b as its text.
 func numberText(b []byte) toon.Value {
-	return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
+	return toon.NumberValue(toon.Number(mem.String(b)))
 }
 
 // tableStep handles the next token inside a flat table: a row object that

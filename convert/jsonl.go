@@ -170,7 +170,7 @@ func shortRead(err error) error {
 // ReadAt reads the view at offset off.
 func (v *linesView) ReadAt(p []byte, off int64) (int, error) {
 	if off < 0 {
-		return 0, errors.New("convert: negative offset")
+		return 0, errNegativeOffset
 	}
 	n := 0
 	if off == 0 && len(p) > 0 {
@@ -263,17 +263,11 @@ func (v *linesView) Seek(off int64, whence int) (int64, error) {
 		off += v.size + 2
 	}
 	if off < 0 {
-		return 0, errors.New("convert: negative offset")
+		return 0, errNegativeOffset
 	}
 	v.pos = off
 	return off, nil
 }
-
-// Reasons for rejecting a JSON Lines record, in a *JSONError.
-var (
-	errLineNotObject = errors.New("a JSON Lines record must be a JSON object")
-	errLineTwoValues = errors.New("more than one JSON value on the line (a JSON Lines record is one object on one line)")
-)
 
 // explain turns an error of FromJSON's first pass over the view into a
 // *JSONError located in the JSON Lines input; other errors (I/O, limits)

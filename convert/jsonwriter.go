@@ -14,12 +14,11 @@ import (
 // it keeps no stack: a depth and what the previous token asks of the next one
 // are enough to place commas, colons and indentation.
 //
-// Its output is byte for byte what jsontext.Encoder wrote for the same
+// Its output is byte for byte what jsontext.Encoder writes for the same
 // tokens with AllowInvalidUTF8 and AllowDuplicateNames (and WithIndent of n
-// spaces when indent > 0), which ToJSON used before: the same escapes, the
-// same whitespace and the newline after the root value. jsontext validated
-// and tracked every token again; this writer trusts the decoder and spends
-// its time on copying bytes.
+// spaces when indent > 0): the same escapes, the same whitespace and the
+// newline after the root value; the tests compare the two. Unlike jsontext
+// it does not check the tokens again: the decoder has.
 //
 // Output collects in a buffer of fixed size and goes to the io.Writer in
 // chunks of up to jsonBufSize bytes (with a pipe, of up to the pipe's

@@ -432,8 +432,8 @@ func randomTOON(rng *rand.Rand) []byte {
 	return b
 }
 
-// TestToJSONMatchesJSONText compares ToJSON with the jsontext path it
-// replaced on the corpus, on JSON documents converted to TOON, on random
+// TestToJSONMatchesJSONText compares ToJSON with the jsontext reference
+// (toJSONText) on the corpus, on JSON documents converted to TOON, on random
 // TOON (valid or not) and on the specification's decode fixtures.
 func TestToJSONMatchesJSONText(t *testing.T) {
 	rng := rand.New(rand.NewSource(6))
@@ -505,8 +505,8 @@ func nestedTOON(depth int) []byte {
 
 // TestToJSONDeep checks deep documents: indentation past what streamJSON
 // writes itself (maxIndentFast) and longer than the buffer, and nesting
-// beyond jsontext's limit, which WithMaxDepth can allow and which is still
-// reported as jsontext reported it.
+// beyond jsontext's limit, which ToJSON rejects as an input error even when
+// WithMaxDepth allows more.
 func TestToJSONDeep(t *testing.T) {
 	// 1100 levels of 64 spaces need 70,400 bytes of indentation per line.
 	in := nestedTOON(1100)
@@ -538,8 +538,10 @@ func TestToJSONDeep(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || !strings.HasPrefix(err.Error(), "convert: writing JSON: jsontext: exceeded max depth") {
-			t.Fatalf("depth %d: got error %.200v", depth, err)
+		var se *toon.SyntaxError
+		// The array on the last line, depth-1, opens the level too many.
+		if !errors.As(err, &se) || !errors.Is(err, toon.ErrDepth) || se.Line != depth-1 {
+			t.Fatalf("depth %d: got error %.200v, want ErrDepth on line %d", depth, err, depth-1)
 		}
 	}
 }

@@ -274,8 +274,8 @@ func (l *lenient) push(obj bool) *lframe {
 
 // spoolToJSON is ToJSON in non-strict mode: it writes the document's JSON
 // to a spool, resolving repeated keys as objects close, and then copies it
-// to jw. On an error in the input nothing is written, as before (see
-// lenientDocument).
+// to jw. On an error in the input nothing is written to jw: the spool is
+// dropped.
 func spoolToJSON(jw *jsonWriter, dec *toon.Decoder, c config) error {
 	sp := &spool{budget: c.spoolBudget, dir: c.tempDir}
 	defer sp.close()
@@ -327,7 +327,7 @@ func (l *lenient) convert(dec tokenReader) (root []piece, rootEnd int64, empty b
 		switch k := t.Kind(); k {
 		case toon.KindKey:
 			if len(l.stack) == 0 || !l.stack[len(l.stack)-1].obj {
-				return nil, 0, false, errors.New("convert: unexpected token " + k.String())
+				return nil, 0, false, errUnexpectedToken(k)
 			}
 			l.key(l.stack[len(l.stack)-1], t.Bytes())
 			if sw.err != nil {
@@ -343,7 +343,7 @@ func (l *lenient) convert(dec tokenReader) (root []piece, rootEnd int64, empty b
 			continue
 		case toon.KindObjectEnd, toon.KindArrayEnd:
 			if len(l.stack) == 0 || l.stack[len(l.stack)-1].obj != (k == toon.KindObjectEnd) {
-				return nil, 0, false, errors.New("convert: unexpected token " + k.String())
+				return nil, 0, false, errUnexpectedToken(k)
 			}
 			f := l.stack[len(l.stack)-1]
 			start = f.start
@@ -358,7 +358,7 @@ func (l *lenient) convert(dec tokenReader) (root []piece, rootEnd int64, empty b
 				end-- // the root's newline
 			}
 		default:
-			return nil, 0, false, errors.New("convert: unexpected token " + k.String())
+			return nil, 0, false, errUnexpectedToken(k)
 		}
 		if sw.err != nil {
 			return nil, 0, false, sw.err

@@ -1,9 +1,11 @@
 package convert
 
 import (
-	"unsafe"
+	"errors"
+	"io"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // The in-memory non-strict path that spoolToJSON replaced, kept as the
@@ -39,7 +41,7 @@ func writeLenient(jw *jsonWriter, v any) {
 	case toon.Object:
 		jw.open('{')
 		for _, m := range x {
-			jw.key(unsafe.Slice(unsafe.StringData(m.Key), len(m.Key)))
+			jw.key(mem.Bytes(m.Key))
 			writeLenient(jw, m.Value)
 		}
 		jw.close('}')
@@ -50,9 +52,9 @@ func writeLenient(jw *jsonWriter, v any) {
 		}
 		jw.close(']')
 	case string:
-		jw.str(unsafe.Slice(unsafe.StringData(x), len(x)))
+		jw.str(mem.Bytes(x))
 	case lenientNumber:
-		jw.raw(unsafe.Slice(unsafe.StringData(string(x)), len(x)))
+		jw.raw(mem.Bytes(string(x)))
 	case bool:
 		if x {
 			jw.raw(litTrue)
@@ -62,4 +64,90 @@ func writeLenient(jw *jsonWriter, v any) {
 	case nil:
 		jw.raw(litNull)
 	}
+}
+
+// lenientDocument reads the whole document of a non-strict decoder. ok is
+// false when there is nothing to write: on an error, or for an input
+// without tokens.
+func lenientDocument(dec *toon.Decoder) (v any, ok bool, err error) {
+	t, err := dec.Token()
+	if err != nil {
+		if err == io.EOF {
+			err = nil
+		}
+		return nil, false, err
+	}
+	if v, err = lenientValue(dec, t); err != nil {
+		return nil, false, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		if err == nil {
+			err = errors.New("convert: unexpected token after the root value")
+		}
+		return nil, false, err
+	}
+	return v, true, nil
+}
+
+// lenientNumber is number text kept exactly.
+type lenientNumber string
+
+func lenientValue(dec *toon.Decoder, t toon.Token) (any, error) {
+	switch t.Kind() {
+	case toon.KindObjectStart:
+		var obj toon.Object
+		var index map[string]int
+		for {
+			k, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			if k.Kind() == toon.KindObjectEnd {
+				return obj, nil
+			}
+			name := k.String()
+			vt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			v, err := lenientValue(dec, vt)
+			if err != nil {
+				return nil, err
+			}
+			if index == nil {
+				index = make(map[string]int)
+			}
+			if i, ok := index[name]; ok {
+				obj[i].Value = v // last write wins, first position stays
+				continue
+			}
+			index[name] = len(obj)
+			obj = append(obj, toon.Member{Key: name, Value: v})
+		}
+	case toon.KindArrayStart:
+		arr := []any{}
+		for {
+			et, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			if et.Kind() == toon.KindArrayEnd {
+				return arr, nil
+			}
+			v, err := lenientValue(dec, et)
+			if err != nil {
+				return nil, err
+			}
+			arr = append(arr, v)
+		}
+	case toon.KindString:
+		return t.String(), nil
+	case toon.KindNumber:
+		return lenientNumber(t.String()), nil
+	case toon.KindBool:
+		return t.Bool(), nil
+	case toon.KindNull:
+		return nil, nil
+	}
+	return nil, errors.New("convert: unexpected token " + t.Kind().String())
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // oracleToJSON is non-strict ToJSON through the in-memory path that
@@ -200,7 +201,7 @@ func TestLenientMatchesOracle(t *testing.T) {
 	}
 	rng := rand.New(rand.NewSource(11))
 	converted, dups := 0, 0
-	const n = 2000
+	n := longtest.Size(t, 400, 2000)
 	for i := 0; i < n; i++ {
 		in := dupTOON(rng)
 		if sameAsOracle(t, in) {

@@ -8,9 +8,9 @@ import (
 	"math/bits"
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // lexer is the JSON tokenizer of both passes of FromJSON. It accepts
@@ -105,17 +105,6 @@ const (
 const lexMaxDepth = 10000
 
 const lexBufSize = 256 << 10
-
-// syntaxError is the lexer's rejection of its input.
-type syntaxError struct {
-	off int64
-	msg string
-	err error // the cause to report as it is, without re-reading the input with jsontext; or nil
-}
-
-func (e *syntaxError) Error() string {
-	return "json: " + e.msg + " at offset " + strconv.FormatInt(e.off, 10)
-}
 
 // newLexer returns a lexer of r that reads into buf (a new buffer if buf
 // has less than 16 bytes of capacity; tests use small ones to exercise
@@ -864,13 +853,13 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 	// The loads go through base, each after an explicit bounds check: the
 	// slice expressions they replace cost more here than the work itself.
 	n := len(b)
-	base := unsafe.Pointer(unsafe.SliceData(b))
+	base := mem.BytesData(b)
 	for j := range ws {
 		p := &ws[j]
 		if n-i < 24 {
 			return 0, false
 		}
-		if load64(base, i)&p.m0 != p.w0 || load64(base, i+8)&p.m1 != p.w1 {
+		if base.Load64(i)&p.m0 != p.w0 || base.Load64(i+8)&p.m1 != p.w1 {
 			return 0, false
 		}
 		if p.n > 16 {
@@ -881,20 +870,20 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 		}
 		i += p.n // now n-i >= 8
 		c := &cells[j]
-		switch ch := byteAt(base, i); {
+		switch ch := base.Byte(i); {
 		case ch == '"':
 			k := i + 1
 			for {
 				if n-k < 8 {
 					return 0, false
 				}
-				if m := strStop(load64(base, k)); m != 0 {
+				if m := strStop(base.Load64(k)); m != 0 {
 					k += bits.TrailingZeros64(m) >> 3
 					break
 				}
 				k += 8
 			}
-			if byteAt(base, k) == '"' {
+			if base.Byte(k) == '"' {
 				c.kind, c.esc, c.lo, c.hi = tkString, false, i+1, k
 				i = k + 1
 				continue
@@ -915,21 +904,21 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 			if k >= n {
 				return 0, false
 			}
-			switch d := byteAt(base, k); {
+			switch d := base.Byte(k); {
 			case d == '0':
 				k++
 			case d-'1' < 9:
 				k++
-				for k < n && byteAt(base, k)-'0' < 10 {
+				for k < n && base.Byte(k)-'0' < 10 {
 					k++
 				}
 			default:
 				return 0, false
 			}
-			if k < n && byteAt(base, k) == '.' {
+			if k < n && base.Byte(k) == '.' {
 				k++
 				f := k
-				for k < n && byteAt(base, k)-'0' < 10 {
+				for k < n && base.Byte(k)-'0' < 10 {
 					k++
 				}
 				if k == f {
@@ -939,7 +928,7 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 			if k >= n {
 				return 0, false
 			}
-			if numChar[byteAt(base, k)] {
+			if numChar[base.Byte(k)] {
 				var ok bool
 				if k, ok = numberAt(b, i); !ok {
 					return 0, false
@@ -948,19 +937,19 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 			c.kind, c.esc, c.lo, c.hi = tkNumber, false, i, k
 			i = k
 		case ch == 't':
-			if load32(base, i) != 't'|'r'<<8|'u'<<16|'e'<<24 {
+			if base.Load32(i) != 't'|'r'<<8|'u'<<16|'e'<<24 {
 				return 0, false
 			}
 			c.kind, c.esc = tkTrue, false
 			i += 4
 		case ch == 'f':
-			if load32(base, i+1) != 'a'|'l'<<8|'s'<<16|'e'<<24 {
+			if base.Load32(i+1) != 'a'|'l'<<8|'s'<<16|'e'<<24 {
 				return 0, false
 			}
 			c.kind, c.esc = tkFalse, false
 			i += 5
 		case ch == 'n':
-			if load32(base, i) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
+			if base.Load32(i) != 'n'|'u'<<8|'l'<<16|'l'<<24 {
 				return 0, false
 			}
 			c.kind, c.esc = tkNull, false
@@ -969,25 +958,11 @@ func (t *rowTemplate) matchCompact(b []byte, i int, cells []mcell) (int, bool) {
 			return 0, false
 		}
 	}
-	if i >= n || byteAt(base, i) != '}' {
+	if i >= n || base.Byte(i) != '}' {
 		return 0, false
 	}
 	return i + 1, true
 }
-
-// load64 returns the little-endian word at p+i; the caller has checked that
-// the 8 bytes are in its buffer.
-func load64(p unsafe.Pointer, i int) uint64 {
-	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
-}
-
-// load32 returns the little-endian 32-bit word at p+i, checked likewise.
-func load32(p unsafe.Pointer, i int) uint32 {
-	return binary.LittleEndian.Uint32((*[4]byte)(unsafe.Add(p, i))[:])
-}
-
-// byteAt returns the byte at p+i, checked likewise.
-func byteAt(p unsafe.Pointer, i int) byte { return *(*byte)(unsafe.Add(p, i)) }
 
 // equalAt reports whether b[i:] starts with p, comparing words: p is
 // usually a short piece of a row.

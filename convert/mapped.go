@@ -6,9 +6,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"unsafe"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file reads input files through a read-only memory mapping
@@ -38,10 +38,6 @@ import (
 // after they checked it breaks what they assume of it, which may end in a
 // panic. A file replaced by another (renamed over, as editors and the toon
 // command do) is not affected: the mapping keeps the file that was opened.
-
-// errShrunk reports a fault in a mapped input: the file became shorter
-// while it was read.
-var errShrunk = errors.New("convert: the input file became shorter while it was read")
 
 // releaseBlock is the unit in which the pages of a mapping that a reader
 // has passed are released: a multiple of any page size.
@@ -233,7 +229,7 @@ func (in *fileInput) holds(addr uintptr) bool {
 	if len(in.mem) == 0 {
 		return false
 	}
-	lo := uintptr(unsafe.Pointer(unsafe.SliceData(in.mem)))
+	lo := mem.BytesData(in.mem).Uintptr()
 	return addr >= lo && addr-lo < uintptr(len(in.mem))
 }
 
@@ -273,7 +269,7 @@ func (in *fileInput) ReadAt(b []byte, off int64) (int, error) {
 		return 0, errors.New("convert: ReadAt on a file that is not regular")
 	}
 	if off < 0 {
-		return 0, errors.New("convert: negative offset")
+		return 0, errNegativeOffset
 	}
 	if off >= in.size {
 		return 0, io.EOF
@@ -306,7 +302,7 @@ func (in *fileInput) Seek(off int64, whence int) (int64, error) {
 		off += in.size
 	}
 	if off < 0 {
-		return 0, errors.New("convert: negative offset")
+		return 0, errNegativeOffset
 	}
 	if off == 0 && in.moved {
 		in.pass++
@@ -314,18 +310,6 @@ func (in *fileInput) Seek(off int64, whence int) (int64, error) {
 	}
 	in.pos = off
 	return off, nil
-}
-
-// flushHook is an io.Writer that calls its hook after each write.
-type flushHook struct {
-	w    io.Writer
-	hook func()
-}
-
-func (h flushHook) Write(b []byte) (int, error) {
-	n, err := h.w.Write(b)
-	h.hook()
-	return n, err
 }
 
 // lexerFor returns the lexer of FromJSON's passes over r: if r is a mapped

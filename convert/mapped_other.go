@@ -8,7 +8,7 @@ import (
 )
 
 // mapFile does not map files here: the callers read them with ReadAt.
-// Mapping is kept to Linux, where it was measured to pay (see the README).
+// Mapping is kept to Linux, where its gain is measured (see the README).
 func mapFile(f *os.File, off, size int64) (mem, data []byte, err error) {
 	return nil, nil, errors.New("convert: files are not mapped on this system")
 }

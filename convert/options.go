@@ -7,31 +7,41 @@ import "github.com/toonstream/toon"
 type Option func(*config)
 
 type config struct {
-	indent      int            // TOON indentation: written by FromJSON, expected by ToJSON
-	delim       toon.Delimiter // FromJSON: the document delimiter
-	strict      bool           // ToJSON: the decoder's strict mode
-	jsonIndent  int            // ToJSON: spaces per level of JSON output; 0 is compact
-	tempDir     string         // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
-	maxHeader   int            // FromJSON: bytes of field names one tabular header may hold
-	maxDepth    int            // both: deepest nesting accepted
-	maxLine     int            // FromJSON: longest TOON line, and so longest JSON string or number
-	memBudget   int            // FromJSON: bytes of plan kept in memory before spilling
-	bufSize     int            // FromJSON: the JSON lexer's initial buffer
-	spoolBudget int            // ToJSON, non-strict: bytes of JSON kept in memory before spilling
-	compactMax  int            // ToJSON, non-strict: largest object with a repeated key rewritten in place
-	pipe        int            // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
-	pipeChunk   int            // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
-	aheadMin    int            // FromJSON: input left for the first pass to start a helper
-	aheadWait   bool           // FromJSON: the first pass waits for its helper's guess (tests)
-	flushed     func()         // ToJSON: called on its goroutine after each piece of output (mapped.go)
-	progress    progressFunc   // FromJSONFile, ToJSONFile: WithProgress
-	lines       *linesView     // FromJSON: the input is JSON Lines seen as an array (FromJSONLines)
-	csvComma    byte           // FromCSV, ToCSV: the CSV field delimiter
-	csvStrings  bool           // FromCSV: every cell a string
-	maxRecord   int            // FromCSV: bytes of the longest record
-	workers     int            // ToJSON: goroutines converting a large table's ranges; 0 for GOMAXPROCS (parallel.go)
-	parRange    int            // ToJSON: bytes of TOON per range; 0 for parRange
-	par         *parallel      // ToJSON: parallel table conversion, when the input allows it
+	// Set by the exported options.
+	indent     int            // TOON indentation: written by FromJSON, expected by ToJSON
+	delim      toon.Delimiter // FromJSON: the document delimiter
+	strict     bool           // ToJSON: the decoder's strict mode
+	jsonIndent int            // ToJSON: spaces per level of JSON output; 0 is compact
+	tempDir    string         // FromJSON: where spooled input and spilled plans go; ToJSON: the non-strict spool
+	maxHeader  int            // FromJSON: bytes of field names one tabular header may hold
+	maxDepth   int            // both: deepest nesting accepted
+	progress   progressFunc   // FromJSONFile, ToJSONFile: WithProgress
+	csvComma   byte           // FromCSV, ToCSV: the CSV field delimiter
+	csvStrings bool           // FromCSV: every cell a string
+	maxRecord  int            // FromCSV: bytes of the longest record
+
+	// Set by the package's entry points for their own calls.
+	flushed func()     // ToJSON: called on its goroutine after each piece of output (mapped.go)
+	lines   *linesView // FromJSON: the input is JSON Lines seen as an array (FromJSONLines)
+
+	// Sizes and switches that makeConfig sets to their defaults; only the
+	// tests change them (export_test.go), to reach with small inputs the
+	// paths that large inputs take.
+	maxLine     int  // FromJSON: longest TOON line, and so longest JSON string or number
+	memBudget   int  // FromJSON: bytes of plan kept in memory before spilling
+	bufSize     int  // FromJSON: the JSON lexer's initial buffer
+	spoolBudget int  // ToJSON, non-strict: bytes of JSON kept in memory before spilling
+	compactMax  int  // ToJSON, non-strict: largest object with a repeated key rewritten in place
+	pipe        int  // FromJSON, ToJSON: use a second goroutine: 0 when useful, 1 always, -1 never
+	pipeChunk   int  // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
+	aheadMin    int  // FromJSON: input left for the first pass to start a helper
+	aheadWait   bool // FromJSON: the first pass waits for its helper's guess
+	workers     int  // ToJSON: goroutines converting a large table's ranges; 0 for GOMAXPROCS (parallel.go)
+	parRange    int  // ToJSON: bytes of TOON per range; 0 for parRange
+
+	// Set by the ToJSON entry points when the input allows a parallel
+	// conversion of its tables.
+	par *parallel
 }
 
 func makeConfig(opts []Option) config {
@@ -148,53 +158,4 @@ func WithMaxRecordSize(n int) Option {
 		}
 		c.maxRecord = n
 	}
-}
-
-// withMemBudget sets how many bytes of FromJSON's plan stay in memory
-// before they spill to a temporary file; tests lower it to exercise the
-// spill path.
-func withMemBudget(n int) Option { return func(c *config) { c.memBudget = n } }
-
-// withSpoolBudget sets how many bytes of JSON non-strict ToJSON keeps in
-// memory before its spool moves to a temporary file; tests lower it to
-// exercise the file.
-func withSpoolBudget(n int) Option { return func(c *config) { c.spoolBudget = n } }
-
-// withCompactMax sets the largest object with a repeated key that
-// non-strict ToJSON rewrites in place; tests lower it (0: never) to
-// exercise the ropes.
-func withCompactMax(n int) Option { return func(c *config) { c.compactMax = n } }
-
-// withMaxLine sets the TOON line limit of FromJSON, its JSON lexer's and
-// its encoder's (default toon.DefaultMaxLineLength); tests lower it to
-// reach it with small inputs.
-func withMaxLine(n int) Option { return func(c *config) { c.maxLine = n } }
-
-// withBufSize sets the initial size of FromJSON's read buffer; tests make
-// it small so that tokens and rows straddle refills.
-func withBufSize(n int) Option { return func(c *config) { c.bufSize = n } }
-
-// withPipeline makes FromJSON write table rows, and ToJSON its output, on
-// a goroutine of their own (on) or not (off), whatever the number of CPUs;
-// tests use it to cover both ways.
-func withPipeline(on bool) Option {
-	return func(c *config) {
-		c.pipe = -1
-		if on {
-			c.pipe = 1
-		}
-	}
-}
-
-// withPipeChunk sets the size of the buffers ToJSON's output goroutine
-// writes (at least jsonBufSize); tests make it small, so that a document
-// of a few hundred KiB fills several.
-func withPipeChunk(n int) Option { return func(c *config) { c.pipeChunk = n } }
-
-// withAheadMin sets how much input must be left after a table's first row
-// for the first pass to start a helper; tests lower it,
-// and make the pass wait for the helper's guess of a row boundary, so
-// that the helper's rows are taken whenever the guess is right.
-func withAheadMin(n int) Option {
-	return func(c *config) { c.aheadMin, c.aheadWait = n, true }
 }

@@ -8,20 +8,18 @@ import (
 
 // outPipe hands a jsonWriter's output to a goroutine of its own, which
 // writes it to the io.Writer in order. Writing a large output to a file
-// costs the process about half as much (system) time again as producing
-// it: measured on bench/cli.sh's table, 1.35 s of system time beside
-// 2.2 s of user time. With a second CPU, that time overlaps the
-// conversion instead of adding to it.
+// costs system time of the same order as the conversion's own; with a
+// second CPU, that time overlaps the conversion instead of adding to it.
 //
 // The pipe's buffers are larger than the jsonWriter's (chunk bytes, 1 MiB
 // by default): the writer fills a window of jsonBufSize bytes of the
 // current pipe buffer, and a flush only moves the window on, to start
 // where the output ends, until the next window would not fit. Only then
 // does the buffer go to the goroutine, so that the io.Writer gets writes of
-// about chunk bytes and the two goroutines meet once per chunk. (On
-// bench/cli.sh's table, writes of 64 KiB meant 12,000 meetings, each a
-// wake-up of the other goroutine's thread, in futex calls.) The window
-// keeps the jsonWriter's buffer a jsonBufSize array for its loops.
+// about chunk bytes and the two goroutines meet once per chunk: each
+// meeting may wake the other goroutine's thread, which costs more than
+// copying a small buffer. The window keeps the jsonWriter's buffer a
+// jsonBufSize array for its loops.
 //
 // The io.Writer is called from the pipe's goroutine only, and never
 // concurrently; the jsonWriter waits for every buffer to be written

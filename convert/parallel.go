@@ -121,10 +121,6 @@ func (p *parallel) putBuffers() {
 	p.free = p.free[:0]
 }
 
-// errStopped marks the jobs that were not run because the conversion had
-// stopped.
-var errStopped = errors.New("convert: stopped")
-
 // table converts the rows of the flat table whose ArrayStart jw has just
 // written, if the decoder can split it, and reports whether it did; dec
 // is then past the table's rows, its next token the table's ArrayEnd, and
@@ -356,10 +352,3 @@ func (p *parallel) convert(ws *workerState, tab *toon.Table, depth int, j *parJo
 	j.err = err
 	j.rows = j.out.Len() > 0 && j.out.Bytes()[0] == '{'
 }
-
-// withWorkers sets the goroutines that convert a large table's ranges
-// (tests); n > 0 also converts tables of small inputs in parallel.
-func withWorkers(n int) Option { return func(c *config) { c.workers = n } }
-
-// withParRange sets the bytes of TOON per range (tests).
-func withParRange(n int) Option { return func(c *config) { c.parRange = n } }

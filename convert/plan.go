@@ -156,10 +156,6 @@ func mix(x uint64) uint64 { // the splitmix64 finalizer
 	return x
 }
 
-// errHeaderTooLarge is wrapped by the error for a table whose header would
-// exceed WithMaxHeaderSize.
-var errHeaderTooLarge = errors.New("tabular header too large")
-
 // run runs the first pass over r.
 func (p *planner) run(r io.Reader) error {
 	// The buffer starts no larger than the longest token needs, so that

@@ -62,28 +62,6 @@ type Chunk struct {
 	Oversize bool // the chunk's one row does not fit the limits (AllowOversize)
 }
 
-// OversizeError reports a row that does not fit the limits even in a chunk
-// of its own.
-type OversizeError struct {
-	Row       int // index of the row in the table, from 0
-	Line      int // input line where the row starts
-	Tokens    int // tokens of a chunk holding the row alone (0 when not counted)
-	Bytes     int // bytes of that chunk
-	MaxTokens int // the limits
-	MaxBytes  int
-}
-
-// Error describes the row and the limit it exceeds.
-func (e *OversizeError) Error() string {
-	msg := "convert: row " + strconv.Itoa(e.Row+1) + " (line " + strconv.Itoa(e.Line) + ") does not fit a chunk: alone it makes a chunk of "
-	if e.MaxTokens > 0 && e.Tokens > e.MaxTokens {
-		msg += strconv.Itoa(e.Tokens) + " tokens, over the limit of " + strconv.Itoa(e.MaxTokens)
-	} else {
-		msg += strconv.Itoa(e.Bytes) + " bytes, over the limit of " + strconv.Itoa(e.MaxBytes)
-	}
-	return msg
-}
-
 // maxContext is the most bytes of text the fields before the table may
 // hold under SplitOptions.Context: they are kept in memory and repeated in
 // every chunk.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tiktoken-go/tokenizer"
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/longtest"
 	"github.com/toonstream/toon/internal/tokencount"
 )
 
@@ -558,7 +559,7 @@ func TestSplitTables(t *testing.T) {
 	cases := 0
 	// Each seed has its own table, delimiter and placement (every pair of
 	// delimiter and placement comes twice), with every set of limits.
-	for seed := 0; seed < 18; seed++ {
+	for seed, n := 0, longtest.Size(t, 9, 18); seed < n; seed++ {
 		width := 1 + rng.IntN(9)
 		kinds := cellKinds
 		switch seed % 4 {
@@ -1027,7 +1028,7 @@ func TestSplitMemoryFlat(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	base := ms.HeapAlloc
-	const rows = 200_000
+	rows := longtest.Size(t, 60_000, 200_000)
 	var peak uint64
 	chunks, seen := 0, 0
 	err := Split(newTableReader(rows), SplitOptions{MaxTokens: 8000, Table: "users"}, func(c Chunk) error {

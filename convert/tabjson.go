@@ -2,12 +2,11 @@ package convert
 
 import (
 	"encoding/binary"
-	"errors"
 	"io"
 	"slices"
-	"unsafe"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // Rows of a tabular array (§9.3) are objects whose keys are the header's
@@ -60,7 +59,7 @@ type tableField struct {
 	// key of the next row is most often the same text: a comparison of
 	// addresses then stands for one of bytes. (Key texts do not change
 	// while the table is open; tableKeys is made anew for each table.)
-	seen *byte
+	seen mem.Ptr
 
 	preOff, preLen int // where pre is in tableKeys.text
 }
@@ -185,8 +184,9 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 			for j := range fields {
 				q = fields[j].putPrefix(buf, q)
 				// putPrim, written out: it is too large to be inlined,
-				// and a call a cell cost 7% of BenchmarkToJSON. (A row's
-				// values are primitives: what is left goes to writeSlow.)
+				// and a call per cell would spill the loop's state. (A
+				// row's values are primitives: what is left goes to
+				// writeSlow.)
 				t := vals[2*j]
 				switch t.Kind() {
 				case toon.KindString:
@@ -251,7 +251,7 @@ func tokenRow(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys, buf *[jsonBufSiz
 	for j := range tk.fields {
 		f := &tk.fields[j]
 		t, _ = dec.Token()
-		if s := t.Bytes(); unsafe.SliceData(s) != f.seen || len(s) != len(f.name) || t.Kind() != toon.KindKey {
+		if s := t.Bytes(); mem.BytesData(s) != f.seen || len(s) != len(f.name) || t.Kind() != toon.KindKey {
 			if t.Kind() != toon.KindKey || !f.match(s) {
 				next := byte(needComma)
 				if j == 0 {
@@ -260,7 +260,7 @@ func tokenRow(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys, buf *[jsonBufSiz
 				jw.buf, jw.depth, jw.next = buf[:q], depth+1, next
 				return nil, 0, rest(jw, dec, t)
 			}
-			f.seen = unsafe.SliceData(s)
+			f.seen = mem.BytesData(s)
 		}
 		q = f.putPrefix(buf, q)
 		t, _ = dec.Token()
@@ -399,7 +399,7 @@ func writeToken(jw *jsonWriter, t toon.Token) error {
 	case toon.KindString, toon.KindNumber, toon.KindBool, toon.KindNull:
 		writeValue(jw, t)
 	default:
-		return errors.New("convert: unexpected token " + t.Kind().String())
+		return errUnexpectedToken(t.Kind())
 	}
 	return nil
 }

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // table is the header of the tabular array or keyed object being written:
@@ -28,8 +28,6 @@ type node struct {
 	group int32 // the nested group, or -1 for a leaf
 	leaf  int32 // the leaf's cell index
 }
-
-var errTree = errors.New("convert: internal error: malformed field tree in the plan")
 
 // parse reads a serialized tree: 'o', a 4-byte key count, then per key a
 // uvarint length, the name and the value ('p' or a nested 'o').
@@ -203,7 +201,7 @@ func (r *rowBuf) value(i int32) toon.Value {
 		return toon.Bytes(r.data[c.lo:c.hi])
 	case toon.KindNumber:
 		b := r.data[c.lo:c.hi]
-		return toon.NumberValue(toon.Number(unsafe.String(unsafe.SliceData(b), len(b))))
+		return toon.NumberValue(toon.Number(mem.String(b)))
 	case toon.KindBool:
 		return toon.Bool(c.lo == 1)
 	}

@@ -2,12 +2,8 @@ package convert
 
 import (
 	"encoding/binary"
-	"errors"
 	"io"
-	"strings"
-	"unsafe"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
 )
 
@@ -26,9 +22,9 @@ import (
 // stays bounded too: besides the spool's 32 MiB it holds, for each open
 // object, its keys and a few offsets per member, and a few pieces per
 // repeated key of each object larger than 256 KiB that repeats one; disk
-// use is the size of the JSON. (The exception is WithMaxDepth above
-// 10,000, where non-strict ToJSON still builds the document in memory; see
-// toJSONText.)
+// use is the size of the JSON. WithMaxDepth above 10,000 counts as 10,000:
+// JSON nested deeper is what encoding/json and jsontext reject, so ToJSON
+// reports it as an input error (toon.ErrDepth) rather than write it.
 //
 // Errors in the TOON input are returned as *toon.SyntaxError; errors from r
 // and w are returned as they are, and so are those of the temporary file.
@@ -47,22 +43,14 @@ func ToJSON(w io.Writer, r io.Reader, opts ...Option) error {
 	return toJSON(w, toon.NewDecoder(r, c.decoderOptions()...), c)
 }
 
-// decoderOptions returns the options of ToJSON's TOON decoder.
+// decoderOptions returns the options of ToJSON's TOON decoder, whose depth
+// limit is at most jsontextMaxDepth (see ToJSON).
 func (c *config) decoderOptions() []toon.Option {
-	return []toon.Option{toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(c.maxDepth)}
+	return []toon.Option{toon.WithIndent(c.indent), toon.WithStrict(c.strict), toon.WithMaxDepth(min(c.maxDepth, jsontextMaxDepth))}
 }
 
 // toJSON is ToJSON reading from dec, made with c.decoderOptions.
 func toJSON(w io.Writer, dec *toon.Decoder, c config) error {
-	if c.maxDepth > jsontextMaxDepth {
-		// Nesting deeper than jsontext allows was an error of the JSON
-		// writer, reported with jsontext's position and JSON pointer; the
-		// jsontext path keeps exactly that behaviour for this setting.
-		if c.flushed != nil {
-			w = flushHook{w, c.flushed}
-		}
-		return toJSONText(w, dec, c)
-	}
 	jw := newJSONWriter(w, c.jsonIndent)
 	jw.piped, jw.chunk, jw.flushed = c.pipeline(), c.pipeChunk, c.flushed
 	jw.par = c.par
@@ -87,7 +75,8 @@ func toJSON(w io.Writer, dec *toon.Decoder, c config) error {
 	return err
 }
 
-// jsontextMaxDepth is the deepest nesting jsontext.Encoder writes.
+// jsontextMaxDepth is the deepest nesting ToJSON writes: the most that
+// jsontext and encoding/json read.
 const jsontextMaxDepth = 10000
 
 // streamJSON copies the tokens of a strict decoder to jw as they come,
@@ -147,8 +136,8 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 				// overlapping the one before it; a string shorter than a
 				// word is read as one with loadShort. Any other string
 				// leaves the switch for the general path. (This is
-				// putPlain, written out here: a call per token spills the
-				// loop's state, 4% more instructions on BenchmarkToJSONIndent.)
+				// putPlain, written out here: a call per token would spill
+				// the loop's state.)
 				s := t.Bytes()
 				ln := len(s)
 				if ln > maxFast {
@@ -264,7 +253,7 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 				continue
 			default:
 				jw.buf, jw.depth, jw.next = buf[:n], depth, byte(st)
-				return errors.New("convert: unexpected token " + t.Kind().String())
+				return errUnexpectedToken(t.Kind())
 			}
 		}
 		// The general path: jw writes the token and what goes before it.
@@ -282,10 +271,9 @@ func streamJSON(jw *jsonWriter, dec *toon.Decoder) error {
 
 // streamCompact is streamJSON specialised for compact output, the common
 // case: with no indentation to place, a comma is all that can go before a
-// token, and the loop keeps fewer values live. (The general loop, run on
-// compact output, costs about 4% more instructions for the whole
-// conversion.) Tokens it does not write itself go through jw's methods, as
-// in streamJSON.
+// token, and the loop keeps fewer values live than the general one.
+// Tokens it does not write itself go through jw's methods, as in
+// streamJSON.
 func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 	// The buffer as an array, so that its size is a constant to the
 	// compiler; n is the write position and c is 1 when the next key or
@@ -459,7 +447,7 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			continue
 		default:
 			jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
-			return errors.New("convert: unexpected token " + t.Kind().String())
+			return errUnexpectedToken(t.Kind())
 		}
 		// The general path: jw writes the token, comma included.
 		jw.buf, jw.depth, jw.next = buf[:n], depth, nextState(c)
@@ -531,215 +519,3 @@ var (
 	litFalse = []byte("false")
 	litNull  = []byte("null")
 )
-
-// toJSONText is ToJSON written with jsontext.Encoder, the way ToJSON worked
-// before jsonWriter. ToJSON uses it only when WithMaxDepth allows more
-// nesting than jsontext does; the tests compare jsonWriter's output with it.
-func toJSONText(w io.Writer, dec *toon.Decoder, c config) error {
-	jopts := []jsontext.Options{
-		// The decoder has done jsontext's checks already: in strict mode it
-		// rejects ill-formed UTF-8 and repeated keys, and in non-strict mode
-		// strings pass through as they are and repeated keys are resolved
-		// before writing (see lenientToJSONText). Checking again costs time.
-		jsontext.AllowInvalidUTF8(true),
-		jsontext.AllowDuplicateNames(true),
-	}
-	if c.jsonIndent > 0 {
-		jopts = append(jopts, jsontext.WithIndent(strings.Repeat(" ", c.jsonIndent)))
-	}
-	enc := jsontext.NewEncoder(w, jopts...)
-	if !c.strict {
-		return lenientToJSONText(enc, dec)
-	}
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			if err == io.EOF {
-				return nil
-			}
-			return err
-		}
-		switch t.Kind() {
-		case toon.KindObjectStart:
-			err = enc.WriteToken(jsontext.ObjectStart)
-		case toon.KindObjectEnd:
-			err = enc.WriteToken(jsontext.ObjectEnd)
-		case toon.KindArrayStart:
-			err = enc.WriteToken(jsontext.ArrayStart)
-		case toon.KindArrayEnd:
-			err = enc.WriteToken(jsontext.ArrayEnd)
-		case toon.KindKey, toon.KindString:
-			// jsontext copies the string into its buffer during the call, so
-			// a view of the decoder's bytes is enough.
-			err = enc.WriteToken(jsontext.String(unsafeString(t.Bytes())))
-		case toon.KindNumber:
-			// TOON number text (§4) is JSON number text: written as it is.
-			err = enc.WriteValue(jsontext.Value(t.Bytes()))
-		case toon.KindBool:
-			if t.Bool() {
-				err = enc.WriteToken(jsontext.True)
-			} else {
-				err = enc.WriteToken(jsontext.False)
-			}
-		case toon.KindNull:
-			err = enc.WriteToken(jsontext.Null)
-		default:
-			err = errors.New("convert: unexpected token " + t.Kind().String())
-		}
-		if err != nil {
-			return writeErr(err)
-		}
-	}
-}
-
-// writeErr gives errors of the JSON writer a prefix; I/O errors from the
-// writer come back unwrapped.
-func writeErr(err error) error {
-	var se *jsontext.SyntacticError
-	if errors.As(err, &se) {
-		return errors.New("convert: writing JSON: " + se.Error())
-	}
-	return err
-}
-
-func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
-// lenientToJSONText converts a document decoded in non-strict mode with
-// jsontext, for the depths only jsontext reports as it did (see ToJSON).
-// It builds the whole document in memory (lenientDocument), keeping each
-// repeated key once, at its first position with its last value (§14.3),
-// and then writes it: unlike spoolToJSON, its memory grows with the
-// document.
-func lenientToJSONText(enc *jsontext.Encoder, dec *toon.Decoder) error {
-	v, ok, err := lenientDocument(dec)
-	if !ok {
-		return err
-	}
-	if err := writeLenientText(enc, v); err != nil {
-		return writeErr(err)
-	}
-	return nil
-}
-
-// lenientDocument reads the whole document of a non-strict decoder. ok is
-// false when there is nothing to write: on an error, or for an input
-// without tokens.
-func lenientDocument(dec *toon.Decoder) (v any, ok bool, err error) {
-	t, err := dec.Token()
-	if err != nil {
-		if err == io.EOF {
-			err = nil
-		}
-		return nil, false, err
-	}
-	if v, err = lenientValue(dec, t); err != nil {
-		return nil, false, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("convert: unexpected token after the root value")
-		}
-		return nil, false, err
-	}
-	return v, true, nil
-}
-
-// lenientNumber is number text kept exactly.
-type lenientNumber string
-
-func lenientValue(dec *toon.Decoder, t toon.Token) (any, error) {
-	switch t.Kind() {
-	case toon.KindObjectStart:
-		var obj toon.Object
-		var index map[string]int
-		for {
-			k, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			if k.Kind() == toon.KindObjectEnd {
-				return obj, nil
-			}
-			name := k.String()
-			vt, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			v, err := lenientValue(dec, vt)
-			if err != nil {
-				return nil, err
-			}
-			if index == nil {
-				index = make(map[string]int)
-			}
-			if i, ok := index[name]; ok {
-				obj[i].Value = v // last write wins, first position stays
-				continue
-			}
-			index[name] = len(obj)
-			obj = append(obj, toon.Member{Key: name, Value: v})
-		}
-	case toon.KindArrayStart:
-		arr := []any{}
-		for {
-			et, err := dec.Token()
-			if err != nil {
-				return nil, err
-			}
-			if et.Kind() == toon.KindArrayEnd {
-				return arr, nil
-			}
-			v, err := lenientValue(dec, et)
-			if err != nil {
-				return nil, err
-			}
-			arr = append(arr, v)
-		}
-	case toon.KindString:
-		return t.String(), nil
-	case toon.KindNumber:
-		return lenientNumber(t.String()), nil
-	case toon.KindBool:
-		return t.Bool(), nil
-	case toon.KindNull:
-		return nil, nil
-	}
-	return nil, errors.New("convert: unexpected token " + t.Kind().String())
-}
-
-func writeLenientText(enc *jsontext.Encoder, v any) error {
-	switch x := v.(type) {
-	case toon.Object:
-		if err := enc.WriteToken(jsontext.ObjectStart); err != nil {
-			return err
-		}
-		for _, m := range x {
-			if err := enc.WriteToken(jsontext.String(m.Key)); err != nil {
-				return err
-			}
-			if err := writeLenientText(enc, m.Value); err != nil {
-				return err
-			}
-		}
-		return enc.WriteToken(jsontext.ObjectEnd)
-	case []any:
-		if err := enc.WriteToken(jsontext.ArrayStart); err != nil {
-			return err
-		}
-		for _, e := range x {
-			if err := writeLenientText(enc, e); err != nil {
-				return err
-			}
-		}
-		return enc.WriteToken(jsontext.ArrayEnd)
-	case string:
-		return enc.WriteToken(jsontext.String(x))
-	case lenientNumber:
-		return enc.WriteValue(jsontext.Value(x))
-	case bool:
-		return enc.WriteToken(jsontext.Bool(x))
-	case nil:
-		return enc.WriteToken(jsontext.Null)
-	}
-	return errors.New("convert: unexpected value")
-}

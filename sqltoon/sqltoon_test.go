@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/longtest"
 	_ "modernc.org/sqlite"
 )
 
@@ -76,11 +77,11 @@ func fillDB(t testing.TB, db *sql.DB, n int) {
 	}
 }
 
-// TestWriteSQLRows writes 100,000 rows of mixed types from SQLite through
-// a table budget small enough to spill, and checks every cell of the
+// TestWriteSQLRows writes 30,000 rows (100,000 in the long form) of mixed
+// types from SQLite through a table budget small enough to spill, and checks every cell of the
 // decoded result against the rows inserted.
 func TestWriteSQLRows(t *testing.T) {
-	const n = 100000
+	n := longtest.Size(t, 30000, 100000)
 	db := openDB(t)
 	fillDB(t, db, n)
 	for _, opts := range [][]Option{nil, {WithCount(n), WithBytesAsText(true)}} {
@@ -98,7 +99,7 @@ func TestWriteSQLRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		text := len(opts) > 0
-		head := "users[100000]{id,name,score,active,created,data,note}:\n"
+		head := "users[" + strconv.Itoa(n) + "]{id,name,score,active,created,data,note}:\n"
 		if !strings.HasPrefix(out.String(), head) {
 			t.Fatalf("header: %.100q", out.String())
 		}

@@ -14,7 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // pty is a pseudo-terminal: the command gets tty, the test reads what it
@@ -26,13 +27,6 @@ type pty struct {
 	done        chan struct{}
 }
 
-func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
-	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), req, uintptr(arg)); errno != 0 {
-		return errno
-	}
-	return nil
-}
-
 // openPty opens a pseudo-terminal pair through /dev/ptmx and starts reading
 // its master side.
 func openPty(t *testing.T) *pty {
@@ -41,13 +35,12 @@ func openPty(t *testing.T) *pty {
 	if err != nil {
 		t.Skipf("no pseudo-terminals: %v", err)
 	}
-	var unlock int32
-	var n uint32
-	if err := ioctl(master, syscall.TIOCSPTLCK, unsafe.Pointer(&unlock)); err != nil {
+	if err := unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0); err != nil {
 		master.Close()
 		t.Skipf("unlocking the pseudo-terminal: %v", err)
 	}
-	if err := ioctl(master, syscall.TIOCGPTN, unsafe.Pointer(&n)); err != nil {
+	n, err := unix.IoctlGetUint32(int(master.Fd()), unix.TIOCGPTN)
+	if err != nil {
 		master.Close()
 		t.Skipf("naming the pseudo-terminal: %v", err)
 	}

@@ -2,8 +2,8 @@ package main
 
 import (
 	"os"
-	"syscall"
-	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // isTerminal reports whether w is a terminal: a file that answers the
@@ -17,10 +17,9 @@ func isTerminal(w any) bool {
 	if err != nil {
 		return false
 	}
-	var errno syscall.Errno
+	var ioErr error
 	err = rc.Control(func(fd uintptr) {
-		var t syscall.Termios
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t)))
+		_, ioErr = unix.IoctlGetTermios(int(fd), unix.TCGETS)
 	})
-	return err == nil && errno == 0
+	return err == nil && ioErr == nil
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // atoms are the bits random texts are made of: a rune or two of every
@@ -115,7 +117,7 @@ func streamCount(e *Encoding, text string, sizes []int) int64 {
 func TestTokensMatchReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, e := range encodings(t) {
-		for i := 0; i < 3000; i++ {
+		for i, n := 0, longtest.Size(t, 600, 3000); i < n; i++ {
 			var text string
 			if i%3 == 0 {
 				text = randomDocument(r)
@@ -175,7 +177,7 @@ func TestCounterCutEverywhere(t *testing.T) {
 func TestCounterLongDocuments(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, e := range encodings(t) {
-		for i := 0; i < 20; i++ {
+		for i, n := 0, longtest.Size(t, 5, 20); i < n; i++ {
 			var b strings.Builder
 			for b.Len() < 64<<10 {
 				if r.IntN(4) == 0 {

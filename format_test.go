@@ -1,0 +1,820 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"math/rand"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toonstream/toon/internal/mem"
+)
+
+func TestAppendStrQuoting(t *testing.T) {
+	tests := []struct {
+		in    string
+		delim Delimiter
+		want  string
+	}{
+		{"hello", Comma, `hello`},
+		{"Ada_99", Comma, `Ada_99`},
+		{"", Comma, `""`},
+		{" ", Comma, `" "`},
+		{" a", Comma, `" a"`},
+		{"a ", Comma, `"a "`},
+		{"a b", Comma, `a b`},
+		{"\ta", Tab, `"\ta"`},
+		{"true", Comma, `"true"`},
+		{"false", Comma, `"false"`},
+		{"null", Comma, `"null"`},
+		{"True", Comma, `True`},
+		{"nullx", Comma, `nullx`},
+		{"42", Comma, `"42"`},
+		{"-3.14", Comma, `"-3.14"`},
+		{"1e-6", Comma, `"1e-6"`},
+		{"1E+6", Comma, `"1E+6"`},
+		{"05", Comma, `"05"`},
+		{"+1", Comma, `"+1"`},
+		{"+", Comma, `+`},
+		{"1.", Comma, `1.`},
+		{".5", Comma, `.5`},
+		{"1e", Comma, `1e`},
+		{"1.5.2", Comma, `1.5.2`},
+		{"12abc", Comma, `12abc`},
+		{"0x10", Comma, `0x10`},
+		{"a:b", Comma, `"a:b"`},
+		{`say "hi"`, Comma, `"say \"hi\""`},
+		{`C:\path`, Comma, `"C:\\path"`},
+		{"[5]", Comma, `"[5]"`},
+		{"a]", Comma, `"a]"`},
+		{"{k}", Comma, `"{k}"`},
+		{"a}", Comma, `"a}"`},
+		{"line1\nline2", Comma, `"line1\nline2"`},
+		{"cr\rx", Comma, `"cr\rx"`},
+		{"a\x04b", Comma, `"a\u0004b"`},
+		{"x\x1fy", Comma, `"x\u001fy"`},
+		{"\x00", Comma, `"\u0000"`},
+		{"a\x7fb", Comma, "a\x7fb"}, // DEL is not a control of §7.1
+		{"a,b", Comma, `"a,b"`},
+		{"a,b", Pipe, `a,b`},
+		{"a,b", Tab, `a,b`},
+		{"a|b", Pipe, `"a|b"`},
+		{"a|b", Comma, `a|b`},
+		{"a\tb", Tab, `"a\tb"`},
+		{"a\tb", Comma, `"a\tb"`},
+		{"-", Comma, `"-"`},
+		{"- item", Comma, `"- item"`},
+		{"-x", Comma, `"-x"`},
+		{"a-b", Comma, `a-b`},
+		{"#", Comma, `"#"`},
+		{"#hello", Comma, `"#hello"`},
+		{"a#", Comma, `a#`},
+		{"café", Comma, `café`},
+		{"你好", Comma, `你好`},
+		{"🚀", Comma, `🚀`},
+		{"hello 👋 world", Comma, `hello 👋 world`},
+		{"bad\xffbyte", Comma, "bad\uFFFDbyte"},
+		{"bad\xff:", Comma, "\"bad\uFFFD:\""},
+		{"\xed\xa0\x80", Comma, "\uFFFD"}, // an encoded surrogate is not UTF-8
+		{"a long string with no special bytes at all, but a comma", Pipe, `a long string with no special bytes at all, but a comma`},
+	}
+	for _, tt := range tests {
+		got := string(appendStr(nil, tt.in, quoteMask(tt.delim)))
+		if got != tt.want {
+			t.Errorf("appendStr(%q, %q) = %s, want %s", tt.in, tt.delim, got, tt.want)
+		}
+	}
+}
+
+func TestNumericLikeMatchesPattern(t *testing.T) {
+	// The §7.2 pattern, checked by a straightforward reference.
+	ref := func(s string) bool {
+		i := 0
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		digits := func() int {
+			j := i
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				i++
+			}
+			return i - j
+		}
+		if digits() == 0 {
+			return false
+		}
+		if i < len(s) && s[i] == '.' {
+			i++
+			if digits() == 0 {
+				return false
+			}
+		}
+		if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+			i++
+			if i < len(s) && (s[i] == '+' || s[i] == '-') {
+				i++
+			}
+			if digits() == 0 {
+				return false
+			}
+		}
+		return i == len(s)
+	}
+	alphabet := "0123456789+-.eEx"
+	r := rand.New(rand.NewSource(1))
+	for n := 0; n < 200000; n++ {
+		b := make([]byte, 1+r.Intn(7))
+		for i := range b {
+			b[i] = alphabet[r.Intn(len(alphabet))]
+		}
+		s := string(b)
+		if s[len(s)-1] == ' ' {
+			continue
+		}
+		if got, want := numericLike(s), ref(s); got != want {
+			t.Fatalf("numericLike(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestAppendKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"id", `id`},
+		{"_x", `_x`},
+		{"user.name", `user.name`},
+		{"a1_b.c", `a1_b.c`},
+		{"__proto__", `__proto__`},
+		{"", `""`},
+		{"1a", `"1a"`},
+		{"123", `"123"`},
+		{".a", `".a"`},
+		{"my-key", `"my-key"`},
+		{"full name", `"full name"`},
+		{"order:id", `"order:id"`},
+		{"[index]", `"[index]"`},
+		{"{key}", `"{key}"`},
+		{"a,b", `"a,b"`},
+		{"a|b", `"a|b"`},
+		{"-lead", `"-lead"`},
+		{" a ", `" a "`},
+		{"line\nbreak", `"line\nbreak"`},
+		{"tab\there", `"tab\there"`},
+		{`he said "hi"`, `"he said \"hi\""`},
+		{"a\x04b", `"a\u0004b"`},
+		{"x\x1fy", `"x\u001fy"`},
+		{"café", `"café"`},
+		{"bad\xff", "\"bad\uFFFD\""},
+	}
+	for _, tt := range tests {
+		if got := string(appendKey(nil, tt.in)); got != tt.want {
+			t.Errorf("appendKey(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAppendFloat(t *testing.T) {
+	tests := []struct {
+		f    float64
+		want string
+	}{
+		{0, "0"},
+		{math.Copysign(0, -1), "0"},
+		{1, "1"},
+		{-7, "-7"},
+		{3.14, "3.14"},
+		{1.5, "1.5"},
+		{0.1, "0.1"},
+		{1.0 / 3, "0.3333333333333333"},
+		{1e6, "1000000"},
+		{1e-6, "0.000001"},
+		{1.5e-6, "0.0000015"},
+		{9.99e-7, "9.99e-7"},
+		{1e-7, "1e-7"},
+		{1e20, "100000000000000000000"},
+		{123456789012345680000, "123456789012345680000"},
+		{1e21, "1e+21"},
+		{-1e21, "-1e+21"},
+		{1.5e300, "1.5e+300"},
+		{5e-324, "5e-324"},
+		{math.MaxFloat64, "1.7976931348623157e+308"},
+		{9007199254740991, "9007199254740991"},
+		{9007199254740993, "9007199254740992"},
+		{math.NaN(), "null"},
+		{math.Inf(1), "null"},
+		{math.Inf(-1), "null"},
+	}
+	for _, tt := range tests {
+		if got := string(appendFloat(nil, tt.f, 64)); got != tt.want {
+			t.Errorf("appendFloat(%v) = %s, want %s", tt.f, got, tt.want)
+		}
+	}
+	if got := string(appendFloat(nil, float64(float32(0.1)), 32)); got != "0.1" {
+		t.Errorf("float32 0.1 = %s", got)
+	}
+	if got := string(appendFloat(nil, float64(float32(1e-7)), 32)); got != "1e-7" {
+		t.Errorf("float32 1e-7 = %s", got)
+	}
+}
+
+// TestAppendFloatRoundTrip checks, over random bit patterns and random
+// short decimals, that the output is a §4 number, reads back as the same
+// float64, is plain decimal exactly inside the canonical range, and has no
+// trailing fractional zeros, leading zeros or padded exponents.
+func TestAppendFloatRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	check := func(f float64) {
+		s := appendFloat(nil, f, 64)
+		if !isNumber(s) {
+			t.Fatalf("appendFloat(%v) = %q is not a number", f, s)
+		}
+		back, err := strconv.ParseFloat(string(s), 64)
+		if err != nil || back != f && !(f == 0 && back == 0) {
+			t.Fatalf("appendFloat(%v) = %q reads back as %v", f, s, back)
+		}
+		a := math.Abs(f)
+		plain := !bytes.ContainsAny(s, "eE")
+		if inRange := f == 0 || a >= 1e-6 && a < 1e21; plain != inRange {
+			t.Fatalf("appendFloat(%v) = %q: plain=%v in range=%v", f, s, plain, inRange)
+		}
+		if i := bytes.IndexByte(s, '.'); i >= 0 && plain && s[len(s)-1] == '0' {
+			t.Fatalf("appendFloat(%v) = %q has trailing zeros", f, s)
+		}
+		if i := bytes.IndexByte(s, 'e'); i >= 0 && (s[i+1] != '+' && s[i+1] != '-' || s[i+2] == '0') {
+			t.Fatalf("appendFloat(%v) = %q: exponent not signed or padded", f, s)
+		}
+		// Shortest: the same significant digits as strconv's shortest form.
+		if got, want := sigDigits(string(s)), sigDigits(strconv.FormatFloat(f, 'e', -1, 64)); got != want {
+			t.Fatalf("appendFloat(%v) = %q: digits %s, shortest are %s", f, s, got, want)
+		}
+	}
+	for n := 0; n < 200000; n++ {
+		f := math.Float64frombits(r.Uint64())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		check(f)
+	}
+	for n := 0; n < 200000; n++ {
+		f := float64(r.Int63n(1e9)) / math.Pow10(r.Intn(12))
+		if r.Intn(2) == 0 {
+			f = -f
+		}
+		check(f)
+	}
+}
+
+// sigDigits returns the significant digits of number text.
+func sigDigits(s string) string {
+	s = strings.TrimPrefix(s, "-")
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Trim(strings.ReplaceAll(s, ".", ""), "0")
+}
+
+func TestAppendNumber(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0", "0"},
+		{"-0", "0"},
+		{"0.0", "0"},
+		{"-0.000", "0"},
+		{"0e10", "0"},
+		{"-0e-10", "0"},
+		{"42", "42"},
+		{"-7", "-7"},
+		{"1.5000", "1.5"},
+		{"1.0", "1"},
+		{"-1E+03", "-1000"},
+		{"1e6", "1000000"},
+		{"1e-6", "0.000001"},
+		{"0.000001", "0.000001"},
+		{"1.5e-6", "0.0000015"},
+		{"1e-7", "1e-7"},
+		{"0.0000001", "1e-7"},
+		{"12.5e-8", "1.25e-7"},
+		{"100000000000000000000", "100000000000000000000"},
+		{"1e20", "100000000000000000000"},
+		{"999999999999999999999", "999999999999999999999"},
+		{"1e21", "1e+21"},
+		{"1000000000000000000000", "1e+21"},
+		{"12345678901234567890123", "1.2345678901234567890123e+22"},
+		{"9007199254740993", "9007199254740993"},
+		{"18446744073709551616", "18446744073709551616"},
+		{"3.14159265358979323846264338327950288", "3.14159265358979323846264338327950288"},
+		{"0.30000000000000004", "0.30000000000000004"},
+		{"123.456e1", "1234.56"},
+		{"123.456e-2", "1.23456"},
+		{"123.456e3", "123456"},
+		{"123.456E5", "12345600"},
+		{"0.00123", "0.00123"},
+		{"-0.5", "-0.5"},
+		{"1e+100", "1e+100"},
+		{"1E-100", "1e-100"},
+		{"2.50e-400", "2.5e-400"},
+		{"1e999999999999999", "1e+999999999999999"},
+		{"1e9999999999999999", "1e+9999999999999999"},
+		{"-4.20e-99999999999999999999", "-4.2e-99999999999999999999"},
+	}
+	for _, tt := range tests {
+		got, ok := appendNumber([]byte("x"), []byte(tt.in))
+		if !ok || string(got) != "x"+tt.want {
+			t.Errorf("appendNumber(%q) = %q, %v; want %q", tt.in, got, ok, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "-", "05", "-05", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", "1_000", " 1"} {
+		got, ok := appendNumber([]byte("x"), []byte(bad))
+		if ok || string(got) != "x" {
+			t.Errorf("appendNumber(%q) = %q, %v; want failure", bad, got, ok)
+		}
+	}
+}
+
+// TestAppendNumberExact checks against math/big that canonicalisation keeps
+// the exact value, over random digit strings and exponents.
+func TestAppendNumberExact(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + r.Intn(10))
+		}
+		return string(b)
+	}
+	for n := 0; n < 50000; n++ {
+		s := digits(1 + r.Intn(30))
+		if len(s) > 1 && s[0] == '0' {
+			s = "1" + s[1:]
+		}
+		if r.Intn(2) == 0 {
+			s += "." + digits(1+r.Intn(20))
+		}
+		if r.Intn(2) == 0 {
+			s += "e" + strconv.Itoa(r.Intn(60)-30)
+		}
+		if r.Intn(2) == 0 {
+			s = "-" + s
+		}
+		out, ok := appendNumber(nil, []byte(s))
+		if !ok || !isNumber(out) {
+			t.Fatalf("appendNumber(%q) = %q, %v", s, out, ok)
+		}
+		a, _ := new(big.Rat).SetString(s)
+		b, _ := new(big.Rat).SetString(string(out))
+		if a.Cmp(b) != 0 {
+			t.Fatalf("appendNumber(%q) = %q changes the value", s, out)
+		}
+		// Idempotent, and plain exactly within the canonical range.
+		again, _ := appendNumber(nil, out)
+		if string(again) != string(out) {
+			t.Fatalf("appendNumber not idempotent: %q -> %q -> %q", s, out, again)
+		}
+		abs := new(big.Rat).Abs(a)
+		inRange := abs.Sign() == 0 || abs.Cmp(big.NewRat(1, 1000000)) >= 0 && abs.Cmp(new(big.Rat).SetFloat64(1e21)) < 0
+		if plain := !bytes.ContainsRune(out, 'e'); plain != inRange {
+			t.Fatalf("appendNumber(%q) = %q: plain=%v in range=%v", s, out, plain, inRange)
+		}
+	}
+}
+
+// failWriter fails after accepting limit bytes; short makes it report a
+// short write without an error instead.
+type failWriter struct {
+	limit  int
+	short  bool
+	buf    bytes.Buffer
+	writes int
+}
+
+var errBoom = errors.New("boom")
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	w.writes++
+	room := w.limit - w.buf.Len()
+	if len(p) <= room {
+		return w.buf.Write(p)
+	}
+	w.buf.Write(p[:room])
+	if w.short {
+		return room, nil
+	}
+	return room, errBoom
+}
+
+func bigValue(rows int) []any {
+	a := make([]any, rows)
+	for i := range a {
+		a[i] = map[string]any{"id": i, "name": "row " + strconv.Itoa(i), "ok": i%2 == 0}
+	}
+	return a
+}
+
+func TestStickyWriteError(t *testing.T) {
+	for _, short := range []bool{false, true} {
+		w := &failWriter{limit: 100000, short: short}
+		enc := NewEncoder(w)
+		err := enc.Encode(map[string]any{"rows": bigValue(20000)})
+		want := errBoom
+		if short {
+			want = io.ErrShortWrite
+		}
+		if !errors.Is(err, want) {
+			t.Fatalf("short=%v: Encode error = %v, want %v", short, err, want)
+		}
+		writes := w.writes
+		for _, e2 := range []error{enc.Flush(), enc.Close(), enc.WriteToken(NullToken()), enc.BeginTable("t", 1, "a"), enc.WriteRow(Int(1)), enc.EndTable(), enc.Encode(1)} {
+			if !errors.Is(e2, want) {
+				t.Fatalf("short=%v: later call returned %v, want the sticky %v", short, e2, want)
+			}
+		}
+		if w.writes != writes {
+			t.Fatalf("writes after the error: %d", w.writes-writes)
+		}
+	}
+}
+
+// chunkWriter records the size of every write.
+type chunkWriter struct {
+	sizes []int
+	buf   bytes.Buffer
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	w.sizes = append(w.sizes, len(p))
+	return w.buf.Write(p)
+}
+
+func TestFlushInChunks(t *testing.T) {
+	v := map[string]any{"rows": bigValue(50000)}
+	want, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &chunkWriter{}
+	if err := NewEncoder(w).Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(w.buf.Bytes(), want) {
+		t.Fatal("Encode and Marshal differ")
+	}
+	if len(w.sizes) < len(want)/(2*flushSize) {
+		t.Fatalf("%d bytes in %d writes", len(want), len(w.sizes))
+	}
+	for _, n := range w.sizes {
+		if n > flushSize+1024 {
+			t.Fatalf("a write of %d bytes: output is not flushed in chunks", n)
+		}
+	}
+}
+
+func TestNilWriter(t *testing.T) {
+	if err := NewEncoder(nil).Encode(map[string]any{"a": 1}); err == nil {
+		t.Fatal("no error for a nil io.Writer")
+	}
+}
+
+// TestAppendFloatMatchesStrconv checks the short-decimal fast path: inside
+// the canonical range the output must be exactly strconv's shortest 'f'
+// text, for short decimals (the fast path), random doubles (mostly the
+// fallback) and the values around them.
+func TestAppendFloatMatchesStrconv(t *testing.T) {
+	r := rand.New(rand.NewSource(6))
+	check := func(f float64) {
+		a := math.Abs(f)
+		if !(a >= 1e-6 && a < 1e21) {
+			return
+		}
+		got := appendFloat(nil, f, 64)
+		want := strconv.AppendFloat(nil, f, 'f', -1, 64)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("appendFloat(%v) = %s, strconv gives %s", f, got, want)
+		}
+	}
+	for n := 0; n < 1000000; n++ {
+		var f float64
+		switch n % 4 {
+		case 0: // a decimal with up to 15 significant digits
+			f = float64(r.Int63n(int64(math.Pow10(1+r.Intn(15))))) / math.Pow10(r.Intn(22))
+		case 1:
+			f = math.Float64frombits(r.Uint64())
+		case 2: // neighbours of short decimals
+			f = math.Nextafter(float64(r.Intn(1e6))/math.Pow10(r.Intn(8)), math.Inf(1-2*r.Intn(2)))
+		case 3:
+			f = r.Float64() * math.Pow10(r.Intn(36)-15)
+		}
+		if r.Intn(2) == 0 {
+			f = -f
+		}
+		check(f)
+	}
+	for _, f := range []float64{1e-6, 1e15 - 1, 1e15, 999999999999999.9, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.005, 2.675, 123.45, 0.000123, 5e-6, 9.999999999999999e14} {
+		check(f)
+		check(math.Nextafter(f, 0))
+		check(math.Nextafter(f, 2*f))
+	}
+}
+
+// refAppendStr is the straightforward reading of §7.1, §7.2 and §11.1
+// that appendStr must match byte for byte.
+func refAppendStr(s string, d Delimiter) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	quote := s == "" || s == "true" || s == "false" || s == "null" ||
+		strings.HasPrefix(s, " ") || strings.HasPrefix(s, "\t") ||
+		strings.HasSuffix(s, " ") || strings.HasSuffix(s, "\t") ||
+		strings.HasPrefix(s, "-") || strings.HasPrefix(s, "#") ||
+		numericLikeRE.MatchString(s) ||
+		strings.ContainsAny(s, ":\"\\[]{}") || strings.ContainsRune(s, rune(d))
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 {
+			quote = true
+		}
+	}
+	if !quote {
+		return s
+	}
+	var sb strings.Builder
+	sb.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			sb.WriteByte('\\')
+			sb.WriteByte(c)
+		case c == '\n':
+			sb.WriteString(`\n`)
+		case c == '\r':
+			sb.WriteString(`\r`)
+		case c == '\t':
+			sb.WriteString(`\t`)
+		case c < 0x20:
+			fmt.Fprintf(&sb, `\u%04x`, c)
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	sb.WriteByte('"')
+	return sb.String()
+}
+
+var numericLikeRE = regexp.MustCompile(`(?i)^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$`)
+
+// TestAppendStrEveryByte puts every byte value at every position of
+// strings of length 1 to 40 (on fillers that are plain, numeric-like and
+// quoted for other reasons) and compares appendStr with refAppendStr for
+// every delimiter. It covers the word tests of special and strFlags in
+// every lane, the overlapping first and last words, and the short paths.
+func TestAppendStrEveryByte(t *testing.T) {
+	fillers := []byte{'a', '7', ':', ' ', 0xc3}
+	buf := make([]byte, 0, 256)
+	for _, d := range []Delimiter{Comma, Tab, Pipe} {
+		mask := quoteMask(d)
+		for _, fill := range fillers {
+			for n := 0; n <= 40; n++ {
+				s := bytes.Repeat([]byte{fill}, n)
+				if fill == 0xc3 { // valid two-byte UTF-8 (é) with room for one byte
+					s = bytes.Repeat([]byte("é"), n/2)
+				}
+				for i := 0; i < len(s); i++ {
+					old := s[i]
+					for c := 0; c < 256; c++ {
+						s[i] = byte(c)
+						str := string(s)
+						got := appendStr(buf[:0], str, mask)
+						if want := refAppendStr(str, d); string(got) != want {
+							t.Fatalf("appendStr(%q, %q) = %q, want %q", str, d, got, want)
+						}
+					}
+					s[i] = old
+				}
+			}
+		}
+	}
+}
+
+// TestAppendStrRandom compares appendStr with refAppendStr on random
+// strings over an alphabet of the bytes that matter, and checks that it
+// appends to what the buffer holds, with or without spare capacity.
+func TestAppendStrRandom(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", "9", "+", "-", ".", "e", "E", "#", " ", "\t", "\n", "\r", "\x00", "\x1f", "\x7f",
+		":", ",", "|", "\"", "\\", "[", "]", "{", "}", "é", "🚀", "\xff", "\xc3", "true", "null", "false", "~", "@", "`", ";", "<", "^"}
+	r := rand.New(rand.NewSource(7))
+	for k := 0; k < 300000; k++ {
+		var sb strings.Builder
+		for n := r.Intn(12); n > 0; n-- {
+			sb.WriteString(alphabet[r.Intn(len(alphabet))])
+		}
+		s := sb.String()
+		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
+		prefix := []byte("xy")
+		if r.Intn(2) == 0 {
+			prefix = append(make([]byte, 0, 2+r.Intn(60)), "xy"...)
+		}
+		got := appendStr(prefix, s, quoteMask(d))
+		if want := "xy" + refAppendStr(s, d); string(got) != want {
+			t.Fatalf("appendStr(%q, %q) = %q, want %q", s, d, got, want)
+		}
+	}
+}
+
+// TestDigits8 checks the lane divisions digits8 rests on, for every value
+// they meet, digits8 itself at and around every power of ten and on
+// random values, and digits4 on all its values.
+func TestDigits8(t *testing.T) {
+	for x := uint64(0); x < 1e4; x++ {
+		if x*10486>>20 != x/100 {
+			t.Fatalf("%d*10486>>20 != %d/100", x, x)
+		}
+	}
+	for x := uint64(0); x < 100; x++ {
+		if x*103>>10 != x/10 {
+			t.Fatalf("%d*103>>10 != %d/10", x, x)
+		}
+	}
+	check := func(u uint64) {
+		d := digits8(u) + '0'*lo8
+		var got [8]byte
+		for i := range got {
+			got[i] = byte(d >> (8 * i))
+		}
+		if want := strconv.FormatUint(u+1e8, 10)[1:]; string(got[:]) != want {
+			t.Fatalf("digits8(%d) = %q, want %q", u, got, want)
+		}
+	}
+	for p := uint64(1); p < 1e8; p *= 10 {
+		for u := p - min(p, 3); u < p+3; u++ {
+			check(u)
+		}
+	}
+	r := rand.New(rand.NewSource(8))
+	for i := 0; i < 1000000; i++ {
+		check(uint64(r.Int63n(1e8)))
+	}
+	// digits4, on every value it takes: the same digits, and nothing
+	// above the low four bytes.
+	for u := uint64(0); u < 1e4; u++ {
+		if got, want := digits4(u), digits8(u)>>32; got != want {
+			t.Fatalf("digits4(%d) = %#x, want %#x", u, got, want)
+		}
+	}
+}
+
+// TestAppendIntUint compares appendInt and appendUint with strconv at the
+// edges of every digit count and on random values of every size, appending
+// to buffers with and without spare capacity.
+func TestAppendIntUint(t *testing.T) {
+	check := func(u uint64) {
+		for _, b := range [][]byte{nil, []byte("x"), append(make([]byte, 0, 64), 'x')} {
+			pre := string(b)
+			if got, want := string(appendUint(b, u)), pre+strconv.FormatUint(u, 10); got != want {
+				t.Fatalf("appendUint(%q, %d) = %q", pre, u, got)
+			}
+			i := int64(u)
+			if got, want := string(appendInt(b, i)), pre+strconv.FormatInt(i, 10); got != want {
+				t.Fatalf("appendInt(%q, %d) = %q", pre, i, got)
+			}
+		}
+	}
+	for _, u := range []uint64{0, 1, 9, math.MaxInt64, 1 << 63, math.MaxUint64, math.MaxUint64 - 1} {
+		check(u)
+		check(-u)
+	}
+	for p := uint64(1); p <= 1e19; p *= 10 {
+		for u := p - min(p, 2); u < p+2; u++ {
+			check(u)
+			check(-u)
+		}
+		if p == 1e19 {
+			break
+		}
+	}
+	r := rand.New(rand.NewSource(9))
+	for i := 0; i < 500000; i++ {
+		check(r.Uint64() >> r.Intn(64))
+	}
+}
+
+// TestAppendFloatShortPaths aims at the two outputs of appendShortFloat
+// (the register path for k ≤ 8 fraction digits and an integer part under
+// 1e8, and the buffer path for the rest) and their edges, against strconv.
+func TestAppendFloatShortPaths(t *testing.T) {
+	check := func(f float64) {
+		a := math.Abs(f)
+		if !(a >= 1e-6 && a < 1e21) {
+			return
+		}
+		for _, b := range [][]byte{nil, []byte("x"), append(make([]byte, 0, 64), 'x')} {
+			pre := string(b)
+			got := appendFloat(b, f, 64)
+			if want := pre + strconv.FormatFloat(f, 'f', -1, 64); string(got) != want {
+				t.Fatalf("appendFloat(%q, %v) = %q, want %q", pre, f, got, want)
+			}
+		}
+	}
+	r := rand.New(rand.NewSource(10))
+	for k := 0; k <= 21; k++ {
+		for i := 0; i < 20000; i++ {
+			m := r.Int63n(int64(math.Pow10(1 + r.Intn(15))))
+			f := float64(m) / math.Pow10(k)
+			check(f)
+			check(-f)
+			check(math.Nextafter(f, 0))
+			check(math.Nextafter(f, math.Inf(1)))
+		}
+	}
+	for _, f := range []float64{1e8, 1e8 - 1, 1e8 - 0.5, 99999999.99999999, 99999999.9999999, 1e8 + 0.5, 12345678.12345678,
+		0.1, 0.12345678, 0.123456789, 1.00000001, 1e-6, 1.5e-6, 0.000001234567890123, 999999999999999, 999999999999999.9,
+		123456789012345, 1e14, 1e15 - 0.125, 5e-324, 0.30000000000000004} {
+		check(f)
+		check(-f)
+	}
+}
+
+// refFloat is the canonical text of §2 for a float64, made by strconv's
+// general formatting alone: the reference the fast float paths must match.
+func refFloat(f float64) string {
+	switch a := math.Abs(f); {
+	case math.IsNaN(f) || math.IsInf(f, 0):
+		return "null"
+	case f == 0:
+		return "0"
+	case a >= 1e-6 && a < 1e21:
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(f, 'e', -1, 64)
+	if i := strings.IndexByte(s, 'e'); s[i+2] == '0' { // e-07 -> e-7
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
+}
+
+// floatCases returns float64s aimed at the fast float paths and their
+// edges: -0, NaN and the infinities, both ends of putFloat8's range (1e-6
+// and 1e7) and of the plain range (1e21), decimals with 7, 8 and 9
+// fraction digits, decimals below 1e4 with up to 4 and with 5, the
+// neighbours of all of these, and random bit patterns and decimals of
+// every scale.
+func floatCases(r *rand.Rand) []float64 {
+	fs := []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1), 1e-6, 1e-7, 9.99999e-7, 1e7, 1e7 - 1e-8, 9999999.99999999,
+		9999999.999999999, 1e7 + 1, 1e21, 1e21 - 65536, 1e15, 1e16, 0.1, 0.2, 0.1 + 0.2, 0.12345678, 0.123456789, 1.00000001,
+		1.000000001, 0.00000123, 0.0000012345678, 12345.6789, 1234567.12345678, 5e-324, math.MaxFloat64, 2.5, 1e-5 + 1e-13,
+		1e-4, 5e-5, 1.5e-4, 0.1234, 0.12345, 123.45, 9999.9999, 9999.99995, 9999.99999, 1e4, 1e4 - 1e-4, 1e4 + 1e-4, 9999, 1000.0001}
+	for i := 0; i < 24000; i++ {
+		switch i % 6 {
+		case 5: // below 1e4 with up to 4 fraction digits, and just past them
+			f := float64(r.Int63n(1e8)) / 1e4
+			if r.Intn(4) == 0 {
+				f = float64(r.Int63n(1e9)) / 1e5
+			}
+			fs = append(fs, f)
+		case 0: // up to 8 fraction digits, under 1e7
+			fs = append(fs, float64(r.Int63n(1e15))/1e8/math.Pow10(r.Intn(8)))
+		case 1: // an integer part below 1e7 and k fraction digits
+			k := r.Intn(10)
+			fs = append(fs, float64(r.Int63n(int64(1e7*math.Pow10(k))))/math.Pow10(k))
+		case 2:
+			fs = append(fs, math.Float64frombits(r.Uint64()))
+		case 3:
+			fs = append(fs, r.Float64()*math.Pow10(r.Intn(30)-10))
+		case 4: // integers of every size
+			fs = append(fs, float64(r.Int63()>>r.Intn(63)))
+		}
+	}
+	for _, f := range fs[:len(fs):len(fs)] {
+		fs = append(fs, -f, math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1)))
+	}
+	return fs
+}
+
+// TestPutFloat8MatchesStrconv compares the fixed-scale float path, alone
+// and through appendFloat, with strconv's general path on floatCases, and
+// checks that it declines exactly the floats it cannot write: those
+// outside [1e-6, 1e7) and those whose shortest text has more than 8
+// fraction digits.
+func TestPutFloat8MatchesStrconv(t *testing.T) {
+	var buf [numRoom]byte
+	for _, f := range floatCases(rand.New(rand.NewSource(11))) {
+		want := refFloat(f)
+		if got := string(appendFloat(nil, f, 64)); got != want {
+			t.Fatalf("appendFloat(%v) = %s, want %s", f, got, want)
+		}
+		a := math.Abs(f)
+		n := -1
+		if a >= 1e-6 && a < 1e7 {
+			n = putFloat8(mem.Of(&buf), f, a)
+		}
+		frac := 0
+		if i := strings.IndexByte(want, '.'); i >= 0 {
+			frac = len(want) - i - 1
+		}
+		if fits := a >= 1e-6 && a < 1e7 && frac <= 8; fits != (n >= 0) {
+			t.Fatalf("putFloat8(%v) = %d, want it to take the float: %v", f, n, fits)
+		}
+		if n >= 0 && string(buf[:n]) != want {
+			t.Fatalf("putFloat8(%v) = %s, want %s", f, buf[:n], want)
+		}
+	}
+}

@@ -1,0 +1,296 @@
+package toon
+
+// This file holds the parser of array and keyed headers (§6): the key, the
+// bracket segment and the fields segment of a header line.
+
+// headerParser holds the last header parsed and the memory of its field
+// list, which stays valid until the next header is parsed.
+type headerParser struct {
+	strict    bool // the decoder's strict mode
+	hdr       header
+	farena    []Field  // the field list, each group's fields contiguous
+	fstack    []Field  // group parsing stack
+	groupKeys []keySet // field names of the groups being parsed, by level (strict)
+	names     []byte   // the field names
+}
+
+// isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
+// [A-Za-z_][A-Za-z0-9_.]*.
+func isUnquotedKey(b []byte) bool {
+	if len(b) == 0 || keyStart[b[0]] == 0 {
+		return false
+	}
+	for _, c := range b[1:] {
+		if keyChar[c] == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+var keyStart, keyChar [256]byte
+
+func init() {
+	for c := 0; c < 256; c++ {
+		if c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_' {
+			keyStart[c] = 1
+			keyChar[c] = 1
+		}
+		if c >= '0' && c <= '9' || c == '.' {
+			keyChar[c] = 1
+		}
+	}
+}
+
+// header is a parsed array or keyed header line (§6).
+type header struct {
+	key     []byte // unescaped key; empty for a keyless header
+	hasKey  bool
+	n       int
+	keyed   bool
+	delim   byte
+	fields  []Field // nil without a fields segment
+	nleaf   int
+	rest    []byte // content after the colon, spaces trimmed
+	restCol int    // index of rest in the line's text
+}
+
+// headerError is a malformed header: the cause and where in the text.
+type headerError struct {
+	err error
+	at  int
+}
+
+// parseHeader parses a header on the current line into h (see parse), with
+// the line's unescaped strings in d.scratch.
+func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
+	return d.headerParser.parse(text, bracket, h, &d.scratch)
+}
+
+// parse parses text as a header whose bracket segment starts at
+// text[bracket]. It reports isHeader false when the text before the bracket
+// is not a key, in which case the line is an ordinary key-value line (§5.2).
+// Field names are copied into p's field storage, which stays valid until the
+// next header is parsed; escaped keys and names are unescaped into scratch.
+//
+// In strict mode a key is what §6's grammar admits: a quoted key or an
+// unquoted one of the §7.3 pattern, so foo-bar[2]: a,b is the key-value line
+// of the literal key "foo-bar[2]" (§7.4). Non-strict mode reads keys as the
+// reference implementation does (see literalHeaderKey): foo-bar[2]: a,b is
+// the array "foo-bar".
+func (p *headerParser) parse(text []byte, bracket int, h *header, scratch *[]byte) (isHeader bool, herr headerError) {
+	*h = header{}
+	prefix := text[:bracket]
+	switch {
+	case len(prefix) == 0:
+	case prefix[0] == '"':
+		k, next, _, err := unquote(prefix, scratch)
+		if err != nil || next != len(prefix) {
+			return false, headerError{}
+		}
+		h.key, h.hasKey = k, true
+	case isUnquotedKey(prefix), !p.strict && literalHeaderKey(prefix):
+		h.key, h.hasKey = prefix, true
+	default:
+		return false, headerError{}
+	}
+	i := bracket + 1
+	bad := func(at int) (bool, headerError) { return true, headerError{ErrHeader, at} }
+	start := i
+	for i < len(text) && text[i]-'0' < 10 {
+		i++
+	}
+	if i == start || (text[start] == '0' && i-start > 1) || i-start > 18 {
+		return bad(start)
+	}
+	n := 0
+	for _, c := range text[start:i] {
+		n = n*10 + int(c-'0')
+	}
+	h.n = n
+	if i < len(text) && text[i] == ':' {
+		h.keyed = true
+		i++
+	}
+	h.delim = ','
+	if i < len(text) && (text[i] == '\t' || text[i] == '|') {
+		h.delim = text[i]
+		i++
+	}
+	if i >= len(text) || text[i] != ']' {
+		return bad(i)
+	}
+	i++
+	p.farena = p.farena[:0]
+	p.names = p.names[:0]
+	if i < len(text) && text[i] == '{' {
+		fs, next, herr := p.parseGroup(text, i, h.delim, 0, scratch)
+		if herr.err != nil {
+			return true, herr
+		}
+		h.fields = fs
+		i = next
+		h.nleaf = countLeaves(fs)
+	}
+	if i >= len(text) || text[i] != ':' {
+		return bad(i)
+	}
+	i++
+	j := i
+	for j < len(text) && text[j] == ' ' {
+		j++
+	}
+	h.rest = trimSpaces(text[j:])
+	h.restCol = j
+	if h.keyed && h.fields == nil {
+		return bad(i - 1)
+	}
+	if h.fields != nil && len(h.rest) > 0 {
+		return bad(j)
+	}
+	return true, headerError{}
+}
+
+// literalHeaderKey reports whether prefix, the text before a header's
+// bracket that is neither empty nor quoted, is a key in non-strict mode:
+// any text that does not end in a space or a tab. (The reference
+// implementation reads every such prefix as the key; it rejects the line
+// when the prefix ends in whitespace, where §5.2 makes foo [2]: bar the
+// key-value line of the key "foo [2]", as this decoder does.)
+func literalHeaderKey(prefix []byte) bool {
+	c := prefix[len(prefix)-1]
+	return c != ' ' && c != '\t'
+}
+
+// parseGroup parses a fields segment starting at text[i] == '{'. Entries of
+// one group are collected on p.fstack and then moved into p.farena, so that
+// each group's fields are contiguous.
+//
+// An unquoted field name runs to the next delimiter or brace outside quoted
+// regions (a '"' inside it opens one, as in a row: Appendix B.3), spaces
+// trimmed. In strict mode it must match §7.3's unquoted-key pattern, as §6's
+// grammar requires ({c,#k} is an error); in non-strict mode any such text is
+// a name, as the reference implementation reads it. In both modes a
+// delimiter other than the active one is a delimiter mismatch (§6), and
+// whitespace between a name and its nested group is a header error.
+func (p *headerParser) parseGroup(text []byte, i int, delim byte, level int, scratch *[]byte) ([]Field, int, headerError) {
+	if level > 64 {
+		return nil, i, headerError{ErrHeader, i}
+	}
+	mark := len(p.fstack)
+	defer func() { p.fstack = p.fstack[:mark] }()
+	i++ // '{'
+	for {
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i >= len(text) {
+			return nil, i, headerError{ErrHeader, i}
+		}
+		var name []byte
+		nameAt := i
+		if text[i] == '"' {
+			k, next, bad, err := unquote(text[i:], scratch)
+			if err != nil {
+				return nil, i + bad, headerError{err, i + bad}
+			}
+			name = k
+			i += next
+		} else {
+			j, other := i, -1
+			for j < len(text) {
+				c := text[j]
+				if c == delim || c == '{' || c == '}' {
+					break
+				}
+				switch c {
+				case '"':
+					j = skipQuoted(text, j+1)
+					if j >= len(text) {
+						return nil, nameAt, headerError{ErrHeader, nameAt} // the group never closes
+					}
+				case ',', '|', '\t':
+					if other < 0 {
+						other = j
+					}
+				}
+				j++
+			}
+			name = trimSpaces(text[i:j])
+			if len(name) == 0 {
+				return nil, i, headerError{ErrHeader, i}
+			}
+			if other >= 0 {
+				return nil, other, headerError{ErrDelimiter, other}
+			}
+			if p.strict && !isUnquotedKey(name) {
+				return nil, nameAt, headerError{ErrHeader, nameAt}
+			}
+			i = j
+			if i < len(text) && text[i] == '{' && text[i-1] == ' ' {
+				return nil, i - 1, headerError{ErrHeader, i - 1} // a {b}
+			}
+		}
+		sp := i
+		for i < len(text) && text[i] == ' ' {
+			i++
+		}
+		if i < len(text) && text[i] == '{' && i != sp {
+			return nil, sp, headerError{ErrHeader, sp} // "a" {b}
+		}
+		if p.strict {
+			for len(p.groupKeys) <= level {
+				p.groupKeys = append(p.groupKeys, keySet{})
+			}
+			if len(p.fstack) == mark {
+				p.groupKeys[level].reset()
+			}
+			if !p.groupKeys[level].add(name) {
+				return nil, nameAt, headerError{ErrDuplicateKey, nameAt}
+			}
+		}
+		ns := len(p.names)
+		p.names = append(p.names, name...)
+		f := Field{Name: p.names[ns:len(p.names):len(p.names)]}
+		if i < len(text) && text[i] == '{' {
+			sub, next, herr := p.parseGroup(text, i, delim, level+1, scratch)
+			if herr.err != nil {
+				return nil, next, herr
+			}
+			f.Fields = sub
+			i = next
+			for i < len(text) && text[i] == ' ' {
+				i++
+			}
+		}
+		p.fstack = append(p.fstack, f)
+		if i >= len(text) {
+			return nil, i, headerError{ErrHeader, i}
+		}
+		switch text[i] {
+		case delim:
+			i++
+			continue
+		case '}':
+			s := len(p.farena)
+			p.farena = append(p.farena, p.fstack[mark:]...)
+			return p.farena[s:len(p.farena):len(p.farena)], i + 1, headerError{}
+		case ',', '|', '\t':
+			return nil, i, headerError{ErrDelimiter, i}
+		default:
+			return nil, i, headerError{ErrHeader, i}
+		}
+	}
+}
+
+func countLeaves(fs []Field) int {
+	n := 0
+	for _, f := range fs {
+		if f.Fields == nil {
+			n++
+		} else {
+			n += countLeaves(f.Fields)
+		}
+	}
+	return n
+}

@@ -1,0 +1,155 @@
+package toon
+
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toonstream/toon/internal/longtest"
+)
+
+// indexBlocksRef is the specification of indexRows written a byte at a
+// time: the offset of every '"', LF, CR and '\', of every delim and ':'
+// outside quoted regions (a '"' opens one anywhere; inside, '\' makes the
+// next byte literal and '"' closes it), and of the first byte of every run
+// of bytes >= 0x80.
+func indexBlocksRef(src []byte, delim byte) []uint32 {
+	var out []uint32
+	inq, esc := false, false
+	for i, c := range src {
+		inside := inq // whether c is in a region (an opening quote is)
+		switch {
+		case esc:
+			esc = false
+		case inq && c == '\\':
+			esc = true
+		case c == '"':
+			inq = !inq
+			inside = true
+			if !inq {
+				inside = false // a closing quote is not
+			}
+		}
+		switch {
+		case c == '"' || c == '\n' || c == '\r' || c == '\\':
+		case (c == delim || c == ':') && !inside:
+		case c >= 0x80 && (i == 0 || src[i-1] < 0x80):
+		default:
+			continue
+		}
+		out = append(out, uint32(i))
+	}
+	return out
+}
+
+// checkIndex runs indexRows on every kernel and compares it with the
+// reference; it also checks that nothing is written past the result and
+// that the prefix given is kept.
+func checkIndex(t testing.TB, src []byte, delim byte) {
+	t.Helper()
+	want := indexBlocksRef(src, delim)
+	for _, mode := range kernelModes() {
+		out := make([]uint32, 1, 1+len(src)+200)
+		out[0] = 12345
+		full := out[:cap(out)]
+		for i := 1; i < len(full); i++ {
+			full[i] = 0xdeadbeef
+		}
+		var got []uint32
+		var name string
+		restore := useKernels(mode)
+		got, name = indexRows(src, delim, out), indexKernelName()
+		restore()
+		if got[0] != 12345 || !slices.Equal(got[1:], want) {
+			t.Fatalf("%s: delim %q, input %q:\n got %v\nwant %v", name, delim, src, got[1:], want)
+		}
+		if &got[0] == &full[0] {
+			for i := len(got); i < len(full); i++ {
+				if full[i] != 0xdeadbeef {
+					t.Fatalf("%s: wrote past the result at %d for %q", name, i, src)
+				}
+			}
+		}
+	}
+}
+
+// indexAlphabet weighs the bytes the index reports and the neighbours of
+// the comparisons (a byte off by one from each).
+var indexAlphabet = []string{"a", "b", " ", "1", ",", "\t", "|", ":", "\"", "\\", "\n", "\r", "é", "€", "😀", "\xff", "9", ";", "[", "!", "#", "\x0b", "\x0c", "{"}
+
+func randomIndexInput(rng *rand.Rand, n int) []byte {
+	b := make([]byte, 0, n+4)
+	for len(b) < n {
+		b = append(b, indexAlphabet[rng.Intn(len(indexAlphabet))]...)
+	}
+	return b[:n]
+}
+
+func TestIndexRowsDifferential(t *testing.T) {
+	names := []string{}
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
+		names = append(names, indexKernelName())
+		restore()
+	}
+	t.Logf("index kernels: %v", names)
+	rng := rand.New(rand.NewSource(9))
+	step := longtest.Size(t, 9, 1) // every 9th alignment: 0, 9, ..., 63
+	for n := 0; n <= 300; n++ {
+		for align := 0; align < 64; align += step {
+			src := placed(randomIndexInput(rng, n), align)
+			for _, d := range []byte{',', '\t', '|'} {
+				checkIndex(t, src, d)
+			}
+		}
+		// Rows with tokens placed on and around the block edges.
+		for i, line := range edgeLines(n) {
+			checkIndex(t, placed(line, (i*5+n)%64), ',')
+		}
+	}
+}
+
+// TestIndexRowsLong covers inputs of many blocks, with quoted regions and
+// runs of high bytes that cross block edges, and more offsets than the
+// output's first capacity.
+func TestIndexRowsLong(t *testing.T) {
+	rng := rand.New(rand.NewSource(10))
+	for _, n := range []int{1000, 4096, 10000} {
+		checkIndex(t, randomIndexInput(rng, n), ',')
+		checkIndex(t, []byte(strings.Repeat(",", n)), ',')
+		checkIndex(t, []byte(strings.Repeat("é", n)), ',')
+		checkIndex(t, []byte(`"`+strings.Repeat("a,b:", n)+`"`+strings.Repeat("c,", 50)), ',')
+		checkIndex(t, []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", n/36)), ',')
+	}
+	// indexRows grows a nil output as append would.
+	got := indexRows([]byte(strings.Repeat("a,", 500)), ',', nil)
+	if len(got) != 500 {
+		t.Fatalf("got %d offsets, want 500", len(got))
+	}
+}
+
+func TestIndexRowsAllocs(t *testing.T) {
+	src := []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", 100))
+	out := indexRows(src, ',', nil)
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
+		allocs := testing.AllocsPerRun(100, func() { out = indexRows(src, ',', out[:0]) })
+		restore()
+		if allocs != 0 {
+			t.Errorf("%s: %v allocations", mode, allocs)
+		}
+	}
+}
+
+func FuzzIndexRows(f *testing.F) {
+	for _, s := range []string{"", "a,b\n", `"a,b":c` + "\n\r\\", "é€😀,x", strings.Repeat(`"`, 65)} {
+		f.Add([]byte(s), byte(','))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, delim byte) {
+		if delim == 0 || delim == '"' {
+			delim = ','
+		}
+		checkIndex(t, src, delim)
+	})
+}

@@ -1,0 +1,72 @@
+package toon
+
+import "slices"
+
+// useKernels makes the kernels that mode allows run, mode being a value
+// of TOON_KERNELS ("generic", "avx2", "all"), and returns a function that
+// restores the kernels chosen at start-up. It is the one switch tests and
+// benchmarks use to compare a kernel with its Go twin; it can only narrow
+// what the CPU runs, and must not be called while another goroutine
+// decodes or encodes.
+func useKernels(mode string) (restore func()) {
+	setKernels(parseKernelsMode(mode))
+	return func() { setKernels(startKernels) }
+}
+
+// kernelModes lists the values of useKernels that run different sets of
+// kernels here, from the most kernels to none, within what TOON_KERNELS
+// allowed at start-up (so "generic" alone under -tags purego).
+func kernelModes() []string {
+	var modes []string
+	var seen [][6]bool
+	for _, m := range []string{"all", "avx2", "generic"} {
+		if parseKernelsMode(m) > startKernels {
+			continue
+		}
+		restore := useKernels(m)
+		set := [6]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
+		restore()
+		if !slices.Contains(seen, set) {
+			seen = append(seen, set)
+			modes = append(modes, m)
+		}
+	}
+	return modes
+}
+
+// indexKernelName names the index kernel that runs: "avx512", "avx2" or
+// "generic".
+func indexKernelName() string {
+	switch {
+	case useIndexAVX512:
+		return "avx512"
+	case useIndexAVX2:
+		return "avx2"
+	}
+	return "generic"
+}
+
+// scanImpl is one implementation of scanLine, for the tests that call
+// each directly.
+type scanImpl struct {
+	name string
+	fn   func(line []byte, delim byte, seps []int32) ([]int32, lineScan)
+}
+
+// scanKernels lists the block kernels of scanLine that run here, called
+// directly (at every length, where scanLine takes short lines to
+// scanLineShort), then scanLineGeneric.
+func scanKernels() []scanImpl {
+	var l []scanImpl
+	if useScanAVX512 {
+		l = append(l, scanImpl{"avx512", func(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+			return scanLineAsm(line, delim, seps, true)
+		}})
+	}
+	if useScanAVX2 {
+		l = append(l, scanImpl{"avx2", func(line []byte, delim byte, seps []int32) ([]int32, lineScan) {
+			return scanLineAsm(line, delim, seps, false)
+		}})
+	}
+	return append(l, scanImpl{"generic", scanLineGeneric})
+}

@@ -1,0 +1,191 @@
+package toon
+
+import (
+	"unicode/utf8"
+
+	"github.com/toonstream/toon/internal/mem"
+)
+
+// This file holds the typing of one primitive token (§4): quoted strings
+// with their escapes, numbers, keywords and plain strings.
+
+// primStart classifies the first byte of a value token.
+var primStart = [256]byte{
+	'"': primQuote, 't': primLetter, 'f': primLetter, 'n': primLetter, '-': primDigit,
+	'0': primDigit, '1': primDigit, '2': primDigit, '3': primDigit, '4': primDigit,
+	'5': primDigit, '6': primDigit, '7': primDigit, '8': primDigit, '9': primDigit,
+}
+
+const (
+	primPlain  = iota // a plain string
+	primDigit         // maybe a number
+	primLetter        // maybe true, false or null
+	primQuote         // a quoted string
+)
+
+// primitive types one value token (already trimmed) per §4. col is its
+// column in the current line, for errors.
+func (d *Decoder) primitive(b []byte, col int) (Token, error) {
+	if len(b) == 0 {
+		return textToken(KindString, b), nil
+	}
+	switch c := b[0]; {
+	case c == '"':
+		s, next, bad, err := unquote(b, &d.scratch)
+		if err != nil {
+			return Token{}, d.syntaxErr(col+bad, err)
+		}
+		if next != len(b) {
+			return Token{}, d.syntaxErr(col+next, ErrQuote)
+		}
+		return textToken(KindString, s), nil
+	case c == '-' || c-'0' < 10:
+		if isNumber(b) {
+			return textToken(KindNumber, b), nil
+		}
+	case c == 't':
+		if string(b) == "true" {
+			return Token{h: uint64(KindBool), n: 1}, nil
+		}
+	case c == 'f':
+		if string(b) == "false" {
+			return Token{h: uint64(KindBool)}, nil
+		}
+	case c == 'n':
+		if string(b) == "null" {
+			return Token{h: uint64(KindNull)}, nil
+		}
+	}
+	return textToken(KindString, b), nil
+}
+
+// plainToken types a cell or value that is not quoted: b is trimmed, not
+// empty, and b[0] != '"'.
+func plainToken(b []byte) Token {
+	k := KindString
+	switch primStart[b[0]] {
+	case primDigit:
+		// Plain integers and decimals without a leading zero are the
+		// common case; signs and exponents go through isNumber.
+		i := 0
+		for i < len(b) && b[i]-'0' < 10 {
+			i++
+		}
+		n := i
+		if i > 0 && i < len(b) && b[i] != '.' && b[i]|0x20 != 'e' {
+			// Digits then anything but a fraction or an exponent, as in
+			// a date: a string, without isNumber's second look.
+			break
+		}
+		if i > 0 && i < len(b) && b[i] == '.' {
+			i++
+			f := i
+			for i < len(b) && b[i]-'0' < 10 {
+				i++
+			}
+			if i == f {
+				i = -1 // "1." is a string
+			}
+		}
+		if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
+			k = KindNumber
+		}
+	case primLetter:
+		switch string(b) {
+		case "true":
+			return Token{h: uint64(KindBool), n: 1}
+		case "false":
+			return Token{h: uint64(KindBool)}
+		case "null":
+			return Token{h: uint64(KindNull)}
+		}
+	}
+	return Token{h: uint64(k), p: mem.BytesData(b), n: len(b)}
+}
+
+// unquote decodes the quoted token that starts at b[0] == '"'. It returns
+// the string's bytes (a view into b when there are no escapes, otherwise
+// appended to *scratch) and the index just past the closing quote. bad is
+// the index in b of the problem when err is not nil. Its time is linear in
+// the token's length however many escapes it holds.
+func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
+	q := indexByte(b[1:], '"') + 1 // the next '"' at or after i
+	if q == 0 {
+		return nil, len(b), 0, ErrUnterminated
+	}
+	e := indexByte(b[1:q], '\\')
+	if e < 0 {
+		return b[1:q], q + 1, 0, nil // no escapes: a view
+	}
+	start := len(*scratch)
+	out := append(*scratch, b[1:1+e]...)
+	i := 1 + e
+	for {
+		// b[i] is a backslash inside the string.
+		if i+1 >= len(b) {
+			*scratch = out
+			return nil, len(b), 0, ErrUnterminated
+		}
+		switch b[i+1] {
+		case '\\':
+			out = append(out, '\\')
+		case '"':
+			out = append(out, '"')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if i+6 > len(b) {
+				return nil, 0, i, ErrEscape
+			}
+			r := rune(0)
+			for k := i + 2; k < i+6; k++ {
+				h := hexVal(b[k])
+				if h < 0 {
+					return nil, 0, i, ErrEscape
+				}
+				r = r<<4 | rune(h)
+			}
+			if r >= 0xD800 && r <= 0xDFFF {
+				return nil, 0, i, ErrEscape
+			}
+			out = utf8.AppendRune(out, r)
+			i += 4
+		default:
+			return nil, 0, i, ErrEscape
+		}
+		i += 2
+		if q < i {
+			// The escape covered the quote found before: find the next.
+			j := indexByte(b[i:], '"')
+			if j < 0 {
+				*scratch = out
+				return nil, len(b), 0, ErrUnterminated
+			}
+			q = i + j
+		}
+		j := indexByte(b[i:q], '\\')
+		if j < 0 {
+			out = append(out, b[i:q]...)
+			*scratch = out
+			return out[start:], q + 1, 0, nil
+		}
+		out = append(out, b[i:i+j]...)
+		i += j
+	}
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}

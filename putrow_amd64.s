@@ -1,0 +1,362 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "go_asm.h"
+
+// func putRowAVX512(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
+//
+// Requires: AVX512F, AVX512BW, AVX512VBMI, AVX512IFMA, FMA3, BMI1, BMI2,
+// LZCNT.
+//
+// putCellsGo (table.go) is its specification: it writes the same text for
+// the same cells, each followed by the delimiter (the low byte of dw), and
+// stops before the first cell putCellsGo would leave to appendCell, with
+// one addition: it also writes Uint cells below 10^16. It returns the
+// number of bytes it wrote, up to the last delimiter, and of cells.
+//
+// A string of 1 to 32 bytes is loaded with a mask of its length (the
+// bytes past it read as zero and cannot fault), and each byte's class is
+// looked up in rowClassTables[rowClassIndex(dw)] with VPERMI2B; the shape
+// tests of §7.2 that putCellsGo makes on the first and last bytes follow.
+// Its 32 bytes are then stored whole: the zeros past the text land where
+// the delimiter and the next cells go, in the room of maxCell bytes a cell
+// has. Integers and floats are made into digits eight at a time, in the
+// lanes of a vector (DIGITS, with 52-bit multiplies), which takes a third
+// of the steps one after another that digits8 takes; u/10^8 is the high
+// word of u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
+//
+// The Value layout, the kinds' numbers and the charClass bit come from
+// go_asm.h (Value_p, const_vInt, const_clsFirst); the shifts by 4 (the
+// size of a Value) and the 8 tags of valueTags are checked by
+// TestKernelLayout (kernels_amd64_test.go), the digit constants by
+// TestRowDigitConstants, the rest by comparing its rows with refCell's
+// (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
+// the class table for the whole call and Z20-Z22 the digit constants, so
+// the float code works in X4-X7 (and with VEX instructions, which leave no
+// upper halves to merge).
+
+// DIGITS sets r, below 10^8, to its eight decimal digits, one a byte,
+// the first in the low byte, without the '0' offset (digits8), in vector
+// lanes: lane j of Z20 holds about 2^52/10^(8-j) (rowDigitMul), so that
+// the low 52 bits of r times it, plus lane j of Z21 (rowDigitBias), are
+// the fraction of r/10^(8-j) in 52-bit fixed point, and the high bits of
+// ten times that fraction are digit j. Z24-Z27 are clobbered.
+#define DIGITS(r) DIGITSX(r, r)
+
+// DIGITSX is DIGITS of the low word of x (a register or a vector
+// register), into r.
+#define DIGITSX(x, r) \
+	VPBROADCASTQ x, Z24;        \
+	VMOVDQA64    Z21, Z25;      \
+	VPMADD52LUQ  Z20, Z24, Z25; \
+	VPXORQ       Z26, Z26, Z26; \
+	VPMADD52HUQ  Z22, Z25, Z26; \
+	VPMOVQB      Z26, X27;      \
+	VMOVQ        X27, r
+
+// The float constants, read from memory by the instructions that use them.
+DATA rowFloats<>+0(SB)/8, $0x3eb0c6f7a0b5ed8d  // 1e-6
+DATA rowFloats<>+8(SB)/8, $0x416312d000000000  // 1e7
+DATA rowFloats<>+16(SB)/8, $0x40c3880000000000 // 1e4
+DATA rowFloats<>+24(SB)/8, $0x4197d78400000000 // 1e8
+DATA rowFloats<>+32(SB)/8, $0x3fe0000000000000 // 0.5
+DATA rowFloats<>+40(SB)/8, $0x7fffffffffffffff // all but the sign
+DATA rowFloats<>+48(SB)/8, $0x4330000000000000 // 2^52
+DATA rowFloats<>+56(SB)/8, $0                  // (VPSUBQ reads 16 bytes)
+GLOBL rowFloats<>(SB), RODATA|NOPTR, $64
+
+#define F_1EM6 rowFloats<>+0(SB)
+#define F_1E7 rowFloats<>+8(SB)
+#define F_1E4 rowFloats<>+16(SB)
+#define F_1E8 rowFloats<>+24(SB)
+#define F_HALF rowFloats<>+32(SB)
+#define F_ABS rowFloats<>+40(SB)
+#define F_2P52 rowFloats<>+48(SB)
+
+TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
+	LEAQ ·valueTags(SB), R14
+	LEAQ ·charClass(SB), R13
+	VMOVDQU64 ·rowDigitMul(SB), Z20
+	VMOVDQU64 ·rowDigitBias(SB), Z21
+	MOVL $10, AX
+	VPBROADCASTQ AX, Z22
+	MOVQ p+0(FP), DI
+	MOVQ cells_base+8(FP), SI
+	MOVQ cells_len+16(FP), CX
+	MOVQ dw+32(FP), R15
+	MOVL R15, AX               // the class table of dw's delimiter:
+	ANDL $0x30, AX             // rowClassTables[rowClassIndex(dw)],
+	SHLL $3, AX                // 128 bytes from the table of index 0
+	LEAQ ·rowClassTables(SB), BX
+	ADDQ BX, AX
+	SHLQ $4, CX
+	ADDQ SI, CX                // the end of the cells
+	VMOVDQU64 (AX), Z1         // classes of 0x00-0x3f
+	VMOVDQU64 64(AX), Z2       // classes of 0x40-0x7f
+
+	PCALIGN $32
+
+loop:
+	CMPQ SI, CX
+	JAE  done
+	MOVQ Value_p(SI), AX       // the text, or a tag
+	MOVQ Value_u(SI), BX       // the length, or the payload
+	MOVQ AX, R8
+	SUBQ R14, R8
+	CMPQ R8, $8
+	JAE  str                   // not a tag
+	CMPQ R8, $const_vInt
+	JEQ  int
+	CMPQ R8, $const_vFloat
+	JEQ  float
+	CMPQ R8, $const_vBool
+	JEQ  bool
+	CMPQ R8, $const_vString
+	JEQ  empty
+	CMPQ R8, $const_vUint
+	JNE  done
+	XORL R8, R8                // not negative
+	JMP  digits
+
+next: // AX is the cell's length
+	MOVB R15, (DI)(AX*1)
+	LEAQ 1(DI)(AX*1), DI
+	ADDQ $Value__size, SI
+	JMP  loop
+
+empty:
+	MOVW $0x2222, (DI)         // ""
+	MOVL $2, AX
+	JMP  next
+
+bool:
+	MOVQ    BX, R9
+	NEGQ    R9
+	ORQ     BX, R9
+	SHRQ    $63, R9            // 1 for true, else 0
+	MOVQ    R9, R10
+	NEGQ    R10
+	MOVQ    $0x6516191312, R11 // "false" ^ "true"
+	ANDQ    R10, R11
+	MOVQ    $0x65736c6166, R10 // "false"
+	XORQ    R11, R10
+	MOVQ    R10, (DI)
+	MOVL    $5, AX
+	SUBQ    R9, AX
+	JMP     next
+
+int:
+	MOVQ    BX, R8
+	SHRQ    $63, R8            // 1 if negative
+	MOVQ    BX, R9
+	NEGQ    R9
+	TESTQ   BX, BX
+	CMOVQMI R9, BX             // the magnitude
+
+digits: // BX is the magnitude, R8 1 for a sign
+	MOVQ $10000000000000000, R9
+	CMPQ BX, R9
+	JAE  done                  // 10^16 or more
+	MOVB $0x2d, (DI)           // '-', overwritten if not negative
+	LEAQ (DI)(R8*1), R10       // where the digits go
+	CMPQ BX, $100000000
+	JAE  int16
+	DIGITS(BX)
+	MOVQ   BX, R9
+	BTSQ   $56, R9
+	TZCNTQ R9, R9
+	ANDQ   $-8, R9             // the leading zero digits' bits
+	MOVQ   $0x3030303030303030, R11
+	ADDQ   R11, BX
+	SHRXQ  R9, BX, BX
+	MOVQ   BX, (R10)
+	SHRQ   $3, R9
+	MOVL   $8, AX
+	SUBQ   R9, AX
+	ADDQ   R8, AX
+	JMP    next
+
+int16: // 10^8 <= BX < 10^16: two groups of eight digits
+	MOVQ   BX, AX
+	MOVQ   $0xabcc77118461cefd, R9
+	MULQ   R9
+	SHRQ   $26, DX             // the first digits
+	IMUL3Q $100000000, DX, R9
+	SUBQ   R9, BX              // the last eight
+	DIGITS(DX)
+	MOVQ   DX, R9
+	BTSQ   $56, R9
+	TZCNTQ R9, R9
+	ANDQ   $-8, R9
+	MOVQ   $0x3030303030303030, R11
+	ADDQ   R11, DX
+	SHRXQ  R9, DX, DX
+	MOVQ   DX, (R10)
+	SHRQ   $3, R9
+	MOVL   $8, AX
+	SUBQ   R9, AX
+	ADDQ   R8, AX              // the length so far
+	DIGITS(BX)
+	MOVQ   $0x3030303030303030, R11
+	ADDQ   R11, BX
+	MOVQ   BX, (DI)(AX*1)
+	ADDQ   $8, AX
+	JMP    next
+
+float:
+	MOVQ     BX, R8
+	SHRQ     $63, R8           // 1 if negative
+	VMOVSD   Value_u(SI), X4
+	VANDPD   F_ABS, X4, X4       // a, the magnitude
+	VUCOMISD F_1EM6, X4
+	JCS      done              // below 1e-6, or NaN
+	VUCOMISD F_1E7, X4
+	JCC      done              // 1e7 or more
+	MOVB     $0x2d, (DI)       // '-', overwritten if not negative
+	LEAQ     (DI)(R8*1), R10   // where the digits go
+	VUCOMISD F_1E4, X4
+	JCC      float8            // 1e4 or more
+
+	// At most four digits either side of the point: m = a*1e4 rounded,
+	// if m/1e4 is a; one DIGITS makes the integer part's digits in the
+	// low four bytes and the fraction's in the high four. a*1e4 + 2^52,
+	// rounded once, holds m in its low bits (ties go to even rather than
+	// up, but a tie is never m/1e4 == a), and stays in a vector register
+	// for DIGITS.
+	VMOVSD      F_2P52, X5
+	VFMADD231SD F_1E4, X4, X5    // a*1e4 + 2^52
+	VPSUBQ      F_2P52, X5, X6    // m
+	VSUBSD      F_2P52, X5, X7    // float64(m)
+	VDIVSD      F_1E4, X7, X7
+	VUCOMISD    X4, X7
+	JNE         float8
+	JPS         float8
+	DIGITSX(X6, R11)
+	MOVQ   R11, R9
+	BTSQ   $24, R9
+	TZCNTQ R9, R9
+	ANDQ   $-8, R9             // the integer part's leading zero digits
+	MOVL   R11, R12
+	ADDQ   $0x30303030, R12
+	SHRXQ  R9, R12, R12
+	MOVQ   R12, (R10)
+	SHRQ   $3, R9
+	MOVL   $4, AX
+	SUBQ   R9, AX              // the integer part's length
+	SHRQ   $32, R11            // the fraction's digits
+	JZ     fdone
+	MOVB   $0x2e, (R10)(AX*1)  // '.'
+	LZCNTQ R11, R9
+	ADDL   $0x30303030, R11
+	MOVL   R11, 1(R10)(AX*1)
+	SHRQ   $3, R9
+	ADDQ   $9, AX
+	SUBQ   R9, AX
+fdone:
+	ADDQ R8, AX
+	JMP  next
+
+float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
+	VMULSD     F_1E8, X4, X5
+	VADDSD     F_HALF, X5, X5
+	VCVTTSD2SIQ X5, R11
+	VCVTSI2SDQ R11, X5, X5
+	VDIVSD     F_1E8, X5, X5
+	VUCOMISD   X4, X5
+	JNE        done
+	JPS        done
+	MOVQ   R11, AX
+	MOVQ   $0xabcc77118461cefd, R9
+	MULQ   R9
+	SHRQ   $26, DX             // the integer part
+	IMUL3Q $100000000, DX, R9
+	SUBQ   R9, R11             // the fraction
+	DIGITS(DX)
+	MOVQ   DX, R9
+	BTSQ   $56, R9
+	TZCNTQ R9, R9
+	ANDQ   $-8, R9
+	MOVQ   $0x3030303030303030, R12
+	ADDQ   R12, DX
+	SHRXQ  R9, DX, DX
+	MOVQ   DX, (R10)
+	SHRQ   $3, R9
+	MOVL   $8, AX
+	SUBQ   R9, AX              // the integer part's length
+	TESTQ  R11, R11
+	JZ     fdone
+	DIGITS(R11)
+	MOVB   $0x2e, (R10)(AX*1)  // '.'
+	LZCNTQ R11, R9
+	MOVQ   $0x3030303030303030, R12
+	ADDQ   R12, R11
+	MOVQ   R11, 1(R10)(AX*1)
+	SHRQ   $3, R9
+	ADDQ   $9, AX
+	SUBQ   R9, AX
+	JMP    fdone
+
+str: // AX is the text, BX its length, or null or a NumberValue
+	LEAQ       -1(BX), R8
+	CMPQ       R8, $32
+	JAE        done            // null, a NumberValue, or longer than 32 bytes
+	MOVQ       $-1, R9
+	BZHIQ      BX, R9, R9
+	KMOVQ      R9, K1          // the text's bytes
+	VMOVDQU8.Z (AX), K1, Z0
+	VPMOVB2M   Z0, K2          // bytes of 0x80 and above
+	VMOVDQA64  Z0, Z3
+	VPERMI2B.Z Z2, Z1, K1, Z3  // each byte's class, by its low 7 bits
+	VPMOVB2M   Z3, K3          // bytes of class byteHard
+	KORQ       K2, K3, K3
+	KORTESTQ   K3, K3
+	JNE        done            // for appendCell
+	VPTESTMB   Z3, Z3, K4      // bytes of class byteQuote
+	KORTESTQ   K4, K4
+	JNE        quote
+	CMPB       -1(AX)(BX*1), $0x20
+	JEQ        quote           // a space at the end
+	MOVBLZX    (AX), R9
+	TESTB      $const_clsFirst, (R13)(R9*1)
+	JEQ        plain
+	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
+	CMPQ       R10, $0x65757274 // "true"
+	JEQ        quote
+	CMPQ       R10, $0x6c6c756e // "null"
+	JEQ        quote
+	MOVQ       $0x65736c6166, R11 // "false"
+	CMPQ       R10, R11
+	JEQ        quote
+	CMPB       R9, $0x2d       // '-'
+	JEQ        quote
+	CMPB       R9, $0x23       // '#'
+	JEQ        quote
+	CMPB       R9, $0x20       // ' '
+	JEQ        quote
+	CMPB       R9, $0x74       // 't'
+	JEQ        plain
+	CMPB       R9, $0x66       // 'f'
+	JEQ        plain
+	CMPB       R9, $0x6e       // 'n'
+	JNE        done            // a digit or '+': numeric-like text is appendCell's
+
+plain:
+	VMOVDQU Y0, (DI)
+	MOVQ    BX, AX
+	JMP     next
+
+quote:
+	MOVB    $0x22, (DI)
+	VMOVDQU Y0, 1(DI)
+	MOVB    $0x22, 1(DI)(BX*1)
+	LEAQ    2(BX), AX
+	JMP     next
+
+done:
+	VZEROUPPER
+	SUBQ p+0(FP), DI
+	MOVQ DI, m+40(FP)
+	SUBQ cells_base+8(FP), SI
+	SHRQ $4, SI
+	MOVQ SI, k+48(FP)
+	RET

@@ -1,0 +1,371 @@
+package toon
+
+import (
+	"slices"
+)
+
+// This file holds the general path's handling of table rows: a tabular or
+// keyed header compiled into the tokens of one row (the row program), and
+// the rows and entries typed through it, one line at a time.
+
+// rowProgram is the open tabular or keyed header compiled (buildProg).
+type rowProgram struct {
+	prog    []rowOp // the tokens of one row, cells in leaf order
+	rowTmpl []Token // the same as tokens, cells left blank
+	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
+	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
+}
+
+// lazyCells holds the tokens of the current line that are made a chunk at
+// a time as they are asked for (refill), so that the queue does not grow
+// with the line: the row program over the cells of a very wide row, or the
+// values of a long inline array followed by its ArrayEnd.
+type lazyCells struct {
+	pi      int     // next op of prog; len(prog) when no row is pending
+	cells   []int32 // cell spans of the current row or inline array: start, end pairs
+	cellsOf []byte  // the text the cell spans index
+	cellCol int     // column of cellsOf[0] in the line
+	ci      int     // next inline value; len(cells)/2 when none pending
+	// inlineEnd asks for an ArrayEnd after the pending inline values.
+	inlineEnd bool
+}
+
+// reset drops the pending cells, keeping their memory.
+func (c *lazyCells) reset() {
+	c.pi = 0
+	c.cells, c.ci = c.cells[:0], 0
+	c.inlineEnd = false
+}
+
+// newTemplate forgets the copies of the last row template that the queues
+// keep, when there is a new one.
+func (d *Decoder) newTemplate() {
+	d.rowKept = false
+	d.fast.newTemplate()
+	d.bulk.slots = d.bulk.slots[:0]
+}
+
+// rowOp is one step of a row program: a ready-made token, or (cell >= 0)
+// the token of a cell.
+type rowOp struct {
+	tok  Token
+	cell int32
+}
+
+// lazyChunk is how many tokens of a very wide row or a long inline array
+// are queued at once.
+const lazyChunk = 256
+
+// rowChunk queues the next lazyChunk tokens of a very wide row.
+func (d *Decoder) rowChunk() {
+	d.rowKept = false
+	end := min(d.pi+lazyChunk, len(d.prog))
+	for ; d.pi < end; d.pi++ {
+		op := &d.prog[d.pi]
+		if op.cell < 0 {
+			d.queue = append(d.queue, op.tok)
+			continue
+		}
+		t, err := d.cellToken(int(op.cell))
+		if err != nil {
+			d.stopLazy(err)
+			break
+		}
+		d.queue = append(d.queue, t)
+	}
+}
+
+// inlineChunk queues the next lazyChunk values of a long inline array,
+// and its ArrayEnd after the last.
+func (d *Decoder) inlineChunk() {
+	d.rowKept = false
+	n := len(d.cells) / 2
+	end := min(d.ci+lazyChunk, n)
+	for ; d.ci < end; d.ci++ {
+		t, err := d.cellToken(d.ci)
+		if err != nil {
+			d.stopLazy(err)
+			break
+		}
+		d.queue = append(d.queue, t)
+	}
+	if d.ci == n && d.inlineEnd {
+		d.inlineEnd = false
+		d.queue = append(d.queue, ArrayEndToken())
+	}
+}
+
+// stopLazy ends the lazy token sources of the current line with an error.
+func (d *Decoder) stopLazy(err error) {
+	d.pi = len(d.prog)
+	d.ci = len(d.cells) / 2
+	d.inlineEnd = false
+	d.err = err
+}
+
+// cellToken returns the token of cell i of the current row or inline array.
+// Quoted cells go through primitive, the others through plainToken.
+func (d *Decoder) cellToken(i int) (Token, error) {
+	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
+	b := d.cellsOf[s:e]
+	switch {
+	case len(b) == 0:
+		return emptyString(), nil
+	case b[0] == '"':
+		return d.primitive(b, d.cellCol+s)
+	}
+	return plainToken(b), nil
+}
+
+// splitCells splits text at its unquoted delimiters into trimmed cell spans.
+// A quote opens a region that hides delimiters wherever it stands (Appendix
+// B.3), but only a cell that starts with '"' is a quoted string, which
+// cellToken checks: a region left open at the end of the line is an error
+// only there.
+func (d *Decoder) splitCells(text []byte, delim byte, col int) {
+	d.seps, _ = scanLine(text, delim, d.seps[:0])
+	d.cellsOf = text
+	d.cellCol = col
+	cells := d.cells[:0]
+	s := 0
+	for _, p := range d.seps {
+		a, b := trimSpan(text, s, int(p))
+		cells = append(cells, int32(a), int32(b))
+		s = int(p) + 1
+	}
+	a, b := trimSpan(text, s, len(text))
+	cells = append(cells, int32(a), int32(b))
+	d.cells = cells
+}
+
+// buildProg compiles the field list of a tabular or keyed header into the
+// row program: the tokens of one row, with cells in leaf order.
+func (d *Decoder) buildProg(fields []Field) {
+	prog := d.prog[:0]
+	prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
+	var cell int32
+	var walk func(fs []Field)
+	walk = func(fs []Field) {
+		for _, f := range fs {
+			prog = append(prog, rowOp{tok: KeyToken(f.Name), cell: -1})
+			if f.Fields == nil {
+				prog = append(prog, rowOp{cell: cell})
+				cell++
+				continue
+			}
+			prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
+			walk(f.Fields)
+			prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
+		}
+	}
+	walk(fields)
+	prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
+	d.prog = prog
+	d.pi = len(prog)
+	// The same program as a template of tokens with a slot per cell.
+	d.flat = true
+	d.newTemplate()
+	for _, f := range fields {
+		if f.Fields != nil {
+			d.flat = false
+		}
+	}
+	d.rowTmpl = d.rowTmpl[:0]
+	d.cellAt = d.cellAt[:0]
+	for i, op := range prog {
+		d.rowTmpl = append(d.rowTmpl, op.tok)
+		if op.cell >= 0 {
+			d.cellAt = append(d.cellAt, int32(i))
+		}
+	}
+}
+
+// tabularLine handles a line at row depth of a tabular array (§9.3).
+func (d *Decoder) tabularLine(f *frame) error {
+	text := d.line.text
+	col := len(d.line.full) - len(text)
+	delim := d.hdr.delim
+	var sc lineScan
+	d.seps, sc = scanLine(text, delim, d.seps[:0])
+	if sc.colon >= 0 && (len(d.seps) == 0 || int(d.seps[0]) > sc.colon) {
+		// A key-value line: the rows are over, and the line has no scope
+		// (an error in both modes, as in step).
+		if err := d.pop(); err != nil {
+			return err
+		}
+		return d.syntaxErr(0, detail(ErrIndent, "line is deeper than its scope"))
+	}
+	// A quote left open at the end of the line only hid the delimiters
+	// after it: the cell it stands in is a string unless it starts with
+	// '"', which row checks.
+	return d.row(f, text, col, delim)
+}
+
+// row emits one tabular row or the cells of an entry row. d.seps holds the
+// positions of text's unquoted delimiters.
+func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
+	f.count++
+	if d.opts.strict && f.count > f.n {
+		if f.kind == fKeyed {
+			return d.longErr(f, "entry", "entries")
+		}
+		return d.longErr(f, "row", "rows")
+	}
+	ncell := len(d.seps) + 1
+	if len(text) == 0 && f.kind == fKeyed {
+		ncell = 0 // a bare "key:" entry has no cells
+	}
+	if want := d.hdr.nleaf; ncell != want {
+		// In both modes: §14.1 requires the error in strict mode, and
+		// reading the row anyway would invent or drop cells silently (the
+		// reference implementation rejects it in non-strict mode too).
+		return d.syntaxErr(0, detail(ErrWidth, "header has "+plural(want, "field", "fields")+", row has "+plural(ncell, "cell", "cells")))
+	}
+	d.cellsOf = text
+	d.cellCol = col
+	if len(d.prog) > maxQueuedRow {
+		// A very wide row: its tokens are made one at a time as they are
+		// asked for, so the queue does not grow with the row.
+		cells := d.cells[:0]
+		for c := 0; c < d.hdr.nleaf; c++ {
+			s, e := cellSpan(text, d.seps, c)
+			cells = append(cells, int32(s), int32(e))
+		}
+		d.cells = cells
+		d.ci = len(cells) / 2 // consumed by the program, not as inline values
+		d.pi = 0
+		return nil
+	}
+	// The usual row: copy the row's template (its keys and braces) into the
+	// queue, then type every cell into its slot, which keeps Token itself
+	// down to a copy.
+	base := len(d.queue)
+	var q []Token
+	if d.flat {
+		// Flat fields: the row is ObjectStart, (key, cell)..., ObjectEnd,
+		// written straight into place.
+		n := len(d.cellAt)
+		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
+		if base != 0 || !d.rowKept {
+			row := q[base:]
+			row[0] = d.rowTmpl[0]
+			row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
+			keys := d.rowTmpl[1 : 2*n+1]
+			for c := 0; c < n; c++ {
+				row[1+2*c] = keys[2*c]
+			}
+			// The previous row's keys and braces stay in place for the
+			// next row at the start of the queue, which only needs its
+			// cells rewritten.
+			d.rowKept = base == 0
+		}
+	} else {
+		q = append(d.queue, d.rowTmpl...)
+		if base != 0 {
+			d.rowKept = false // the template at the start may be overwritten
+		}
+	}
+	row := q[base:]
+	seps := d.seps
+	next := 0 // start of the next cell
+	for c, at := range d.cellAt {
+		s, e := next, len(text)
+		if c < len(seps) {
+			e = int(seps[c])
+			next = e + 1
+		} else {
+			next = len(text) // the last cell
+		}
+		for s < e && text[s] == ' ' {
+			s++
+		}
+		for e > s && text[e-1] == ' ' {
+			e--
+		}
+		if s == e {
+			row[at] = emptyString()
+			continue
+		}
+		b := text[s:e]
+		if b[0] == '"' {
+			t, err := d.primitive(b, col+s)
+			if err != nil {
+				d.queue = q[:base]
+				return err
+			}
+			row[at] = t
+			continue
+		}
+		row[at] = plainToken(b)
+	}
+	d.queue = q
+	return nil
+}
+
+// cellSpan returns the bounds of cell c of text, spaces trimmed, given the
+// positions of its separators. A cell past the last one is empty.
+func cellSpan(text []byte, seps []int32, c int) (int, int) {
+	s, e := 0, len(text)
+	if c > 0 {
+		if c > len(seps) {
+			return len(text), len(text)
+		}
+		s = int(seps[c-1]) + 1
+	}
+	if c < len(seps) {
+		e = int(seps[c])
+	}
+	for s < e && text[s] == ' ' {
+		s++
+	}
+	for e > s && text[e-1] == ' ' {
+		e--
+	}
+	return s, e
+}
+
+// maxQueuedRow is the widest row program whose tokens are queued at once.
+const maxQueuedRow = 4096
+
+// keyedLine handles a line at entry depth of a keyed object (§9.5).
+func (d *Decoder) keyedLine(f *frame) error {
+	text := d.line.text
+	col := len(d.line.full) - len(text)
+	// One scan finds the entry key's colon and the cells' delimiters.
+	delim := d.hdr.delim
+	var sc lineScan
+	d.seps, sc = scanLine(text, delim, d.seps[:0])
+	if sc.colon < 0 {
+		if text[0] == '"' && sc.open {
+			return d.syntaxErr(col+len(text), ErrUnterminated) // a quoted key without its closing quote
+		}
+		// §9.5 requires the error in strict mode; skipping the line would
+		// drop it silently, so it is an error in both modes (as in the
+		// reference implementation).
+		return d.syntaxErr(0, detail(ErrStructure, "entry row without a colon"))
+	}
+	k, err := d.key(text[:sc.colon], col)
+	if err != nil {
+		return err
+	}
+	if err := d.addKey(f, k, col); err != nil {
+		return err
+	}
+	d.emit(KeyToken(k))
+	start, _ := trimSpan(text, sc.colon+1, len(text)) // the cells start here
+	rest := text[start:]
+	// Keep the delimiters after the colon, counted from the start of rest.
+	// The quote state at an unquoted colon is outside any quote, so they
+	// are what a scan of rest alone would find.
+	off := int32(start)
+	j := 0
+	for j < len(d.seps) && d.seps[j] < off {
+		j++
+	}
+	n := copy(d.seps, d.seps[j:])
+	d.seps = d.seps[:n]
+	for i := range d.seps {
+		d.seps[i] -= off
+	}
+	return d.row(f, rest, col+start, delim)
+}

@@ -1,0 +1,99 @@
+package toon
+
+// This file makes the strings that decoded values keep, saving
+// allocations where the result allows it.
+
+import "github.com/toonstream/toon/internal/mem"
+
+// textStore makes the strings of one Decode call or RowDecoder: values
+// are copied out of the Decoder's buffer, packed into shared blocks or
+// interned; object keys of generic values come from a small cache.
+type textStore struct {
+	pack   bool              // pack short strings into shared blocks
+	block  []byte            // the current block of packed strings
+	intern map[string]string // InternStrings: strings seen so far
+	keys   *keyCache         // keys of generic objects, made on first use
+}
+
+// str returns the text b as a string the caller keeps, interned when
+// intern is set.
+func (ts *textStore) str(b []byte, intern bool) string {
+	if !intern || len(b) > maxInternLen {
+		return ts.newString(b)
+	}
+	if v, ok := ts.intern[string(b)]; ok {
+		return v
+	}
+	v := ts.newString(b)
+	if ts.intern == nil {
+		ts.intern = make(map[string]string)
+	}
+	if len(ts.intern) < maxInterned {
+		ts.intern[v] = v
+	}
+	return v
+}
+
+// newString copies b into a new string. When decoding a whole document,
+// short strings are packed into shared blocks of packBlock bytes, which
+// saves an allocation per string: the document's strings are all kept by
+// the result anyway. (A block lives as long as any string in it.)
+func (ts *textStore) newString(b []byte) string {
+	if !ts.pack || len(b) > maxPacked || len(b) == 0 {
+		return string(b)
+	}
+	if cap(ts.block)-len(ts.block) < len(b) {
+		ts.block = make([]byte, 0, packBlock)
+	}
+	at := len(ts.block)
+	ts.block = append(ts.block, b...)
+	return mem.String(ts.block[at:])
+}
+
+// Strings of up to maxPacked bytes are packed into blocks of packBlock.
+const (
+	maxPacked = 128
+	packBlock = 8 << 10
+)
+
+// Interning keeps strings of at most maxInternLen bytes, and at most
+// maxInterned of them per Decode call or RowDecoder, so that a column of
+// distinct values cannot grow the table without bound.
+const (
+	maxInternLen = 64
+	maxInterned  = 4096
+)
+
+// key returns the string of an object key of a generic value.
+func (ts *textStore) key(b []byte) string {
+	if ts.keys == nil {
+		ts.keys = new(keyCache)
+	}
+	return ts.keys.get(b)
+}
+
+// keyCache holds the strings of recently decoded object keys, so that a
+// key seen before costs no allocation.
+type keyCache [keyCacheSize]string
+
+const (
+	keyCacheSize = 64 // entries in a keyCache (a power of 2)
+	maxCachedKey = 64 // longer keys are not cached
+)
+
+// get returns the string of an object key. The cache compares contents,
+// so a key whose bytes merely sit where an earlier key's did is never
+// mistaken for it.
+func (c *keyCache) get(b []byte) string {
+	n := len(b)
+	if n == 0 || n > maxCachedKey {
+		return string(b)
+	}
+	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
+	if k := c[h]; k == string(b) {
+		return k
+	}
+	k := string(b)
+	c[h] = k
+	return k
+}
