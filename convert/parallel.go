@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"runtime"
@@ -50,7 +49,7 @@ type parallel struct {
 
 	ranges int // ranges converted, for tests
 
-	free []*bytes.Buffer // output buffers not in use (buffer)
+	free []*[]byte // output buffers not in use (buffer)
 }
 
 // parallelFor returns the parallel state for a conversion of an input of
@@ -77,11 +76,11 @@ func parallelFor(c *config, size int) *parallel {
 // parJob is one range to convert, and what came of it.
 type parJob struct {
 	r     toon.Range
-	out   *bytes.Buffer
-	rows  bool  // the range wrote at least one row
-	err   error // a decoding error
-	werr  error // an error of the output (never expected: out is memory)
-	panic any   // a panic of the worker, raised again by the writer
+	out   *[]byte // the range's JSON
+	rows  bool    // the range wrote at least one row
+	err   error   // a decoding error
+	werr  error   // an error of the output (never expected: out is memory)
+	panic any     // a panic of the worker, raised again by the writer
 	done  chan struct{}
 	// taken is set by the goroutine that converts the range: a worker, or
 	// the converting goroutine when it helps.
@@ -94,18 +93,18 @@ type parJob struct {
 // drops them at every collection: a few megabytes allocated again and
 // again would make the collector run often, and each run stops the
 // workers.
-func (p *parallel) buffer() *bytes.Buffer {
+func (p *parallel) buffer() *[]byte {
 	if n := len(p.free); n > 0 {
 		b := p.free[n-1]
 		p.free = p.free[:n-1]
-		b.Reset()
+		*b = (*b)[:0]
 		return b
 	}
-	if b, ok := parBufs.Get().(*bytes.Buffer); ok {
-		b.Reset()
+	if b, ok := parBufs.Get().(*[]byte); ok {
+		*b = (*b)[:0]
 		return b
 	}
-	return new(bytes.Buffer)
+	return new([]byte)
 }
 
 // parBufs keeps output buffers from one conversion to the next, for as
@@ -185,7 +184,7 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		if j.rows && wrote {
 			jw.write([]byte{','})
 		}
-		jw.write(j.out.Bytes())
+		jw.write(*j.out)
 		wrote = wrote || j.rows
 		pending = pending[1:]
 		p.free = append(p.free, j.out)
@@ -321,8 +320,9 @@ func (p *parallel) convert(ws *workerState, tab *toon.Table, depth int, j *parJo
 	}
 	dec := ws.rd
 	dec.Token() // the range's ArrayStart
-	wj.w, wj.err = j.out, nil
-	wj.buf, wj.depth, wj.next = wj.buf[:0], depth, needNothing
+	wj.err = nil
+	wj.keepOutput(j.out)
+	wj.depth, wj.next = depth, needNothing
 	var err error
 	if flat {
 		err = tableRows(wj, dec, &wj.tab)
@@ -346,9 +346,9 @@ func (p *parallel) convert(ws *workerState, tab *toon.Table, depth int, j *parJo
 			if depth == 1 {
 				cut = 2 // a root array's ']' and its newline
 			}
-			j.out.Truncate(j.out.Len() - cut)
+			*j.out = (*j.out)[:len(*j.out)-cut]
 		}
 	}
 	j.err = err
-	j.rows = j.out.Len() > 0 && j.out.Bytes()[0] == '{'
+	j.rows = len(*j.out) > 0 && (*j.out)[0] == '{'
 }

@@ -75,6 +75,27 @@ func TestParallelToJSONMatchesSerial(t *testing.T) {
 	}
 }
 
+// TestParallelToJSONLongCells converts, in parallel ranges, rows with
+// cells longer than the JSON writer's buffer: a number, which is written
+// past the buffer, and strings, which are escaped in pieces, so that the
+// output of a range outgrows its window at every kind of write.
+func TestParallelToJSONLongCells(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 9))
+	data := parallelDoc(rng, 400<<10, true, ',')
+	lines := bytes.Split(data, []byte("\n"))
+	long := map[int]string{
+		40:   strings.Repeat("7", 3*jsonBufSize),
+		900:  strings.Repeat("ab c", jsonBufSize),
+		2000: `"` + strings.Repeat(`\t"é`, jsonBufSize/2) + `"`,
+		3000: "1." + strings.Repeat("5", jsonBufSize+100),
+	}
+	for i, cell := range long {
+		f := bytes.SplitN(lines[i], []byte(","), 3)
+		lines[i] = append(append(append([]byte{}, f[0]...), ","+cell+","...), f[2]...)
+	}
+	convertBoth(t, bytes.Join(lines, []byte("\n")))
+}
+
 // TestParallelToJSONErrors breaks a large table at random lines and
 // requires the serial error, at the same line and column, and the same
 // output up to it.
