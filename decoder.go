@@ -49,6 +49,11 @@ type Decoder struct {
 	ahead  int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
 	err    error // sticky
 	done   bool  // the input has ended
+	// ranged: the input is a range of a table's rows (Table.RangeDecoder),
+	// whose end closes the table's scope and no other; partial: the range
+	// is not the table's last, so its end skips the count check, which the
+	// last range makes.
+	ranged, partial bool
 }
 
 // NewDecoder returns a decoder that reads from r, buffering its input.
@@ -496,6 +501,9 @@ func (d *Decoder) finish() error {
 	// The scopes close from the innermost out; the first that fails
 	// ends the document there, leaving the outer ones open.
 	d.end = d.cur
+	if d.ranged {
+		return d.endRange()
+	}
 	for len(d.stack) > 0 {
 		if err := d.pop(); err != nil {
 			return err

@@ -2,6 +2,7 @@ package toon
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 )
@@ -295,3 +296,27 @@ func errRowField(name, why string) error { return errors.New("field " + name + "
 
 // errRepeatedField reports two fields of a row struct with one name.
 func errRepeatedField(name string) error { return errors.New("repeated field " + strconv.Quote(name)) }
+
+// Errors of row-range splitting and of the parallel row writers.
+var (
+	// ErrNotSplittable is the cause of SplitTable's error when the
+	// decoder is not where a table can be split: it must read a byte
+	// slice in place (NewBytesDecoder), in strict mode, and the last
+	// token Token returned must be the ArrayStart of a tabular array.
+	ErrNotSplittable = errors.New("toon: SplitTable needs the ArrayStart of a tabular array just read by a strict NewBytesDecoder")
+	// ErrSplitStopped is StreamTable's error, and then its decoder's,
+	// when its callback stopped it.
+	ErrSplitStopped = errors.New("toon: StreamTable stopped by its caller")
+)
+
+// errPanicked stands for a worker's panic, which WriteRowsParallel's run
+// raises again.
+var errPanicked = errors.New("toon: a row worker panicked")
+
+// lineTooLongRow is the error of row (from 0) of the table called name,
+// whose line of n bytes is longer than max: WriteRow's and
+// WriteRowsParallel's.
+func lineTooLongRow(row int, name string, n, max int) error {
+	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
+		ErrLineTooLong, row+1, name, n, max)
+}

@@ -34,3 +34,19 @@ func countTypeRows(t testing.TB) *int {
 	t.Cleanup(func() { typeRowsTook = nil })
 	return n
 }
+
+// smallRanges makes SplitTable cut ranges of a few bytes, so that small
+// documents have many.
+func smallRanges(t testing.TB, n int) {
+	old := splitMin
+	splitMin = n
+	t.Cleanup(func() { splitMin = old })
+}
+
+// parallelRowsRange makes ParallelRows stream ranges of about n bytes
+// (at least splitMin), until the test ends.
+func parallelRowsRange(t testing.TB, n int) {
+	old := parRowsRange
+	parRowsRange = n
+	t.Cleanup(func() { parRowsRange = old })
+}

@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"fmt"
 	"io"
 	"math"
 	"os"
@@ -191,9 +190,7 @@ func (e *Encoder) checkRow(n int) error {
 	if n-1 <= e.opts.maxLine {
 		return nil
 	}
-	t := &e.tbl
-	return fmt.Errorf("toon: %w: row %d of %s would be a line of %d bytes, longer than the %d a decoder accepts (see WithMaxLineLength)",
-		ErrLineTooLong, t.rows+1, t.name, n-1, e.opts.maxLine)
+	return lineTooLongRow(e.tbl.rows, e.tbl.name, n-1, e.opts.maxLine)
 }
 
 // WriteRow writes one row of the open table: one cell per field, quoted

@@ -52,3 +52,10 @@ func withPipeChunk(n int) Option { return func(c *config) { c.pipeChunk = n } }
 func withAheadMin(n int) Option {
 	return func(c *config) { c.aheadMin, c.aheadWait = n, true }
 }
+
+// withWorkers sets the goroutines that convert a large table's ranges
+// (tests); n > 0 also converts tables of small inputs in parallel.
+func withWorkers(n int) Option { return func(c *config) { c.workers = n } }
+
+// withParRange sets the bytes of TOON per range (tests).
+func withParRange(n int) Option { return func(c *config) { c.parRange = n } }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math/bits"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -45,6 +46,14 @@ type jsonWriter struct {
 
 	tab tableKeys // the current table's prefixes (tabjson.go)
 
+	par *parallel // large tables' rows converted on several goroutines, or nil (parallel.go)
+
+	// out, when not nil, keeps the output in memory instead of writing it
+	// to w (a parallel range's, parallel.go): buf is then a window of
+	// jsonBufSize bytes at the end of *out, and a flush takes the bytes
+	// written there into *out where they already are, without a copy.
+	out *[]byte
+
 	// lines ends each root value with its newline without flushing it:
 	// ToJSONLines writes every element of an array as a root value.
 	lines bool
@@ -82,6 +91,10 @@ func (w *jsonWriter) release() {
 // flush hands the buffered output to w, or to the pipe. The buffer may
 // change: callers that hold it must take it again from w.buf.
 func (w *jsonWriter) flush() {
+	if w.out != nil {
+		w.extend()
+		return
+	}
 	if len(w.buf) > 0 && w.err == nil {
 		switch {
 		case w.pipe != nil:
@@ -101,12 +114,35 @@ func (w *jsonWriter) flush() {
 // flushEnd is flush at the end of the document. A small document, which
 // never filled the buffer, is written at once, without a pipe.
 func (w *jsonWriter) flushEnd() {
+	if w.out != nil {
+		w.extend()
+		return
+	}
 	if w.pipe == nil && len(w.buf) > 0 && w.err == nil {
 		w.err = writeAll(w.w, w.buf)
 		w.buf = w.buf[:0]
 		return
 	}
 	w.flush()
+}
+
+// keepOutput makes w keep its output in *out, after what *out holds,
+// until it is told otherwise (w.out = nil, with a buffer of its own).
+func (w *jsonWriter) keepOutput(out *[]byte) {
+	w.out, w.buf = out, w.buf[:0]
+	w.extend()
+}
+
+// extend takes the bytes written in the window buf into *w.out and makes
+// buf the window after them, growing *w.out when it has no room for one.
+func (w *jsonWriter) extend() {
+	o := *w.out
+	o = o[:len(o)+len(w.buf)]
+	if cap(o)-len(o) < jsonBufSize {
+		o = slices.Grow(o, jsonBufSize)
+	}
+	*w.out = o
+	w.buf = o[len(o) : len(o) : len(o)+jsonBufSize]
 }
 
 // writeAll writes b, reporting a short write without an error as
@@ -276,6 +312,12 @@ func (w *jsonWriter) write(b []byte) {
 	if len(b) > cap(w.buf)-len(w.buf) {
 		w.flush()
 		if len(b) > cap(w.buf) {
+			if w.out != nil {
+				*w.out = append(*w.out, b...)
+				w.buf = w.buf[:0]
+				w.extend()
+				return
+			}
 			if w.pipe != nil {
 				w.drain() // what is in the pipe goes first
 			}

@@ -62,6 +62,7 @@ type progressFunc = func(pass int, off int64)
 // ToJSONBytes returns.
 func ToJSONBytes(w io.Writer, data []byte, opts ...Option) error {
 	c := makeConfig(opts)
+	c.par = parallelFor(&c, len(data))
 	return toJSON(w, toon.NewBytesDecoder(data, c.decoderOptions()...), c)
 }
 
@@ -111,9 +112,23 @@ func ToJSONFile(w io.Writer, f *os.File, opts ...Option) (err error) {
 		return toJSON(w, toon.NewDecoder(bufio.NewReaderSize(in, 64<<10), c.decoderOptions()...), c)
 	}
 	dec := toon.NewBytesDecoder(in.data, c.decoderOptions()...)
+	// reached is the end of the last range of a table converted in
+	// parallel (parallel.go), during which the decoder stays at the
+	// table's header.
+	var reached int64
+	if c.par = parallelFor(&c, len(in.data)); c.par != nil {
+		c.par.mapped = true
+		c.par.done = func(start, end int64) {
+			reached = end
+			in.release(start, end)
+			if in.progress != nil {
+				in.progress(1, end)
+			}
+		}
+	}
 	var last int64 // the offset at the last flush
 	c.flushed = func() {
-		off := dec.InputOffset()
+		off := max(dec.InputOffset(), reached)
 		in.release(last, off)
 		last = off
 		if in.progress != nil {

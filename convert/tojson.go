@@ -53,6 +53,7 @@ func (c *config) decoderOptions() []toon.Option {
 func toJSON(w io.Writer, dec *toon.Decoder, c config) error {
 	jw := newJSONWriter(w, c.jsonIndent)
 	jw.piped, jw.chunk, jw.flushed = c.pipeline(), c.pipeChunk, c.flushed
+	jw.par = c.par
 	// The output goroutine has stopped when toJSON returns, also when a
 	// fault in a mapped input panics (mapped.go); stopPipe is then a no-op.
 	defer jw.stopPipe()
@@ -402,6 +403,22 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			c = 0
 			if t.Form() != toon.FormTabular || t.Len() < minTableRows || !jw.tab.setTable(t.Fields()) {
 				continue
+			}
+			if jw.par != nil && t.Len() >= jw.par.minRows {
+				// A large table of an input in memory: its ranges are
+				// converted in parallel (parallel.go).
+				jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
+				if ok, err := jw.par.table(jw, dec); ok {
+					if err != nil || jw.err != nil {
+						return err
+					}
+					buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
+					n, depth, c = len(jw.buf), jw.depth, 0
+					if jw.next == needComma {
+						c = 1
+					}
+					continue
+				}
 			}
 			// A table with flat fields: tableRows writes its rows.
 			jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
