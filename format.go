@@ -78,7 +78,9 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		return -1
 	}
 	q := 0
-	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
+	if quo&hi8 != 0 {
+		q = 1
+	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
 	p.SetByte(0, '"')
@@ -113,7 +115,9 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		return -1
 	}
 	q := 0
-	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
+	if quo&hi8 != 0 {
+		q = 1
+	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
 	p.SetByte(0, '"')
