@@ -847,15 +847,17 @@ const (
 
 // arrayLead writes what comes before the header of an array (or keyed
 // object) at place p: the root's line, or a list item's line and hyphen
-// at depth d (a field's key is already written). It returns the depth of
-// the array's content.
+// at depth d (a field's key is already written), which is what primLead
+// writes there. It returns the depth of the array's content. It is small
+// enough to inline, so that an array that is a field's value, the common
+// case, costs no call.
 func (e *Encoder) arrayLead(p place, d int) (child int) {
-	switch p {
-	case atRoot:
-		e.line(0)
+	if p == atField {
+		return d + 1
+	}
+	e.primLead(p, d)
+	if p == atRoot {
 		return 1
-	case atItem:
-		e.itemLead(d)
 	}
 	return d + 1
 }

@@ -78,7 +78,9 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		return -1
 	}
 	q := 0
-	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
+	if quo&hi8 != 0 {
+		q = 1
+	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
 	p.SetByte(0, '"')
@@ -113,7 +115,9 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		return -1
 	}
 	q := 0
-	if k := shapeOf(s); quo&hi8 != 0 || k == shapeQuoted || k == shapeNumber && numericLike(s) {
+	if quo&hi8 != 0 {
+		q = 1
+	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
 		q = 1
 	}
 	p.SetByte(0, '"')
@@ -742,21 +746,19 @@ func appendInt(b []byte, i int64) []byte {
 }
 
 // spare makes room for n more bytes of b and returns b, the address of its
-// first free byte and that byte's index; with neg it first writes '-'
-// there, and the address and index are those of the byte after it. The
-// caller writes through the address and then reslices b.
+// first free byte and that byte's index; with neg it first appends '-',
+// and the address and index are those of the byte after it. The caller
+// writes through the address and then reslices b. It is small enough to
+// inline, which the writers of strings and numbers, called for every
+// value, rely on.
 func spare(b []byte, n int, neg bool) ([]byte, mem.Ptr, int) {
 	if cap(b)-len(b) < n {
 		b = slices.Grow(b, n)
 	}
-	o := len(b)
-	dst := (mem.SliceData(b)).Add(o)
 	if neg {
-		dst.SetByte(0, '-')
-		dst = dst.Add(1)
-		o++
+		b = append(b, '-')
 	}
-	return b, dst, o
+	return b, mem.BytesData(b).Add(len(b)), len(b)
 }
 
 // numRoom is the room putInt, putUint and putFloat8 need: a sign and 20
