@@ -662,3 +662,54 @@ func TestPlainTokenKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderFieldsReused holds the header parser's reuse of fields
+// segments seen before (headerParser.group) to a parse from scratch: each
+// item's header, read after the others in one document, gives the fields
+// a fresh decoder gives it alone, for more distinct segments than are
+// remembered, with repeats, quoted names, nested groups and delimiters;
+// and a header that a remembered segment prefixes, or that has its bytes
+// under another delimiter, gets the error a fresh decoder gives it.
+func TestHeaderFieldsReused(t *testing.T) {
+	segs := []string{
+		"[0]{a,b}", "[0]{a,b,c}", "[0|]{a|b}", "[0\t]{a\tb}", "[0]{\"x y\",b}",
+		"[0]{a,p{q,r},s}", "[0:]{a,b}", "[0]{b,a}", "[0]{a}", "[0]{a.b,c_d}", "[0|]{a|p{q|r}}",
+	}
+	var order []string
+	for i := 0; i < 3; i++ {
+		order = append(order, segs...)
+		order = append(order, segs[i], segs[i], segs[len(segs)-1-i])
+	}
+	var doc strings.Builder
+	want := "{ k:items [list:" + strconv.Itoa(len(order))
+	doc.WriteString("items[" + strconv.Itoa(len(order)) + "]:\n")
+	for _, h := range order {
+		doc.WriteString("  - t" + h + ":\n")
+		alone, err := tokenText(t, NewDecoder(strings.NewReader("t"+h+":")))
+		if err != nil {
+			t.Fatalf("%q alone: %v", h, err)
+		}
+		want += " " + alone
+	}
+	want += " ] }"
+	got, err := tokenText(t, NewDecoder(strings.NewReader(doc.String())))
+	if err != nil || got != want {
+		t.Fatalf("got %q, %v\nwant %q", got, err, want)
+	}
+
+	for _, c := range []struct{ first, second string }{
+		{"[0]{a,b}", "[0]{a,b}c"},
+		{"[0]{a,b}", "[0]{a,b} c"},
+		{"[0|]{a|b}", "[0]{a|b}"},
+		{"[0]{a,b}", "[0|]{a,b}"},
+		{"[0]{\"a\",b}", "[0]{\"a\",b"},
+	} {
+		doc := "items[2]:\n  - t" + c.first + ":\n  - t" + c.second + ":\n"
+		fresh := "items[2]:\n  - x: 1\n  - t" + c.second + ":\n"
+		_, err := tokenText(t, NewDecoder(strings.NewReader(doc)))
+		_, wantErr := tokenText(t, NewDecoder(strings.NewReader(fresh)))
+		if err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+			t.Errorf("%q after %q: error %v, want %v", c.second, c.first, err, wantErr)
+		}
+	}
+}
