@@ -683,7 +683,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		if _, err := d.push(fKeyed, depth+1, h.n); err != nil {
 			return err
 		}
-		d.buildProg(h.fields)
+		d.headerProg(h)
 		return nil
 	}
 	if h.fields != nil {
@@ -691,7 +691,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		if _, err := d.push(fTabular, depth+1, h.n); err != nil {
 			return err
 		}
-		d.buildProg(h.fields)
+		d.headerProg(h)
 		return nil
 	}
 	if len(h.rest) == 0 && (h.n > 0 || !d.opts.strict) {

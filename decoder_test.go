@@ -671,9 +671,11 @@ func TestPlainTokenKinds(t *testing.T) {
 // and a header that a remembered segment prefixes, or that has its bytes
 // under another delimiter, gets the error a fresh decoder gives it.
 func TestHeaderFieldsReused(t *testing.T) {
+	// Each header with its rows, at the depth of an item's first field.
 	segs := []string{
-		"[0]{a,b}", "[0]{a,b,c}", "[0|]{a|b}", "[0\t]{a\tb}", "[0]{\"x y\",b}",
-		"[0]{a,p{q,r},s}", "[0:]{a,b}", "[0]{b,a}", "[0]{a}", "[0]{a.b,c_d}", "[0|]{a|p{q|r}}",
+		"[0]{a,b}", "[1]{a,b,c}:\n      1,x,\"y\"", "[0|]{a|b}", "[1\t]{a\tb}:\n      1\t2", "[0]{\"x y\",b}",
+		"[2]{a,p{q,r},s}:\n      1,2,3,4\n      5,6,7,8", "[1:]{a,b}:\n      k: 1,2", "[0]{b,a}", "[1]{a}:\n      z",
+		"[0]{a.b,c_d}", "[1|]{a|p{q|r}}:\n      1|2|3",
 	}
 	var order []string
 	for i := 0; i < 3; i++ {
@@ -684,8 +686,11 @@ func TestHeaderFieldsReused(t *testing.T) {
 	want := "{ k:items [list:" + strconv.Itoa(len(order))
 	doc.WriteString("items[" + strconv.Itoa(len(order)) + "]:\n")
 	for _, h := range order {
-		doc.WriteString("  - t" + h + ":\n")
-		alone, err := tokenText(t, NewDecoder(strings.NewReader("t"+h+":")))
+		if !strings.Contains(h, "\n") {
+			h += ":"
+		}
+		doc.WriteString("  - t" + h + "\n")
+		alone, err := tokenText(t, NewDecoder(strings.NewReader("t"+strings.ReplaceAll(h, "\n      ", "\n  "))))
 		if err != nil {
 			t.Fatalf("%q alone: %v", h, err)
 		}

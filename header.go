@@ -22,6 +22,7 @@ type headerParser struct {
 	// again. When seenMax segments are held, the next new one starts over.
 	seen []seenGroup
 	segs []byte
+	ids  int // the ids given to segments parsed (seenGroup.id)
 }
 
 // seenGroup is a fields segment parsed before: segs[start:end] with
@@ -31,6 +32,7 @@ type seenGroup struct {
 	delim      byte
 	fields     []Field
 	leaves     int
+	id         int // told apart from every other segment this parser parsed
 }
 
 // seenMax is the most fields segments a headerParser remembers.
@@ -40,10 +42,10 @@ const seenMax = 8
 // parseGroup), or takes its fields from a segment of the same bytes parsed
 // before: parseGroup reads no byte past the segment it parses, so the
 // same bytes give the same fields.
-func (p *headerParser) group(text []byte, i int, delim byte, scratch *[]byte) ([]Field, int, int, headerError) {
-	for _, g := range p.seen {
-		if g.delim == delim && bytes.HasPrefix(text[i:], p.segs[g.start:g.end]) {
-			return g.fields, g.leaves, i + g.end - g.start, headerError{}
+func (p *headerParser) group(text []byte, i int, delim byte, scratch *[]byte) (*seenGroup, int, headerError) {
+	for k := range p.seen {
+		if g := &p.seen[k]; g.delim == delim && bytes.HasPrefix(text[i:], p.segs[g.start:g.end]) {
+			return g, i + g.end - g.start, headerError{}
 		}
 	}
 	if len(p.seen) == seenMax {
@@ -58,13 +60,13 @@ func (p *headerParser) group(text []byte, i int, delim byte, scratch *[]byte) ([
 		// Drop what the failed parse stored, so that the arenas stay
 		// bounded however many bad headers a non-strict decoder passes.
 		p.farena, p.names = p.farena[:nf], p.names[:nn]
-		return nil, 0, next, herr
+		return nil, next, herr
 	}
-	leaves := countLeaves(fs)
 	start := len(p.segs)
 	p.segs = append(p.segs, text[i:next]...)
-	p.seen = append(p.seen, seenGroup{start: start, end: len(p.segs), delim: delim, fields: fs, leaves: leaves})
-	return fs, leaves, next, headerError{}
+	p.ids++
+	p.seen = append(p.seen, seenGroup{start: start, end: len(p.segs), delim: delim, fields: fs, leaves: countLeaves(fs), id: p.ids})
+	return &p.seen[len(p.seen)-1], next, headerError{}
 }
 
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
@@ -97,15 +99,18 @@ func init() {
 
 // header is a parsed array or keyed header line (§6).
 type header struct {
-	key     []byte // unescaped key; empty for a keyless header
-	hasKey  bool
-	n       int
-	keyed   bool
-	delim   byte
-	fields  []Field // nil without a fields segment
-	nleaf   int
-	rest    []byte // content after the colon, spaces trimmed
-	restCol int    // index of rest in the line's text
+	key    []byte // unescaped key; empty for a keyless header
+	hasKey bool
+	n      int
+	keyed  bool
+	delim  byte
+	fields []Field // nil without a fields segment
+	nleaf  int
+	// fieldsID is the fields segment's seenGroup.id: headers with equal
+	// ids have the same fields, in the same memory.
+	fieldsID int
+	rest     []byte // content after the colon, spaces trimmed
+	restCol  int    // index of rest in the line's text
 }
 
 // headerError is a malformed header: the cause and where in the text.
@@ -175,11 +180,11 @@ func (p *headerParser) parse(text []byte, bracket int, h *header, scratch *[]byt
 	}
 	i++
 	if i < len(text) && text[i] == '{' {
-		fs, leaves, next, herr := p.group(text, i, h.delim, scratch)
+		g, next, herr := p.group(text, i, h.delim, scratch)
 		if herr.err != nil {
 			return true, herr
 		}
-		h.fields, h.nleaf = fs, leaves
+		h.fields, h.nleaf, h.fieldsID = g.fields, g.leaves, g.id
 		i = next
 	}
 	if i >= len(text) || text[i] != ':' {
