@@ -562,6 +562,18 @@ func (d *Decoder) rootLine() error {
 // text). depth is the depth at which the field stands.
 func (d *Decoder) fieldLine(f *frame, text []byte, col, depth int) error {
 	base := len(d.line.full) - len(d.line.text) + col
+	if i := plainKeyColon(text); i > 0 {
+		// The usual field line: an unquoted key, then its colon. No quote
+		// or bracket stands before the colon, so it is the line's first
+		// unquoted colon and the line is no header: the scan below would
+		// find the same, and the value needs no scan of its own.
+		k := text[:i]
+		if err := d.addKey(f, k, base); err != nil {
+			return err
+		}
+		d.emit(KeyToken(k))
+		return d.fieldValue(text[i+1:], base+i+1, depth)
+	}
 	var sc lineScan
 	d.seps, sc = scanLine(text, 0, d.seps[:0])
 	if sc.bracket >= 0 && sc.colon > sc.bracket {
@@ -671,7 +683,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		if _, err := d.push(fKeyed, depth+1, h.n); err != nil {
 			return err
 		}
-		d.buildProg(h.fields)
+		d.headerProg(h)
 		return nil
 	}
 	if h.fields != nil {
@@ -679,7 +691,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		if _, err := d.push(fTabular, depth+1, h.n); err != nil {
 			return err
 		}
-		d.buildProg(h.fields)
+		d.headerProg(h)
 		return nil
 	}
 	if len(h.rest) == 0 && (h.n > 0 || !d.opts.strict) {
@@ -754,6 +766,11 @@ func (d *Decoder) listLine(f *frame) error {
 		return nil
 	}
 	base := len(d.line.full) - len(text) + col
+	if plainKeyColon(rest) > 0 {
+		// An object whose first field, with an unquoted key, is on the
+		// hyphen line (the scan below would say the same).
+		return d.itemObject(rest, col, depth)
+	}
 	_, sc := scanLine(rest, 0, d.seps[:0])
 	if sc.bracket == 0 && sc.colon > 0 {
 		ok, herr := d.parseHeader(rest, 0, &d.hdr)
@@ -780,11 +797,34 @@ func (d *Decoder) listLine(f *frame) error {
 		d.emit(t)
 		return nil
 	}
-	// An object whose first field is on the hyphen line.
+	return d.itemObject(rest, col, depth)
+}
+
+// itemObject opens the object of a list item at depth whose first field,
+// rest, is on the hyphen line at column col of the line's text.
+func (d *Decoder) itemObject(rest []byte, col, depth int) error {
 	d.emit(ObjectStartToken())
 	item, err := d.push(fItem, depth+1, -1)
 	if err != nil {
 		return err
 	}
 	return d.fieldLine(item, rest, col, depth+1)
+}
+
+// plainKeyColon returns the index of the colon that ends an unquoted key
+// (§7.3's pattern) at the start of text, when the colon follows the key
+// at once, and 0 otherwise.
+func plainKeyColon(text []byte) int {
+	if len(text) == 0 || keyStart[text[0]] == 0 {
+		return 0
+	}
+	for i := 1; i < len(text); i++ {
+		if keyChar[text[i]] == 0 {
+			if text[i] == ':' {
+				return i
+			}
+			return 0
+		}
+	}
+	return 0
 }

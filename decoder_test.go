@@ -662,3 +662,59 @@ func TestPlainTokenKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderFieldsReused holds the header parser's reuse of fields
+// segments seen before (headerParser.group) to a parse from scratch: each
+// item's header, read after the others in one document, gives the fields
+// a fresh decoder gives it alone, for more distinct segments than are
+// remembered, with repeats, quoted names, nested groups and delimiters;
+// and a header that a remembered segment prefixes, or that has its bytes
+// under another delimiter, gets the error a fresh decoder gives it.
+func TestHeaderFieldsReused(t *testing.T) {
+	// Each header with its rows, at the depth of an item's first field.
+	segs := []string{
+		"[0]{a,b}", "[1]{a,b,c}:\n      1,x,\"y\"", "[0|]{a|b}", "[1\t]{a\tb}:\n      1\t2", "[0]{\"x y\",b}",
+		"[2]{a,p{q,r},s}:\n      1,2,3,4\n      5,6,7,8", "[1:]{a,b}:\n      k: 1,2", "[0]{b,a}", "[1]{a}:\n      z",
+		"[0]{a.b,c_d}", "[1|]{a|p{q|r}}:\n      1|2|3",
+	}
+	var order []string
+	for i := 0; i < 3; i++ {
+		order = append(order, segs...)
+		order = append(order, segs[i], segs[i], segs[len(segs)-1-i])
+	}
+	var doc strings.Builder
+	want := "{ k:items [list:" + strconv.Itoa(len(order))
+	doc.WriteString("items[" + strconv.Itoa(len(order)) + "]:\n")
+	for _, h := range order {
+		if !strings.Contains(h, "\n") {
+			h += ":"
+		}
+		doc.WriteString("  - t" + h + "\n")
+		alone, err := tokenText(t, NewDecoder(strings.NewReader("t"+strings.ReplaceAll(h, "\n      ", "\n  "))))
+		if err != nil {
+			t.Fatalf("%q alone: %v", h, err)
+		}
+		want += " " + alone
+	}
+	want += " ] }"
+	got, err := tokenText(t, NewDecoder(strings.NewReader(doc.String())))
+	if err != nil || got != want {
+		t.Fatalf("got %q, %v\nwant %q", got, err, want)
+	}
+
+	for _, c := range []struct{ first, second string }{
+		{"[0]{a,b}", "[0]{a,b}c"},
+		{"[0]{a,b}", "[0]{a,b} c"},
+		{"[0|]{a|b}", "[0]{a|b}"},
+		{"[0]{a,b}", "[0|]{a,b}"},
+		{"[0]{\"a\",b}", "[0]{\"a\",b"},
+	} {
+		doc := "items[2]:\n  - t" + c.first + ":\n  - t" + c.second + ":\n"
+		fresh := "items[2]:\n  - x: 1\n  - t" + c.second + ":\n"
+		_, err := tokenText(t, NewDecoder(strings.NewReader(doc)))
+		_, wantErr := tokenText(t, NewDecoder(strings.NewReader(fresh)))
+		if err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+			t.Errorf("%q after %q: error %v, want %v", c.second, c.first, err, wantErr)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package toon
 
+import "bytes"
+
 // This file holds the parser of array and keyed headers (§6): the key, the
 // bracket segment and the fields segment of a header line.
 
@@ -12,6 +14,59 @@ type headerParser struct {
 	fstack    []Field  // group parsing stack
 	groupKeys []keySet // field names of the groups being parsed, by level (strict)
 	names     []byte   // the field names
+	// The fields segments of the last headers parsed without error
+	// (segs holds their bytes), each with its delimiter and its parse, in
+	// farena and names. Within a list of like objects, each item repeats
+	// the same headers: a segment of the same bytes and delimiter parses to
+	// the same fields, so it takes them from here rather than parsing
+	// again. When seenMax segments are held, the next new one starts over.
+	seen []seenGroup
+	segs []byte
+	ids  int // the ids given to segments parsed (seenGroup.id)
+}
+
+// seenGroup is a fields segment parsed before: segs[start:end] with
+// delimiter delim, and its fields and their number of leaves.
+type seenGroup struct {
+	start, end int
+	delim      byte
+	fields     []Field
+	leaves     int
+	id         int // told apart from every other segment this parser parsed
+}
+
+// seenMax is the most fields segments a headerParser remembers.
+const seenMax = 8
+
+// group parses the fields segment that starts at text[i] == '{' (see
+// parseGroup), or takes its fields from a segment of the same bytes parsed
+// before: parseGroup reads no byte past the segment it parses, so the
+// same bytes give the same fields.
+func (p *headerParser) group(text []byte, i int, delim byte, scratch *[]byte) (*seenGroup, int, headerError) {
+	for k := range p.seen {
+		if g := &p.seen[k]; g.delim == delim && bytes.HasPrefix(text[i:], p.segs[g.start:g.end]) {
+			return g, i + g.end - g.start, headerError{}
+		}
+	}
+	if len(p.seen) == seenMax {
+		p.seen, p.segs = p.seen[:0], p.segs[:0]
+	}
+	if len(p.seen) == 0 {
+		p.farena, p.names = p.farena[:0], p.names[:0]
+	}
+	nf, nn := len(p.farena), len(p.names)
+	fs, next, herr := p.parseGroup(text, i, delim, 0, scratch)
+	if herr.err != nil {
+		// Drop what the failed parse stored, so that the arenas stay
+		// bounded however many bad headers a non-strict decoder passes.
+		p.farena, p.names = p.farena[:nf], p.names[:nn]
+		return nil, next, herr
+	}
+	start := len(p.segs)
+	p.segs = append(p.segs, text[i:next]...)
+	p.ids++
+	p.seen = append(p.seen, seenGroup{start: start, end: len(p.segs), delim: delim, fields: fs, leaves: countLeaves(fs), id: p.ids})
+	return &p.seen[len(p.seen)-1], next, headerError{}
 }
 
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
@@ -44,15 +99,18 @@ func init() {
 
 // header is a parsed array or keyed header line (§6).
 type header struct {
-	key     []byte // unescaped key; empty for a keyless header
-	hasKey  bool
-	n       int
-	keyed   bool
-	delim   byte
-	fields  []Field // nil without a fields segment
-	nleaf   int
-	rest    []byte // content after the colon, spaces trimmed
-	restCol int    // index of rest in the line's text
+	key    []byte // unescaped key; empty for a keyless header
+	hasKey bool
+	n      int
+	keyed  bool
+	delim  byte
+	fields []Field // nil without a fields segment
+	nleaf  int
+	// fieldsID is the fields segment's seenGroup.id: headers with equal
+	// ids have the same fields, in the same memory.
+	fieldsID int
+	rest     []byte // content after the colon, spaces trimmed
+	restCol  int    // index of rest in the line's text
 }
 
 // headerError is a malformed header: the cause and where in the text.
@@ -121,16 +179,13 @@ func (p *headerParser) parse(text []byte, bracket int, h *header, scratch *[]byt
 		return bad(i)
 	}
 	i++
-	p.farena = p.farena[:0]
-	p.names = p.names[:0]
 	if i < len(text) && text[i] == '{' {
-		fs, next, herr := p.parseGroup(text, i, h.delim, 0, scratch)
+		g, next, herr := p.group(text, i, h.delim, scratch)
 		if herr.err != nil {
 			return true, herr
 		}
-		h.fields = fs
+		h.fields, h.nleaf, h.fieldsID = g.fields, g.leaves, g.id
 		i = next
-		h.nleaf = countLeaves(fs)
 	}
 	if i >= len(text) || text[i] != ':' {
 		return bad(i)

@@ -29,34 +29,17 @@ func (d *Decoder) primitive(b []byte, col int) (Token, error) {
 	if len(b) == 0 {
 		return textToken(KindString, b), nil
 	}
-	switch c := b[0]; {
-	case c == '"':
-		s, next, bad, err := unquote(b, &d.scratch)
-		if err != nil {
-			return Token{}, d.syntaxErr(col+bad, err)
-		}
-		if next != len(b) {
-			return Token{}, d.syntaxErr(col+next, ErrQuote)
-		}
-		return textToken(KindString, s), nil
-	case c == '-' || c-'0' < 10:
-		if isNumber(b) {
-			return textToken(KindNumber, b), nil
-		}
-	case c == 't':
-		if string(b) == "true" {
-			return Token{h: uint64(KindBool), n: 1}, nil
-		}
-	case c == 'f':
-		if string(b) == "false" {
-			return Token{h: uint64(KindBool)}, nil
-		}
-	case c == 'n':
-		if string(b) == "null" {
-			return Token{h: uint64(KindNull)}, nil
-		}
+	if b[0] != '"' {
+		return plainToken(b), nil
 	}
-	return textToken(KindString, b), nil
+	s, next, bad, err := unquote(b, &d.scratch)
+	if err != nil {
+		return Token{}, d.syntaxErr(col+bad, err)
+	}
+	if next != len(b) {
+		return Token{}, d.syntaxErr(col+next, ErrQuote)
+	}
+	return textToken(KindString, s), nil
 }
 
 // plainToken types a cell or value that is not quoted: b is trimmed, not

@@ -14,6 +14,9 @@ type rowProgram struct {
 	rowTmpl []Token // the same as tokens, cells left blank
 	flat    bool    // no nested field groups: cell c sits at 2+2c in rowTmpl
 	cellAt  []int32 // index in rowTmpl of each leaf cell, in cell order
+	// progID is the header.fieldsID of the fields prog was compiled from
+	// by headerProg (0 when not from a header's).
+	progID int
 }
 
 // lazyCells holds the tokens of the current line that are made a chunk at
@@ -138,9 +141,23 @@ func (d *Decoder) splitCells(text []byte, delim byte, col int) {
 	d.cells = cells
 }
 
+// headerProg makes the row program that of header h's fields: the program
+// already built when it was built from the same fields (the same header
+// repeated in a list of like objects), else a new one.
+func (d *Decoder) headerProg(h *header) {
+	if h.fieldsID != 0 && h.fieldsID == d.progID && len(d.prog) > 0 {
+		d.pi = len(d.prog)
+		d.newTemplate()
+		return
+	}
+	d.buildProg(h.fields)
+	d.progID = h.fieldsID
+}
+
 // buildProg compiles the field list of a tabular or keyed header into the
 // row program: the tokens of one row, with cells in leaf order.
 func (d *Decoder) buildProg(fields []Field) {
+	d.progID = 0
 	prog := d.prog[:0]
 	prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
 	var cell int32
