@@ -223,7 +223,9 @@ func (t Token) Len() int {
 
 // Fields returns the header's field list of a tabular ArrayStart or keyed
 // ObjectStart token. The result is a view valid until the next call to
-// Decoder.Token.
+// Decoder.Token, and must not be modified: the decoder shares one field
+// list among headers that spell it alike. Clone the token to keep or
+// change the list.
 func (t Token) Fields() []Field {
 	if t.nf() == 0 || (t.kind() != KindArrayStart && t.kind() != KindObjectStart) {
 		return nil
