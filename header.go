@@ -349,3 +349,45 @@ func countLeaves(fs []Field) int {
 	}
 	return n
 }
+
+// A fieldStep is one step of the walk of a field list (§9.3) that both row
+// programs follow, the decoder's (rowprog.go), which makes a row's tokens,
+// and the token writer's (tokenwriter.go), which checks them: a field's
+// key, then its value, which is a cell for a leaf field and the group's
+// own steps between stepGroup and stepGroupEnd for a nested field group.
+type fieldStep uint8
+
+const (
+	stepKey      fieldStep = iota // the key of the field
+	stepCell                      // the value of a leaf field: the next cell of the row
+	stepGroup                     // the start of a nested field group, whose steps follow
+	stepGroupEnd                  // the end of a nested field group (or, in a program, of the row)
+)
+
+// walkFields calls visit for every step of the field list fs, depth first,
+// with the depth of the list the field is in (depth for fs itself), and
+// stops at the first error visit returns.
+func walkFields(fs []Field, depth int, visit func(s fieldStep, f *Field, depth int) error) error {
+	for i := range fs {
+		f := &fs[i]
+		if err := visit(stepKey, f, depth); err != nil {
+			return err
+		}
+		if f.Fields == nil {
+			if err := visit(stepCell, f, depth); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := visit(stepGroup, f, depth); err != nil {
+			return err
+		}
+		if err := walkFields(f.Fields, depth+1, visit); err != nil {
+			return err
+		}
+		if err := visit(stepGroupEnd, f, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -161,21 +161,20 @@ func (d *Decoder) buildProg(fields []Field) {
 	prog := d.prog[:0]
 	prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
 	var cell int32
-	var walk func(fs []Field)
-	walk = func(fs []Field) {
-		for _, f := range fs {
+	walkFields(fields, 0, func(s fieldStep, f *Field, _ int) error {
+		switch s {
+		case stepKey:
 			prog = append(prog, rowOp{tok: KeyToken(f.Name), cell: -1})
-			if f.Fields == nil {
-				prog = append(prog, rowOp{cell: cell})
-				cell++
-				continue
-			}
+		case stepCell:
+			prog = append(prog, rowOp{cell: cell})
+			cell++
+		case stepGroup:
 			prog = append(prog, rowOp{tok: ObjectStartToken(), cell: -1})
-			walk(f.Fields)
+		case stepGroupEnd:
 			prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
 		}
-	}
-	walk(fields)
+		return nil
+	})
 	prog = append(prog, rowOp{tok: ObjectEndToken(), cell: -1})
 	d.prog = prog
 	d.pi = len(prog)

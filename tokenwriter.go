@@ -37,18 +37,14 @@ type wframe struct {
 }
 
 // progOp is one step of a row program: the tokens a tabular row or keyed
-// entry value must consist of, compiled from the header's field list.
+// entry value must consist of, compiled from the header's field list by
+// walkFields (header.go). stepKey wants a Key token naming the field,
+// stepCell a primitive, stepGroup the ObjectStart of a nested field group,
+// stepGroupEnd the ObjectEnd of a group or of the row.
 type progOp struct {
-	op     uint8 // opKey, opVal, opObj or opEnd
-	lo, hi int32 // opKey: the field name, Encoder.arena[lo:hi]
+	op     fieldStep
+	lo, hi int32 // stepKey: the field name, Encoder.arena[lo:hi]
 }
-
-const (
-	opKey uint8 = iota // a Key token naming the next field
-	opVal              // a primitive: the next cell
-	opObj              // the ObjectStart of a nested field group
-	opEnd              // the ObjectEnd of a group or of the row
-)
 
 // WriteToken writes the next token of the document. The tokens follow the
 // grammar of Decoder.Token: a root value; in an object, Key tokens each
@@ -324,14 +320,14 @@ func (e *Encoder) fieldLine(f *wframe) {
 func (e *Encoder) rowToken(f *wframe, t Token) error {
 	op := e.prog[f.pc]
 	switch op.op {
-	case opKey:
+	case stepKey:
 		if t.Kind() != KindKey || string(t.Bytes()) != string(e.arena[op.lo:op.hi]) {
 			if t.Kind() == KindKey {
 				return misuse(ErrPlacement, "row key "+strconv.Quote(string(t.Bytes()))+" where the header has field "+strconv.Quote(string(e.arena[op.lo:op.hi])))
 			}
 			return tokenErr("in a row, where the key "+strconv.Quote(string(e.arena[op.lo:op.hi]))+" belongs", t)
 		}
-	case opVal:
+	case stepCell:
 		if !isPrimKind(t.Kind()) {
 			return tokenErr("in a row, where a primitive cell belongs", t)
 		}
@@ -343,11 +339,11 @@ func (e *Encoder) rowToken(f *wframe, t Token) error {
 		if e.b, err = appendPrimToken(e.b, t, f.mask); err != nil {
 			return err
 		}
-	case opObj:
+	case stepGroup:
 		if t.Kind() != KindObjectStart || t.Form() != FormNone {
 			return tokenErr("in a row, where the object of a nested field group belongs", t)
 		}
-	case opEnd:
+	case stepGroupEnd:
 		if t.Kind() != KindObjectEnd {
 			return tokenErr("in a row, where the end of an object belongs", t)
 		}
@@ -375,14 +371,34 @@ func (e *Encoder) tokenDelim(t Token) (Delimiter, error) {
 func (e *Encoder) compile(fs []Field) error {
 	e.prog = e.prog[:0]
 	e.arena = e.arena[:0]
-	if err := e.compileGroup(fs, 0); err != nil {
+	if err := e.checkGroup(fs, 0); err != nil {
 		return err
 	}
-	e.prog = append(e.prog, progOp{op: opEnd})
+	err := walkFields(fs, 0, func(s fieldStep, f *Field, depth int) error {
+		switch s {
+		case stepKey:
+			lo := len(e.arena)
+			e.arena = append(e.arena, f.Name...)
+			e.prog = append(e.prog, progOp{op: stepKey, lo: int32(lo), hi: int32(len(e.arena))})
+			return nil
+		case stepGroup:
+			if err := e.checkGroup(f.Fields, depth+1); err != nil {
+				return err
+			}
+		}
+		e.prog = append(e.prog, progOp{op: s})
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	e.prog = append(e.prog, progOp{op: stepGroupEnd})
 	return nil
 }
 
-func (e *Encoder) compileGroup(fs []Field, level int) error {
+// checkGroup checks one group of a header's field list, at nesting level
+// level: not empty, not too deep, no name repeated.
+func (e *Encoder) checkGroup(fs []Field, level int) error {
 	if len(fs) == 0 {
 		return encodeErr(ErrInvalidToken, "empty field list in a tabular header")
 	}
@@ -396,20 +412,6 @@ func (e *Encoder) compileGroup(fs []Field, level int) error {
 			return errKeysAlike(a, b, writtenKey(b))
 		}
 		return encodeErr(ErrDuplicateKey, "repeated field "+strconv.Quote(b)+" in a tabular header")
-	}
-	for _, f := range fs {
-		lo := len(e.arena)
-		e.arena = append(e.arena, f.Name...)
-		e.prog = append(e.prog, progOp{op: opKey, lo: int32(lo), hi: int32(len(e.arena))})
-		if f.Fields == nil {
-			e.prog = append(e.prog, progOp{op: opVal})
-			continue
-		}
-		e.prog = append(e.prog, progOp{op: opObj})
-		if err := e.compileGroup(f.Fields, level+1); err != nil {
-			return err
-		}
-		e.prog = append(e.prog, progOp{op: opEnd})
 	}
 	return nil
 }
