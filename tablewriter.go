@@ -221,22 +221,11 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 		}
 		// A cell that putCells leaves: the row goes on from it, after
 		// the cells already written.
-		start := len(e.b)
 		b, bad := rowFrom(e.b[:o], cells, k, &t.rowStyle)
 		if bad >= 0 {
-			e.b = b[:start]
 			return invalidNumber(cells[bad].str())
 		}
-		if err := e.checkRow(len(b) - start); err != nil {
-			e.b = b[:start]
-			return err
-		}
-		e.b = b
-		t.rows++
-		if len(e.b) >= flushSize {
-			return e.flushRows()
-		}
-		return nil
+		return e.addRow(b)
 	}
 	return e.writeRow(cells)
 }
@@ -260,14 +249,21 @@ func (e *Encoder) writeRow(cells []Value) error {
 		return &TableError{Table: t.key, Err: ErrCount, Want: t.n, Got: t.n + 1}
 	}
 	b, err := t.appendRow(e.b, cells)
-	if err == nil {
-		err = e.checkRow(len(b) - len(e.b))
-	}
 	if err != nil {
 		return err
 	}
+	return e.addRow(b)
+}
+
+// addRow takes the row that b holds after e.b's text: it checks the row's
+// line length, counts the row and passes full buffers on. Until it does,
+// e.b is unchanged, so a row it rejects leaves no trace.
+func (e *Encoder) addRow(b []byte) error {
+	if err := e.checkRow(len(b) - len(e.b)); err != nil {
+		return err
+	}
 	e.b = b
-	t.rows++
+	e.tbl.rows++
 	if len(e.b) >= flushSize {
 		return e.flushRows()
 	}
