@@ -404,25 +404,18 @@ func streamCompact(jw *jsonWriter, dec *toon.Decoder) error {
 			if t.Form() != toon.FormTabular || t.Len() < minTableRows || !jw.tab.setTable(t.Fields()) {
 				continue
 			}
-			if jw.par != nil && t.Len() >= jw.par.minRows {
-				// A large table of an input in memory: its ranges are
-				// converted in parallel (parallel.go).
-				jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
-				if ok, err := jw.par.table(jw, dec); ok {
-					if err != nil || jw.err != nil {
-						return err
-					}
-					buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
-					n, depth, c = len(jw.buf), jw.depth, 0
-					if jw.next == needComma {
-						c = 1
-					}
-					continue
-				}
-			}
-			// A table with flat fields: tableRows writes its rows.
+			// A table with flat fields: its ranges are converted in
+			// parallel when it is large and the input is in memory
+			// (parallel.go), else tableRows writes its rows.
 			jw.buf, jw.depth, jw.next = buf[:n], depth, needNothing
-			if err := tableRows(jw, dec, &jw.tab); err != nil || jw.err != nil {
+			done, err := false, error(nil)
+			if jw.par != nil && t.Len() >= jw.par.minRows {
+				done, err = jw.par.table(jw, dec)
+			}
+			if !done {
+				err = tableRows(jw, dec, &jw.tab)
+			}
+			if err != nil || jw.err != nil {
 				return err
 			}
 			buf = (*[jsonBufSize]byte)(jw.buf[:jsonBufSize])
