@@ -17,6 +17,12 @@ type Number string
 // String returns the number's text.
 func (n Number) String() string { return string(n) }
 
+// Valid reports whether n is a number in the grammar of §4 (JSON's): an
+// optional '-', an integer part without a leading zero, an optional
+// fraction and an optional exponent. NumberValue, Encode and Marshal
+// reject a Number that is not.
+func (n Number) Valid() bool { return isNumber(mem.Bytes(string(n))) }
+
 // Float64 returns the nearest float64 to the number. A number float64
 // cannot hold (see Decoder.Decode) is an error wrapping strconv.ErrRange,
 // with ±Inf or 0.

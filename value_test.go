@@ -122,3 +122,14 @@ func TestValueString(t *testing.T) {
 		t.Errorf("String of a malformed NumberValue: %q", got)
 	}
 }
+
+func TestNumberValid(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-0": true, "12": true, "1.5": true, "-1.5e10": true, "2E-3": true, "0.25": true,
+		"": false, "-": false, "05": false, "+1": false, "1.": false, ".5": false, "1e": false, "1e+": false, "1x": false, " 1": false,
+	} {
+		if got := Number(s).Valid(); got != want {
+			t.Errorf("Number(%q).Valid() = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -186,12 +186,12 @@ func cell(v any, kind colKind, text bool, scratch []byte) (toon.Value, []byte, e
 	case bool:
 		return toon.Bool(x), scratch, nil
 	case string:
-		if decimal && isNumber(x) {
+		if decimal && toon.Number(x).Valid() {
 			return toon.NumberValue(toon.Number(x)), scratch, nil
 		}
 		return toon.String(x), scratch, nil
 	case []byte:
-		if decimal && isNumber(string(x)) {
+		if decimal && toon.Number(x).Valid() {
 			return toon.NumberValue(toon.Number(x)), scratch, nil
 		}
 		if text {
@@ -224,44 +224,4 @@ func cell(v any, kind colKind, text bool, scratch []byte) (toon.Value, []byte, e
 		return toon.String(x.String()), scratch, nil
 	}
 	return toon.Value{}, scratch, fmt.Errorf("values of type %T have no TOON form", v)
-}
-
-// isNumber reports whether s is in the number grammar of the TOON
-// specification (§4), which is JSON's: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func isNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	start := i
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	if i == start || s[start] == '0' && i-start > 1 {
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		k := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == k {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		k := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == k {
-			return false
-		}
-	}
-	return i == len(s)
 }
