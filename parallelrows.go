@@ -4,8 +4,6 @@ import (
 	"iter"
 	"reflect"
 	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -70,15 +68,13 @@ func WriteRowsParallel[T any](e *Encoder, key string, n int, rows iter.Seq[T], w
 
 // rowBatch is a batch of rows and, once a worker has made it, their text.
 type rowBatch[T any] struct {
+	orderedJob
 	first int    // the index in the table of the first row
 	rows  []T    // the rows (copies)
 	text  []byte // the rows' text, each with its leading LF and indentation
 	ends  []int  // where each row's text ends
 	err   error  // the error of row len(ends), if any
 	early bool   // err came from the row's values, before WriteRow's checks
-	panic any    // a panic of the worker, raised again by the caller
-	done  chan struct{}
-	taken atomic.Bool // set by the goroutine that makes it: a worker, or the caller (help)
 }
 
 // rowWorkers is the state of one WriteRowsParallel call.
@@ -92,70 +88,20 @@ type rowWorkers[T any] struct {
 	free []*rowBatch[T] // batches written, to reuse (calling goroutine only)
 }
 
-// run takes the rows into batches, has them made by workers, and writes
-// them in order; it returns the first error, in row order.
+// run takes the rows into batches, has them made by workers (ordered.go),
+// and writes them in order; it returns the first error, in row order.
 func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
-	ahead := 2 * workers
-	jobs := make(chan *rowBatch[T], ahead+2)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	var pending []*rowBatch[T]
-	var panicked any
-	defer func() {
-		close(stop)
-		close(jobs)
-		wg.Wait()
-		if panicked != nil {
-			panic(panicked)
-		}
-	}()
-	started := 0
-	send := func(b *rowBatch[T]) {
-		if started < max(workers-1, 1) { // the caller is one of the workers (help)
-			started++
-			wg.Add(1)
-			go w.worker(jobs, stop, &wg)
-		}
-		b.done = make(chan struct{})
-		pending = append(pending, b)
-		jobs <- b
-	}
-	// The caller's own state, when it makes batches itself (help).
-	var hcells []Value
-	var htext []byte
-	// write writes the oldest batch once it is made. While it waits, the
-	// caller makes the oldest batch no worker has taken, so that batches
-	// go on being made when the workers' threads get no CPU.
+	o := newOrdered(workers, func() func(*rowBatch[T]) {
+		cells := make([]Value, len(w.leaves))
+		setLeafKinds(cells, w.leaves)
+		var text []byte
+		return func(b *rowBatch[T]) { w.make(b, cells, &text) }
+	})
+	defer o.end()
+	// write writes the oldest batch once it is made.
 	write := func() error {
-		b := pending[0]
-	wait:
-		for {
-			select {
-			case <-b.done:
-				break wait
-			default:
-			}
-			helped := false
-			for _, h := range pending {
-				if h.taken.CompareAndSwap(false, true) {
-					if hcells == nil {
-						hcells = make([]Value, len(w.leaves))
-						setLeafKinds(hcells, w.leaves)
-					}
-					w.make(h, hcells, &htext)
-					close(h.done)
-					helped = true
-					break
-				}
-			}
-			if !helped {
-				<-b.done
-				break
-			}
-		}
-		pending = pending[1:]
-		if b.panic != nil {
-			panicked = b.panic
+		b, ok := o.next()
+		if !ok {
 			return errPanicked
 		}
 		if err := w.write(b); err != nil {
@@ -173,9 +119,9 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 		cur.rows = append(cur.rows, row)
 		next++
 		if len(cur.rows) == parBatchRows {
-			send(cur)
+			o.send(cur)
 			cur = nil
-			for len(pending) > ahead {
+			for o.full() {
 				if err = write(); err != nil {
 					return err
 				}
@@ -183,9 +129,9 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 		}
 	}
 	if cur != nil {
-		send(cur)
+		o.send(cur)
 	}
-	for len(pending) > 0 {
+	for !o.idle() {
 		if err = write(); err != nil {
 			return err
 		}
@@ -206,34 +152,9 @@ func (w *rowWorkers[T]) batch(first int) *rowBatch[T] {
 	return &rowBatch[T]{first: first, rows: make([]T, 0, parBatchRows)}
 }
 
-// worker makes the batches it takes from jobs until jobs is closed; once
-// stop is closed it only hands them back.
-func (w *rowWorkers[T]) worker(jobs <-chan *rowBatch[T], stop <-chan struct{}, wg *sync.WaitGroup) {
-	defer wg.Done()
-	cells := make([]Value, len(w.leaves))
-	setLeafKinds(cells, w.leaves)
-	var text []byte
-	for b := range jobs {
-		if !b.taken.CompareAndSwap(false, true) {
-			continue // the caller took it
-		}
-		select {
-		case <-stop:
-		default:
-			w.make(b, cells, &text)
-		}
-		close(b.done)
-	}
-}
-
 // make writes the text of b's rows into b.text, up to the first row that
 // is an error.
 func (w *rowWorkers[T]) make(b *rowBatch[T], cells []Value, text *[]byte) {
-	defer func() {
-		if v := recover(); v != nil {
-			b.panic = v
-		}
-	}()
 	for i := range b.rows {
 		*text = (*text)[:0]
 		if err := leafValues(cells, w.leaves, mem.Of(&b.rows[i]), text); err != nil {

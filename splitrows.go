@@ -4,8 +4,6 @@ import (
 	"io"
 	"iter"
 	"runtime"
-	"sync"
-	"sync/atomic"
 )
 
 // This file holds ParallelRows: Rows over a table split into ranges
@@ -60,96 +58,55 @@ func ParallelRows[T any](d *Decoder, workers int) iter.Seq2[T, error] {
 // rowsOut is what a worker made of one range: its values, each with the
 // error Rows yields beside it.
 type rowsOut[T any] struct {
+	orderedJob
 	r      Range
 	vals   []T
 	errs   []error
 	sticky bool // the last error ends the rows (RowDecoder's sticky error)
-	panic  any
-	done   chan struct{}
-	taken  atomic.Bool // set by the goroutine that decodes it: a worker, or the caller (help)
 }
 
 // parallelRows yields the rows of the table whose ArrayStart d has just
 // returned, decoded by workers.
 func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
-	ahead := 2 * workers
-	jobs := make(chan *rowsOut[T], ahead+2)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	var pending []*rowsOut[T]
-	var panicked any
-	defer func() {
-		close(stop)
-		close(jobs)
-		wg.Wait()
-		if panicked != nil {
-			panic(panicked)
+	var tab *Table // set by the first range
+	// Each goroutine that decodes ranges (ordered.go) has its own range
+	// decoder.
+	o := newOrdered(workers, func() func(*rowsOut[T]) {
+		t := tab
+		var rd *Decoder
+		return func(out *rowsOut[T]) {
+			if rd == nil {
+				rd = t.RangeDecoder(out.r)
+			} else {
+				t.ResetRange(rd, out.r)
+			}
+			decodeRange(rd, out)
 		}
-	}()
+	})
+	defer o.end()
 	done := false // the caller stopped, or an error ended the rows
 	// give yields the values of the oldest range once they are made.
-	var hrd *Decoder // the caller's range decoder, when it helps
-	var tab *Table
 	give := func() bool {
-		o := pending[0]
-		// While it waits, the caller decodes the oldest range no worker
-		// has taken, so that ranges go on being decoded when the workers'
-		// threads get no CPU.
-	wait:
-		for {
-			select {
-			case <-o.done:
-				break wait
-			default:
-			}
-			helped := false
-			for _, h := range pending {
-				if h.taken.CompareAndSwap(false, true) {
-					if hrd == nil {
-						hrd = tab.RangeDecoder(h.r)
-					} else {
-						tab.ResetRange(hrd, h.r)
-					}
-					decodeRange(hrd, h)
-					close(h.done)
-					helped = true
-					break
-				}
-			}
-			if !helped {
-				<-o.done
-				break
-			}
-		}
-		pending = pending[1:]
-		if o.panic != nil {
-			panicked = o.panic
+		out, ok := o.next()
+		if !ok {
 			return false
 		}
-		for i := range o.vals {
-			if !yield(o.vals[i], o.errs[i]) {
+		for i := range out.vals {
+			if !yield(out.vals[i], out.errs[i]) {
 				done = true
 				return false
 			}
 		}
-		if o.sticky {
+		if out.sticky {
 			done = true
 			return false
 		}
 		return true
 	}
-	started := 0
 	_, err := d.StreamTable(parRowsRange, func(t *Table, r Range) bool {
 		tab = t
-		if started < max(workers-1, 1) { // the caller is one of the workers (help)
-			started++
-			wg.Add(1)
-			go rowsWorker(tab, jobs, stop, &wg)
-		}
-		o := &rowsOut[T]{r: r, done: make(chan struct{})}
-		pending = append(pending, o)
-		jobs <- o
-		for len(pending) > ahead {
+		o.send(&rowsOut[T]{r: r})
+		for o.full() {
 			if !give() {
 				return false
 			}
@@ -159,7 +116,7 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	if err != nil {
 		return // stopped: the caller or an error ended the rows
 	}
-	for len(pending) > 0 {
+	for !o.idle() {
 		if !give() {
 			return
 		}
@@ -178,36 +135,8 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	}
 }
 
-// rowsWorker decodes the ranges it takes from jobs until jobs is closed;
-// once stop is closed it only hands them back.
-func rowsWorker[T any](tab *Table, jobs <-chan *rowsOut[T], stop <-chan struct{}, wg *sync.WaitGroup) {
-	defer wg.Done()
-	var rd *Decoder
-	for o := range jobs {
-		if !o.taken.CompareAndSwap(false, true) {
-			continue // the caller took it
-		}
-		select {
-		case <-stop:
-		default:
-			if rd == nil {
-				rd = tab.RangeDecoder(o.r)
-			} else {
-				tab.ResetRange(rd, o.r)
-			}
-			decodeRange(rd, o)
-		}
-		close(o.done)
-	}
-}
-
 // decodeRange decodes the rows of o's range from rd, as Rows does.
 func decodeRange[T any](rd *Decoder, o *rowsOut[T]) {
-	defer func() {
-		if v := recover(); v != nil {
-			o.panic = v
-		}
-	}()
 	r := NewRowDecoder[T](rd)
 	for {
 		var v T
