@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/toonstream/toon/internal/mem"
+	"github.com/toonstream/toon/internal/ordered"
 )
 
 // This file holds WriteRowsParallel: WriteRows with the rows' text made by
@@ -68,7 +69,7 @@ func WriteRowsParallel[T any](e *Encoder, key string, n int, rows iter.Seq[T], w
 
 // rowBatch is a batch of rows and, once a worker has made it, their text.
 type rowBatch[T any] struct {
-	orderedJob
+	ordered.Job
 	first int    // the index in the table of the first row
 	rows  []T    // the rows (copies)
 	text  []byte // the rows' text, each with its leading LF and indentation
@@ -88,19 +89,19 @@ type rowWorkers[T any] struct {
 	free []*rowBatch[T] // batches written, to reuse (calling goroutine only)
 }
 
-// run takes the rows into batches, has them made by workers (ordered.go),
+// run takes the rows into batches, has them made by workers (internal/ordered),
 // and writes them in order; it returns the first error, in row order.
 func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
-	o := newOrdered(workers, func() func(*rowBatch[T]) {
+	o := ordered.New(workers, func() func(*rowBatch[T]) {
 		cells := make([]Value, len(w.leaves))
 		setLeafKinds(cells, w.leaves)
 		var text []byte
 		return func(b *rowBatch[T]) { w.make(b, cells, &text) }
 	})
-	defer o.end()
+	defer o.End()
 	// write writes the oldest batch once it is made.
 	write := func() error {
-		b, ok := o.next()
+		b, ok := o.Next()
 		if !ok {
 			return errPanicked
 		}
@@ -119,9 +120,9 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 		cur.rows = append(cur.rows, row)
 		next++
 		if len(cur.rows) == parBatchRows {
-			o.send(cur)
+			o.Send(cur)
 			cur = nil
-			for o.full() {
+			for o.Full() {
 				if err = write(); err != nil {
 					return err
 				}
@@ -129,9 +130,9 @@ func (w *rowWorkers[T]) run(rows iter.Seq[T], workers int) (err error) {
 		}
 	}
 	if cur != nil {
-		o.send(cur)
+		o.Send(cur)
 	}
-	for !o.idle() {
+	for !o.Idle() {
 		if err = write(); err != nil {
 			return err
 		}

@@ -4,6 +4,8 @@ import (
 	"io"
 	"iter"
 	"runtime"
+
+	"github.com/toonstream/toon/internal/ordered"
 )
 
 // This file holds ParallelRows: Rows over a table split into ranges
@@ -58,7 +60,7 @@ func ParallelRows[T any](d *Decoder, workers int) iter.Seq2[T, error] {
 // rowsOut is what a worker made of one range: its values, each with the
 // error Rows yields beside it.
 type rowsOut[T any] struct {
-	orderedJob
+	ordered.Job
 	r      Range
 	vals   []T
 	errs   []error
@@ -69,9 +71,9 @@ type rowsOut[T any] struct {
 // returned, decoded by workers.
 func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	var tab *Table // set by the first range
-	// Each goroutine that decodes ranges (ordered.go) has its own range
+	// Each goroutine that decodes ranges (internal/ordered) has its own range
 	// decoder.
-	o := newOrdered(workers, func() func(*rowsOut[T]) {
+	o := ordered.New(workers, func() func(*rowsOut[T]) {
 		t := tab
 		var rd *Decoder
 		return func(out *rowsOut[T]) {
@@ -83,11 +85,11 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 			decodeRange(rd, out)
 		}
 	})
-	defer o.end()
+	defer o.End()
 	done := false // the caller stopped, or an error ended the rows
 	// give yields the values of the oldest range once they are made.
 	give := func() bool {
-		out, ok := o.next()
+		out, ok := o.Next()
 		if !ok {
 			return false
 		}
@@ -105,8 +107,8 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	}
 	_, err := d.StreamTable(parRowsRange, func(t *Table, r Range) bool {
 		tab = t
-		o.send(&rowsOut[T]{r: r})
-		for o.full() {
+		o.Send(&rowsOut[T]{r: r})
+		for o.Full() {
 			if !give() {
 				return false
 			}
@@ -116,7 +118,7 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	if err != nil {
 		return // stopped: the caller or an error ended the rows
 	}
-	for !o.idle() {
+	for !o.Idle() {
 		if !give() {
 			return
 		}

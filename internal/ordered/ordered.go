@@ -1,29 +1,30 @@
-package toon
+// Package ordered is the pipeline under the parallel paths of the toon and
+// convert packages: jobs are sent in order, made by worker goroutines, and
+// taken back in the order they were sent. While the caller waits for the
+// oldest job, it makes a job no worker has taken yet itself, so that jobs
+// go on being made when the workers' threads get no CPU. A panic while a
+// job is made is kept with the job and raised again on the caller's
+// goroutine by End, once every worker has ended.
+package ordered
 
 import (
 	"sync"
 	"sync/atomic"
 )
 
-// This file holds ordered, the pipeline under WriteRowsParallel and
-// ParallelRows: jobs are sent in order, made by worker goroutines, and
-// taken back in the order they were sent. While the caller waits for the
-// oldest job, it makes a job no worker has taken yet itself, so that jobs
-// go on being made when the workers' threads get no CPU. A panic while a
-// job is made is kept with the job and raised again on the caller's
-// goroutine by end, once every worker has ended.
-
-// orderedJob is the part of a job the pipeline uses; a job type embeds it.
-type orderedJob struct {
+// Job is the part of a job the pipeline uses; a job type embeds it.
+type Job struct {
 	panic any // a panic while the job was made
 	done  chan struct{}
 	taken atomic.Bool // set by the goroutine that makes it: a worker, or the caller
 }
 
-func (j *orderedJob) ordered() *orderedJob { return j }
+// Ordered returns j: a type that embeds Job has the method too, which is
+// how the pipeline finds the Job of a job.
+func (j *Job) Ordered() *Job { return j }
 
-// ordered is one run of the pipeline, used by the caller's goroutine only.
-type ordered[J interface{ ordered() *orderedJob }] struct {
+// Pipeline is one run of the pipeline, used by the caller's goroutine only.
+type Pipeline[J interface{ Ordered() *Job }] struct {
 	ahead   int // jobs in flight past the oldest before the caller waits
 	workers int // the goroutines making jobs, the caller included
 	// maker returns a function that makes a job, with state of its own:
@@ -40,11 +41,11 @@ type ordered[J interface{ ordered() *orderedJob }] struct {
 	panicked any
 }
 
-// newOrdered returns a pipeline for workers goroutines (the caller
+// New returns a pipeline for workers goroutines (the caller
 // included), with up to 2*workers jobs in flight past the oldest.
-func newOrdered[J interface{ ordered() *orderedJob }](workers int, maker func() func(J)) *ordered[J] {
+func New[J interface{ Ordered() *Job }](workers int, maker func() func(J)) *Pipeline[J] {
 	ahead := 2 * workers
-	return &ordered[J]{
+	return &Pipeline[J]{
 		ahead:   ahead,
 		workers: workers,
 		maker:   maker,
@@ -53,31 +54,31 @@ func newOrdered[J interface{ ordered() *orderedJob }](workers int, maker func() 
 	}
 }
 
-// send hands j to the workers, starting one while fewer than workers-1
+// Send hands j to the workers, starting one while fewer than workers-1
 // (at least one) have been started.
-func (o *ordered[J]) send(j J) {
+func (o *Pipeline[J]) Send(j J) {
 	if o.started < max(o.workers-1, 1) { // the caller is one of the workers (help)
 		o.started++
 		o.wg.Add(1)
 		go o.worker(o.maker())
 	}
-	j.ordered().done = make(chan struct{})
+	j.Ordered().done = make(chan struct{})
 	o.pending = append(o.pending, j)
 	o.jobs <- j
 }
 
-// full reports whether more than ahead jobs are in flight past the oldest.
-func (o *ordered[J]) full() bool { return len(o.pending) > o.ahead }
+// Full reports whether more than ahead jobs are in flight past the oldest.
+func (o *Pipeline[J]) Full() bool { return len(o.pending) > o.ahead }
 
-// idle reports whether no job is in flight.
-func (o *ordered[J]) idle() bool { return len(o.pending) == 0 }
+// Idle reports whether no job is in flight.
+func (o *Pipeline[J]) Idle() bool { return len(o.pending) == 0 }
 
-// next waits for the oldest job to be made, making others meanwhile, and
+// Next waits for the oldest job to be made, making others meanwhile, and
 // takes it back. It reports false when making it panicked: the panic is
-// raised again by end.
-func (o *ordered[J]) next() (J, bool) {
+// raised again by End.
+func (o *Pipeline[J]) Next() (J, bool) {
 	j := o.pending[0]
-	b := j.ordered()
+	b := j.Ordered()
 wait:
 	for {
 		select {
@@ -87,7 +88,7 @@ wait:
 		}
 		helped := false
 		for _, h := range o.pending {
-			if hb := h.ordered(); hb.taken.CompareAndSwap(false, true) {
+			if hb := h.Ordered(); hb.taken.CompareAndSwap(false, true) {
 				if o.help == nil {
 					o.help = o.maker()
 				}
@@ -110,9 +111,9 @@ wait:
 	return j, true
 }
 
-// end stops the workers and waits for them to end; it raises again the
-// panic next found. The caller defers it.
-func (o *ordered[J]) end() {
+// End stops the workers and waits for them to end; it raises again the
+// panic Next found. The caller defers it.
+func (o *Pipeline[J]) End() {
 	close(o.stop)
 	close(o.jobs)
 	o.wg.Wait()
@@ -123,10 +124,10 @@ func (o *ordered[J]) end() {
 
 // worker makes the jobs it takes from jobs until jobs is closed; once
 // stop is closed it only hands them back.
-func (o *ordered[J]) worker(mk func(J)) {
+func (o *Pipeline[J]) worker(mk func(J)) {
 	defer o.wg.Done()
 	for j := range o.jobs {
-		b := j.ordered()
+		b := j.Ordered()
 		if !b.taken.CompareAndSwap(false, true) {
 			continue // the caller took it
 		}
@@ -140,10 +141,10 @@ func (o *ordered[J]) worker(mk func(J)) {
 }
 
 // make1 makes j with mk, keeping a panic with j.
-func make1[J interface{ ordered() *orderedJob }](mk func(J), j J) {
+func make1[J interface{ Ordered() *Job }](mk func(J), j J) {
 	defer func() {
 		if v := recover(); v != nil {
-			j.ordered().panic = v
+			j.Ordered().panic = v
 		}
 	}()
 	mk(j)
