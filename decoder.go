@@ -46,14 +46,10 @@ type Decoder struct {
 	// scalar is a root primitive's line (its own copy), kept while the
 	// decoder looks for more lines.
 	scalar rawLine
-	ahead  int   // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
-	err    error // sticky
-	done   bool  // the input has ended
-	// ranged: the input is a range of a table's rows (Table.RangeDecoder),
-	// whose end closes the table's scope and no other; partial: the range
-	// is not the table's last, so its end skips the count check, which the
-	// last range makes.
-	ranged, partial bool
+	ahead  int       // bytes of slice capacity given before the elements were read, not yet filled (preallocLen)
+	err    error     // sticky
+	done   bool      // the input has ended
+	rng    rangeMode // set when the input is a range of a table's rows (split.go)
 }
 
 // NewDecoder returns a decoder that reads from r, buffering its input.
@@ -338,6 +334,9 @@ func (d *Decoder) step() error {
 	if !content || err != nil {
 		return err
 	}
+	if d.rng.cut && d.line.depth < d.rng.depth {
+		return d.stopRange() // the line ends the table, and the range
+	}
 	blank := d.takeLine()
 	if d.root != rootObject && d.root != rootArray {
 		return d.rootStep()
@@ -501,7 +500,7 @@ func (d *Decoder) finish() error {
 	// The scopes close from the innermost out; the first that fails
 	// ends the document there, leaving the outer ones open.
 	d.end = d.cur
-	if d.ranged {
+	if d.rng.on {
 		return d.endRange()
 	}
 	for len(d.stack) > 0 {

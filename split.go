@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"math"
 	"runtime"
 	"sync"
 	"unicode/utf8"
@@ -70,6 +71,9 @@ type Range struct {
 	lastLine int
 	// final: the range ends the table, and its decoder checks the count.
 	final bool
+	// cut: the range was cut without its rows being found (cutRange); its
+	// place in the table (Line, FirstRow, prev) is not known to its decoder.
+	cut bool
 }
 
 // splitMin is the fewest bytes SplitTable gives a range, unless the table
@@ -578,6 +582,30 @@ func (t *Table) ResetRange(d *Decoder, r Range) {
 	t.initRange(d, r)
 }
 
+// rangeMode is what the decoder of a range of a table's rows knows of the
+// range (RangeDecoder; d.rng.on is false in any other decoder).
+//
+// A range that was cut (cut, see cutRange) starts at no known place in
+// the table: its decoder counts the range's lines from 1 and its rows from
+// the range's first, does not check the row count, and ends at a line that
+// ends the table (a content line indented less than the rows), which it
+// does not read. What it found is then in rows and last, for the caller
+// that places the range (splitrun.go).
+type rangeMode struct {
+	on      bool
+	partial bool // not the table's last range: its end skips the count check
+	cut     bool
+	depth   int // the rows' depth
+	first   int // the table's row count at the range's start (the frame's count)
+	base    int // the line number before the range's first line
+	// What a cut range's decoder found, once the range has ended (ended):
+	ended   bool
+	stopped bool    // a line ended the table before the range's end
+	lines   int     // the lines read (when not stopped)
+	rows    int     // the rows read
+	last    lineRef // the last row read (num 0 when there is none)
+}
+
 // initRange makes d, a zero Decoder but for the memory of its slices, the
 // decoder of r.
 func (t *Table) initRange(d *Decoder, r Range) {
@@ -594,18 +622,31 @@ func (t *Table) initRange(d *Decoder, r Range) {
 		// an error in the first range too (§12), as step finds it.
 		d.stack = append(d.stack, frame{kind: fList, depth: -1, count: 1})
 	}
-	d.stack = append(d.stack, frame{kind: fTabular, depth: t.depth, n: t.Len, count: r.FirstRow, line: t.HeaderLine})
+	n := t.Len
+	if r.cut {
+		// No count check: the table's place of the range is not known.
+		n = math.MaxInt
+	}
+	d.stack = append(d.stack, frame{kind: fTabular, depth: t.depth, n: n, count: r.FirstRow, line: t.HeaderLine})
 	d.buildProg(t.Fields)
 	d.cur = lineRef{r.prevLine, r.prev}
 	d.lr.keepOff = r.prev
-	d.ranged, d.partial = true, !r.final
+	d.rng = rangeMode{on: true, partial: !r.final || r.cut, cut: r.cut, depth: t.depth, first: r.FirstRow, base: r.Line - 1}
 }
 
 // endRange ends the input of a range decoder: it closes the table, with
 // the count check in the last range, and the document.
 func (d *Decoder) endRange() error {
 	d.done = true
-	if d.partial {
+	if d.rng.cut {
+		d.rng.ended = true
+		d.rng.lines = d.lr.lineNum - d.rng.base
+		d.rng.rows = d.stack[len(d.stack)-1].count - d.rng.first
+		if d.rng.rows > 0 {
+			d.rng.last = d.cur
+		}
+	}
+	if d.rng.partial {
 		d.emit(ArrayEndToken())
 	} else if err := d.pop(); err != nil {
 		return err
@@ -613,6 +654,14 @@ func (d *Decoder) endRange() error {
 	d.stack = d.stack[:0]
 	d.root = rootDone
 	return nil
+}
+
+// stopRange ends a cut range at the line just read, which ends the table:
+// the line is not the range's.
+func (d *Decoder) stopRange() error {
+	d.rng.stopped = true
+	d.end = d.cur
+	return d.endRange()
 }
 
 // Split cuts r into about parts ranges, as SplitTable cuts the table (the

@@ -335,6 +335,9 @@ func TestSplitTableErrors(t *testing.T) {
 		for _, parts := range []int{1, 2, 3, 5, -1, -8, -30} {
 			compareSplit(t, []byte(doc), parts)
 		}
+		for _, size := range []int{1, 8, 30} {
+			compareParallel(t, []byte(doc), size, 2)
+		}
 	}
 }
 
@@ -432,5 +435,113 @@ func FuzzSplitTable(f *testing.F) {
 			parts = 1
 		}
 		compareSplit(t, doc, int(parts))
+		// ParallelTable, with ranges of about |parts| bytes.
+		compareParallel(t, doc, max(int(parts), -int(parts)), 2)
 	})
+}
+
+// parallelTokens reads data with one decoder that hands every tabular
+// array to ParallelTable, with ranges of size bytes (smallRanges lowers
+// the least size) and workers goroutines, whose work reads each range's
+// tokens; the tokens come out in the document's order.
+func parallelTokens(t *testing.T, data []byte, size, workers int, opts ...Option) ([]string, error) {
+	t.Helper()
+	dec := NewBytesDecoder(data, opts...)
+	var out []string
+	type rangeOut struct {
+		toks []string
+		err  error
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, splitTokText(tok))
+		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
+			continue
+		}
+		var failed error
+		err = ParallelTable(dec, workers, size, func() func(*Decoder, *rangeOut) bool {
+			return func(rd *Decoder, o *rangeOut) bool {
+				o.toks, o.err = o.toks[:0], nil
+				if first, err := rd.Token(); err != nil || first.Kind() != KindArrayStart {
+					t.Errorf("first token %v, %v", splitTokText(first), err)
+				}
+				depth := 0
+				for {
+					tok, err := rd.Token()
+					if err != nil {
+						if err == io.EOF {
+							t.Errorf("EOF before the range's ArrayEnd")
+						}
+						o.err = err
+						return true
+					}
+					if tok.Kind() == KindArrayEnd && depth == 0 {
+						break
+					}
+					switch tok.Kind() {
+					case KindObjectStart:
+						depth++
+					case KindObjectEnd:
+						depth--
+					}
+					o.toks = append(o.toks, splitTokText(tok))
+				}
+				if _, err := rd.Token(); err != io.EOF {
+					// The line that ended the table is an error.
+					o.toks = append(o.toks, splitTokText(ArrayEndToken()))
+					o.err = err
+					return true
+				}
+				return false
+			}
+		}, func(r Range, o *rangeOut) bool {
+			out = append(out, o.toks...)
+			failed = o.err
+			return o.err == nil
+		})
+		if failed != nil {
+			return out, failed
+		}
+		if err != nil {
+			t.Fatalf("ParallelTable: %v", err)
+		}
+	}
+}
+
+func compareParallel(t *testing.T, data []byte, size, workers int, opts ...Option) {
+	t.Helper()
+	want, werr := serialTokens(data, opts...)
+	got, gerr := parallelTokens(t, data, size, workers, opts...)
+	if !sameErr(werr, gerr) {
+		t.Fatalf("size %d, workers %d: error\n got %v\nwant %v\ninput:\n%s", size, workers, gerr, werr, data)
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("size %d, workers %d: tokens\n got %v\nwant %v\ninput:\n%s", size, workers, got, want, data)
+	}
+}
+
+// TestParallelTableMatchesSerial decodes random tables in random places,
+// damaged or decorated, with ParallelTable, and compares the tokens and
+// the error with the serial decoder's.
+func TestParallelTableMatchesSerial(t *testing.T) {
+	smallRanges(t, 1)
+	rng := rand.New(rand.NewPCG(23, 5))
+	for i := range 1500 {
+		doc := randomTableDoc(rng)
+		for range rng.IntN(4) {
+			doc = mutate(rng, doc)
+		}
+		if i%3 == 0 && len(doc) > 0 && doc[len(doc)-1] == '\n' {
+			doc = doc[:len(doc)-1] // no final LF
+		}
+		for _, size := range []int{1, 30, 200, 1 << 20} {
+			compareParallel(t, doc, size, 1+i%3)
+		}
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"io"
 	"iter"
 	"runtime"
-
-	"github.com/toonstream/toon/internal/ordered"
 )
 
 // This file holds ParallelRows: Rows over a table split into ranges
@@ -18,7 +16,7 @@ var parRowsRange = 256 << 10
 // ParallelRows is Rows with the rows decoded by up to workers goroutines
 // (GOMAXPROCS when workers is 0), for a table whose rows cost more to
 // decode into T than the caller's work on them: the table is split into
-// ranges (Decoder.StreamTable), a worker decodes each range into values
+// ranges (ParallelTable), a worker decodes each range into values
 // with a RowDecoder of its own, and the values are yielded in order, on
 // the caller's goroutine, with the errors Rows would yield, at the same
 // lines and columns. It splits the table when d reads a byte slice in
@@ -60,39 +58,30 @@ func ParallelRows[T any](d *Decoder, workers int) iter.Seq2[T, error] {
 // rowsOut is what a worker made of one range: its values, each with the
 // error Rows yields beside it.
 type rowsOut[T any] struct {
-	ordered.Job
-	r      Range
 	vals   []T
 	errs   []error
 	sticky bool // the last error ends the rows (RowDecoder's sticky error)
 }
 
 // parallelRows yields the rows of the table whose ArrayStart d has just
-// returned, decoded by workers.
+// returned, decoded by workers (ParallelTable).
 func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
-	var tab *Table // set by the first range
-	// Each goroutine that decodes ranges (internal/ordered) has its own range
-	// decoder.
-	o := ordered.New(workers, func() func(*rowsOut[T]) {
-		t := tab
-		var rd *Decoder
-		return func(out *rowsOut[T]) {
-			if rd == nil {
-				rd = t.RangeDecoder(out.r)
-			} else {
-				t.ResetRange(rd, out.r)
-			}
-			decodeRange(rd, out)
-		}
-	})
-	defer o.End()
 	done := false // the caller stopped, or an error ended the rows
-	// give yields the values of the oldest range once they are made.
-	give := func() bool {
-		out, ok := o.Next()
-		if !ok {
+	err := ParallelTable(d, workers, parRowsRange, func() func(*Decoder, *rowsOut[T]) bool {
+		return func(rd *Decoder, out *rowsOut[T]) bool {
+			clear(out.vals)
+			out.vals, out.errs, out.sticky = out.vals[:0], out.errs[:0], false
+			decodeRange(rd, out)
+			// An error's text may hold a line number, which only the
+			// placed range's decoder knows.
+			for _, e := range out.errs {
+				if e != nil {
+					return true
+				}
+			}
 			return false
 		}
+	}, func(_ Range, out *rowsOut[T]) bool {
 		for i := range out.vals {
 			if !yield(out.vals[i], out.errs[i]) {
 				done = true
@@ -104,26 +93,8 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 			return false
 		}
 		return true
-	}
-	_, err := d.StreamTable(parRowsRange, func(t *Table, r Range) bool {
-		tab = t
-		o.Send(&rowsOut[T]{r: r})
-		for o.Full() {
-			if !give() {
-				return false
-			}
-		}
-		return true
 	})
-	if err != nil {
-		return // stopped: the caller or an error ended the rows
-	}
-	for !o.Idle() {
-		if !give() {
-			return
-		}
-	}
-	if !done {
+	if err == nil && !done {
 		// The table's ArrayEnd: d is after the array, as Rows leaves it.
 		// The serial decoder found it with the line after the table,
 		// whose error RowDecoder reports with the end (pendingErr): the

@@ -115,10 +115,6 @@ func errUnexpectedToken(k toon.Kind) error {
 	return errors.New("convert: unexpected token " + k.String())
 }
 
-// errStopped marks the jobs that were not run because the conversion had
-// stopped.
-var errStopped = errors.New("convert: stopped")
-
 // Errors of FromCSV and ToCSV.
 
 // errCSVDelimiter is the error for a WithCSVDelimiter that CSV cannot use.
