@@ -2,7 +2,9 @@
 // convert packages: jobs are sent in order, made by worker goroutines, and
 // taken back in the order they were sent. While the caller waits for the
 // oldest job, it makes a job no worker has taken yet itself, so that jobs
-// go on being made when the workers' threads get no CPU. A panic while a
+// go on being made when the workers' threads get no CPU. A governor
+// (governor.go) measures whether the workers make the pipeline faster and
+// leaves the jobs to the caller alone while they do not. A panic while a
 // job is made is kept with the job and raised again on the caller's
 // goroutine by End, once every worker has ended.
 package ordered
@@ -10,6 +12,7 @@ package ordered
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Job is the part of a job the pipeline uses; a job type embeds it.
@@ -17,6 +20,9 @@ type Job struct {
 	panic any // a panic while the job was made
 	done  chan struct{}
 	taken atomic.Bool // set by the goroutine that makes it: a worker, or the caller
+	// serial: the governor left the job to the caller; probe: it was sent
+	// in a probe; last: it is the last of its epoch (governor.go).
+	serial, probe, last bool
 }
 
 // Ordered returns j: a type that embeds Job has the method too, which is
@@ -39,6 +45,7 @@ type Pipeline[J interface{ Ordered() *Job }] struct {
 	started  int
 	help     func(J) // the caller's, once it has helped
 	panicked any
+	gov      governor
 }
 
 // New returns a pipeline for workers goroutines (the caller
@@ -51,19 +58,26 @@ func New[J interface{ Ordered() *Job }](workers int, maker func() func(J)) *Pipe
 		maker:   maker,
 		jobs:    make(chan J, ahead+2),
 		stop:    make(chan struct{}),
+		gov:     newGovernor(time.Now),
 	}
 }
 
 // Send hands j to the workers, starting one while fewer than workers-1
-// (at least one) have been started.
+// (at least one) have been started, or, when the governor says the
+// workers do not help, leaves it to the caller, who makes it in Next.
 func (o *Pipeline[J]) Send(j J) {
+	b := j.Ordered()
+	b.done = make(chan struct{})
+	b.serial, b.probe, b.last = o.gov.send()
+	o.pending = append(o.pending, j)
+	if b.serial {
+		return
+	}
 	if o.started < max(o.workers-1, 1) { // the caller is one of the workers (help)
 		o.started++
 		o.wg.Add(1)
 		go o.worker(o.maker())
 	}
-	j.Ordered().done = make(chan struct{})
-	o.pending = append(o.pending, j)
 	o.jobs <- j
 }
 
@@ -104,6 +118,9 @@ wait:
 		}
 	}
 	o.pending = o.pending[1:]
+	if b.last {
+		o.gov.took(b.serial, b.probe)
+	}
 	if b.panic != nil {
 		o.panicked = b.panic
 		return j, false
