@@ -4,6 +4,7 @@ import (
 	"io"
 	"iter"
 	"runtime"
+	"sync"
 )
 
 // This file holds ParallelRows: Rows over a table split into ranges
@@ -67,8 +68,22 @@ type rowsOut[T any] struct {
 // returned, decoded by workers (ParallelTable).
 func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	done := false // the caller stopped, or an error ended the rows
-	err := ParallelTable(d, workers, parRowsRange, func() func(*Decoder, *rowsOut[T]) bool {
-		return func(rd *Decoder, out *rowsOut[T]) bool {
+	// The outputs of the ranges yielded go back to free for later ranges:
+	// a range holds thousands of values.
+	var mu sync.Mutex
+	var free []*rowsOut[T]
+	err := ParallelTable(d, workers, parRowsRange, func() func(*Decoder, **rowsOut[T]) bool {
+		return func(rd *Decoder, p **rowsOut[T]) bool {
+			if *p == nil {
+				mu.Lock()
+				if n := len(free); n > 0 {
+					*p, free = free[n-1], free[:n-1]
+				} else {
+					*p = new(rowsOut[T])
+				}
+				mu.Unlock()
+			}
+			out := *p
 			clear(out.vals)
 			out.vals, out.errs, out.sticky = out.vals[:0], out.errs[:0], false
 			decodeRange(rd, out)
@@ -81,13 +96,17 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 			}
 			return false
 		}
-	}, func(_ Range, out *rowsOut[T]) bool {
+	}, func(_ Range, p **rowsOut[T]) bool {
+		out := *p
 		for i := range out.vals {
 			if !yield(out.vals[i], out.errs[i]) {
 				done = true
 				return false
 			}
 		}
+		mu.Lock()
+		free = append(free, out)
+		mu.Unlock()
 		if out.sticky {
 			done = true
 			return false
@@ -112,12 +131,15 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 func decodeRange[T any](rd *Decoder, o *rowsOut[T]) {
 	r := NewRowDecoder[T](rd)
 	for {
-		var v T
-		err := r.Next(&v)
+		// Each row is decoded in its place in vals: a value of its own
+		// would escape to the heap, a row at a time.
+		var zero T
+		o.vals = append(o.vals, zero)
+		err := r.Next(&o.vals[len(o.vals)-1])
 		if err == io.EOF {
+			o.vals = o.vals[:len(o.vals)-1]
 			return
 		}
-		o.vals = append(o.vals, v)
 		o.errs = append(o.errs, err)
 		if r.err != nil {
 			o.sticky = true

@@ -124,3 +124,41 @@ func TestParallelRowsBreak(t *testing.T) {
 		t.Fatalf("%d goroutines, %d before", n, before)
 	}
 }
+
+// BenchmarkParallelRows decodes a table of 200,000 rows into structs with
+// Rows (workers=1) and with ParallelRows on two workers.
+func BenchmarkParallelRows(b *testing.B) {
+	var sb strings.Builder
+	const n = 200000
+	fmt.Fprintf(&sb, "rows[%d]{a,b,c,g{x,y}}:\n", n)
+	for i := range n {
+		fmt.Fprintf(&sb, "  %d,user %d <user%d@example.com>,%d.25,%d,label %d\n", i, i, i, i, i%1000, i%7)
+	}
+	doc := []byte(sb.String())
+	for _, w := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", w), func(b *testing.B) {
+			b.SetBytes(int64(len(doc)))
+			b.ReportAllocs()
+			for range b.N {
+				d := NewBytesDecoder(doc)
+				if _, err := d.Token(); err != nil { // the root object
+					b.Fatal(err)
+				}
+				if _, err := d.Token(); err != nil { // the key
+					b.Fatal(err)
+				}
+				got := 0
+				for v, err := range ParallelRows[splitRow](d, w) {
+					if err != nil || v.A != got {
+						b.Fatalf("row %d: %+v, %v", got, v, err)
+					}
+					got++
+				}
+				if got != n {
+					b.Fatalf("%d rows, want %d", got, n)
+				}
+			}
+			b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "rows/s")
+		})
+	}
+}
