@@ -277,6 +277,38 @@ func Example_readmeRows() {
 	// [{1 Ada true} {2 Bob false}]
 }
 
+// readmeParallel is the README's snippet on every core.
+func readmeParallel(data []byte, enc *toon.Encoder, users []User) (err error) {
+	dec := toon.NewBytesDecoder(data) // a byte slice or a memory-mapped file
+	// ... read tokens up to the table's key, or start at a root table
+	for u, err := range toon.ParallelRows[User](dec, 0) { // 0: GOMAXPROCS workers
+		if err != nil {
+			return err // the error Rows would give, at the same line and column
+		}
+		process(u) // in the table's order, on this goroutine
+	}
+
+	err = toon.WriteRowsParallel(enc, "users", len(users), slices.Values(users), 0)
+	return err
+}
+
+func Example_readmeParallel() {
+	processed = nil
+	enc := toon.NewEncoder(os.Stdout)
+	if err := readmeParallel([]byte("[2]{id,name,active}:\n  1,Ada,true\n  2,Bob,false"), enc, []User{{3, "Eve", true}}); err != nil {
+		fmt.Println(err)
+	}
+	if err := enc.Close(); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println()
+	fmt.Println(processed)
+	// Output:
+	// users[1]{id,name,active}:
+	//   3,Eve,true
+	// [{1 Ada true} {2 Bob false}]
+}
+
 // Order is the type of the README's snippet on walking to a table.
 type Order struct {
 	ID    int     `json:"id"`
