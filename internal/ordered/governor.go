@@ -15,19 +15,19 @@ import "time"
 //
 // An epoch is epochJobs jobs sent in one mode. Its time is measured when
 // its last job is taken back: the time since the epoch before it ended.
-// The workers run for a first epoch, then the caller alone is probed for
+// The workers run for two epochs, then the caller alone is probed for
 // probeEpochs epochs; the faster mode (the probe's epochs against the
 // run's last few) runs for the next run of epochs, then the other is
 // probed again. A mode that wins again runs for a run four times as long
 // (up to maxRun epochs), so that probing costs little when one mode is
 // clearly better: over the 800 ranges of a 400 MB table, the caller alone
-// makes three probes of 16 ranges when the workers keep winning. A run
+// makes three probes of 8 ranges when the workers keep winning. A run
 // whose last epochs have become much slower than when it was chosen (the
 // machine got busy) is cut short by a probe.
 
 const (
 	epochJobs   = 8  // jobs in an epoch
-	probeEpochs = 2  // epochs in a probe
+	probeEpochs = 1  // epochs in a probe
 	maxRun      = 64 // the longest run of epochs between probes
 	minRun      = 2
 	growth      = 4 // a run after a mode won again is this much longer
@@ -64,8 +64,8 @@ type governor struct {
 }
 
 func newGovernor(now func() time.Time) governor {
-	// The first run is one epoch of the workers'.
-	return governor{left: 1, run: minRun, now: now}
+	// The first run is two epochs of the workers'.
+	return governor{left: 2, run: minRun, now: now}
 }
 
 // send returns the mode of the next job to send, whether it is a probe's,
