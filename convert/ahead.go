@@ -45,6 +45,11 @@ type ahead struct {
 	done  chan struct{}
 	rows  int   // rows matched, set before done is closed
 	to    int64 // offset after the last of them
+	// The row ranges of the rows matched, when the first pass records
+	// them (fromjson_parallel.go): ranges of size bytes, set before done
+	// is closed.
+	size   int64
+	ranges []encRange
 }
 
 // startAhead starts a helper for the table at the top of the stack, whose
@@ -59,6 +64,9 @@ func (p *planner) startAhead(t *rowTemplate) {
 		return
 	}
 	a := &ahead{depth: len(p.stack), lines: p.lx.lines && len(p.stack) == 1, found: make(chan struct{}), done: make(chan struct{})}
+	if p.ranges != nil {
+		a.size = p.rangeSize
+	}
 	a.from.Store(math.MaxInt64)
 	var tc rowTemplate // the helper's own copy
 	for j, end := range t.ends {
@@ -103,13 +111,19 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate, bufSize i
 	a.from.Store(at)
 	close(a.found)
 	cells := make([]mcell, len(t.ends))
-	defer func() { a.to = lx.base + int64(lx.i) }() // rows and to always agree
+	var run runRanges
+	run.start(a.size, at)
+	defer func() { // rows, to and ranges always agree
+		a.to = lx.base + int64(lx.i)
+		a.ranges = run.end(a.to, a.rows)
+	}()
 	for !a.stop.Load() {
 		for r := 0; r < 256; r++ {
 			if !lx.matchNext(t, cells) {
 				return
 			}
 			a.rows++
+			run.row(lx.base+int64(lx.i), a.rows)
 		}
 	}
 }
