@@ -134,24 +134,40 @@ func (e *Encoder) WriteRowBlock(b *RowBlock) error {
 }
 
 // addRows adds rows, checked rows' text with their LFs, to the open table.
+// The output is passed on where WriteRow would pass it on, after the first
+// row that fills the buffer to flushSize, so that the io.Writer gets the
+// same writes (and, before an error, the same text) as from WriteRow.
 func (e *Encoder) addRows(text []byte, rows int) error {
-	t := &e.tbl
-	t.rows += rows
-	if len(text) < flushSize || t.holding || e.noFlush || e.out == nil {
-		e.b = append(e.b, text...)
-		if len(e.b) >= flushSize {
-			return e.flushRows()
+	e.tbl.rows += rows
+	for len(text) > 0 {
+		need := flushSize - len(e.b)
+		if len(text) < need {
+			e.b = append(e.b, text...)
+			return nil
 		}
-		return nil
+		// The first row that ends at or past need: it ends before the
+		// LF of the next row, or with the text.
+		end := len(text)
+		if i := bytes.IndexByte(text[need:], '\n'); i >= 0 {
+			end = need + i
+		}
+		if len(e.b) == 0 && !e.tbl.holding && !e.noFlush && e.out != nil {
+			// What flush would write, without the copy: the rows'
+			// lines are checked, and they start a line.
+			if e.err != nil {
+				return e.err
+			}
+			if err := writeOut(e.out, text[:end]); err != nil {
+				return e.fail(err)
+			}
+			e.wrote(text[:end])
+		} else {
+			e.b = append(e.b, text[:end]...)
+			if err := e.flushRows(); err != nil {
+				return err
+			}
+		}
+		text = text[end:]
 	}
-	// A large block goes to the writer as it is, after what is buffered:
-	// its lines are checked already, and it starts a line.
-	if err := e.flush(); err != nil {
-		return err
-	}
-	if err := writeOut(e.out, text); err != nil {
-		return e.fail(err)
-	}
-	e.wrote(text)
 	return nil
 }

@@ -3,6 +3,7 @@ package toon
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/rand"
 	"strconv"
 	"sync"
@@ -77,9 +78,24 @@ func (c *rowBlockCase) begin(e *Encoder, width int) error {
 	return e.BeginTable(c.key, c.n, names...)
 }
 
+// writeLog records the writes it gets: their text, and where each ends.
+type writeLog struct {
+	bytes.Buffer
+	ends []int
+}
+
+func (w *writeLog) Write(p []byte) (int, error) {
+	w.Buffer.Write(p)
+	w.ends = append(w.ends, w.Len())
+	return len(p), nil
+}
+
+// String returns the text and the ends of the writes.
+func (w *writeLog) String() string { return w.Buffer.String() + fmt.Sprint(w.ends) }
+
 // serial writes the case with WriteRow, stopping at the first error.
 func (c *rowBlockCase) serial(width int) (string, error) {
-	var out bytes.Buffer
+	var out writeLog
 	e := NewEncoder(&out, c.opts...)
 	if err := c.begin(e, width); err != nil {
 		return "", err
@@ -98,7 +114,7 @@ func (c *rowBlockCase) serial(width int) (string, error) {
 // blocks writes the case in blocks of random sizes, filled on goroutines
 // of their own, stopping at the first error.
 func (c *rowBlockCase) blocks(r *rand.Rand, width int) (string, error) {
-	var out bytes.Buffer
+	var out writeLog
 	e := NewEncoder(&out, c.opts...)
 	if err := c.begin(e, width); err != nil {
 		return "", err
@@ -148,8 +164,9 @@ func (c *rowBlockCase) blocks(r *rand.Rand, width int) (string, error) {
 }
 
 // TestRowBlockMatchesWriteRow writes random tables with WriteRow and with
-// blocks filled on other goroutines: the output and the first error are
-// the same, for every delimiter, indentation and depth, line limits that
+// blocks filled on other goroutines: the output, the writes it is made of
+// (so also what is written before an error) and the first error are the
+// same, for every delimiter, indentation and depth, line limits that
 // rows pass, wrong widths, declared counts too small and unknown counts.
 func TestRowBlockMatchesWriteRow(t *testing.T) {
 	r := rand.New(rand.NewSource(19))
