@@ -22,11 +22,15 @@ import (
 // r is read twice (see the package documentation). If r is an io.Seeker
 // whose Seek works (a regular file), FromJSON reads it from its current
 // offset and seeks back for the second pass; otherwise it first copies r to
-// a temporary file. When more than one CPU may run Go code, FromJSON uses a
-// second goroutine for large tables: if r is also an io.ReaderAt, to read
-// the far half of a table in the first pass (with ReadAt, while it reads
-// the near half), and to call w while it reads the next rows in the second
-// pass. w is never called by two goroutines at once, and every goroutine
+// a temporary file. When more than one CPU may run Go code, FromJSON uses
+// more goroutines for large tables. If r is also an io.ReaderAt (or was
+// copied to a file), a second goroutine reads the far half of a table in
+// the first pass (with ReadAt, while it reads the near half), and in the
+// second pass the table's rows are read and formatted in ranges by
+// GOMAXPROCS goroutines, the calling one included, and written in order
+// (see fromjson_parallel.go); the output is the same. Otherwise a second
+// goroutine calls w while the first reads the next rows in the second
+// pass. w is only called by one goroutine at a time, and every goroutine
 // has ended when FromJSON returns. The options that apply are WithIndent,
 // WithDelimiter, WithTempDir, WithMaxHeaderSize, WithMaxDepth and
 // WithStrict.
