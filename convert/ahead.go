@@ -21,8 +21,8 @@ import (
 //   - The first pass goes on matching rows. If it reaches the guessed
 //     offset exactly between two rows of the table, with the lexer in the
 //     state the helper assumed, the helper read the same text the same
-//     way: the pass adds the helper's count and jumps to where the helper
-//     stopped. If the guess was wrong (inside a string, beyond the table),
+//     way: the pass stops the helper, adds its count and jumps to where
+//     the helper stopped, and starts a new helper for what is left. If the guess was wrong (inside a string, beyond the table),
 //     the pass never lands on it, passes it or leaves the table, and
 //     cancels the helper.
 //
@@ -157,6 +157,13 @@ func (p *planner) joinAhead(f *p1frame) (bool, error) {
 	case off > at || p.lx.state != lxAfter:
 		p.cancelAhead()
 		return false, nil
+	}
+	if !p.c.aheadWait {
+		// The helper stops where it is: the first pass goes on from
+		// there (with a new helper for the far half of what is left),
+		// rather than wait for a helper whose thread gets no CPU.
+		// (Tests wait, so that the helper's rows are taken.)
+		a.stop.Store(true)
 	}
 	<-a.done
 	p.ahead = nil

@@ -98,8 +98,11 @@ func fromJSONBoth(t *testing.T, data []byte, rng *rand.Rand, opts ...Option) (jo
 	encDone = func(j, r int) { jobs, redone = jobs+j, redone+r }
 	defer func() { encDone = nil }()
 	par := append(opts, withWorkers(2+rng.IntN(3)), withParRange(256+rng.IntN(8<<10)))
-	if rng.IntN(2) == 0 {
+	switch rng.IntN(3) {
+	case 0: // helpers whose rows are taken when their guess is right
 		par = append(par, withAheadMin(1<<10))
+	case 1: // helpers stopped where they are when the first pass meets them
+		par = append(par, func(c *config) { c.aheadMin = 1 << 10 })
 	}
 	check := func(how string, out []byte, err error) {
 		t.Helper()

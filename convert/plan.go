@@ -260,7 +260,9 @@ func (p *planner) matchRows(f *p1frame) error {
 		if a := p.ahead; a != nil {
 			if moved, err := p.joinAhead(f); err != nil || moved {
 				if moved {
-					err = p.joinRanges(f, a)
+					if err = p.joinRanges(f, a); err == nil {
+						p.startAhead(t)
+					}
 				}
 				return err
 			}
