@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/toonstream/toon"
 )
 
 // The first pass spends its time on the rows of big tables, matching them
@@ -103,8 +106,23 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate, bufSize i
 		k--
 	}
 	at := from + int64(k)
-	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), make([]byte, 0, bufSize))
-	lx.base = at
+	var lx *lexer
+	in, mapped := ra.(*fileInput)
+	if mapped = mapped && in.data != nil && start == 0; mapped {
+		// A mapping is read in place, as the first pass reads it, and
+		// the pages passed are released as the window moves on.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		lx = &lexer{mem: in.data, win: max(bufSize, 16), maxTok: toon.DefaultMaxLineLength}
+		rel := at
+		lx.slid = func(base int64) {
+			in.release(rel, base)
+			rel = max(rel, base)
+		}
+		lx.window(at)
+	} else {
+		lx = newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), make([]byte, 0, bufSize))
+		lx.base = at
+	}
 	lx.lines = a.lines
 	lx.stack = append(lx.stack, '[')
 	lx.state = lxAfter
@@ -114,6 +132,15 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate, bufSize i
 	var run runRanges
 	run.start(a.size, at)
 	defer func() { // rows, to and ranges always agree
+		if v := recover(); v != nil {
+			if fe, ok := v.(interface{ Addr() uintptr }); !mapped || !ok || !in.holds(fe.Addr()) {
+				panic(v)
+			}
+			// The file shrank: the first pass reads these rows itself,
+			// and reports it.
+			a.rows, a.ranges = 0, nil
+			return
+		}
 		a.to = lx.base + int64(lx.i)
 		a.ranges = run.end(a.to, a.rows)
 	}()
