@@ -46,13 +46,20 @@ import (
 // the rest of the table on the serial path, which writes the same rows or
 // reports the error exactly as it would have without the workers.
 //
-// Memory stays bounded: 2*workers ranges are in flight past the one
-// being written, each with a block of about half its input; a worker
-// releases the pages of a mapping that its range touched once it has read
-// it.
+// Memory stays bounded: encAhead ranges (or 2*workers) are in flight
+// past the one being written, each with a block of about half its
+// input; a worker releases the pages of a mapping that its range touched
+// once it has read it.
 
 // encRangeBytes is the input of a range, unless a test sets another size.
 const encRangeBytes = 512 << 10
+
+// encAhead is the least number of ranges in flight past the one being
+// written. Under load a worker's thread may wait for a CPU for many
+// milliseconds while it holds the oldest range; meanwhile the emitter
+// encodes the next ranges itself, as many as the window holds, rather
+// than wait (and then wait again for a CPU once woken).
+const encAhead = 16
 
 // helperRanges is the most ranges the first pass's helper keeps in
 // memory: past it, it joins them two by two.
@@ -385,7 +392,7 @@ func (e *emitter) pipeline() *opipe.Pipeline[*encJob] {
 	p := e.par
 	// The rows of JSON Lines's root array follow recSep, not ','.
 	lines := p.lines && len(e.lx.stack) == 1
-	return opipe.New(p.workers, func() func(*encJob) {
+	return opipe.NewAhead(p.workers, max(encAhead, 2*p.workers), func() func(*encJob) {
 		w := &encWorker{p: p, t: &e.tmpl, lines: lines, cells: make([]mcell, len(e.tmpl.ends)), vals: make([]toon.Value, len(e.tmpl.ends))}
 		return w.encode
 	})
