@@ -3,6 +3,8 @@ package toon
 import (
 	"bytes"
 	"slices"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // A RowBlock holds rows of the open streaming table written away from its
@@ -69,25 +71,39 @@ func (b *RowBlock) AppendRow(cells ...Value) error {
 		return &TableError{Table: b.key, Err: ErrWidth, Want: b.width, Got: len(cells)}
 	}
 	if b.quick {
-		// WriteRow's quick path: a row that putCells writes whole has at
-		// most rowSlack bytes, within the line limit (quick says so).
+		// WriteRow's quick path: the row's lead, then putCells; a row
+		// that putCells writes whole has at most rowSlack bytes, within
+		// the line limit (quick says so), and one it leaves a cell of
+		// goes on from that cell, as WriteRow's does.
 		if cap(b.text)-len(b.text) < rowSlack {
 			b.text = slices.Grow(b.text, rowSlack)
 		}
-		if n, ok := b.rs.putRow(b.text, cells); ok {
-			b.text = b.text[:n]
+		base := mem.SliceData(b.text)
+		base.Store64(len(b.text), b.rs.leadWord)
+		o, k := putCells(base, len(b.text)+len(b.rs.lead), cells, b.rs.dw)
+		if k == len(cells) {
+			b.text = b.text[:o-1]
 			b.rows++
 			return nil
 		}
+		text, bad := rowFrom(b.text[:o], cells, k, &b.rs)
+		if bad >= 0 {
+			return invalidNumber(cells[bad].str())
+		}
+		return b.add(text)
 	}
-	start := len(b.text)
 	text, bad := appendRowCells(b.text, cells, &b.rs)
 	if bad >= 0 {
-		b.text = text[:start]
 		return invalidNumber(cells[bad].str())
 	}
-	if n := len(text) - start; n-1 > b.maxLine {
-		b.text = text[:start]
+	return b.add(text)
+}
+
+// add takes the row that text holds after b.text, as Encoder.addRow
+// does: it checks the row's line length and counts the row. Until it
+// does, b.text is unchanged, so a row it rejects leaves no trace.
+func (b *RowBlock) add(text []byte) error {
+	if n := len(text) - len(b.text); n-1 > b.maxLine {
 		return lineTooLongRow(b.first+b.rows, b.name, n-1, b.maxLine)
 	}
 	b.text = text
