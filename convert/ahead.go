@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"runtime/debug"
 	"sync/atomic"
+
+	"github.com/toonstream/toon"
 )
 
 // The first pass spends its time on the rows of big tables, matching them
@@ -21,8 +24,8 @@ import (
 //   - The first pass goes on matching rows. If it reaches the guessed
 //     offset exactly between two rows of the table, with the lexer in the
 //     state the helper assumed, the helper read the same text the same
-//     way: the pass adds the helper's count and jumps to where the helper
-//     stopped. If the guess was wrong (inside a string, beyond the table),
+//     way: the pass stops the helper, adds its count and jumps to where
+//     the helper stopped, and starts a new helper for what is left. If the guess was wrong (inside a string, beyond the table),
 //     the pass never lands on it, passes it or leaves the table, and
 //     cancels the helper.
 //
@@ -45,6 +48,11 @@ type ahead struct {
 	done  chan struct{}
 	rows  int   // rows matched, set before done is closed
 	to    int64 // offset after the last of them
+	// The row ranges of the rows matched, when the first pass records
+	// them (fromjson_parallel.go): ranges of size bytes, set before done
+	// is closed.
+	size   int64
+	ranges []encRange
 }
 
 // startAhead starts a helper for the table at the top of the stack, whose
@@ -59,6 +67,9 @@ func (p *planner) startAhead(t *rowTemplate) {
 		return
 	}
 	a := &ahead{depth: len(p.stack), lines: p.lx.lines && len(p.stack) == 1, found: make(chan struct{}), done: make(chan struct{})}
+	if p.ranges != nil {
+		a.size = p.rangeSize
+	}
 	a.from.Store(math.MaxInt64)
 	var tc rowTemplate // the helper's own copy
 	for j, end := range t.ends {
@@ -95,21 +106,51 @@ func (a *ahead) run(ra io.ReaderAt, start, from int64, t *rowTemplate, bufSize i
 		k--
 	}
 	at := from + int64(k)
-	lx := newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), make([]byte, 0, bufSize))
-	lx.base = at
+	var lx *lexer
+	in, mapped := ra.(*fileInput)
+	if mapped = mapped && in.data != nil && start == 0; mapped {
+		// A mapping is read in place, as the first pass reads it, and
+		// the pages passed are released as the window moves on.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		lx = &lexer{mem: in.data, win: max(bufSize, 16), maxTok: toon.DefaultMaxLineLength}
+		rel := at
+		lx.slid = func(base int64) {
+			in.release(rel, base)
+			rel = max(rel, base)
+		}
+		lx.window(at)
+	} else {
+		lx = newLexer(io.NewSectionReader(ra, start+at, math.MaxInt64-start-at), make([]byte, 0, bufSize))
+		lx.base = at
+	}
 	lx.lines = a.lines
 	lx.stack = append(lx.stack, '[')
 	lx.state = lxAfter
 	a.from.Store(at)
 	close(a.found)
 	cells := make([]mcell, len(t.ends))
-	defer func() { a.to = lx.base + int64(lx.i) }() // rows and to always agree
+	var run runRanges
+	run.start(a.size, at)
+	defer func() { // rows, to and ranges always agree
+		if v := recover(); v != nil {
+			if fe, ok := v.(interface{ Addr() uintptr }); !mapped || !ok || !in.holds(fe.Addr()) {
+				panic(v)
+			}
+			// The file shrank: the first pass reads these rows itself,
+			// and reports it.
+			a.rows, a.ranges = 0, nil
+			return
+		}
+		a.to = lx.base + int64(lx.i)
+		a.ranges = run.end(a.to, a.rows)
+	}()
 	for !a.stop.Load() {
 		for r := 0; r < 256; r++ {
 			if !lx.matchNext(t, cells) {
 				return
 			}
 			a.rows++
+			run.row(lx.base+int64(lx.i), a.rows)
 		}
 	}
 }
@@ -143,6 +184,13 @@ func (p *planner) joinAhead(f *p1frame) (bool, error) {
 	case off > at || p.lx.state != lxAfter:
 		p.cancelAhead()
 		return false, nil
+	}
+	if !p.c.aheadWait {
+		// The helper stops where it is: the first pass goes on from
+		// there (with a new helper for the far half of what is left),
+		// rather than wait for a helper whose thread gets no CPU.
+		// (Tests wait, so that the helper's rows are taken.)
+		a.stop.Store(true)
 	}
 	<-a.done
 	p.ahead = nil

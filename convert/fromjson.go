@@ -22,11 +22,15 @@ import (
 // r is read twice (see the package documentation). If r is an io.Seeker
 // whose Seek works (a regular file), FromJSON reads it from its current
 // offset and seeks back for the second pass; otherwise it first copies r to
-// a temporary file. When more than one CPU may run Go code, FromJSON uses a
-// second goroutine for large tables: if r is also an io.ReaderAt, to read
-// the far half of a table in the first pass (with ReadAt, while it reads
-// the near half), and to call w while it reads the next rows in the second
-// pass. w is never called by two goroutines at once, and every goroutine
+// a temporary file. When more than one CPU may run Go code, FromJSON uses
+// more goroutines for large tables. If r is also an io.ReaderAt (or was
+// copied to a file), a second goroutine reads the far half of a table in
+// the first pass (with ReadAt, while it reads the near half), and in the
+// second pass the table's rows are read and formatted in ranges by
+// GOMAXPROCS goroutines, the calling one included, and written in order
+// (see fromjson_parallel.go); the output is the same. Otherwise a second
+// goroutine calls w while the first reads the next rows in the second
+// pass. w is only called by one goroutine at a time, and every goroutine
 // has ended when FromJSON returns. The options that apply are WithIndent,
 // WithDelimiter, WithTempDir, WithMaxHeaderSize, WithMaxDepth and
 // WithStrict.
@@ -58,6 +62,10 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 	if ra, size, ok := src.readerAt(); ok {
 		p.ra, p.raStart, p.size = ra, src.start, size
 		p.seek = src.seekTo
+		if c.encWorkers() > 1 {
+			p.ranges, p.rangeSize = newSpill(c.tempDir, c.memBudget), c.encRangeSize()
+			defer p.ranges.close()
+		}
 	}
 	if err := p.run(src.reader()); err != nil {
 		if rn := (repeatedNameError{}); !c.strict && errors.As(err, &rn) {
@@ -88,11 +96,22 @@ func FromJSON(w io.Writer, r io.Reader, opts ...Option) (err error) {
 		tables: byteReader(tables),
 	}
 	e.lx.lines = c.lines != nil
+	if p.ranges != nil && p.ranges.size() > 0 {
+		ranges, err := p.ranges.reader()
+		if err != nil {
+			return err
+		}
+		e.par = newEncPar(&c, src, ranges, p.ra, p.raStart, p.size)
+		e.lx.seek = src.seekTo
+	}
 	defer func() {
 		if e.rw != nil {
 			e.rw.stop()
 		}
 	}()
+	if e.par != nil && encDone != nil {
+		defer func() { encDone(e.par.jobs, e.par.redone) }()
+	}
 	if err := e.run(); err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) {
@@ -209,6 +228,8 @@ type emitter struct {
 	tmpl   rowTemplate  // a flat table's names, for lexer.matchRow
 	mcells []mcell
 	rw     *rowWriter // writes matched rows on another goroutine, once needed
+	par    *encPar    // encodes row ranges on several goroutines; nil if not (fromjson_parallel.go)
+	rn     int        // ranges of the current table not yet taken by par
 
 	traw      []byte // scratch for the next table record
 	treeGen   int    // counts the headers parsed into tree (0: none valid)
@@ -465,6 +486,9 @@ func (e *emitter) readTable() (int, error) {
 		buf = append(buf, c)
 	}
 	e.traw = buf
+	if err := e.readRanges(); err != nil {
+		return 0, err
+	}
 	if e.treeGen > 0 && bytes.Equal(buf, e.tree.raw) {
 		return int(n), nil // the same header again, as in a list of small tables
 	}
@@ -488,6 +512,9 @@ func (e *emitter) matchRows() error {
 		e.cells = make([]toon.Value, w)
 	}
 	cells, vals := e.mcells[:w], e.cells[:w]
+	if e.par != nil && (e.rn > 0 || e.par.have) {
+		return e.parallelRows(cells, vals)
+	}
 	// Handing rows to the other goroutine pays for its waits only in
 	// large tables.
 	if e.tableRows >= pipeMinRows && e.c.pipeline() {
@@ -504,28 +531,8 @@ func (e *emitter) matchRows() error {
 		return e.rw.sync()
 	}
 	for e.lx.matchNext(&e.tmpl, cells) {
-		buf := e.lx.buf
-		escaped := false
-		for j := range cells {
-			c := &cells[j]
-			switch c.kind {
-			case tkString:
-				vals[j] = toon.Bytes(buf[c.lo:c.hi])
-				escaped = escaped || c.esc
-			case tkNumber:
-				vals[j] = numberValue(buf[c.lo:c.hi])
-			case tkTrue:
-				vals[j] = toon.Bool(true)
-			case tkFalse:
-				vals[j] = toon.Bool(false)
-			default:
-				vals[j] = toon.Null()
-			}
-		}
-		if escaped {
-			if err := e.unescapeCells(cells, vals); err != nil {
-				return err
-			}
+		if err := cellValues(e.lx.buf, cells, vals, &e.row.data); err != nil {
+			return err
 		}
 		if err := e.enc.WriteRow(vals...); err != nil {
 			return err
@@ -534,26 +541,47 @@ func (e *emitter) matchRows() error {
 	return nil
 }
 
-// unescapeCells replaces the values of the strings with escapes in a
-// matched row by their unescaped text, in the row buffer.
-func (e *emitter) unescapeCells(cells []mcell, vals []toon.Value) error {
-	data := e.row.data[:0]
+// cellValues sets vals to the values of the cells of a row that
+// lexer.matchRow read from buf. The strings with escapes are unescaped
+// into *data, emptied first; the values refer to buf and *data.
+func cellValues(buf []byte, cells []mcell, vals []toon.Value, data *[]byte) error {
+	escaped := false
+	for j := range cells {
+		c := &cells[j]
+		switch c.kind {
+		case tkString:
+			vals[j] = toon.Bytes(buf[c.lo:c.hi])
+			escaped = escaped || c.esc
+		case tkNumber:
+			vals[j] = numberValue(buf[c.lo:c.hi])
+		case tkTrue:
+			vals[j] = toon.Bool(true)
+		case tkFalse:
+			vals[j] = toon.Bool(false)
+		default:
+			vals[j] = toon.Null()
+		}
+	}
+	if !escaped {
+		return nil
+	}
+	d := (*data)[:0]
 	for j := range cells {
 		if c := &cells[j]; c.kind == tkString && c.esc {
-			lo := len(data)
+			lo := len(d)
 			var err error
-			if data, err = jsontext.AppendUnquote(data, e.lx.buf[c.lo-1:c.hi+1]); err != nil {
+			if d, err = jsontext.AppendUnquote(d, buf[c.lo-1:c.hi+1]); err != nil {
 				return err
 			}
 			// The values are made once all are unescaped: appending may
-			// move data.
-			c.lo, c.hi = lo, len(data)
+			// move d.
+			c.lo, c.hi = lo, len(d)
 		}
 	}
-	e.row.data = data
+	*data = d
 	for j := range cells {
 		if c := &cells[j]; c.kind == tkString && c.esc {
-			vals[j] = toon.Bytes(data[c.lo:c.hi])
+			vals[j] = toon.Bytes(d[c.lo:c.hi])
 		}
 	}
 	return nil

@@ -36,8 +36,8 @@ type config struct {
 	pipeChunk   int  // ToJSON: bytes per buffer of the output goroutine; 0 for pipeChunk
 	aheadMin    int  // FromJSON: input left for the first pass to start a helper
 	aheadWait   bool // FromJSON: the first pass waits for its helper's guess
-	workers     int  // ToJSON: goroutines converting a large table's ranges; 0 for GOMAXPROCS (parallel.go)
-	parRange    int  // ToJSON: bytes of TOON per range; 0 for parRange
+	workers     int  // ToJSON, FromJSON: goroutines converting a large table's ranges; 0 for GOMAXPROCS (parallel.go, fromjson_parallel.go)
+	parRange    int  // ToJSON: bytes of TOON per range; 0 for parRange; FromJSON: bytes of JSON, 0 for encRangeBytes
 
 	// Set by the ToJSON entry points when the input allows a parallel
 	// conversion of its tables.

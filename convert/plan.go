@@ -28,7 +28,10 @@ import (
 // its start and patched at its end.
 //
 // The table stream holds one record per tabular array and keyed object, in
-// the order they start: the entry count (uvarint) and the field tree. No
+// the order they start: the entry count (uvarint), the field tree's size
+// (uvarint) and the tree, and the table's row ranges (see
+// fromjson_parallel.go): their number (uvarint) and, if not 0, the offset
+// of the first in the range stream (uvarint). No
 // table lies inside another one that is written as a table (rows hold
 // primitives and objects only), so a table's record, written at its end,
 // can first cut off the records of the candidates inside it, and the
@@ -113,6 +116,15 @@ type p1frame struct {
 	// are read with lexer.matchRow while they fit it.
 	tmpl bool
 	miss int // consecutive elements that did not fit the template
+
+	// Row ranges of a table for the second pass's workers
+	// (fromjson_parallel.go): the open run of rows matched whole starts
+	// at input offset runAt (-1: none open) after runRow elements; the
+	// array's ranges are the rn records from rfirst in the range stream.
+	runAt  int64
+	runRow int
+	rfirst int64
+	rn     int
 }
 
 type planner struct {
@@ -139,6 +151,12 @@ type planner struct {
 	seek    func(off int64) error
 	ahead   *ahead
 	joined  int // rows counted by helpers (for the tests)
+
+	// ranges, when the second pass may encode in parallel, receives the
+	// row ranges of large tables (fromjson_parallel.go), of rangeSize
+	// bytes of input each.
+	ranges    *spill
+	rangeSize int64
 }
 
 // Shape hash constants.
@@ -239,16 +257,35 @@ func (p *planner) matchRows(f *p1frame) error {
 		p.startAhead(t)
 	}
 	for {
-		if p.ahead != nil {
+		if a := p.ahead; a != nil {
 			if moved, err := p.joinAhead(f); err != nil || moved {
+				if moved {
+					if err = p.joinRanges(f, a); err == nil {
+						p.startAhead(t)
+					}
+				}
 				return err
 			}
+		}
+		if p.ranges != nil && f.runAt < 0 && p.lx.state == lxAfter {
+			f.runAt, f.runRow = p.lx.base+int64(p.lx.i), f.n
 		}
 		if !p.lx.matchNext(t, cells) {
 			break
 		}
 		f.n++
 		f.miss = 0
+		if p.ranges != nil {
+			if off := p.lx.base + int64(p.lx.i); off-f.runAt >= p.rangeSize {
+				if err := p.addRange(f, encRange{start: f.runAt, end: off, rows: int64(f.n - f.runRow)}); err != nil {
+					return err
+				}
+				f.runAt, f.runRow = off, f.n
+			}
+		}
+	}
+	if err := p.closeRun(f); err != nil {
+		return err
 	}
 	// The next element does not fit, or is not wholly in the buffer, or
 	// the array ends: it is read token by token. Stop trying after many
@@ -334,7 +371,7 @@ func (p *planner) begin(top *p1frame, array bool) error {
 		}
 	}
 	p.startValue(top, !array)
-	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, names: p.names.mark(), arenaAt: -1}
+	f := p1frame{array: array, pos: pos, slot: -1, allOK: true, allPrim: true, names: p.names.mark(), arenaAt: -1, runAt: -1}
 	f.tmark = p.tables.size()
 	switch {
 	case array:
@@ -441,12 +478,22 @@ func (p *planner) writeTable(f *p1frame) error {
 	if err := p.tables.write(binary.AppendUvarint(p.tmp[:0], uint64(len(tree)))...); err != nil {
 		return err
 	}
-	return p.tables.write(tree...)
+	if err := p.tables.write(tree...); err != nil {
+		return err
+	}
+	if f.rn <= 0 {
+		return p.tables.write(0)
+	}
+	b := binary.AppendUvarint(p.tmp[:0], uint64(f.rn))
+	return p.tables.write(binary.AppendUvarint(b, uint64(f.rfirst))...)
 }
 
 func (p *planner) endArray() error {
 	if p.ahead != nil && p.ahead.depth == len(p.stack) {
 		p.cancelAhead() // the table ends before the helper's boundary
+	}
+	if err := p.closeRun(&p.stack[len(p.stack)-1]); err != nil {
+		return err
 	}
 	f := p.pop()
 	form := toon.FormList

@@ -51,7 +51,15 @@ type Pipeline[J interface{ Ordered() *Job }] struct {
 // New returns a pipeline for workers goroutines (the caller
 // included), with up to 2*workers jobs in flight past the oldest.
 func New[J interface{ Ordered() *Job }](workers int, maker func() func(J)) *Pipeline[J] {
-	ahead := 2 * workers
+	return NewAhead(workers, 2*workers, maker)
+}
+
+// NewAhead is New with up to ahead jobs in flight past the oldest (at
+// least 1). A wider window lets the caller make more jobs while a worker
+// whose thread gets no CPU holds the oldest, at the cost of the memory of
+// the jobs in flight.
+func NewAhead[J interface{ Ordered() *Job }](workers, ahead int, maker func() func(J)) *Pipeline[J] {
+	ahead = max(ahead, 1)
 	return &Pipeline[J]{
 		ahead:   ahead,
 		workers: workers,

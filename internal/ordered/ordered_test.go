@@ -117,3 +117,25 @@ func TestPanic(t *testing.T) {
 	o.End()
 	t.Fatal("End did not raise the panic")
 }
+
+// TestAhead checks the window of jobs in flight: Full once more than
+// ahead jobs are sent and not taken back.
+func TestAhead(t *testing.T) {
+	for _, ahead := range []int{1, 5, 40} {
+		o := NewAhead(2, ahead, func() func(*square) { return func(j *square) { j.out = j.in * j.in } })
+		n := 0
+		for !o.Full() {
+			o.Send(&square{in: n})
+			n++
+		}
+		if n != ahead+1 {
+			t.Fatalf("ahead %d: full after %d jobs", ahead, n)
+		}
+		for i := range n {
+			if j, ok := o.Next(); !ok || j.in != i || j.out != i*i {
+				t.Fatalf("ahead %d: job %d: %d, %d, %v", ahead, i, j.in, j.out, ok)
+			}
+		}
+		o.End()
+	}
+}
