@@ -48,22 +48,10 @@ func serialTokens(data []byte, opts ...Option) ([]string, error) {
 // checks what SplitTable promises of the ranges.
 func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string, error) {
 	t.Helper()
-	dec := NewBytesDecoder(data, opts...)
-	var out []string
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, splitTokText(tok))
-		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
-			continue
-		}
+	return tableTokens(data, opts, func(dec *Decoder) ([]string, error) {
 		var tab *Table
 		var streamed []Range
+		var err error
 		if parts < 0 {
 			// StreamTable, with ranges of -parts bytes.
 			tab, err = dec.StreamTable(-parts, func(tt *Table, r Range) bool {
@@ -80,6 +68,7 @@ func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string
 			t.Fatalf("SplitTable: %v", err)
 		}
 		checkRanges(t, data, tab)
+		var out []string
 		var reused *Decoder
 		for i, r := range tab.Ranges {
 			rd := tab.RangeDecoder(r)
@@ -93,38 +82,78 @@ func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string
 			if err != nil || first.Kind() != KindArrayStart || first.Len() != r.Rows {
 				t.Fatalf("range %+v: first token %v, %v", r, splitTokText(first), err)
 			}
-			var rows []string
-			depth := 0
-			for {
-				tok, err := rd.Token()
-				if err != nil {
-					if err == io.EOF {
-						t.Fatalf("range %+v: EOF before its ArrayEnd", r)
-					}
-					return append(out, rows...), err
-				}
-				if tok.Kind() == KindArrayEnd && depth == 0 {
-					break
-				}
-				switch tok.Kind() {
-				case KindObjectStart:
-					depth++
-				case KindObjectEnd:
-					depth--
-				}
-				rows = append(rows, splitTokText(tok))
-			}
-			if _, err := rd.Token(); err != io.EOF {
-				// The line that ended the table early is an error (a
-				// key-value line at row depth), as in the serial read.
-				if err == nil {
-					t.Fatalf("range %+v: a token after the ArrayEnd", r)
-				}
-				return append(append(out, rows...), splitTokText(ArrayEndToken())), err
-			}
+			rows, err := rangeRows(t, rd)
 			out = append(out, rows...)
+			if err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	})
+}
+
+// tableTokens reads data with one decoder and returns its tokens, as
+// text; table reads the rows of each tabular array, after its ArrayStart,
+// and returns their tokens, or an error that ends the document.
+func tableTokens(data []byte, opts []Option, table func(*Decoder) ([]string, error)) ([]string, error) {
+	dec := NewBytesDecoder(data, opts...)
+	var out []string
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, splitTokText(tok))
+		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
+			continue
+		}
+		rows, err := table(dec)
+		out = append(out, rows...)
+		if err != nil {
+			return out, err
 		}
 	}
+}
+
+// rangeRows reads the tokens of a range decoder's rows, after its
+// ArrayStart, up to its ArrayEnd and the io.EOF after it. A range that
+// fails ends with its error; when the line that ended the table is an
+// error (a key-value line at row depth), the rows end with the ArrayEnd
+// before it, as in the serial read.
+func rangeRows(t *testing.T, rd *Decoder) ([]string, error) {
+	t.Helper()
+	var rows []string
+	depth := 0
+	for {
+		tok, err := rd.Token()
+		if err != nil {
+			if err == io.EOF {
+				t.Error("EOF before the range's ArrayEnd") // Error: rd may be a worker's
+			}
+			return rows, err
+		}
+		if tok.Kind() == KindArrayEnd && depth == 0 {
+			break
+		}
+		switch tok.Kind() {
+		case KindObjectStart:
+			depth++
+		case KindObjectEnd:
+			depth--
+		}
+		rows = append(rows, splitTokText(tok))
+	}
+	if _, err := rd.Token(); err != io.EOF {
+		if err == nil {
+			t.Error("a token after the range's ArrayEnd")
+			err = io.ErrUnexpectedEOF
+		}
+		return append(rows, splitTokText(ArrayEndToken())), err
+	}
+	return rows, nil
 }
 
 // checkRanges checks that tab's ranges cover its rows once, in order, and
@@ -446,59 +475,20 @@ func FuzzSplitTable(f *testing.F) {
 // tokens; the tokens come out in the document's order.
 func parallelTokens(t *testing.T, data []byte, size, workers int, opts ...Option) ([]string, error) {
 	t.Helper()
-	dec := NewBytesDecoder(data, opts...)
-	var out []string
 	type rangeOut struct {
 		toks []string
 		err  error
 	}
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, splitTokText(tok))
-		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
-			continue
-		}
+	return tableTokens(data, opts, func(dec *Decoder) ([]string, error) {
+		var out []string
 		var failed error
-		err = ParallelTable(dec, workers, size, func() func(*Decoder, *rangeOut) bool {
+		err := ParallelTable(dec, workers, size, func() func(*Decoder, *rangeOut) bool {
 			return func(rd *Decoder, o *rangeOut) bool {
-				o.toks, o.err = o.toks[:0], nil
 				if first, err := rd.Token(); err != nil || first.Kind() != KindArrayStart {
 					t.Errorf("first token %v, %v", splitTokText(first), err)
 				}
-				depth := 0
-				for {
-					tok, err := rd.Token()
-					if err != nil {
-						if err == io.EOF {
-							t.Errorf("EOF before the range's ArrayEnd")
-						}
-						o.err = err
-						return true
-					}
-					if tok.Kind() == KindArrayEnd && depth == 0 {
-						break
-					}
-					switch tok.Kind() {
-					case KindObjectStart:
-						depth++
-					case KindObjectEnd:
-						depth--
-					}
-					o.toks = append(o.toks, splitTokText(tok))
-				}
-				if _, err := rd.Token(); err != io.EOF {
-					// The line that ended the table is an error.
-					o.toks = append(o.toks, splitTokText(ArrayEndToken()))
-					o.err = err
-					return true
-				}
-				return false
+				o.toks, o.err = rangeRows(t, rd)
+				return o.err != nil
 			}
 		}, func(r Range, o *rangeOut) bool {
 			out = append(out, o.toks...)
@@ -511,7 +501,8 @@ func parallelTokens(t *testing.T, data []byte, size, workers int, opts ...Option
 		if err != nil {
 			t.Fatalf("ParallelTable: %v", err)
 		}
-	}
+		return out, nil
+	})
 }
 
 func compareParallel(t *testing.T, data []byte, size, workers int, opts ...Option) {

@@ -541,6 +541,17 @@ func (e *emitter) matchRows() error {
 	return nil
 }
 
+// literalValue returns the value of a cell of kind true, false or null.
+func literalValue(kind byte) toon.Value {
+	switch kind {
+	case tkTrue:
+		return toon.Bool(true)
+	case tkFalse:
+		return toon.Bool(false)
+	}
+	return toon.Null()
+}
+
 // cellValues sets vals to the values of the cells of a row that
 // lexer.matchRow read from buf. The strings with escapes are unescaped
 // into *data, emptied first; the values refer to buf and *data.
@@ -554,12 +565,8 @@ func cellValues(buf []byte, cells []mcell, vals []toon.Value, data *[]byte) erro
 			escaped = escaped || c.esc
 		case tkNumber:
 			vals[j] = numberValue(buf[c.lo:c.hi])
-		case tkTrue:
-			vals[j] = toon.Bool(true)
-		case tkFalse:
-			vals[j] = toon.Bool(false)
 		default:
-			vals[j] = toon.Null()
+			vals[j] = literalValue(c.kind)
 		}
 	}
 	if !escaped {

@@ -129,12 +129,8 @@ func (rw *rowWriter) add(lx *lexer, cells []mcell) error {
 			vals[j] = toon.Bytes(b.data[lo:])
 		case tkNumber:
 			vals[j] = numberValue(b.data[c.lo+shift : c.hi+shift])
-		case tkTrue:
-			vals[j] = toon.Bool(true)
-		case tkFalse:
-			vals[j] = toon.Bool(false)
 		default:
-			vals[j] = toon.Null()
+			vals[j] = literalValue(c.kind)
 		}
 	}
 	rw.handOver(len(cells))

@@ -6,8 +6,38 @@ import (
 	"time"
 )
 
-// TestGovernorChooses runs the governor on a clock where a job takes a
-// fixed time in each mode, and checks the share of jobs left to the
+// simulated is a governor on a clock of its own, where a job takes a
+// fixed time in each mode, the jobs taken back as soon as they are sent.
+type simulated struct {
+	g                governor
+	clock            time.Time
+	parallel, serial time.Duration // a job's time in each mode
+}
+
+func newSimulated(parallel, serial time.Duration) *simulated {
+	s := &simulated{clock: time.Unix(0, 0), parallel: parallel, serial: serial}
+	s.g = newGovernor(func() time.Time { return s.clock })
+	return s
+}
+
+// run sends n jobs and returns how many the governor left to the caller.
+func (s *simulated) run(n int) (serial int) {
+	for range n {
+		ser, probe, last := s.g.send()
+		if ser {
+			serial++
+			s.clock = s.clock.Add(s.serial)
+		} else {
+			s.clock = s.clock.Add(s.parallel)
+		}
+		if last {
+			s.g.took(ser, probe)
+		}
+	}
+	return serial
+}
+
+// TestGovernorChooses checks the share of jobs the governor leaves to the
 // caller: small when the workers are faster, large when they are slower.
 func TestGovernorChooses(t *testing.T) {
 	cases := []struct {
@@ -22,23 +52,8 @@ func TestGovernorChooses(t *testing.T) {
 		{"workers much slower", 5 * time.Millisecond, time.Millisecond, 0.85, 1},
 	}
 	for _, c := range cases {
-		clock := time.Unix(0, 0)
-		g := newGovernor(func() time.Time { return clock })
 		const jobs = 400 * epochJobs
-		serial := 0
-		for range jobs {
-			s, probe, last := g.send()
-			if s {
-				serial++
-				clock = clock.Add(c.serial)
-			} else {
-				clock = clock.Add(c.parallel)
-			}
-			if last {
-				g.took(s, probe)
-			}
-		}
-		share := float64(serial) / jobs
+		share := float64(newSimulated(c.parallel, c.serial).run(jobs)) / jobs
 		if share < c.minSerial || share > c.maxSerial {
 			t.Errorf("%s: %.1f%% of the jobs serial, want %.0f%% to %.0f%%", c.name, 100*share, 100*c.minSerial, 100*c.maxSerial)
 		}
@@ -49,37 +64,20 @@ func TestGovernorChooses(t *testing.T) {
 // alone when the workers stop helping half way, and back when they help
 // again.
 func TestGovernorFollowsChange(t *testing.T) {
-	clock := time.Unix(0, 0)
-	g := newGovernor(func() time.Time { return clock })
-	par := 500 * time.Microsecond
-	count := func(n int) (serial int) {
-		for range n {
-			s, probe, last := g.send()
-			if s {
-				serial++
-				clock = clock.Add(time.Millisecond)
-			} else {
-				clock = clock.Add(par)
-			}
-			if last {
-				g.took(s, probe)
-			}
-		}
-		return serial
-	}
+	s := newSimulated(500*time.Microsecond, time.Millisecond)
 	const n = 200 * epochJobs
-	if s := count(n); s > n/8 {
-		t.Fatalf("fast workers: %d of %d jobs serial", s, n)
+	if got := s.run(n); got > n/8 {
+		t.Fatalf("fast workers: %d of %d jobs serial", got, n)
 	}
-	par = 3 * time.Millisecond // the workers' threads get no CPU
-	if s := count(n); s < n*3/4 {
-		t.Fatalf("starved workers: %d of %d jobs serial", s, n)
+	s.parallel = 3 * time.Millisecond // the workers' threads get no CPU
+	if got := s.run(n); got < n*3/4 {
+		t.Fatalf("starved workers: %d of %d jobs serial", got, n)
 	}
 	// Workers that get faster are found at the next probe, at most maxRun
 	// epochs on.
-	par = 500 * time.Microsecond
-	if s := count(n); s > maxRun*epochJobs+n/8 {
-		t.Fatalf("fast workers again: %d of %d jobs serial", s, n)
+	s.parallel = 500 * time.Microsecond
+	if got := s.run(n); got > maxRun*epochJobs+n/8 {
+		t.Fatalf("fast workers again: %d of %d jobs serial", got, n)
 	}
 }
 
