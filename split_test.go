@@ -29,18 +29,7 @@ func splitTokText(t Token) string {
 
 // serialTokens reads data with one decoder.
 func serialTokens(data []byte, opts ...Option) ([]string, error) {
-	dec := NewBytesDecoder(data, opts...)
-	var out []string
-	for {
-		t, err := dec.Token()
-		if err == io.EOF {
-			return out, nil
-		}
-		if err != nil {
-			return out, err
-		}
-		out = append(out, splitTokText(t))
-	}
+	return tableTokens(data, opts, nil)
 }
 
 // splitTokens reads data with one decoder that splits every tabular array
@@ -93,8 +82,8 @@ func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string
 }
 
 // tableTokens reads data with one decoder and returns its tokens, as
-// text; table reads the rows of each tabular array, after its ArrayStart,
-// and returns their tokens, or an error that ends the document.
+// text; table, unless nil, reads the rows of each tabular array, after its
+// ArrayStart, and returns their tokens, or an error that ends the document.
 func tableTokens(data []byte, opts []Option, table func(*Decoder) ([]string, error)) ([]string, error) {
 	dec := NewBytesDecoder(data, opts...)
 	var out []string
@@ -107,7 +96,7 @@ func tableTokens(data []byte, opts []Option, table func(*Decoder) ([]string, err
 			return out, err
 		}
 		out = append(out, splitTokText(tok))
-		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
+		if table == nil || tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
 			continue
 		}
 		rows, err := table(dec)
