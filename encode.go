@@ -112,7 +112,8 @@ func (e *Encoder) encodeRoot(v any) error {
 	switch pl.cls() {
 	case cPrim:
 		e.line(0)
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		b, err := appendTyped(e.b, pl, p, e.docMask)
+		e.setB(b)
 		return err
 	case cArr:
 		return e.writeArray(pl, p, atRoot, 0)
@@ -896,8 +897,8 @@ func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
 		e.b = append(e.b, ':', ' ')
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		b, err := appendTyped(e.b, pl, p, e.docMask)
+		e.setB(b)
 		return err
 	case cArr:
 		return e.writeArray(pl, p, atField, d)
@@ -913,8 +914,8 @@ func (e *Encoder) writeItem(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
 		e.itemLead(d)
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		b, err := appendTyped(e.b, pl, p, e.docMask)
+		e.setB(b)
 		return err
 	case cArr:
 		return e.writeArray(pl, p, atItem, d)
@@ -1014,8 +1015,9 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 		} else {
 			e.line(d)
 		}
-		var bad bool
-		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
+		b, bad := appendKeyR(e.b, e.key(v, i))
+		e.setB(b)
+		if bad && !checked {
 			if err := e.keyClash(v); err != nil {
 				return err
 			}
@@ -1063,7 +1065,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		}
 		b = append(b, f.key...)
 		if f.keyBad && !checked {
-			e.b = b
+			e.setB(b)
 			v := objView{kind: vwStruct, pl: pl, p: p, n: n, lo: lo}
 			if err := e.keyClash(&v); err != nil {
 				return err
@@ -1079,14 +1081,14 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			b = append(b, ':', ' ')
 			var err error
 			if b, err = appendTyped(b, f.plan, fp, e.docMask); err != nil {
-				e.b = b
+				e.setB(b)
 				return err
 			}
 		case formStatic:
 			// A static object that is not a keyed table: its fields, as
 			// writeObject would choose, the type settling it. It holds
 			// no container that could lead back to it (visit).
-			e.b = append(b, ':')
+			e.setB(append(b, ':'))
 			if err := e.enter(); err != nil {
 				return err
 			}
@@ -1096,7 +1098,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			e.leave()
 			b = e.b
 		default:
-			e.b = b
+			e.setB(b)
 			fpl, fp, err := e.resolve(f.plan, fp)
 			if err != nil {
 				return err
@@ -1107,14 +1109,14 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			b = e.b
 		}
 		if len(b) >= flushSize {
-			e.b = b
+			e.setB(b)
 			if err := e.flush(); err != nil {
 				return err
 			}
 			b = e.b
 		}
 	}
-	e.b = b
+	e.setB(b)
 	return e.err
 }
 
@@ -1160,12 +1162,13 @@ func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
 // writeKeyed writes the keyed header (after the key, if any) and the entry
 // rows at depth d of an object that passed keyedTree (§9.5).
 func (e *Encoder) writeKeyed(v *objView, root, d int) error {
-	e.b = appendTableHeader(e.b, v.n, true, groupFields(e.sc.nodes, root), e.delim)
+	e.setB(appendTableHeader(e.b, v.n, true, groupFields(e.sc.nodes, root), e.delim))
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
 		e.line(d)
-		var bad bool
-		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
+		b, bad := appendKeyR(e.b, e.key(v, i))
+		e.setB(b)
+		if bad && !checked {
 			if err := e.keyClash(v); err != nil {
 				return err
 			}
@@ -1216,7 +1219,7 @@ func (e *Encoder) writeArray(pl *encPlan, p mem.Ptr, at place, d int) error {
 // elements of plan ep at base, with its content at depth child.
 func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child int) error {
 	if n == 0 {
-		e.b = appendEmptyArray(e.b, at, e.delim)
+		e.setB(appendEmptyArray(e.b, at, e.delim))
 		return nil
 	}
 	var err error
@@ -1228,7 +1231,7 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 		}
 	}
 	if inline { // §9.1
-		e.b = e.appendHeader(e.b, n, false)
+		e.setB(e.appendHeader(e.b, n, false))
 		e.b = append(e.b, ':', ' ')
 		for i := 0; i < n; i++ {
 			if i > 0 {
@@ -1238,7 +1241,9 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 			if err != nil {
 				return err
 			}
-			if e.b, err = appendTyped(e.b, pl, p, e.docMask); err != nil {
+			b, err := appendTyped(e.b, pl, p, e.docMask)
+			e.setB(b)
+			if err != nil {
 				return err
 			}
 		}
@@ -1258,7 +1263,7 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 			}
 		}
 	}
-	e.b = e.appendHeader(e.b, n, false)
+	e.setB(e.appendHeader(e.b, n, false))
 	e.b = append(e.b, ':')
 	for i := 0; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
@@ -1290,7 +1295,7 @@ func (e *Encoder) allPrims(ep *encPlan, base mem.Ptr, n int) (bool, error) {
 // writeTable writes the header and the rows at depth d of an array that
 // passed tabularTree (§9.3).
 func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) error {
-	e.b = appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim)
+	e.setB(appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim))
 	for i := 0; i < n; i++ {
 		e.line(d)
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
@@ -1553,8 +1558,8 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first boo
 		if !first {
 			e.b = append(e.b, byte(e.delim))
 		}
-		var err error
-		e.b, err = appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
+		b, err := appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
+		e.setB(b)
 		return false, err
 	}
 	var v objView
@@ -1582,7 +1587,9 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first boo
 			e.b = append(e.b, byte(e.delim))
 		}
 		first = false
-		if e.b, err = appendTyped(e.b, mpl, mp, e.docMask); err != nil {
+		b, err := appendTyped(e.b, mpl, mp, e.docMask)
+		e.setB(b)
+		if err != nil {
 			return first, err
 		}
 	}
