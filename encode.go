@@ -90,10 +90,10 @@ func (sc *encScratch) reset() {
 	sc.fidx = sc.fidx[:0]
 	sc.nodes = sc.nodes[:0]
 	for _, s := range sc.maps {
-		for i := 0; i < s.used; i++ {
+		for i := range min(max(s.hi, s.used), s.len) {
 			s.vals.Index(i).SetZero()
 		}
-		s.used = 0
+		s.used, s.hi = 0, 0
 	}
 	for i := range sc.fieldIx {
 		sc.fieldIx[i].first = nil
@@ -414,6 +414,7 @@ type mapScratch struct {
 	base mem.Ptr       // its first element
 	size uintptr       // the size of a V
 	used int           // the slots taken by open views
+	hi   int           // the most slots taken since reset, which clears them
 	key  reflect.Value // a variable of the key type
 }
 
@@ -580,7 +581,8 @@ var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch){
 }
 
 // closeView returns the scratch stacks to their state before v was
-// opened, and drops the copies of a map's values.
+// opened. The copies of a map's values stay in their slots until the next
+// map takes them or the document ends (encScratch.reset).
 func (e *Encoder) closeView(v *objView) {
 	if v.lo < 0 {
 		return
@@ -594,9 +596,9 @@ func (e *Encoder) closeView(v *objView) {
 	case vwMap:
 		e.sc.ents = e.sc.ents[:v.lo]
 		if s := v.scr; s != nil {
-			for i := v.used; i < s.used; i++ {
-				s.vals.Index(i).SetZero()
-			}
+			// The copies stay until reset clears them: slots are
+			// written again whole by the next map opened.
+			s.hi = max(s.hi, s.used)
 			s.used = v.used
 		}
 	}
@@ -1391,7 +1393,8 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 	}
 	for i := 1; i < v.n; i++ {
 		mpl, mp, err := e.member(v, i)
-		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n || !maySameKeys(pl, mpl) {
+		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n || !maySameKeys(pl, mpl) ||
+			i == 1 && otherKeys(pl, p, mpl, mp) {
 			return root, false
 		}
 	}
@@ -1407,6 +1410,49 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 		}
 	}
 	return root, true
+}
+
+// otherKeys reports whether the object b has a key that the object a, of
+// the same size, has not, where that is quick to tell: a is a
+// map[string]any, whose keys are looked up at once, or both are small
+// Objects. keyedTree asks it of its first two members, so that an object
+// whose members differ at the first level does not have the first
+// member's tree built, with its nested maps opened, for nothing.
+func otherKeys(pa *encPlan, a mem.Ptr, pb *encPlan, b mem.Ptr) bool {
+	switch {
+	case pa.kind == ekMap && pa.anyMap:
+		am := anyMap(a)
+		if pb.kind == ekMap && pb.anyMap {
+			for k := range anyMap(b) {
+				if _, ok := am[k]; !ok {
+					return true
+				}
+			}
+			return false
+		}
+		if pb.kind == ekObject {
+			for _, m := range *mem.As[Object](b) {
+				if _, ok := am[m.Key]; !ok {
+					return true
+				}
+			}
+		}
+	case pa.kind == ekObject && pb.kind == ekObject:
+		oa, ob := *mem.As[Object](a), *mem.As[Object](b)
+		if len(oa) > smallNames {
+			return false
+		}
+	next:
+		for _, m := range ob {
+			for _, x := range oa {
+				if x.Key == m.Key {
+					continue next
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // maySameKeys reports whether two objects of plans a and b, of the same
@@ -1467,6 +1513,24 @@ func (e *Encoder) buildMembers(v *objView, level int) bool {
 		// where writeFields reports the clash.
 		return false
 	}
+	// What rules the object out at its own level (a member that is an
+	// array, an empty object, not encodable) is looked for first, so that
+	// no nested object is opened and walked for nothing.
+	for i := 0; i < v.n; i++ {
+		mpl, mp, err := e.member(v, i)
+		if err != nil {
+			return false
+		}
+		switch mpl.cls() {
+		case cPrim:
+		case cObj:
+			if e.objLen(mpl, mp) == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
 	root := len(e.sc.nodes)
 	e.sc.nodes = append(e.sc.nodes, tnode{nchild: v.n})
 	for i := 0; i < v.n; i++ {
@@ -1478,9 +1542,6 @@ func (e *Encoder) buildMembers(v *objView, level int) bool {
 		case cPrim:
 			e.sc.nodes = append(e.sc.nodes, tnode{name: e.key(v, i), size: 1})
 		case cObj:
-			if e.objLen(mpl, mp) == 0 {
-				return false
-			}
 			at := len(e.sc.nodes)
 			if !e.buildTree(mpl, mp, level+1) {
 				return false

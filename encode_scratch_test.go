@@ -1,0 +1,110 @@
+package toon
+
+import (
+	"io"
+	"testing"
+
+	"github.com/toonstream/toon/internal/mem"
+)
+
+// TestScratchResetClearsMapCopies checks that the copies of map values a
+// document leaves in the scratch slices (closeView leaves them in their
+// slots) are all cleared when the scratch is reset, so that a pooled
+// scratch keeps nothing of the caller's data alive.
+func TestScratchResetClearsMapCopies(t *testing.T) {
+	type leaf struct {
+		Name string
+		Tags []string
+	}
+	v := map[string]map[string]leaf{}
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		inner := map[string]leaf{}
+		for _, j := range []string{"x", "y", "z"} {
+			inner[j] = leaf{Name: k + j, Tags: []string{k, j}}
+		}
+		v[k] = inner
+	}
+	e := NewEncoder(io.Discard)
+	e.acquire()
+	e.sc = new(encScratch)
+	if err := e.encodeRoot(v); err != nil {
+		t.Fatal(err)
+	}
+	sc := e.sc
+	dirty := 0
+	for _, s := range sc.maps {
+		for i := 0; i < s.len; i++ {
+			if !s.vals.Index(i).IsZero() {
+				dirty++
+			}
+		}
+	}
+	if dirty == 0 {
+		t.Fatal("no map value copy was left in the scratch: the test no longer covers reset")
+	}
+	sc.reset()
+	for pl, s := range sc.maps {
+		if s.used != 0 || s.hi != 0 {
+			t.Errorf("%v: used %d, hi %d after reset", pl.typ, s.used, s.hi)
+		}
+		for i := 0; i < s.len; i++ {
+			if !s.vals.Index(i).IsZero() {
+				t.Errorf("%v: slot %d still holds %v after reset", pl.typ, i, s.vals.Index(i))
+			}
+		}
+	}
+	e.release()
+}
+
+// TestOtherKeys checks the quick test keyedTree makes of its first two
+// members: it reports a key of b missing from a only where it is sure,
+// and never for objects with the same keys.
+func TestOtherKeys(t *testing.T) {
+	m := func(keys ...string) map[string]any {
+		o := map[string]any{}
+		for _, k := range keys {
+			o[k] = 1
+		}
+		return o
+	}
+	o := func(keys ...string) Object {
+		var x Object
+		for _, k := range keys {
+			x = append(x, Member{Key: k, Value: 1})
+		}
+		return x
+	}
+	type limits struct {
+		A, B int
+	}
+	for _, c := range []struct {
+		a, b any
+		want bool
+	}{
+		{m("a", "b", "c"), m("c", "b", "a"), false},
+		{m("a", "b", "c"), m("a", "b", "d"), true},
+		{m("a", "b"), o("b", "a"), false},
+		{m("a", "b"), o("a", "x"), true},
+		{o("a", "b"), o("b", "a"), false},
+		{o("a", "b"), o("a", "c"), true},
+		{o("a", "b"), m("a", "c"), false},        // not quick to tell: left to matchTree
+		{limits{}, m("x", "y"), false},           // a struct: maySameKeys and matchTree tell
+		{m("A", "B"), limits{A: 1, B: 2}, false}, // b a struct: left to matchTree
+	} {
+		var e Encoder
+		pa, a, _ := e.resolveAny(c.a)
+		pb, b, _ := e.resolveAny(c.b)
+		if got := otherKeys(pa, a, pb, b); got != c.want {
+			t.Errorf("otherKeys(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	// Large Objects are not compared.
+	var big1, big2 Object
+	for i := range smallNames + 1 {
+		big1 = append(big1, Member{Key: string(rune('a' + i)), Value: 1})
+		big2 = append(big2, Member{Key: string(rune('A' + i)), Value: 1})
+	}
+	if otherKeys(objectPlan, mem.Of(&big1), objectPlan, mem.Of(&big2)) {
+		t.Error("otherKeys compared two Objects of more than smallNames keys")
+	}
+}
