@@ -1181,7 +1181,7 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 		if err != nil {
 			return err
 		}
-		if _, err := e.appendCells(pl, p, root, e.level+1, true); err != nil {
+		if _, _, err := e.appendCells(pl, p, root, e.level+1, true, false); err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -1258,10 +1258,15 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 				return e.writeStaticTable(ep, base, n, child)
 			}
 		case ep.cls() == cObj || ep.cls() == cRef:
-			if root, ok := e.tabularTree(ep, base, n); ok {
-				err := e.writeTable(ep, base, n, root, child)
+			if root, ok := e.rowTree(ep, base); ok {
+				mark := len(e.b)
+				done, err := e.writeTable(ep, base, n, root, child)
 				e.sc.nodes = e.sc.nodes[:root]
-				return err
+				if done || err != nil {
+					return err
+				}
+				// A row does not match the first: the array is a list.
+				e.b = e.b[:mark]
 			}
 		}
 	}
@@ -1294,24 +1299,43 @@ func (e *Encoder) allPrims(ep *encPlan, base mem.Ptr, n int) (bool, error) {
 	return true, nil
 }
 
-// writeTable writes the header and the rows at depth d of an array that
-// passed tabularTree (§9.3).
-func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) error {
+// writeTable writes the header and the rows at depth d of a tabular array
+// (§9.3) of the n elements of plan ep at base, whose first element's field
+// tree is at root (rowTree). It checks each further row against the tree
+// as it writes it (appendCells), which costs one walk of each row where
+// tabularTree and then the writing would cost two. If a row does not
+// match, it returns done false, having flushed nothing of the table: the
+// caller drops the table and writes the list form. Before the table's
+// first flush, the rows still to write are checked at once (matchRows).
+func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) (done bool, _ error) {
 	e.setB(appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim))
+	checked := false // the rows not yet written are known to match
 	for i := 0; i < n; i++ {
 		e.line(d)
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
-			return err
+			return checked, err
 		}
-		if _, err := e.appendCells(pl, p, root, e.level+1, true); err != nil {
-			return err
+		_, ok, err := e.appendCells(pl, p, root, e.level+1, true, i > 0 && !checked)
+		if !ok {
+			return false, nil
 		}
-		if err := e.maybeFlush(); err != nil {
-			return err
+		if err != nil {
+			return true, err
+		}
+		if len(e.b) >= flushSize {
+			if !checked && !e.noFlush {
+				if !e.matchRows(ep, base, i+1, n, root) {
+					return false, nil
+				}
+				checked = true
+			}
+			if err := e.flush(); err != nil {
+				return true, err
+			}
 		}
 	}
-	return nil
+	return true, e.err
 }
 
 // ---- tables ----
@@ -1355,6 +1379,19 @@ func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
 // tabular array (§9.3). If they do, the field tree is at e.sc.nodes[root:]
 // and the caller must truncate e.sc.nodes to root when done.
 func (e *Encoder) tabularTree(ep *encPlan, base mem.Ptr, n int) (root int, ok bool) {
+	if root, ok = e.rowTree(ep, base); ok && !e.matchRows(ep, base, 1, n, root) {
+		e.sc.nodes = e.sc.nodes[:root]
+		ok = false
+	}
+	return root, ok
+}
+
+// rowTree builds the field tree of the first of the elements of plan ep
+// at base, if it can be a tabular row: a non-empty object whose members
+// are primitives or such objects. If it can, the tree is at
+// e.sc.nodes[root:] and the caller must truncate e.sc.nodes to root when
+// done.
+func (e *Encoder) rowTree(ep *encPlan, base mem.Ptr) (root int, ok bool) {
 	e.forgetRows()
 	root = len(e.sc.nodes)
 	pl, p, err := e.resolve(ep, base)
@@ -1362,14 +1399,19 @@ func (e *Encoder) tabularTree(ep *encPlan, base mem.Ptr, n int) (root int, ok bo
 		e.sc.nodes = e.sc.nodes[:root]
 		return root, false
 	}
-	for i := 1; i < n; i++ {
+	return root, true
+}
+
+// matchRows reports whether the elements i to n-1 of plan ep at base all
+// match the field tree at root (matchTree).
+func (e *Encoder) matchRows(ep *encPlan, base mem.Ptr, i, n, root int) bool {
+	for ; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
-			e.sc.nodes = e.sc.nodes[:root]
-			return root, false
+			return false
 		}
 	}
-	return root, true
+	return true
 }
 
 // keyedTree decides whether the open object v takes the keyed tabular form
@@ -1613,36 +1655,52 @@ func (e *Encoder) matchTree(pl *encPlan, p mem.Ptr, root, level int) bool {
 
 // appendCells appends the leaf values of the resolved object at p, at
 // nesting depth level, in the depth-first order of the group at
-// e.sc.nodes[root], each preceded by the delimiter except the first.
-func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first bool) (bool, error) {
+// e.sc.nodes[root], each preceded by the delimiter except the first. With
+// check set, it makes matchTree's test of the object as it goes, and
+// returns ok false, with part of the row appended, if the object does not
+// match the group; a value it cannot resolve then counts as a mismatch,
+// for the list form to report.
+func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first, check bool) (_ bool, ok bool, _ error) {
+	if check && (level > e.opts.maxDepth || pl.cls() != cObj) {
+		return first, false, nil
+	}
 	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		if !first {
 			e.b = append(e.b, byte(e.delim))
 		}
 		b, err := appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
 		e.setB(b)
-		return false, err
+		return false, true, err
+	}
+	if check && e.objLen(pl, p) != e.sc.nodes[root].nchild {
+		return first, false, nil
 	}
 	var v objView
 	err := e.openLookup(&v, pl, p)
 	defer e.closeView(&v)
 	if err != nil {
-		return first, err
+		return first, !check, err
 	}
 	end := root + e.sc.nodes[root].size
 	hint := 0
 	for c := root + 1; c < end; c += e.sc.nodes[c].size {
 		n := &e.sc.nodes[c]
-		mpl, mp, _, err := e.get(&v, n.name, hint, level)
+		mpl, mp, found, err := e.get(&v, n.name, hint, level)
 		hint++
+		if check && (!found || err != nil) {
+			return first, false, nil
+		}
 		if err != nil {
-			return first, err
+			return first, true, err
 		}
 		if n.nchild > 0 {
-			if first, err = e.appendCells(mpl, mp, c, level+1, first); err != nil {
-				return first, err
+			if first, ok, err = e.appendCells(mpl, mp, c, level+1, first, check); !ok || err != nil {
+				return first, ok, err
 			}
 			continue
+		}
+		if check && mpl.cls() != cPrim {
+			return first, false, nil
 		}
 		if !first {
 			e.b = append(e.b, byte(e.delim))
@@ -1651,10 +1709,10 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first boo
 		b, err := appendTyped(e.b, mpl, mp, e.docMask)
 		e.setB(b)
 		if err != nil {
-			return first, err
+			return first, true, err
 		}
 	}
-	return first, nil
+	return first, true, nil
 }
 
 // ---- cycles ----

@@ -1,7 +1,9 @@
 package toon
 
 import (
+	"bytes"
 	"io"
+	"strconv"
 	"testing"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -106,5 +108,76 @@ func TestOtherKeys(t *testing.T) {
 	}
 	if otherKeys(objectPlan, mem.Of(&big1), objectPlan, mem.Of(&big2)) {
 		t.Error("otherKeys compared two Objects of more than smallNames keys")
+	}
+}
+
+// TestTableRowsCheckedAsWritten compares the writer's tables of generic
+// objects, whose rows writeTable checks against the first row's tree as
+// it writes them, with the forms tabularTree decides (the token oracle of
+// TestWriteTokenRandom): arrays whose rows all match, and arrays with one
+// row that does not, in each way a row can fail to match, at the second
+// row, in the middle and at the end. The large arrays pass flushSize, so
+// that Encode checks the rest of the rows before its first flush.
+func TestTableRowsCheckedAsWritten(t *testing.T) {
+	row := func(i int) map[string]any {
+		return map[string]any{
+			"id":    i,
+			"name":  "name " + strconv.Itoa(i),
+			"price": map[string]any{"amount": float64(i) / 4, "currency": "EUR"},
+			"ok":    i%3 == 0,
+		}
+	}
+	mismatches := map[string]func(m map[string]any){
+		"none":          func(map[string]any) {},
+		"missing field": func(m map[string]any) { delete(m, "ok") },
+		"renamed field": func(m map[string]any) { delete(m, "ok"); m["ko"] = true },
+		"extra field":   func(m map[string]any) { m["extra"] = 1 },
+		"array cell":    func(m map[string]any) { m["name"] = []any{"a", "b"} },
+		"object cell":   func(m map[string]any) { m["name"] = map[string]any{"a": 1} },
+		"primitive group": func(m map[string]any) {
+			m["price"] = 3
+		},
+		"group missing field": func(m map[string]any) { delete(m["price"].(map[string]any), "currency") },
+		"group extra field":   func(m map[string]any) { m["price"].(map[string]any)["tax"] = 1 },
+		"empty group":         func(m map[string]any) { m["price"] = map[string]any{} },
+		"not an object":       nil,
+		"an Object":           nil,
+	}
+	for _, n := range []int{3, 40, 3000} {
+		for name, change := range mismatches {
+			for _, at := range []int{1, n / 2, n - 1} {
+				a := make([]any, n)
+				for i := range a {
+					a[i] = row(i)
+				}
+				switch name {
+				case "not an object":
+					a[at] = "text"
+				case "an Object":
+					// The same fields as an Object, in another order:
+					// still a row.
+					m := row(at)
+					a[at] = Object{{Key: "price", Value: m["price"]}, {Key: "ok", Value: m["ok"]}, {Key: "name", Value: m["name"]}, {Key: "id", Value: m["id"]}}
+				default:
+					change(a[at].(map[string]any))
+				}
+				for _, v := range []any{a, map[string]any{"rows": a, "after": 1}} {
+					cls := NewEncoder(nil)
+					cls.sc = new(encScratch)
+					want, err := writeTokens(valueTokens(t, cls, v, false, nil))
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := Marshal(v)
+					if err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("%d rows, %s at %d: Marshal differs from the general path (%v):\n got: %.300q\nwant: %.300q", n, name, at, err, got, want)
+					}
+					var buf bytes.Buffer
+					if err := NewEncoder(&buf).Encode(v); err != nil || !bytes.Equal(buf.Bytes(), want) {
+						t.Fatalf("%d rows, %s at %d: Encode differs from the general path (%v)", n, name, at, err)
+					}
+				}
+			}
+		}
 	}
 }
