@@ -390,8 +390,20 @@ func keyPrefix(k string) uint64 {
 	return u
 }
 
-// sortEnts sorts the entries of a map by key.
+// sortEnts sorts the entries of a map by key. Most maps are small: they
+// are sorted by insertion, with the comparison inline.
 func sortEnts(ents []mapEnt) {
+	if len(ents) <= 16 {
+		for i := 1; i < len(ents); i++ {
+			x := ents[i]
+			j := i
+			for ; j > 0 && entBefore(&x, &ents[j-1]); j-- {
+				ents[j] = ents[j-1]
+			}
+			ents[j] = x
+		}
+		return
+	}
 	slices.SortFunc(ents, func(a, b mapEnt) int {
 		if a.pre != b.pre {
 			if a.pre < b.pre {
@@ -401,6 +413,11 @@ func sortEnts(ents []mapEnt) {
 		}
 		return strings.Compare(a.key, b.key)
 	})
+}
+
+// entBefore reports whether entry a's key sorts before entry b's.
+func entBefore(a, b *mapEnt) bool {
+	return a.pre < b.pre || a.pre == b.pre && a.key < b.key
 }
 
 // mapScratch holds copies of the values of the open maps of one type.
@@ -491,14 +508,34 @@ func (e *Encoder) openLookup(v *objView, pl *encPlan, p mem.Ptr) error {
 	return e.open(v, pl, p)
 }
 
-// openMap copies the entries of the map v.p into the scratch slice of its
-// type and lists them in e.sc.ents, sorted by key.
+// openMap lists the entries of the map v.p in e.sc.ents, sorted by key.
+// The values of a map with string keys that no collector takes are read
+// where the map holds them (mem.MapElemString), looked up once the keys
+// are sorted; those of other maps are copied into the scratch slice of
+// the map's type.
 func (e *Encoder) openMap(v *objView) error {
 	pl := v.pl
 	mv := mapValue(pl, v.p)
 	n := mv.Len()
 	v.lo = len(e.sc.ents)
 	s := e.scratchFor(pl)
+	if pl.mapKey == mkString && pl.collect == nil {
+		var it reflect.MapIter
+		it.Reset(mv)
+		for it.Next() {
+			s.key.SetIterKey(&it)
+			k := s.key.String()
+			e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k)})
+		}
+		ents := e.sc.ents[v.lo:]
+		v.n = len(ents)
+		e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+		sortEnts(ents)
+		for i := range ents {
+			ents[i].p = mem.MapElemString(pl.rtype, v.p, ents[i].key)
+		}
+		return nil
+	}
 	if s.used+n > s.len {
 		s.len = max(2*s.len, s.used+n, 8)
 		s.vals = reflect.MakeSlice(reflect.SliceOf(pl.typ.Elem()), s.len, s.len)

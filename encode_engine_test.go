@@ -3,6 +3,8 @@ package toon
 import (
 	"bytes"
 	"io"
+	"math/rand"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -18,11 +20,13 @@ func TestScratchResetClearsMapCopies(t *testing.T) {
 		Name string
 		Tags []string
 	}
-	v := map[string]map[string]leaf{}
-	for _, k := range []string{"a", "b", "c", "d", "e"} {
-		inner := map[string]leaf{}
-		for _, j := range []string{"x", "y", "z"} {
-			inner[j] = leaf{Name: k + j, Tags: []string{k, j}}
+	// Integer keys: the values of maps with string keys are read in the
+	// map (mem.MapElemString), not copied.
+	v := map[int]map[int]leaf{}
+	for k := range 5 {
+		inner := map[int]leaf{}
+		for j := range 3 {
+			inner[j] = leaf{Name: strconv.Itoa(k*10 + j), Tags: []string{"a", "b"}}
 		}
 		v[k] = inner
 	}
@@ -179,5 +183,80 @@ func TestTableRowsCheckedAsWritten(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSortEnts checks that sortEnts, by insertion for small maps and by
+// slices.SortFunc for larger ones, orders keys as strings compare: keys
+// that share their first 8 bytes, keys shorter than 8 bytes, keys with
+// bytes of every value, and repeated keys (the text of distinct keys of
+// a map of integer or TextMarshaler keys).
+func TestSortEnts(t *testing.T) {
+	r := rand.New(rand.NewSource(17))
+	alphabet := []string{"a", "b", "\x00", "\xff", "é", "abcdefgh", "abcdefghi", ""}
+	for n := 0; n < 40; n++ {
+		for round := 0; round < 50; round++ {
+			ents := make([]mapEnt, n)
+			keys := make([]string, n)
+			for i := range ents {
+				var k string
+				for j := r.Intn(4); j >= 0; j-- {
+					k += alphabet[r.Intn(len(alphabet))]
+				}
+				keys[i] = k
+				ents[i] = mapEnt{key: k, pre: keyPrefix(k)}
+			}
+			sortEnts(ents)
+			slices.Sort(keys)
+			for i := range ents {
+				if ents[i].key != keys[i] {
+					t.Fatalf("%d keys: position %d is %q, want %q", n, i, ents[i].key, keys[i])
+				}
+			}
+		}
+	}
+}
+
+// TestMapValuesInPlace compares Marshal of maps with string keys, whose
+// values the writer reads in the map (openMap), with Marshal of their
+// generic equivalents: values stored in the map's slots and behind a
+// pointer (larger than 128 bytes), of a named key type, holding maps of
+// the same type, as keyed tables, and as list items.
+func TestMapValuesInPlace(t *testing.T) {
+	type key string
+	type small struct {
+		A int    `json:"a"`
+		B string `json:"b"`
+	}
+	type large struct {
+		Pad  [20]int         `json:"pad"`
+		Name string          `json:"name"`
+		Sub  map[key]small   `json:"sub"`
+		Next map[string]*int `json:"next"`
+	}
+	one := 1
+	doc := map[string]any{}
+	for n := range 12 {
+		smalls := map[key]small{}
+		larges := map[string]large{}
+		for i := range n {
+			k := "k" + strconv.Itoa(i*7%13)
+			smalls[key(k)] = small{A: i, B: k}
+			larges[k] = large{Name: k, Pad: [20]int{i}, Sub: map[key]small{"x": {A: i}, "y": {B: k}}, Next: map[string]*int{"one": &one, "none": nil}}
+		}
+		doc["smalls"+strconv.Itoa(n)] = smalls
+		doc["larges"+strconv.Itoa(n)] = larges
+		doc["list"+strconv.Itoa(n)] = []any{larges, smalls}
+	}
+	got, err := Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Marshal(jsonEquivalent(t, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("typed and generic differ:\n--- typed\n%s\n--- generic\n%s", got, want)
 	}
 }
