@@ -260,3 +260,44 @@ func TestMapValuesInPlace(t *testing.T) {
 		t.Errorf("typed and generic differ:\n--- typed\n%s\n--- generic\n%s", got, want)
 	}
 }
+
+// TestFieldLinesAtEachDepth compares Marshal of a struct type written at
+// several depths, as a list item and at the root, with several
+// indentations, with Marshal of its generic equivalent: writeStructFields
+// writes each field line's start (LF, indentation, key) from the depth.
+func TestFieldLinesAtEachDepth(t *testing.T) {
+	type leafT struct {
+		Name string `json:"name"`
+		List []int  `json:"list"`
+	}
+	type nodeT struct {
+		ID   int    `json:"id"`
+		Leaf leafT  `json:"leaf"`
+		Tags []any  `json:"tags"`
+		Note string `json:"note"`
+	}
+	type docT struct {
+		A     nodeT            `json:"a"`
+		Deep  map[string]nodeT `json:"deep"`
+		Items []nodeT          `json:"items"`
+		More  []any            `json:"more"`
+	}
+	n := nodeT{ID: 1, Leaf: leafT{Name: "x", List: []int{1, 2}}, Tags: []any{"a", map[string]any{"k": 1}}, Note: "n"}
+	doc := docT{A: n, Deep: map[string]nodeT{"one": n, "two": n}, Items: []nodeT{n, n}, More: []any{n, []any{n}}}
+	for _, v := range []any{doc, n, []nodeT{n}} {
+		for indent := 1; indent <= 4; indent++ {
+			opt := WithIndent(indent)
+			got, err := Marshal(v, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Marshal(jsonEquivalent(t, v), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("indent %d: typed and generic differ:\n--- typed\n%s\n--- generic\n%s", indent, got, want)
+			}
+		}
+	}
+}
