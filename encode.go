@@ -90,10 +90,10 @@ func (sc *encScratch) reset() {
 	sc.fidx = sc.fidx[:0]
 	sc.nodes = sc.nodes[:0]
 	for _, s := range sc.maps {
-		for i := 0; i < s.used; i++ {
+		for i := range min(max(s.hi, s.used), s.len) {
 			s.vals.Index(i).SetZero()
 		}
-		s.used = 0
+		s.used, s.hi = 0, 0
 	}
 	for i := range sc.fieldIx {
 		sc.fieldIx[i].first = nil
@@ -112,7 +112,8 @@ func (e *Encoder) encodeRoot(v any) error {
 	switch pl.cls() {
 	case cPrim:
 		e.line(0)
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		b, err := appendTyped(e.b, pl, p, e.docMask)
+		e.setB(b)
 		return err
 	case cArr:
 		return e.writeArray(pl, p, atRoot, 0)
@@ -389,8 +390,20 @@ func keyPrefix(k string) uint64 {
 	return u
 }
 
-// sortEnts sorts the entries of a map by key.
+// sortEnts sorts the entries of a map by key. Most maps are small: they
+// are sorted by insertion, with the comparison inline.
 func sortEnts(ents []mapEnt) {
+	if len(ents) <= 16 {
+		for i := 1; i < len(ents); i++ {
+			x := ents[i]
+			j := i
+			for ; j > 0 && entBefore(&x, &ents[j-1]); j-- {
+				ents[j] = ents[j-1]
+			}
+			ents[j] = x
+		}
+		return
+	}
 	slices.SortFunc(ents, func(a, b mapEnt) int {
 		if a.pre != b.pre {
 			if a.pre < b.pre {
@@ -400,6 +413,11 @@ func sortEnts(ents []mapEnt) {
 		}
 		return strings.Compare(a.key, b.key)
 	})
+}
+
+// entBefore reports whether entry a's key sorts before entry b's.
+func entBefore(a, b *mapEnt) bool {
+	return a.pre < b.pre || a.pre == b.pre && a.key < b.key
 }
 
 // mapScratch holds copies of the values of the open maps of one type.
@@ -413,6 +431,7 @@ type mapScratch struct {
 	base mem.Ptr       // its first element
 	size uintptr       // the size of a V
 	used int           // the slots taken by open views
+	hi   int           // the most slots taken since reset, which clears them
 	key  reflect.Value // a variable of the key type
 }
 
@@ -489,14 +508,34 @@ func (e *Encoder) openLookup(v *objView, pl *encPlan, p mem.Ptr) error {
 	return e.open(v, pl, p)
 }
 
-// openMap copies the entries of the map v.p into the scratch slice of its
-// type and lists them in e.sc.ents, sorted by key.
+// openMap lists the entries of the map v.p in e.sc.ents, sorted by key.
+// The values of a map with string keys that no collector takes are read
+// where the map holds them (mem.MapElemString), looked up once the keys
+// are sorted; those of other maps are copied into the scratch slice of
+// the map's type.
 func (e *Encoder) openMap(v *objView) error {
 	pl := v.pl
 	mv := mapValue(pl, v.p)
 	n := mv.Len()
 	v.lo = len(e.sc.ents)
 	s := e.scratchFor(pl)
+	if pl.mapKey == mkString && pl.collect == nil {
+		var it reflect.MapIter
+		it.Reset(mv)
+		for it.Next() {
+			s.key.SetIterKey(&it)
+			k := s.key.String()
+			e.sc.ents = append(e.sc.ents, mapEnt{key: k, pre: keyPrefix(k)})
+		}
+		ents := e.sc.ents[v.lo:]
+		v.n = len(ents)
+		e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+		sortEnts(ents)
+		for i := range ents {
+			ents[i].p = mem.MapElemString(pl.rtype, v.p, ents[i].key)
+		}
+		return nil
+	}
 	if s.used+n > s.len {
 		s.len = max(2*s.len, s.used+n, 8)
 		s.vals = reflect.MakeSlice(reflect.SliceOf(pl.typ.Elem()), s.len, s.len)
@@ -579,7 +618,8 @@ var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch){
 }
 
 // closeView returns the scratch stacks to their state before v was
-// opened, and drops the copies of a map's values.
+// opened. The copies of a map's values stay in their slots until the next
+// map takes them or the document ends (encScratch.reset).
 func (e *Encoder) closeView(v *objView) {
 	if v.lo < 0 {
 		return
@@ -593,9 +633,9 @@ func (e *Encoder) closeView(v *objView) {
 	case vwMap:
 		e.sc.ents = e.sc.ents[:v.lo]
 		if s := v.scr; s != nil {
-			for i := v.used; i < s.used; i++ {
-				s.vals.Index(i).SetZero()
-			}
+			// The copies stay until reset clears them: slots are
+			// written again whole by the next map opened.
+			s.hi = max(s.hi, s.used)
 			s.used = v.used
 		}
 	}
@@ -896,8 +936,8 @@ func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
 		e.b = append(e.b, ':', ' ')
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		b, err := appendTyped(e.b, pl, p, e.docMask)
+		e.setB(b)
 		return err
 	case cArr:
 		return e.writeArray(pl, p, atField, d)
@@ -913,8 +953,8 @@ func (e *Encoder) writeItem(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
 		e.itemLead(d)
-		var err error
-		e.b, err = appendTyped(e.b, pl, p, e.docMask)
+		b, err := appendTyped(e.b, pl, p, e.docMask)
+		e.setB(b)
 		return err
 	case cArr:
 		return e.writeArray(pl, p, atItem, d)
@@ -1014,8 +1054,9 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 		} else {
 			e.line(d)
 		}
-		var bad bool
-		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
+		b, bad := appendKeyR(e.b, e.key(v, i))
+		e.setB(b)
+		if bad && !checked {
 			if err := e.keyClash(v); err != nil {
 				return err
 			}
@@ -1063,7 +1104,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		}
 		b = append(b, f.key...)
 		if f.keyBad && !checked {
-			e.b = b
+			e.setB(b)
 			v := objView{kind: vwStruct, pl: pl, p: p, n: n, lo: lo}
 			if err := e.keyClash(&v); err != nil {
 				return err
@@ -1079,14 +1120,14 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			b = append(b, ':', ' ')
 			var err error
 			if b, err = appendTyped(b, f.plan, fp, e.docMask); err != nil {
-				e.b = b
+				e.setB(b)
 				return err
 			}
 		case formStatic:
 			// A static object that is not a keyed table: its fields, as
 			// writeObject would choose, the type settling it. It holds
 			// no container that could lead back to it (visit).
-			e.b = append(b, ':')
+			e.setB(append(b, ':'))
 			if err := e.enter(); err != nil {
 				return err
 			}
@@ -1096,7 +1137,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			e.leave()
 			b = e.b
 		default:
-			e.b = b
+			e.setB(b)
 			fpl, fp, err := e.resolve(f.plan, fp)
 			if err != nil {
 				return err
@@ -1107,14 +1148,14 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			b = e.b
 		}
 		if len(b) >= flushSize {
-			e.b = b
+			e.setB(b)
 			if err := e.flush(); err != nil {
 				return err
 			}
 			b = e.b
 		}
 	}
-	e.b = b
+	e.setB(b)
 	return e.err
 }
 
@@ -1160,12 +1201,13 @@ func (e *Encoder) writeKeyedIf(v *objView, at place, d int) (bool, error) {
 // writeKeyed writes the keyed header (after the key, if any) and the entry
 // rows at depth d of an object that passed keyedTree (§9.5).
 func (e *Encoder) writeKeyed(v *objView, root, d int) error {
-	e.b = appendTableHeader(e.b, v.n, true, groupFields(e.sc.nodes, root), e.delim)
+	e.setB(appendTableHeader(e.b, v.n, true, groupFields(e.sc.nodes, root), e.delim))
 	checked := false // keyClash has run for v
 	for i := 0; i < v.n; i++ {
 		e.line(d)
-		var bad bool
-		if e.b, bad = appendKeyR(e.b, e.key(v, i)); bad && !checked {
+		b, bad := appendKeyR(e.b, e.key(v, i))
+		e.setB(b)
+		if bad && !checked {
 			if err := e.keyClash(v); err != nil {
 				return err
 			}
@@ -1176,7 +1218,7 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 		if err != nil {
 			return err
 		}
-		if _, err := e.appendCells(pl, p, root, e.level+1, true); err != nil {
+		if _, _, err := e.appendCells(pl, p, root, e.level+1, true, false); err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -1216,7 +1258,7 @@ func (e *Encoder) writeArray(pl *encPlan, p mem.Ptr, at place, d int) error {
 // elements of plan ep at base, with its content at depth child.
 func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child int) error {
 	if n == 0 {
-		e.b = appendEmptyArray(e.b, at, e.delim)
+		e.setB(appendEmptyArray(e.b, at, e.delim))
 		return nil
 	}
 	var err error
@@ -1228,7 +1270,7 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 		}
 	}
 	if inline { // §9.1
-		e.b = e.appendHeader(e.b, n, false)
+		e.setB(e.appendHeader(e.b, n, false))
 		e.b = append(e.b, ':', ' ')
 		for i := 0; i < n; i++ {
 			if i > 0 {
@@ -1238,7 +1280,9 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 			if err != nil {
 				return err
 			}
-			if e.b, err = appendTyped(e.b, pl, p, e.docMask); err != nil {
+			b, err := appendTyped(e.b, pl, p, e.docMask)
+			e.setB(b)
+			if err != nil {
 				return err
 			}
 		}
@@ -1251,14 +1295,19 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 				return e.writeStaticTable(ep, base, n, child)
 			}
 		case ep.cls() == cObj || ep.cls() == cRef:
-			if root, ok := e.tabularTree(ep, base, n); ok {
-				err := e.writeTable(ep, base, n, root, child)
+			if root, ok := e.rowTree(ep, base); ok {
+				mark := len(e.b)
+				done, err := e.writeTable(ep, base, n, root, child)
 				e.sc.nodes = e.sc.nodes[:root]
-				return err
+				if done || err != nil {
+					return err
+				}
+				// A row does not match the first: the array is a list.
+				e.b = e.b[:mark]
 			}
 		}
 	}
-	e.b = e.appendHeader(e.b, n, false)
+	e.setB(e.appendHeader(e.b, n, false))
 	e.b = append(e.b, ':')
 	for i := 0; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
@@ -1287,24 +1336,43 @@ func (e *Encoder) allPrims(ep *encPlan, base mem.Ptr, n int) (bool, error) {
 	return true, nil
 }
 
-// writeTable writes the header and the rows at depth d of an array that
-// passed tabularTree (§9.3).
-func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) error {
-	e.b = appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim)
+// writeTable writes the header and the rows at depth d of a tabular array
+// (§9.3) of the n elements of plan ep at base, whose first element's field
+// tree is at root (rowTree). It checks each further row against the tree
+// as it writes it (appendCells), which costs one walk of each row where
+// tabularTree and then the writing would cost two. If a row does not
+// match, it returns done false, having flushed nothing of the table: the
+// caller drops the table and writes the list form. Before the table's
+// first flush, the rows still to write are checked at once (matchRows).
+func (e *Encoder) writeTable(ep *encPlan, base mem.Ptr, n, root, d int) (done bool, _ error) {
+	e.setB(appendTableHeader(e.b, n, false, groupFields(e.sc.nodes, root), e.delim))
+	checked := false // the rows not yet written are known to match
 	for i := 0; i < n; i++ {
 		e.line(d)
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
-			return err
+			return checked, err
 		}
-		if _, err := e.appendCells(pl, p, root, e.level+1, true); err != nil {
-			return err
+		_, ok, err := e.appendCells(pl, p, root, e.level+1, true, i > 0 && !checked)
+		if !ok {
+			return false, nil
 		}
-		if err := e.maybeFlush(); err != nil {
-			return err
+		if err != nil {
+			return true, err
+		}
+		if len(e.b) >= flushSize {
+			if !checked && !e.noFlush {
+				if !e.matchRows(ep, base, i+1, n, root) {
+					return false, nil
+				}
+				checked = true
+			}
+			if err := e.flush(); err != nil {
+				return true, err
+			}
 		}
 	}
-	return nil
+	return true, e.err
 }
 
 // ---- tables ----
@@ -1348,6 +1416,19 @@ func (e *Encoder) appendHeader(b []byte, n int, keyed bool) []byte {
 // tabular array (§9.3). If they do, the field tree is at e.sc.nodes[root:]
 // and the caller must truncate e.sc.nodes to root when done.
 func (e *Encoder) tabularTree(ep *encPlan, base mem.Ptr, n int) (root int, ok bool) {
+	if root, ok = e.rowTree(ep, base); ok && !e.matchRows(ep, base, 1, n, root) {
+		e.sc.nodes = e.sc.nodes[:root]
+		ok = false
+	}
+	return root, ok
+}
+
+// rowTree builds the field tree of the first of the elements of plan ep
+// at base, if it can be a tabular row: a non-empty object whose members
+// are primitives or such objects. If it can, the tree is at
+// e.sc.nodes[root:] and the caller must truncate e.sc.nodes to root when
+// done.
+func (e *Encoder) rowTree(ep *encPlan, base mem.Ptr) (root int, ok bool) {
 	e.forgetRows()
 	root = len(e.sc.nodes)
 	pl, p, err := e.resolve(ep, base)
@@ -1355,14 +1436,19 @@ func (e *Encoder) tabularTree(ep *encPlan, base mem.Ptr, n int) (root int, ok bo
 		e.sc.nodes = e.sc.nodes[:root]
 		return root, false
 	}
-	for i := 1; i < n; i++ {
+	return root, true
+}
+
+// matchRows reports whether the elements i to n-1 of plan ep at base all
+// match the field tree at root (matchTree).
+func (e *Encoder) matchRows(ep *encPlan, base mem.Ptr, i, n, root int) bool {
+	for ; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil || !e.matchTree(pl, p, root, e.level+1) {
-			e.sc.nodes = e.sc.nodes[:root]
-			return root, false
+			return false
 		}
 	}
-	return root, true
+	return true
 }
 
 // keyedTree decides whether the open object v takes the keyed tabular form
@@ -1386,7 +1472,8 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 	}
 	for i := 1; i < v.n; i++ {
 		mpl, mp, err := e.member(v, i)
-		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n || !maySameKeys(pl, mpl) {
+		if err != nil || mpl.cls() != cObj || e.objLen(mpl, mp) != n || !maySameKeys(pl, mpl) ||
+			i == 1 && otherKeys(pl, p, mpl, mp) {
 			return root, false
 		}
 	}
@@ -1402,6 +1489,49 @@ func (e *Encoder) keyedTree(v *objView) (root int, ok bool) {
 		}
 	}
 	return root, true
+}
+
+// otherKeys reports whether the object b has a key that the object a, of
+// the same size, has not, where that is quick to tell: a is a
+// map[string]any, whose keys are looked up at once, or both are small
+// Objects. keyedTree asks it of its first two members, so that an object
+// whose members differ at the first level does not have the first
+// member's tree built, with its nested maps opened, for nothing.
+func otherKeys(pa *encPlan, a mem.Ptr, pb *encPlan, b mem.Ptr) bool {
+	switch {
+	case pa.kind == ekMap && pa.anyMap:
+		am := anyMap(a)
+		if pb.kind == ekMap && pb.anyMap {
+			for k := range anyMap(b) {
+				if _, ok := am[k]; !ok {
+					return true
+				}
+			}
+			return false
+		}
+		if pb.kind == ekObject {
+			for _, m := range *mem.As[Object](b) {
+				if _, ok := am[m.Key]; !ok {
+					return true
+				}
+			}
+		}
+	case pa.kind == ekObject && pb.kind == ekObject:
+		oa, ob := *mem.As[Object](a), *mem.As[Object](b)
+		if len(oa) > smallNames {
+			return false
+		}
+	next:
+		for _, m := range ob {
+			for _, x := range oa {
+				if x.Key == m.Key {
+					continue next
+				}
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // maySameKeys reports whether two objects of plans a and b, of the same
@@ -1462,6 +1592,24 @@ func (e *Encoder) buildMembers(v *objView, level int) bool {
 		// where writeFields reports the clash.
 		return false
 	}
+	// What rules the object out at its own level (a member that is an
+	// array, an empty object, not encodable) is looked for first, so that
+	// no nested object is opened and walked for nothing.
+	for i := 0; i < v.n; i++ {
+		mpl, mp, err := e.member(v, i)
+		if err != nil {
+			return false
+		}
+		switch mpl.cls() {
+		case cPrim:
+		case cObj:
+			if e.objLen(mpl, mp) == 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
 	root := len(e.sc.nodes)
 	e.sc.nodes = append(e.sc.nodes, tnode{nchild: v.n})
 	for i := 0; i < v.n; i++ {
@@ -1473,9 +1621,6 @@ func (e *Encoder) buildMembers(v *objView, level int) bool {
 		case cPrim:
 			e.sc.nodes = append(e.sc.nodes, tnode{name: e.key(v, i), size: 1})
 		case cObj:
-			if e.objLen(mpl, mp) == 0 {
-				return false
-			}
 			at := len(e.sc.nodes)
 			if !e.buildTree(mpl, mp, level+1) {
 				return false
@@ -1547,46 +1692,64 @@ func (e *Encoder) matchTree(pl *encPlan, p mem.Ptr, root, level int) bool {
 
 // appendCells appends the leaf values of the resolved object at p, at
 // nesting depth level, in the depth-first order of the group at
-// e.sc.nodes[root], each preceded by the delimiter except the first.
-func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first bool) (bool, error) {
+// e.sc.nodes[root], each preceded by the delimiter except the first. With
+// check set, it makes matchTree's test of the object as it goes, and
+// returns ok false, with part of the row appended, if the object does not
+// match the group; a value it cannot resolve then counts as a mismatch,
+// for the list form to report.
+func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first, check bool) (_ bool, ok bool, _ error) {
+	if check && (level > e.opts.maxDepth || pl.cls() != cObj) {
+		return first, false, nil
+	}
 	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		if !first {
 			e.b = append(e.b, byte(e.delim))
 		}
-		var err error
-		e.b, err = appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
-		return false, err
+		b, err := appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
+		e.setB(b)
+		return false, true, err
+	}
+	if check && e.objLen(pl, p) != e.sc.nodes[root].nchild {
+		return first, false, nil
 	}
 	var v objView
 	err := e.openLookup(&v, pl, p)
 	defer e.closeView(&v)
 	if err != nil {
-		return first, err
+		return first, !check, err
 	}
 	end := root + e.sc.nodes[root].size
 	hint := 0
 	for c := root + 1; c < end; c += e.sc.nodes[c].size {
 		n := &e.sc.nodes[c]
-		mpl, mp, _, err := e.get(&v, n.name, hint, level)
+		mpl, mp, found, err := e.get(&v, n.name, hint, level)
 		hint++
+		if check && (!found || err != nil) {
+			return first, false, nil
+		}
 		if err != nil {
-			return first, err
+			return first, true, err
 		}
 		if n.nchild > 0 {
-			if first, err = e.appendCells(mpl, mp, c, level+1, first); err != nil {
-				return first, err
+			if first, ok, err = e.appendCells(mpl, mp, c, level+1, first, check); !ok || err != nil {
+				return first, ok, err
 			}
 			continue
+		}
+		if check && mpl.cls() != cPrim {
+			return first, false, nil
 		}
 		if !first {
 			e.b = append(e.b, byte(e.delim))
 		}
 		first = false
-		if e.b, err = appendTyped(e.b, mpl, mp, e.docMask); err != nil {
-			return first, err
+		b, err := appendTyped(e.b, mpl, mp, e.docMask)
+		e.setB(b)
+		if err != nil {
+			return first, true, err
 		}
 	}
-	return first, nil
+	return first, true, nil
 }
 
 // ---- cycles ----

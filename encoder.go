@@ -326,12 +326,32 @@ func (e *Encoder) Close() error {
 func (e *Encoder) begun() bool { return e.started || e.done || len(e.stack) > 0 }
 
 // line starts a new line at the given depth.
-func (e *Encoder) line(depth int) {
+func (e *Encoder) line(depth int) { e.newLine(depth * e.opts.indent) }
+
+// newLine starts a new line indented by n spaces.
+func (e *Encoder) newLine(n int) {
 	if e.started {
 		e.b = append(e.b, '\n')
 	}
 	e.started = true
-	e.b = appendIndent(e.b, depth*e.opts.indent)
+	if n <= len(spaces) {
+		e.b = append(e.b, spaces[:n]...)
+		return
+	}
+	e.setB(appendIndent(e.b, n))
+}
+
+// setB stores b, which extends the output e.b, in e.b. Where b is still
+// e.b's array (it did not grow), only the length is stored: a store of the
+// array's address to the Encoder, which is on the heap, costs a write
+// barrier while the collector marks, and a Marshal that allocates its
+// large result runs with the collector marking much of the time.
+func (e *Encoder) setB(b []byte) {
+	if mem.BytesData(b) == mem.BytesData(e.b) && cap(b) == cap(e.b) {
+		e.b = e.b[:len(b)]
+		return
+	}
+	e.b = b
 }
 
 // Encode writes v as a complete document and flushes it. v may be:

@@ -638,7 +638,7 @@ func (e *MarshalerError) Unwrap() error { return e.Err }
 // static objects of plan ep at base, with rows at depth d: the form the
 // type settles (§9.3), as writeArray has decided.
 func (e *Encoder) writeStaticTable(ep *encPlan, base mem.Ptr, n, d int) error {
-	e.b = appendTableHeader(e.b, n, false, staticFields(ep), e.delim)
+	e.setB(appendTableHeader(e.b, n, false, staticFields(ep), e.delim))
 	if len(ep.leaves) <= maxValueRow {
 		return e.valueRows(ep, base, n, d)
 	}
@@ -648,8 +648,9 @@ func (e *Encoder) writeStaticTable(ep *encPlan, base mem.Ptr, n, d int) error {
 			e.reserve((len(e.b)-start)/sampleRows, n-i)
 		}
 		e.line(d)
-		var err error
-		if e.b, err = appendLeafCells(e.b, ep.leaves, base.Offset(uintptr(i)*ep.size), e.delim, e.docMask); err != nil {
+		b, err := appendLeafCells(e.b, ep.leaves, base.Offset(uintptr(i)*ep.size), e.delim, e.docMask)
+		e.setB(b)
+		if err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -663,13 +664,14 @@ func (e *Encoder) writeStaticTable(ep *encPlan, base mem.Ptr, n, d int) error {
 // of the same field tree (pl.keyed) as a keyed table (§9.5), with its
 // entries at depth d.
 func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
-	e.b = appendTableHeader(e.b, len(pl.fields), true, staticFields(pl.fields[0].plan), e.delim)
+	e.setB(appendTableHeader(e.b, len(pl.fields), true, staticFields(pl.fields[0].plan), e.delim))
 	for i := range pl.fields {
 		e.line(d)
 		e.b = append(e.b, pl.fields[i].key...)
 		e.b = append(e.b, ':', ' ')
-		var err error
-		if e.b, err = appendLeafCells(e.b, pl.keyedCells[i], p, e.delim, e.docMask); err != nil {
+		b, err := appendLeafCells(e.b, pl.keyedCells[i], p, e.delim, e.docMask)
+		e.setB(b)
+		if err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -683,20 +685,22 @@ func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
 // a keyed table (§9.5), with its entries at depth d.
 func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
 	ep := v.pl.elem
-	e.b = appendTableHeader(e.b, v.n, true, staticFields(ep), e.delim)
+	e.setB(appendTableHeader(e.b, v.n, true, staticFields(ep), e.delim))
 	checked := false // keyClash has run for v
 	for _, ent := range e.sc.ents[v.lo : v.lo+v.n] {
 		e.line(d)
-		var bad bool
-		if e.b, bad = appendKeyR(e.b, ent.key); bad && !checked {
+		b, bad := appendKeyR(e.b, ent.key)
+		e.setB(b)
+		if bad && !checked {
 			if err := e.keyClash(v); err != nil {
 				return err
 			}
 			checked = true
 		}
 		e.b = append(e.b, ':', ' ')
-		var err error
-		if e.b, err = appendLeafCells(e.b, ep.leaves, ent.p, e.delim, e.docMask); err != nil {
+		b, err := appendLeafCells(e.b, ep.leaves, ent.p, e.delim, e.docMask)
+		e.setB(b)
+		if err != nil {
 			return err
 		}
 		if err := e.maybeFlush(); err != nil {
@@ -731,7 +735,7 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 	bad := 0
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
-			e.b = b
+			e.setB(b)
 			e.reserve((len(b)-start)/sampleRows, n-i)
 			b = e.b
 		}
@@ -739,26 +743,26 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		if ep.simpleLeaves {
 			copyLeaves(cells, ep.leaves, q)
 		} else if err := e.rowValues(cells, ep.leaves, q); err != nil {
-			e.b = b
+			e.setB(b)
 			return err
 		}
 		if o, ok := rs.putRow(b, cells); ok {
 			b = b[:o]
 		} else if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
-			e.b = b
+			e.setB(b)
 			return invalidNumber(cells[bad].str())
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
 		// would call flush for nothing.
 		if len(b) >= flushSize && !e.noFlush {
-			e.b = b
+			e.setB(b)
 			if err := e.flush(); err != nil {
 				return err
 			}
 			b = e.b
 		}
 	}
-	e.b = b
+	e.setB(b)
 	return nil
 }
 
