@@ -32,6 +32,7 @@ type Decoder struct {
 	headerParser // the last header read and its field list (header.go)
 	rowProgram   // the open table's row program (rowprog.go)
 	lazyCells    // cells of the current line still to be typed (rowprog.go)
+	lineRuns     // the lines of a run of simple lines in the queue (lineruns.go)
 
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
@@ -101,6 +102,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.newTemplate()
 	d.prog = d.prog[:0]
 	d.lazyCells.reset()
+	d.marks = d.marks[:0]
 	d.bulk.reset()
 	d.blank = lineRef{}
 	d.err, d.done, d.ahead = nil, false, 0
@@ -108,14 +110,12 @@ func (d *Decoder) Reset(r io.Reader) {
 
 // InputOffset returns the input offset of the start of the current line.
 func (d *Decoder) InputOffset() int64 {
-	d.syncLine()
-	return d.line.off
+	return d.tokenLine().off
 }
 
 // Line returns the 1-based number of the line the last token came from.
 func (d *Decoder) Line() int {
-	d.syncLine()
-	return d.line.num
+	return d.tokenLine().num
 }
 
 // Token returns the next token of the document, or io.EOF after the last
@@ -270,6 +270,7 @@ func (d *Decoder) refill() error {
 	d.generalQueue()
 	d.queue = d.queue[:0]
 	d.qi = 0
+	d.marks = d.marks[:0]
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
@@ -286,6 +287,9 @@ func (d *Decoder) refill() error {
 			}
 			d.err = d.step()
 		}
+	}
+	if d.err == nil {
+		d.runLines()
 	}
 	return nil
 }

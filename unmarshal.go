@@ -255,9 +255,9 @@ func isIntKind(k reflect.Kind) bool {
 // the start of their line's content.
 func (s *decState) pos(t Token) (line, col int) {
 	d := s.d
-	d.syncLine()
-	full := d.line.full
-	line = d.line.num
+	ln := d.tokenLine()
+	full := ln.full
+	line = ln.num
 	switch t.kind() {
 	case KindString, KindNumber, KindKey:
 		if tb := t.text(); len(full) > 0 && tb != nil {
@@ -272,9 +272,9 @@ func (s *decState) pos(t Token) (line, col int) {
 			}
 		}
 	}
-	start := len(full) - len(d.line.text)
+	start := len(full) - len(ln.text)
 	if s.cell >= 0 {
-		if c := cellStart(d.line.text, s.cell, s.delim); c >= 0 {
+		if c := cellStart(ln.text, s.cell, s.delim); c >= 0 {
 			return line, start + c + 1
 		}
 	}
