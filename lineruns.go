@@ -12,7 +12,8 @@ package toon
 // Like the table fast path (fastrows.go), runLines decides nothing of its
 // own: it takes a line only when the general path would take it without an
 // error and queue the same tokens, and it stops at the first line that is
-// anything else (a header, a quoted key, a table row, a comment, a blank
+// anything else (a header, a key that is neither plain nor a quoted key
+// followed by its colon, a table row, a comment, a blank
 // line, a tab or an odd width in the indentation, a deeper line, a scope
 // that would close with a wrong count, a duplicate key, a bad quoted value,
 // ill-formed UTF-8, a line longer than the limit or not yet wholly in the
@@ -112,11 +113,7 @@ lines:
 		item := false
 		switch f.kind {
 		case fObject, fItem:
-			i := plainKeyColon(text)
-			if i <= 0 {
-				break
-			}
-			k, v = text[:i], text[i+1:]
+			k, v = d.runKey(text)
 		case fList:
 			if len(text) < 2 || text[0] != '-' || text[1] != ' ' || strict && f.count >= f.n {
 				break
@@ -125,11 +122,8 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			i := plainKeyColon(rest)
-			if i <= 0 {
-				break
-			}
-			k, v, item = rest[:i], rest[i+1:], true
+			k, v = d.runKey(rest)
+			item = true
 		}
 		if k == nil {
 			break
@@ -211,6 +205,29 @@ lines:
 	if taken {
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
+}
+
+// runKey returns the key and the value text of a field line whose key
+// ends with the colon right after it: an unquoted key (§7.3's pattern) or
+// a quoted one that unquotes without an error (into scratch, when it holds
+// escapes). k is nil for any other text. The general path (fieldLine)
+// gives such a line the same key: no unquoted bracket can stand before
+// that colon, so the line is no header.
+func (d *Decoder) runKey(text []byte) (k, v []byte) {
+	if i := plainKeyColon(text); i > 0 {
+		return text[:i], text[i+1:]
+	}
+	if len(text) == 0 || text[0] != '"' {
+		return nil, nil
+	}
+	s, next, _, err := unquote(text, &d.scratch)
+	if err != nil || next >= len(text) || text[next] != ':' {
+		return nil, nil
+	}
+	if s == nil {
+		s = text[1:1] // the empty key: not nil
+	}
+	return s, text[next+1:]
 }
 
 // markLine returns the line of mark m.

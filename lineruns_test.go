@@ -198,26 +198,31 @@ var runOpts = [][]Option{
 // runCases are documents where a run must stop, or must close scopes as
 // the general path does.
 var runCases = []string{
-	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",       // a list one item short, closed by a field
-	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",         // ... by a field two levels up
-	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",               // one item too many
-	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                 // a table one row short
-	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n", // a table closed with its count
-	"a: 1\nb: 2\na: 3\n",                                  // a duplicate key
-	"a:\n  b: 1\n  b: 2\n",                                // ... in a nested object
-	"a:\n  b:\n    c:\n      d:\n        e: 1\n",          // deeper than a small depth limit
-	"l[1]:\n  - a:\n      b:\n        c: 1\n",             // item objects, deep
-	"a: 1\n b: 2\n",                                       // an odd indentation
-	"a: 1\n\tb: 2\n",                                      // a tab
-	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n",                      // CRLF, an unterminated quote
-	"a: 1\nb: \"\\q\"\n",                                  // a bad escape
-	"a: 1\nb: \xff\n",                                     // ill-formed UTF-8
-	"a: 1\nb: é\n  c: 1\n",                                // a deeper line
-	"a:\n  b: 1\n\n  c: 2\nl[2]:\n  - x: 1\n\n  - y: 2\n", // blank lines
-	"a:\n  # note\n  b: 1\n",                              // a comment
-	"a: 1\nb: 2",                                          // no LF at the end
-	"l[2]:\n  - x: 1\n    y: 2\n  - x: 1\n    x: 2\n",     // a duplicate key in an item
-	"a: 1\nb: " + strings.Repeat("v", 70) + "\nc: 1\n",    // a line over the smallest limit
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",              // a list one item short, closed by a field
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",                // ... by a field two levels up
+	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",                      // one item too many
+	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                        // a table one row short
+	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n",        // a table closed with its count
+	"a: 1\nb: 2\na: 3\n",                                         // a duplicate key
+	"a:\n  b: 1\n  b: 2\n",                                       // ... in a nested object
+	"a:\n  b:\n    c:\n      d:\n        e: 1\n",                 // deeper than a small depth limit
+	"l[1]:\n  - a:\n      b:\n        c: 1\n",                    // item objects, deep
+	"a: 1\n b: 2\n",                                              // an odd indentation
+	"a: 1\n\tb: 2\n",                                             // a tab
+	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n",                             // CRLF, an unterminated quote
+	"a: 1\nb: \"\\q\"\n",                                         // a bad escape
+	"a: 1\nb: \xff\n",                                            // ill-formed UTF-8
+	"a: 1\nb: é\n  c: 1\n",                                       // a deeper line
+	"a:\n  b: 1\n\n  c: 2\nl[2]:\n  - x: 1\n\n  - y: 2\n",        // blank lines
+	"a:\n  # note\n  b: 1\n",                                     // a comment
+	"a: 1\nb: 2",                                                 // no LF at the end
+	"l[2]:\n  - x: 1\n    y: 2\n  - x: 1\n    x: 2\n",            // a duplicate key in an item
+	"a: 1\nb: " + strings.Repeat("v", 70) + "\nc: 1\n",           // a line over the smallest limit
+	"a: 1\n\"b c\": 2\n\"a\": 3\n",                               // quoted keys, one a duplicate
+	"a: 1\n\"\": 2\n\"q\\\"q\": 3\n\"x\\ty\":\n  z: 1\n",         // the empty key, escapes
+	"a: 1\n\"k\"x: 2\n\"k\"[2]: a,b\n\"a:b\": 3\n",               // a quoted key with text after it, a header
+	"a: 1\n\"k\\q\": 2\n\"open: 3\n",                             // a bad escape and an open quote in a key
+	"l[3]:\n  - \"k\": 1\n  - \"a:b\"\n  - \"k\":\n      x: 1\n", // quoted keys on hyphen lines, a quoted item
 }
 
 func TestLineRunsCases(t *testing.T) {
