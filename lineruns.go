@@ -74,6 +74,9 @@ func (d *Decoder) runLines() {
 	if runLinesOff || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
 		return
 	}
+	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n {
+		return // rows follow, which runs do not take
+	}
 	lr := &d.lr
 	strict := d.opts.strict
 	taken := false
