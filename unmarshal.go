@@ -75,6 +75,7 @@ type decState struct {
 	d    *Decoder
 	err  error     // the first mismatch; decoding goes on past it
 	text textStore // the strings the decoded values keep
+	box  anyBoxes  // the interface values of generic numbers and strings
 
 	// The current tabular cell, to locate a mismatch in its row.
 	cell  int  // leaf index of the cell, or -1 outside a row
