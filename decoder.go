@@ -9,9 +9,10 @@ import (
 // tokens in the JSON data model. It reads through its own buffer (64 KiB,
 // grown only for a longer line) and holds nothing beyond it but the open
 // scopes' bookkeeping and a bounded queue of tokens, so its memory does not
-// grow with the size of the document. It takes most lines one at a time;
-// inside a table, it takes the rows already in its buffer many at a time
-// (see fastrows.go).
+// grow with the size of the document. It takes the lines already in its
+// buffer many at a time where it can: the rows of a table (see
+// fastrows.go), and runs of field lines and list items (see lineruns.go);
+// other lines one at a time.
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token, More, Skip or Decode (see Token.Clone).
