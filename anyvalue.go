@@ -81,6 +81,9 @@ func (s *decState) generic(t Token, size int, ordered, exact bool) (any, error) 
 			a = append(a, v)
 		}
 	case KindString:
+		if s.text.pack {
+			return s.box.str(s.str(t.text())), nil
+		}
 		return s.str(t.text()), nil
 	case KindNumber:
 		if exact || s.d.opts.useNumber {
@@ -92,6 +95,9 @@ func (s *decState) generic(t Token, size int, ordered, exact bool) (any, error) 
 		}
 		if f == 0 {
 			f = 0 // -0 decodes to 0 (§4)
+		}
+		if s.text.pack {
+			return s.box.float(f), nil
 		}
 		return f, nil
 	case KindBool:
@@ -162,4 +168,45 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		return append(b, '}'), nil
 	}
 	return b, errNotJSON(v)
+}
+
+// anyBoxes makes the interface values of the numbers and strings of
+// generic trees. Converting a float64 or a string to any allocates a copy
+// of it for the interface to point to; anyBoxes stores the copies in
+// shared blocks instead, saving an allocation per value, where the result
+// keeps all its values anyway (textStore.pack: a whole document is
+// decoded). A block lives as long as any value in it. The copies are never
+// written again: an interface's value cannot be changed.
+type anyBoxes struct {
+	floats []float64
+	strs   []string
+}
+
+// boxBlock is how many values a block of anyBoxes holds.
+const boxBlock = 64
+
+// The type words of float64 and string interface values.
+var (
+	float64Word = anyType(float64(0))
+	stringWord  = anyType("")
+)
+
+func anyType(v any) mem.Ptr { return mem.AnyType(&v) }
+
+// float returns f as an any.
+func (b *anyBoxes) float(f float64) any {
+	if len(b.floats) == cap(b.floats) {
+		b.floats = make([]float64, 0, boxBlock)
+	}
+	b.floats = append(b.floats, f)
+	return mem.MakeAny(float64Word, mem.Of(&b.floats[len(b.floats)-1]))
+}
+
+// str returns v as an any.
+func (b *anyBoxes) str(v string) any {
+	if len(b.strs) == cap(b.strs) {
+		b.strs = make([]string, 0, boxBlock)
+	}
+	b.strs = append(b.strs, v)
+	return mem.MakeAny(stringWord, mem.Of(&b.strs[len(b.strs)-1]))
 }

@@ -9,9 +9,10 @@ import (
 // tokens in the JSON data model. It reads through its own buffer (64 KiB,
 // grown only for a longer line) and holds nothing beyond it but the open
 // scopes' bookkeeping and a bounded queue of tokens, so its memory does not
-// grow with the size of the document. It takes most lines one at a time;
-// inside a table, it takes the rows already in its buffer many at a time
-// (see fastrows.go).
+// grow with the size of the document. It takes the lines already in its
+// buffer many at a time where it can: the rows of a table (see
+// fastrows.go), and runs of field lines and list items (see lineruns.go);
+// other lines one at a time.
 //
 // Tokens refer to the decoder's buffers: their bytes are valid until the next
 // call to Token, More, Skip or Decode (see Token.Clone).
@@ -32,6 +33,7 @@ type Decoder struct {
 	headerParser // the last header read and its field list (header.go)
 	rowProgram   // the open table's row program (rowprog.go)
 	lazyCells    // cells of the current line still to be typed (rowprog.go)
+	lineRuns     // the lines of a run of simple lines in the queue (lineruns.go)
 
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
@@ -97,6 +99,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.newTemplate()
 	d.prog = d.prog[:0]
 	d.lazyCells.reset()
+	d.marks = d.marks[:0]
 	d.bulk.reset()
 	d.blank = lineRef{}
 	d.err, d.done, d.ahead = nil, false, 0
@@ -104,14 +107,12 @@ func (d *Decoder) Reset(r io.Reader) {
 
 // InputOffset returns the input offset of the start of the current line.
 func (d *Decoder) InputOffset() int64 {
-	d.syncLine()
-	return d.line.off
+	return d.tokenLine().off
 }
 
 // Line returns the 1-based number of the line the last token came from.
 func (d *Decoder) Line() int {
-	d.syncLine()
-	return d.line.num
+	return d.tokenLine().num
 }
 
 // Token returns the next token of the document, or io.EOF after the last
@@ -266,6 +267,7 @@ func (d *Decoder) refill() error {
 	d.generalQueue()
 	d.queue = d.queue[:0]
 	d.qi = 0
+	d.marks = d.marks[:0]
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
@@ -282,6 +284,9 @@ func (d *Decoder) refill() error {
 			}
 			d.err = d.step()
 		}
+	}
+	if d.err == nil {
+		d.runLines()
 	}
 	return nil
 }

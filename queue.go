@@ -35,11 +35,14 @@ func (d *Decoder) generalQueue() {
 }
 
 // bulkQueue returns the fast path's queue with room for n tokens, making
-// d.queue the general queue's memory first when fast's must grow.
+// d.queue the general queue's memory first when fast's must grow. The
+// memory grows by doubling, from what the first table needs, so that a
+// document of small tables (and a decoder made for one document, as
+// Unmarshal's) does not pay for a queue of bulkTokens.
 func (d *Decoder) bulkQueue(n int) []Token {
 	if d.fast.len() < n {
 		d.generalQueue() // d.queue may view the old memory: let it go
-		d.fast.grow(max(n, bulkTokens))
+		d.fast.grow(max(n, min(2*d.fast.len(), bulkTokens), 64))
 	}
 	return d.fast.tokens()[:n]
 }

@@ -75,11 +75,20 @@ type decState struct {
 	d    *Decoder
 	err  error     // the first mismatch; decoding goes on past it
 	text textStore // the strings the decoded values keep
+	box  anyBoxes  // the interface values of generic numbers and strings
 
 	// The current tabular cell, to locate a mismatch in its row.
 	cell  int  // leaf index of the cell, or -1 outside a row
 	delim byte // delimiter of the row's table
+
+	// The row plans made last, for the tables that repeat the same
+	// header (a table in each item of a list), in a ring.
+	rowPlans [rowPlansKept]*rowPlan
+	rowNext  int
 }
+
+// rowPlansKept is how many row plans a decState keeps for reuse.
+const rowPlansKept = 4
 
 // decFunc decodes the value that starts with token t into the Go value at
 // p, of the plan's type. It returns only errors that stop decoding (syntax
@@ -255,9 +264,9 @@ func isIntKind(k reflect.Kind) bool {
 // the start of their line's content.
 func (s *decState) pos(t Token) (line, col int) {
 	d := s.d
-	d.syncLine()
-	full := d.line.full
-	line = d.line.num
+	ln := d.tokenLine()
+	full := ln.full
+	line = ln.num
 	switch t.kind() {
 	case KindString, KindNumber, KindKey:
 		if tb := t.text(); len(full) > 0 && tb != nil {
@@ -272,9 +281,9 @@ func (s *decState) pos(t Token) (line, col int) {
 			}
 		}
 	}
-	start := len(full) - len(d.line.text)
+	start := len(full) - len(ln.text)
 	if s.cell >= 0 {
-		if c := cellStart(d.line.text, s.cell, s.delim); c >= 0 {
+		if c := cellStart(ln.text, s.cell, s.delim); c >= 0 {
 			return line, start + c + 1
 		}
 	}
@@ -1004,24 +1013,40 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		return s.mismatch(t, pl.typ, nil)
 	}
 	m := mem.NewAt(pl.typ, p).Elem()
-	if m.IsNil() {
-		m.Set(reflect.MakeMap(pl.typ))
-	}
 	kt := pl.typ.Key()
 	ep := pl.elem
+	size := ep.size + kt.Size()
+	ahead, entries := 0, 0
+	if m.IsNil() {
+		// A keyed object declares its count: the map is made for it, as
+		// far as the input left could fill it, and charged as a slice
+		// given elements ahead is (see preallocLen).
+		if ahead = s.d.charge(s.d.preallocLen(t.n, size), size); ahead > 0 {
+			m.Set(reflect.MakeMapWithSize(pl.typ, ahead))
+		} else {
+			m.Set(reflect.MakeMap(pl.typ))
+		}
+	}
+	// One key and one element are decoded into, entry after entry:
+	// SetMapIndex copies them into the map.
+	kv := reflect.New(kt).Elem()
+	ev := reflect.New(ep.typ)
+	used := false
 	for {
 		k, err := s.next()
 		if err != nil {
 			return err
 		}
 		if k.kind() == KindObjectEnd {
+			s.d.filled(ahead, entries, size)
 			return nil
 		}
+		entries++
 		kb := k.text()
-		kv := reflect.New(kt).Elem()
 		bad := false
 		switch {
 		case pl.key != nil:
+			kv = reflect.New(kt).Elem() // UnmarshalText may keep its receiver
 			err := kv.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText(kb)
 			if err != nil {
 				line, col := s.pos(k)
@@ -1029,7 +1054,7 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 				bad = true
 			}
 		case kt.Kind() == reflect.String:
-			kv.SetString(string(kb))
+			kv.SetString(s.text.key(kb))
 		default:
 			if !setIntKey(kv, kb) {
 				line, col := s.pos(k)
@@ -1047,7 +1072,10 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			}
 			continue
 		}
-		ev := reflect.New(ep.typ)
+		if used {
+			ev.Elem().SetZero()
+		}
+		used = true
 		had := s.err != nil
 		if err := ep.fn(s, ep, vt, mem.PtrOf(ev)); err != nil {
 			return err
@@ -1177,8 +1205,10 @@ func (s *decState) unknownField(k Token, typ reflect.Type) {
 // the tokens of every row follow the header, so the keys of a row are
 // known before it is read and need no lookup.
 type rowPlan struct {
-	pl    *decPlan
-	steps []rowStep
+	pl     *decPlan
+	steps  []rowStep
+	fields []Field // the header's fields (the decoder's memory: compared, never kept past a header)
+	clean  bool    // every field of the header is a field of the struct
 }
 
 // rowStep is one field of the header: the struct field it fills (nil for a
@@ -1192,23 +1222,55 @@ type rowStep struct {
 // rowPlan compiles the header of the tabular ArrayStart t for rows decoded
 // into structs of plan pl. Unknown fields, with DisallowUnknownFields, are
 // reported once, at the header.
+//
+// A plan made before for the same struct and a header of the same fields
+// is reused (the items of a list often hold tables of one header), unless
+// it met an unknown field, which each header reports.
 func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 	fs := t.Fields()
-	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs))}
+	s.delim = byte(t.Delim())
+	for _, rp := range s.rowPlans {
+		if rp != nil && rp.pl == pl && rp.clean && sameFields(rp.fields, fs) {
+			return rp
+		}
+	}
+	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true}
 	leaf := 0
 	for i := range fs {
 		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}
 		if j := pl.lookup(fs[i].Name, i); j >= 0 {
 			st.f = &pl.fields[j]
-		} else if s.d.opts.disallowUnknown && s.err == nil {
-			line, col := s.pos(t)
-			s.err = &UnknownFieldError{Key: string(fs[i].Name), Type: pl.typ.String(), Line: line, Column: col}
+		} else {
+			rp.clean = false
+			if s.d.opts.disallowUnknown && s.err == nil {
+				line, col := s.pos(t)
+				s.err = &UnknownFieldError{Key: string(fs[i].Name), Type: pl.typ.String(), Line: line, Column: col}
+			}
 		}
 		rp.steps[i] = st
 		leaf += countLeaves(fs[i : i+1])
 	}
-	s.delim = byte(t.Delim())
+	if rp.clean {
+		// The names are copied: the header's memory is the decoder's.
+		rp.fields = cloneFields(fs)
+		s.rowPlans[s.rowNext] = rp
+		s.rowNext = (s.rowNext + 1) % rowPlansKept
+	}
 	return rp
+}
+
+// sameFields reports whether two field lists have the same names and
+// nested groups.
+func sameFields(a, b []Field) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !sameFields(a[i].Fields, b[i].Fields) {
+			return false
+		}
+	}
+	return true
 }
 
 // decodeRow decodes one row object into the struct at p.

@@ -3,6 +3,7 @@ package toon
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -545,5 +546,129 @@ func TestUnmarshalValue(t *testing.T) {
 	out, err := Marshal(v)
 	if err != nil || string(out) != "[4]: x,1.5,true,null" {
 		t.Errorf("got %q, %v", out, err)
+	}
+}
+
+// TestUnmarshalRowPlanReuse decodes tables in the items of a list, whose
+// headers repeat, differ, or name fields the struct lacks: a row plan
+// reused for a repeated header must give what a new plan gives, and an
+// unknown field is reported at its own header.
+func TestUnmarshalRowPlanReuse(t *testing.T) {
+	type P struct {
+		A int    `toon:"a"`
+		B string `toon:"b"`
+		G struct {
+			X int `toon:"x"`
+		} `toon:"g"`
+	}
+	type Q struct {
+		A string `toon:"a"`
+		B int    `toon:"b"`
+	}
+	type Item struct {
+		Ps []P `toon:"ps"`
+		Qs []Q `toon:"qs"`
+	}
+	doc := "[5]:\n" +
+		"  - ps[1]{a,b}:\n      1,x\n    qs[1]{a,b}:\n      y,2\n" +
+		"  - ps[1]{b,a}:\n      z,3\n" + // the same names in another order
+		"  - ps[1]{a,b}:\n      4,w\n" +
+		"  - ps[1]{a,g{x}}:\n      5,6\n" + // a nested group
+		"  - ps[2]{a,g{x}}:\n      7,8\n      9,10\n"
+	var items []Item
+	if err := Unmarshal([]byte(doc), &items); err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprintf("%+v", items)
+	want := "[{Ps:[{A:1 B:x G:{X:0}}] Qs:[{A:y B:2}]} {Ps:[{A:3 B:z G:{X:0}}] Qs:[]} {Ps:[{A:4 B:w G:{X:0}}] Qs:[]} " +
+		"{Ps:[{A:5 B: G:{X:6}}] Qs:[]} {Ps:[{A:7 B: G:{X:8}} {A:9 B: G:{X:10}}] Qs:[]}]"
+	if got != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
+	}
+	var ue *UnknownFieldError
+	err := Unmarshal([]byte("[2]:\n  - ps[1]{a,b}:\n      1,x\n  - ps[1]{a,zz}:\n      2,y\n"), &items, DisallowUnknownFields())
+	if !errors.As(err, &ue) || ue.Key != "zz" || ue.Line != 4 {
+		t.Fatalf("got %v, want the unknown field zz on line 4", err)
+	}
+	// Element by element, each header with an unknown field reports it,
+	// however many tables of that header came before.
+	doc = "[3]:\n  - ps[1]{a,zz}:\n      1,x\n  - ps[1]{a,zz}:\n      2,y\n  - ps[1]{a,zz}:\n      3,z\n"
+	lines := []int{}
+	for _, err := range Rows[Item](NewDecoder(strings.NewReader(doc), DisallowUnknownFields())) {
+		if errors.As(err, &ue) {
+			lines = append(lines, ue.Line)
+		}
+	}
+	if fmt.Sprint(lines) != "[2 4 6]" {
+		t.Fatalf("unknown fields reported on lines %v, want [2 4 6]", lines)
+	}
+}
+
+// TestUnmarshalMapEntries checks that the entries of a map, decoded one
+// after another through the same element, do not share memory or keep
+// anything of the entry before, and that a keyed object fills its map.
+func TestUnmarshalMapEntries(t *testing.T) {
+	type V struct {
+		N  int      `toon:"n"`
+		S  []string `toon:"s"`
+		P  *int     `toon:"p"`
+		On bool     `toon:"on"`
+	}
+	var m map[string]V
+	doc := "a:\n  n: 1\n  s[2]: x,y\n  p: 5\n  on: true\nb:\n  n: 2\nc:\n  s[1]: z\n  p: 6\n"
+	if err := Unmarshal([]byte(doc), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 3 || m["b"].S != nil || m["b"].P != nil || m["b"].On || m["c"].N != 0 || m["a"].N != 1 {
+		t.Fatalf("entries keep values of the ones before: %+v", m)
+	}
+	if *m["a"].P != 5 || *m["c"].P != 6 || &m["a"].S[0] == &m["c"].S[0] || m["c"].S[0] != "z" || m["a"].S[1] != "y" {
+		t.Fatalf("entries share memory or lost values: %+v", m)
+	}
+	var k map[string]V
+	if err := Unmarshal([]byte("[2:]{n,on}:\n  x: 1,true\n  y: 2,false\n"), &k); err != nil || len(k) != 2 || k["x"].N != 1 || !k["x"].On || k["y"].N != 2 {
+		t.Fatalf("keyed: %+v, %v", k, err)
+	}
+	var big map[string]int
+	if err := Unmarshal([]byte("[1000000000:]{n}:\n  x: 1\n"), &big); !errors.Is(err, ErrCount) {
+		t.Fatalf("a keyed object of a huge declared count: %v", err)
+	}
+}
+
+// TestUnmarshalAnyBoxes checks the numbers and strings of a generic tree,
+// whose interface values share blocks: each keeps its own value, across
+// blocks and across documents, and they cost far less than an allocation
+// each.
+func TestUnmarshalAnyBoxes(t *testing.T) {
+	var n, s []string
+	for i := 0; i < 300; i++ {
+		n = append(n, strconv.Itoa(i)+".5")
+		s = append(s, "v"+strconv.Itoa(i))
+	}
+	doc := []byte("n[300]: " + strings.Join(n, ",") + "\ns[300]: " + strings.Join(s, ",") + "\n")
+	var v, w any
+	if err := Unmarshal(doc, &v); err != nil {
+		t.Fatal(err)
+	}
+	if err := Unmarshal(doc, &w); err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	for i := 0; i < 300; i++ {
+		if m["n"].([]any)[i] != float64(i)+0.5 || m["s"].([]any)[i] != "v"+strconv.Itoa(i) {
+			t.Fatalf("element %d: %v, %v", i, m["n"].([]any)[i], m["s"].([]any)[i])
+		}
+	}
+	if !reflect.DeepEqual(v, w) {
+		t.Fatal("two decodings of one document differ")
+	}
+	allocs := testing.AllocsPerRun(5, func() {
+		var x any
+		if err := Unmarshal(doc, &x); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 100 { // one per value would be 600
+		t.Fatalf("%.0f allocations for 600 values", allocs)
 	}
 }

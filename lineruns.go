@@ -1,0 +1,259 @@
+package toon
+
+// This file holds the decoder's runs of simple lines. In a nested document
+// most lines are field lines (`key: value`, or `key:` opening an object) of
+// the object at their depth, or list items whose first field is on the
+// hyphen line, and many close the objects above them. For such lines the
+// general path (refill, step, readLine, scopeOf, fieldLine) repeats, a line
+// at a time, work whose outcome is known. runLines instead takes the lines
+// that follow the one step handled straight out of the line reader's
+// buffer, and queues their tokens behind that line's, up to runTokens.
+//
+// Like the table fast path (fastrows.go), runLines decides nothing of its
+// own: it takes a line only when the general path would take it without an
+// error and queue the same tokens, and it stops at the first line that is
+// anything else (a header, a key that is neither plain nor a quoted key
+// followed by its colon, a table row, a comment, a blank
+// line, a tab or an odd width in the indentation, a deeper line, a scope
+// that would close with a wrong count, a duplicate key, a bad quoted value,
+// ill-formed UTF-8, a line longer than the limit or not yet wholly in the
+// buffer), leaving that line to step, which decides what it is and reports
+// any error with its position. Nothing is changed before the line is known
+// to be taken, except the scratch memory a quoted value was unescaped into.
+//
+// The queued tokens are views into the line reader's buffer, which does not
+// move until the queue is empty (it refills only from step), and into
+// scratch, which readLine empties only when the queue is empty; the queue
+// is the general queue, memory the collector scans, so scratch may grow. A
+// run never starts beside the lazy sources of a line (rowChunk, inlineChunk)
+// or the fast path's queue, and it never parses a header, so the field list
+// of a header token in the queue stays where it is.
+
+// runTokens is the most tokens a run queues: it bounds the general queue's
+// memory.
+const runTokens = 256
+
+// runLinesOff turns runs off: only tests set it (lineruns_test.go), to
+// compare runs with the general path.
+var runLinesOff bool
+
+// lineMark records where the tokens of one line of a run begin in the
+// queue, and the line, so that the line of a token can be found again
+// (tokenLine). The line's text is lr.buf[start:start+n], which stays in
+// place while the queue holds its tokens.
+type lineMark struct {
+	q      int // index in the queue of the line's first token
+	start  int // index of the line in the line reader's buffer
+	n      int // length of the line, without its terminator
+	num    int // line number
+	indent int // bytes of indentation
+}
+
+// lineRuns is the decoder's record of the run in the queue: marks for the
+// lines runLines took, and first, the line that step handled before them,
+// whose tokens are the first in the queue. marks is empty when the queue
+// holds no run.
+type lineRuns struct {
+	marks []lineMark
+	first rawLine
+	at    rawLine // tokenLine's result for a line of the run
+}
+
+// closeFails reports whether closing scope f (pop) would fail: a list,
+// table or keyed object whose count is not the declared one, in strict
+// mode.
+func closeFails(f *frame, strict bool) bool {
+	return strict && f.count != f.n && (f.kind == fList || f.kind == fTabular || f.kind == fKeyed)
+}
+
+// runLines queues the tokens of the simple lines that follow in the
+// buffer, as many as it can take, up to runTokens (see the top of this
+// file). It is called by refill once the queue holds the tokens of a line
+// and no error.
+func (d *Decoder) runLines() {
+	if runLinesOff || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
+		return
+	}
+	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n {
+		return // rows follow, which runs do not take
+	}
+	lr := &d.lr
+	strict := d.opts.strict
+	taken := false
+lines:
+	for len(d.queue) < runTokens {
+		line, off, ascii, ok := lr.buffered()
+		if !ok {
+			break
+		}
+		full := line
+		if n := len(full); n > 0 && full[n-1] == '\r' {
+			full = full[:n-1]
+		}
+		sp := leadingSpaces(full)
+		if sp == len(full) {
+			break // a blank line
+		}
+		text := full[sp:]
+		if c := text[0]; c == '#' || c == '\t' {
+			break // a comment, or a tab in the indentation
+		}
+		depth, odd := lr.depthOf(sp)
+		if odd || strict && !ascii && !validUTF8(text) {
+			break
+		}
+		// The scopes the line closes, and the one it belongs to.
+		top := len(d.stack) - 1
+		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], strict) {
+			top--
+		}
+		if top < 0 || d.stack[top].depth != depth {
+			break
+		}
+		f := &d.stack[top]
+		// The line's key and value, and the scopes it opens.
+		var k, v []byte
+		item := false
+		switch f.kind {
+		case fObject, fItem:
+			k, v = d.runKey(text)
+		case fList:
+			if len(text) < 2 || text[0] != '-' || text[1] != ' ' || strict && f.count >= f.n {
+				break
+			}
+			rest := text[2:]
+			for len(rest) > 0 && rest[0] == ' ' {
+				rest = rest[1:]
+			}
+			k, v = d.runKey(rest)
+			item = true
+		}
+		if k == nil {
+			break
+		}
+		v = trimSpaces(v)
+		var t Token
+		opens := 0 // scopes the line opens
+		switch {
+		case len(v) == 0:
+			opens = 1
+		case string(v) == "[]":
+		case v[0] != '"':
+			t = plainToken(v)
+		default:
+			s, next, _, err := unquote(v, &d.scratch)
+			if err != nil || next != len(v) {
+				break lines // step reports the error
+			}
+			t = textToken(KindString, s)
+		}
+		if item {
+			opens++
+		}
+		if top+1+opens > d.opts.maxDepth {
+			break
+		}
+		if strict && !item && !f.keys.add(k) {
+			break // a duplicate key
+		}
+
+		// The line is taken: the general path's steps, without their checks.
+		if !taken {
+			taken = true
+			if len(d.marks) == 0 {
+				d.first = d.line
+			}
+		}
+		num := lr.lineNum + 1
+		// The mark's fields are stored one at a time: a composite
+		// literal is built on the stack and copied with wider loads than
+		// its stores, which stalls.
+		if len(d.marks) < cap(d.marks) {
+			d.marks = d.marks[:len(d.marks)+1]
+		} else {
+			d.marks = append(d.marks, lineMark{})
+		}
+		m := &d.marks[len(d.marks)-1]
+		m.q, m.start, m.n, m.num, m.indent = len(d.queue), int(off-lr.base), len(full), num, sp
+		lr.take(len(line))
+		d.end, d.cur = d.cur, lineRef{num, off}
+		lr.keepOff = off
+		d.line.num = num // push records it
+		for len(d.stack) > top+1 {
+			d.pop() // cannot fail: see closeFails
+		}
+		f.fresh = false
+		d.rowKept = false
+		if item {
+			f.count++
+			d.queue = append(d.queue, ObjectStartToken())
+			f, _ = d.push(fItem, depth+1, -1)
+			if strict {
+				f.keys.add(k) // the first key of a new object
+			}
+			depth++
+		}
+		d.queue = append(d.queue, KeyToken(k))
+		switch {
+		case len(v) == 0:
+			d.queue = append(d.queue, ObjectStartToken())
+			f, _ = d.push(fObject, depth+1, -1)
+			f.fresh = true
+		case string(v) == "[]":
+			d.queue = append(d.queue, ArrayStartToken(0, FormEmpty, 0, nil), ArrayEndToken())
+		default:
+			d.queue = append(d.queue, t)
+		}
+	}
+	if taken {
+		d.line = d.markLine(&d.marks[len(d.marks)-1])
+	}
+}
+
+// runKey returns the key and the value text of a field line whose key
+// ends with the colon right after it: an unquoted key (§7.3's pattern) or
+// a quoted one that unquotes without an error (into scratch, when it holds
+// escapes). k is nil for any other text. The general path (fieldLine)
+// gives such a line the same key: no unquoted bracket can stand before
+// that colon, so the line is no header.
+func (d *Decoder) runKey(text []byte) (k, v []byte) {
+	if i := plainKeyColon(text); i > 0 {
+		return text[:i], text[i+1:]
+	}
+	if len(text) == 0 || text[0] != '"' {
+		return nil, nil
+	}
+	s, next, _, err := unquote(text, &d.scratch)
+	if err != nil || next >= len(text) || text[next] != ':' {
+		return nil, nil
+	}
+	if s == nil {
+		s = text[1:1] // the empty key: not nil
+	}
+	return s, text[next+1:]
+}
+
+// markLine returns the line of mark m.
+func (d *Decoder) markLine(m *lineMark) rawLine {
+	full := d.lr.buf[m.start : m.start+m.n]
+	depth, odd := d.lr.depthOf(m.indent)
+	return rawLine{full: full, text: full[m.indent:], num: m.num, off: d.lr.base + int64(m.start), spaces: m.indent, depth: depth, odd: odd}
+}
+
+// tokenLine returns the line of the last token returned.
+func (d *Decoder) tokenLine() *rawLine {
+	if len(d.marks) == 0 {
+		d.syncLine()
+		return &d.line
+	}
+	q := max(d.qi-1, 0)
+	i := len(d.marks) - 1
+	for i >= 0 && d.marks[i].q > q {
+		i--
+	}
+	if i < 0 {
+		return &d.first
+	}
+	d.at = d.markLine(&d.marks[i])
+	return &d.at
+}

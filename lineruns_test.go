@@ -1,0 +1,288 @@
+package toon
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/toonstream/toon/internal/longtest"
+)
+
+// withoutLineRuns runs f with runLines off: every line then goes through
+// the general path (step).
+func withoutLineRuns(f func()) {
+	runLinesOff = true
+	defer func() { runLinesOff = false }()
+	f()
+}
+
+// runKeys are keys of field lines: plain ones that runLines takes, and
+// quoted ones and header-like ones that it leaves to step.
+var runKeys = []string{"a", "b", "name", "id", "x_1", "k.y", "timeout_seconds", "a", `"q k"`, `"a"`, "é", "b"}
+
+// runValues are values of field lines: ones that runLines takes and ones
+// that it must leave to step (bad quotes and escapes, ill-formed UTF-8).
+var runValues = []string{
+	"1", "-2.5", "0", "007", "1e5", "true", "false", "null", "x", "Ada Lovelace", `""`, `"a,b"`, `"q\"q"`,
+	`"tab\there"`, "[]", "a: b", "é", "€x", " pad ", `"open`, `"bad\q"`, `"x"y`, "\xff", `"\u00e9"`, "- x", "#x",
+}
+
+// runDoc builds a nested document: objects in objects, lists of objects
+// whose first field is on the hyphen line, primitive items, inline arrays
+// and tables, with perturbations where line runs must stop: comments,
+// blank lines, CRLF, tabs and odd widths in the indentation, deeper lines,
+// duplicate keys, wrong counts, bad values.
+func runDoc(rng *rand.Rand, size int) []byte {
+	var b bytes.Buffer
+	eol := "\n"
+	if rng.Intn(8) == 0 {
+		eol = "\r\n"
+	}
+	pad := func(depth int) string { return strings.Repeat("  ", depth) }
+	perturb := func(depth int) {
+		switch rng.Intn(150) {
+		case 0:
+			b.WriteString(pad(depth) + "# a comment" + eol)
+		case 1:
+			b.WriteString(eol)
+		case 2:
+			b.WriteString(" ")
+		case 3:
+			b.WriteString("\t")
+		case 4:
+			b.WriteString("  ")
+		case 5:
+			b.WriteString(pad(depth) + "   " + eol) // a line of spaces
+		}
+	}
+	key := func() string {
+		if rng.Intn(15) == 0 {
+			return runKeys[rng.Intn(len(runKeys))]
+		}
+		return "k" + strconv.Itoa(rng.Intn(1000))
+	}
+	value := func() string {
+		if rng.Intn(25) == 0 {
+			return runValues[rng.Intn(len(runValues))]
+		}
+		return runValues[rng.Intn(12)]
+	}
+	lines := 0
+	var object func(depth int, first string)
+	list := func(depth int, k string) {
+		n := 1 + rng.Intn(4)
+		decl := n
+		if rng.Intn(10) == 0 {
+			decl += rng.Intn(3) - 1
+		}
+		b.WriteString(k + "[" + strconv.Itoa(decl) + "]:" + eol)
+		for i := 0; i < n; i++ {
+			perturb(depth + 1)
+			switch rng.Intn(6) {
+			case 0:
+				b.WriteString(pad(depth+1) + "- " + value() + eol)
+			case 1:
+				b.WriteString(pad(depth+1) + "-" + eol)
+			default:
+				object(depth+2, pad(depth+1)+"- ")
+			}
+		}
+	}
+	object = func(depth int, first string) {
+		n := 1 + rng.Intn(6)
+		for i := 0; i < n && lines < size; i++ {
+			lines++
+			lead := pad(depth)
+			if i == 0 && first != "" {
+				lead = first
+			} else {
+				perturb(depth)
+			}
+			b.WriteString(lead)
+			k := key()
+			switch r := rng.Intn(20); {
+			case r < 3 && depth < 8:
+				b.WriteString(k + ":" + eol)
+				object(depth+1, "")
+			case r == 3 && depth < 8:
+				list(depth, k)
+			case r == 4:
+				b.WriteString(k + "[2]: " + value() + "," + value() + eol)
+			case r == 5:
+				b.WriteString(k + "[2]{a,b}:" + eol)
+				for j := 0; j < 2; j++ {
+					b.WriteString(pad(depth+1) + value() + "," + value() + eol)
+				}
+			default:
+				b.WriteString(k + ": " + value() + eol)
+			}
+		}
+	}
+	object(0, "")
+	if rng.Intn(3) == 0 {
+		b.WriteString("tail: 1")
+	}
+	return b.Bytes()
+}
+
+// checkRuns decodes data with line runs on and off, through a byte slice,
+// a reader and a reader of a few bytes at a time, and requires the same
+// tokens, the same positions after each (Line, InputOffset, the position
+// Unmarshal gives a token) and the same error; and the same value and
+// error from Unmarshal into any.
+func checkRuns(t *testing.T, data []byte, opts ...Option) {
+	t.Helper()
+	limit := fuzzTokenLimit(len(data))
+	var want string
+	var wantErr error
+	var wantV any
+	var wantUErr error
+	withoutLineRuns(func() {
+		want, wantErr = renderRuns(t, newBytesDecoder(data, opts), limit)
+		wantUErr = Unmarshal(data, &wantV, opts...)
+	})
+	for name, d := range map[string]*Decoder{
+		"bytes":   newBytesDecoder(data, opts),
+		"reader":  NewDecoder(bytes.NewReader(data), opts...),
+		"chunked": NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2}}, opts...),
+	} {
+		got, err := renderRuns(t, d, limit)
+		if got != want {
+			t.Fatalf("%s: %q:\n got %s\nwant %s", name, data, got, want)
+		}
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("%s: %q: error %v, want %v", name, data, err, wantErr)
+		}
+	}
+	var v any
+	err := Unmarshal(data, &v, opts...)
+	if (err == nil) != (wantUErr == nil) || err != nil && err.Error() != wantUErr.Error() || !reflect.DeepEqual(v, wantV) {
+		t.Fatalf("Unmarshal %q: %v, %v; want %v, %v", data, v, err, wantV, wantUErr)
+	}
+}
+
+// renderRuns renders every token with all it carries (renderTokens's
+// form) and the positions after it (renderWithLines's).
+func renderRuns(t *testing.T, d *Decoder, limit int) (string, error) {
+	t.Helper()
+	var sb strings.Builder
+	for n := 0; n <= limit; n++ {
+		tok, err := d.Token()
+		if err != nil {
+			if err.Error() == "EOF" {
+				return sb.String(), nil
+			}
+			return sb.String(), err
+		}
+		s := decState{d: d, cell: -1}
+		line, col := s.pos(tok)
+		fmt.Fprintf(&sb, "%c%q/%d/%v/%c/%d@%d:%d:%d:%d\n", tok.Kind(), tok.Bytes(), tok.Len(), tok.Form(), tok.Delim(), len(tok.Fields()), d.Line(), line, col, d.InputOffset())
+	}
+	t.Fatalf("more than %d tokens", limit)
+	return "", nil
+}
+
+// runOpts are the option sets the run tests decode with.
+var runOpts = [][]Option{
+	{WithStrict(true)},
+	{WithStrict(false)},
+	{WithStrict(true), WithMaxLineLength(64)},
+	{WithStrict(true), WithMaxDepth(4)},
+	{WithStrict(false), WithMaxDepth(3)},
+}
+
+// runCases are documents where a run must stop, or must close scopes as
+// the general path does.
+var runCases = []string{
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",              // a list one item short, closed by a field
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",                // ... by a field two levels up
+	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",                      // one item too many
+	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                        // a table one row short
+	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n",        // a table closed with its count
+	"a: 1\nb: 2\na: 3\n",                                         // a duplicate key
+	"a:\n  b: 1\n  b: 2\n",                                       // ... in a nested object
+	"a:\n  b:\n    c:\n      d:\n        e: 1\n",                 // deeper than a small depth limit
+	"l[1]:\n  - a:\n      b:\n        c: 1\n",                    // item objects, deep
+	"a: 1\n b: 2\n",                                              // an odd indentation
+	"a: 1\n\tb: 2\n",                                             // a tab
+	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n",                             // CRLF, an unterminated quote
+	"a: 1\nb: \"\\q\"\n",                                         // a bad escape
+	"a: 1\nb: \xff\n",                                            // ill-formed UTF-8
+	"a: 1\nb: é\n  c: 1\n",                                       // a deeper line
+	"a:\n  b: 1\n\n  c: 2\nl[2]:\n  - x: 1\n\n  - y: 2\n",        // blank lines
+	"a:\n  # note\n  b: 1\n",                                     // a comment
+	"a: 1\nb: 2",                                                 // no LF at the end
+	"l[2]:\n  - x: 1\n    y: 2\n  - x: 1\n    x: 2\n",            // a duplicate key in an item
+	"a: 1\nb: " + strings.Repeat("v", 70) + "\nc: 1\n",           // a line over the smallest limit
+	"a: 1\n\"b c\": 2\n\"a\": 3\n",                               // quoted keys, one a duplicate
+	"a: 1\n\"\": 2\n\"q\\\"q\": 3\n\"x\\ty\":\n  z: 1\n",         // the empty key, escapes
+	"a: 1\n\"k\"x: 2\n\"k\"[2]: a,b\n\"a:b\": 3\n",               // a quoted key with text after it, a header
+	"a: 1\n\"k\\q\": 2\n\"open: 3\n",                             // a bad escape and an open quote in a key
+	"l[3]:\n  - \"k\": 1\n  - \"a:b\"\n  - \"k\":\n      x: 1\n", // quoted keys on hyphen lines, a quoted item
+}
+
+func TestLineRunsCases(t *testing.T) {
+	for _, c := range runCases {
+		for _, o := range runOpts {
+			checkRuns(t, []byte(c), o...)
+		}
+	}
+}
+
+func TestLineRunsMatchGeneralPath(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	docs := longtest.Size(t, 600, 6000)
+	for i := 0; i < docs; i++ {
+		size := 5 + rng.Intn(40)
+		if i%50 == 0 {
+			size = 3000 // more than one run and one buffer
+		}
+		data := runDoc(rng, size)
+		for _, o := range runOpts {
+			checkRuns(t, data, o...)
+		}
+	}
+}
+
+// TestLineRunsTake checks that runs take the lines they are for: on a
+// document of field lines and list items, most lines are queued behind
+// another line's tokens, not by a refill of their own.
+func TestLineRunsTake(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("items[200]:\n")
+	for i := 0; i < 200; i++ {
+		b.WriteString("  - id: " + strconv.Itoa(i) + "\n    owner:\n      name: Ada\n      mail: \"a@b\"\n    on: true\n")
+	}
+	d := NewDecoder(strings.NewReader(b.String()))
+	refills, tokens := 0, 0
+	for {
+		if d.qi >= len(d.queue) {
+			refills++
+		}
+		if _, err := d.Token(); err != nil {
+			break
+		}
+		tokens++
+	}
+	if refills > tokens/50 {
+		t.Fatalf("%d refills for %d tokens: line runs took too few lines", refills, tokens)
+	}
+}
+
+func FuzzLineRuns(f *testing.F) {
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 20; i++ {
+		f.Add(runDoc(rng, 5+rng.Intn(30)), i%2 == 0)
+	}
+	for _, c := range runCases {
+		f.Add([]byte(c), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		checkRuns(t, data, WithStrict(strict))
+		checkRuns(t, data, WithStrict(strict), WithMaxLineLength(64), WithMaxDepth(4))
+	})
+}
