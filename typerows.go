@@ -43,6 +43,7 @@ type typeState struct {
 	c50      uint64
 	cFalse   uint64  // wordFalse
 	zero     mem.Ptr // &zeroByte
+	validTo  int     // rows whose LF is at or before it need no UTF-8 check
 }
 
 // typeRows's classes of a cell's first byte (typeClass); a byte of none

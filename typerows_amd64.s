@@ -21,7 +21,7 @@
 // start, and is no longer than maxLine. At any other line it returns
 // typeBail with the state at that line's start, so bulkLine decides it.
 // After a row with a byte >= 0x80 it returns typeHigh, so that the row is
-// checked as UTF-8.
+// checked as UTF-8, unless its LF is at or before validTo.
 //
 // It writes each cell's token into its slot of the row's queue row (the
 // queue is memory the collector does not scan: see queue.go),
@@ -298,6 +298,8 @@ eol:
 	MOVQ BX, typeState_ls(R13)
 	CMPQ typeState_high(R13), $0
 	JEQ  row
+	CMPQ AX, typeState_validTo(R13)
+	JLE  row         // checked as UTF-8 already (see validRow)
 	MOVQ $const_typeHigh, ret+8(FP)
 	RET
 
