@@ -38,15 +38,15 @@ func utf8Valid(b []byte) bool {
 // holds, in its 6 bits from bit s, the state that byte c leads to from
 // state s.
 const (
-	u8Accept = 6 * iota // between sequences
-	u8Error             // ill-formed; every byte stays here
-	u8Need1             // one continuation byte to come (80-BF)
-	u8Need2             // two to come, the first any of 80-BF
-	u8AfterE0           // after E0: A0-BF, then one more (no overlong form)
-	u8AfterED           // after ED: 80-9F, then one more (no surrogate)
-	u8AfterF0           // after F0: 90-BF, then two more (no overlong form)
-	u8AfterF1           // after F1-F3: 80-BF, then two more
-	u8AfterF4           // after F4: 80-8F, then two more (at most U+10FFFF)
+	u8Accept  = 6 * iota // between sequences
+	u8Error              // ill-formed; every byte stays here
+	u8Need1              // one continuation byte to come (80-BF)
+	u8Need2              // two to come, the first any of 80-BF
+	u8AfterE0            // after E0: A0-BF, then one more (no overlong form)
+	u8AfterED            // after ED: 80-9F, then one more (no surrogate)
+	u8AfterF0            // after F0: 90-BF, then two more (no overlong form)
+	u8AfterF1            // after F1-F3: 80-BF, then two more
+	u8AfterF4            // after F4: 80-8F, then two more (at most U+10FFFF)
 )
 
 // utf8Step is the transition table of utf8Valid's automaton: the
