@@ -51,29 +51,7 @@ func plainToken(b []byte) Token {
 	k := KindString
 	switch primStart[b[0]] {
 	case primDigit:
-		// Plain integers and decimals without a leading zero are the
-		// common case; signs and exponents go through isNumber.
-		i := 0
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		n := i
-		if i > 0 && i < len(b) && b[i] != '.' && b[i]|0x20 != 'e' {
-			// Digits then anything but a fraction or an exponent, as in
-			// a date: a string, without isNumber's second look.
-			break
-		}
-		if i > 0 && i < len(b) && b[i] == '.' {
-			i++
-			f := i
-			for i < len(b) && b[i]-'0' < 10 {
-				i++
-			}
-			if i == f {
-				i = -1 // "1." is a string
-			}
-		}
-		if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
+		if isNumber(b) {
 			k = KindNumber
 		}
 	case primLetter:
