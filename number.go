@@ -205,6 +205,62 @@ func nonDigits(w uint64) uint64 {
 	return ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & swarHi
 }
 
+// The number grammar of §4 (isNumber's) as an automaton over bytes, in the
+// layout of utf8Valid's: numStep[c] holds, in its 6 bits from bit s, the
+// state that byte c leads to from state s. A text is a number when the
+// state after its last byte is one that numAccept marks. typeRows
+// (typerows_amd64.s) runs it on the cells its word tests do not settle, a
+// byte costing one load and one shift; TestNumStep holds it to isNumber.
+const (
+	numStart    = 6 * iota // nothing read
+	numMinus               // after the leading '-'
+	numZero                // an integer part "0" (accepts)
+	numInt                 // in an integer part that starts with 1-9 (accepts)
+	numDot                 // after the '.'
+	numFrac                // in the fraction (accepts)
+	numE                   // after the 'e' or 'E'
+	numESign               // after the exponent's sign
+	numExp                 // in the exponent's digits (accepts)
+	numError               // not a number, whatever follows
+)
+
+// numAccept has bit s set for each accepting state s.
+const numAccept = 1<<numZero | 1<<numInt | 1<<numFrac | 1<<numExp
+
+var numStep = func() (t [256]uint64) {
+	set := func(c byte, from, to uint64) { t[c] = t[c]&^(63<<from) | to<<from }
+	for c := range t {
+		for s := uint64(numStart); s <= numError; s += 6 {
+			t[c] |= numError << s // unless set below
+		}
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		first := uint64(numInt)
+		if c == '0' {
+			first = numZero
+		}
+		set(c, numStart, first)
+		set(c, numMinus, first)
+		set(c, numInt, numInt)
+		set(c, numDot, numFrac)
+		set(c, numFrac, numFrac)
+		set(c, numE, numExp)
+		set(c, numESign, numExp)
+		set(c, numExp, numExp)
+	}
+	set('-', numStart, numMinus)
+	set('-', numE, numESign)
+	set('+', numE, numESign)
+	set('.', numZero, numDot)
+	set('.', numInt, numDot)
+	for _, c := range []byte{'e', 'E'} {
+		set(c, numZero, numE)
+		set(c, numInt, numE)
+		set(c, numFrac, numE)
+	}
+	return t
+}()
+
 // parseFloat parses number text as a float of the given bit size (32 or
 // 64), without copying it to a string, and says whether that float type
 // holds it. A number it cannot hold is out of range (§4 asks for a documented

@@ -70,6 +70,49 @@ func TestIsNumberGrammar(t *testing.T) {
 	}
 }
 
+// numberByStep runs the automaton of numStep over b, as typeRows does.
+func numberByStep(b []byte) bool {
+	st := uint64(numStart)
+	for _, c := range b {
+		st = numStep[c] >> (st & 63)
+	}
+	return numAccept>>(st&63)&1 != 0
+}
+
+// TestNumStep holds the automaton typeRows runs on cells to the grammar,
+// over every string of up to six bytes from the bytes that matter to
+// numbers, and over every byte in every place of a few numbers.
+func TestNumStep(t *testing.T) {
+	const alphabet = "019.eE+-x"
+	var b []byte
+	var walk func(n int)
+	walk = func(n int) {
+		if got, want := numberByStep(b), numberRE.Match(b); got != want {
+			t.Fatalf("numStep on %q: %v, want %v", b, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			b = append(b, alphabet[i])
+			walk(n - 1)
+			b = b[:len(b)-1]
+		}
+	}
+	walk(6)
+	for _, s := range []string{"-12.5e+7", "0.25", "1735689600360", "0e0"} {
+		for i := range len(s) + 1 {
+			for c := 0; c < 256; c++ {
+				b := []byte(s[:i] + string(rune(0)) + s[i:])
+				b[i] = byte(c)
+				if got, want := numberByStep(b), numberRE.Match(b); got != want {
+					t.Fatalf("numStep on %q: %v, want %v", b, got, want)
+				}
+			}
+		}
+	}
+}
+
 func FuzzIsNumber(f *testing.F) {
 	f.Add([]byte("-1234567890.123456e+21"))
 	f.Add([]byte("2025-05-09"))
