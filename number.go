@@ -212,16 +212,16 @@ func nonDigits(w uint64) uint64 {
 // (typerows_amd64.s) runs it on the cells its word tests do not settle, a
 // byte costing one load and one shift; TestNumStep holds it to isNumber.
 const (
-	numStart    = 6 * iota // nothing read
-	numMinus               // after the leading '-'
-	numZero                // an integer part "0" (accepts)
-	numInt                 // in an integer part that starts with 1-9 (accepts)
-	numDot                 // after the '.'
-	numFrac                // in the fraction (accepts)
-	numE                   // after the 'e' or 'E'
-	numESign               // after the exponent's sign
-	numExp                 // in the exponent's digits (accepts)
-	numError               // not a number, whatever follows
+	numStart = 6 * iota // nothing read
+	numMinus            // after the leading '-'
+	numZero             // an integer part "0" (accepts)
+	numInt              // in an integer part that starts with 1-9 (accepts)
+	numDot              // after the '.'
+	numFrac             // in the fraction (accepts)
+	numE                // after the 'e' or 'E'
+	numESign            // after the exponent's sign
+	numExp              // in the exponent's digits (accepts)
+	numError            // not a number, whatever follows
 )
 
 // numAccept has bit s set for each accepting state s.
