@@ -10,7 +10,10 @@ import "github.com/toonstream/toon/internal/mem"
 // interned; object keys of generic values come from a small cache.
 type textStore struct {
 	pack   bool              // pack short strings into shared blocks
+	perRow bool              // pack each element's strings into a block of its own
 	block  []byte            // the current block of packed strings
+	used   int               // perRow: bytes the current element's strings take
+	est    int               // perRow: the size of the next element's block
 	intern map[string]string // InternStrings: strings seen so far
 	keys   *keyCache         // keys of generic objects, made on first use
 }
@@ -39,11 +42,37 @@ func (ts *textStore) str(b []byte, intern bool) string {
 // saves an allocation per string: the document's strings are all kept by
 // the result anyway. (A block lives as long as any string in it.)
 func (ts *textStore) newString(b []byte) string {
+	if ts.perRow && len(b) != 0 {
+		return ts.rowString(b)
+	}
 	if !ts.pack || len(b) > maxPacked || len(b) == 0 {
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
 		ts.block = make([]byte, 0, packBlock)
+	}
+	at := len(ts.block)
+	ts.block = append(ts.block, b...)
+	return mem.String(ts.block[at:])
+}
+
+// newRow starts the strings of a new element of a RowDecoder (perRow).
+// They are copied into a block of their own, sized from what the last
+// element's strings took: most elements then cost one allocation for all
+// their strings, as a record of encoding/csv does, and a string the caller
+// keeps holds no other element's text.
+func (ts *textStore) newRow() {
+	if ts.used > 0 {
+		ts.est = ts.used + ts.used/4 + 16
+	}
+	ts.block, ts.used = nil, 0
+}
+
+// rowString copies b, not empty, into the current element's block.
+func (ts *textStore) rowString(b []byte) string {
+	ts.used += len(b)
+	if cap(ts.block)-len(ts.block) < len(b) {
+		ts.block = make([]byte, 0, max(ts.est, len(b)))
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
