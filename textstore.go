@@ -62,15 +62,19 @@ func (ts *textStore) newString(b []byte) string {
 // their strings, as a record of encoding/csv does, and a string the caller
 // keeps holds no other element's text.
 func (ts *textStore) newRow() {
-	if ts.used > 0 {
-		ts.est = ts.used + ts.used/4 + 16
-	}
+	ts.est = ts.used + ts.used/4
 	ts.block, ts.used = nil, 0
 }
 
-// rowString copies b, not empty, into the current element's block.
+// rowString copies b, not empty, into the current element's block. When
+// the element's strings are expected to take fewer than tinyBytes, each
+// is a string of its own: the runtime packs such small strings together
+// at less cost than a block of their own.
 func (ts *textStore) rowString(b []byte) string {
 	ts.used += len(b)
+	if ts.est < tinyBytes {
+		return string(b)
+	}
 	if cap(ts.block)-len(ts.block) < len(b) {
 		ts.block = make([]byte, 0, max(ts.est, len(b)))
 	}
@@ -78,6 +82,10 @@ func (ts *textStore) rowString(b []byte) string {
 	ts.block = append(ts.block, b...)
 	return mem.String(ts.block[at:])
 }
+
+// tinyBytes is the size below which the runtime's allocator packs
+// objects without pointers together (its tiny allocator).
+const tinyBytes = 16
 
 // Strings of up to maxPacked bytes are packed into blocks of packBlock.
 const (
