@@ -79,6 +79,12 @@ var bulkCells = []string{
 	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls", `12" pizza`, `-"7`, `x"y:z`,
 	"t", "f", "n", "fals", "falsey", "truE", "nul", "nulL", "trues", "no", "fa",
 	`"a\\\"b"`, `"tab\there"`, `"x\\"`, `"\u00e9"`, `"bad\q"`, `"\"`, `"\\\\"`, `"a\"b"c"`,
+	// Numbers and number-like strings longer than a word, which typeRows
+	// decides with numStep; text that is not ASCII; long escaped text.
+	"1735689601126", "-1.7800806919969214", "5.02e+23", "-9.735", "0.00001556", "8560000000000000000",
+	"4.92e-7", "-0", "1E+05", "12345678.9", "123456789.", "0012345678", "-1.5e", "1e+", "2025-03-28",
+	"1.24.7", "10.33.196.137", "96-0787-8", "+1 555 1137", "1000-AG", "6x26x18", "福岡", "Łódź 👍",
+	`"Hi team,\n\nThe \"cache\" fails,\tagain: see \\\\host\\share.\n\nThanks"`,
 }
 
 // bulkDoc builds a document of one table with rows random cells, and

@@ -1,10 +1,10 @@
 package toon
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -58,6 +58,13 @@ type bulkRun struct {
 
 	ts    typeState // typeRows's arguments and results
 	slots []uint32  // the byte offset in a queue row of each cell's token
+
+	// The window's rows that end at or before validTo, an LF's offset in
+	// src, are well-formed UTF-8 (0: none known); rowByRow tells that the
+	// rest of the window was found not to be, so that each row is checked
+	// alone.
+	validTo  int
+	rowByRow bool
 }
 
 // reset forgets the rows queued and the window's size, for a new
@@ -123,6 +130,8 @@ func (d *Decoder) bulkRows() bool {
 		d.scratch = make([]byte, 0, max(len(src), bulkWinMax)) // once: windows grow up to bulkWinMax
 	}
 	d.scratch = d.scratch[:0]
+	d.bulk.validTo, d.bulk.rowByRow = 0, false
+	d.bulk.ts.validTo = 0
 	rows, ls, k := 0, 0, 0
 	stopped := false // stopped at a line for the general path
 	kernel := useTypeRows && !typeRowsOff && indent < 8 && len(d.cellAt) > 0
@@ -147,7 +156,7 @@ func (d *Decoder) bulkRows() bool {
 			case typeFull:
 				continue
 			case typeHigh:
-				if !strict || utf8.Valid(src[at[len(at)-1]:ls-1]) {
+				if !strict || d.bulk.validRow(src, int(at[len(at)-1]), ls-1) {
 					continue
 				}
 				// The last row is not taken after all.
@@ -179,7 +188,7 @@ func (d *Decoder) bulkRows() bool {
 			stopped = le == lineStop
 			break
 		}
-		if le-ls > lr.maxLine || high && strict && !utf8.Valid(src[ls:le]) {
+		if le-ls > lr.maxLine || high && strict && !d.bulk.validRow(src, ls, le) {
 			stopped = true
 			break
 		}
@@ -229,6 +238,27 @@ func (d *Decoder) bulkRows() bool {
 	d.cur = lineRef{lr.lineNum, d.bulk.off0 + int64(at[rows-1])}
 	lr.keepOff = d.cur.off
 	return true
+}
+
+// validRow reports whether the row src[s:e] (e its LF, or the CR before
+// it) is well-formed UTF-8. The first row that needs the check has the
+// window's complete lines from its start checked at once, so that the
+// rows after it need none of their own (nor, in typeRows, a return to
+// this side): ASCII lines cost little in utf8Valid, and every row is
+// checked once.
+func (b *bulkRun) validRow(src []byte, s, e int) bool {
+	if e <= b.validTo {
+		return true
+	}
+	if !b.rowByRow {
+		if end := bytes.LastIndexByte(src, '\n'); end >= e && utf8Valid(src[s:end]) {
+			b.validTo = end
+			b.ts.validTo = end
+			return true
+		}
+		b.rowByRow = true
+	}
+	return utf8Valid(src[s:e])
 }
 
 // rowStart reports whether the line at src[ls:] starts with exactly

@@ -57,6 +57,13 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // indexRows). It builds each 64-byte block's masks a word at a time, as
 // indexrows_amd64.s builds them a vector at a time, then stores the
 // offsets of the set bits.
+//
+// A byte's match with each byte of interest is found from its low seven
+// bits, lo, computed once a word: (lo^c)+0x7f has its high bit set when
+// lo is not c, and since every byte of interest is below 0x80, the bytes
+// that match none of a set of them are those whose sums, and-ed together,
+// or-ed with the byte's own high bit, have the high bit set. That is two
+// operations a byte of interest, where an exact equality test is five.
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
 	const (
 		quoteW  = '"' * swarLo
@@ -73,11 +80,25 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		for k := 0; k < 8; k++ {
 			w := binary.LittleEndian.Uint64(blk[8*k:])
 			sh := uint(8 * k)
-			q |= swarBits(swarEq(w, quoteW)) << sh
-			dc |= swarBits(swarEq(w, delimW)|swarEq(w, colonW)) << sh
-			bs |= swarBits(swarEq(w, bslashW)) << sh
-			sp |= swarBits(swarEq(w, lfW)|swarEq(w, crW)) << sh
-			hi |= swarBits(w&swarHi) << sh
+			h := w & swarHi
+			lo := w & swar7f
+			// High bit set: the byte is not that byte of interest.
+			nq := (lo ^ quoteW) + swar7f
+			nb := (lo ^ bslashW) + swar7f
+			var nd uint64 // with h or-ed in
+			if delim < 0x80 {
+				nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
+			} else {
+				// A delimiter that is not ASCII: the exact test.
+				x := w ^ delimW
+				nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
+			}
+			ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
+			q |= swarBits(^(nq|h)&swarHi) << sh
+			bs |= swarBits(^(nb|h)&swarHi) << sh
+			dc |= swarBits(^nd&swarHi) << sh
+			sp |= swarBits(^(ns|h)&swarHi) << sh
+			hi |= swarBits(h) << sh
 		}
 		region := st.inq
 		if q|bs|st.esc != 0 {

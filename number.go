@@ -1,7 +1,9 @@
 package toon
 
 import (
+	"encoding/binary"
 	"errors"
+	"math/bits"
 	"strconv"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -128,47 +130,136 @@ func splitNumber(s string) (mant string, exp int, neg bool, ok bool) {
 // isNumber reports whether b is a number in the grammar of §4:
 // /^-?[0-9]+(\.[0-9]+)?(e[+-]?[0-9]+)?$/i without a forbidden leading zero
 // (a zero integer part may only stand alone or before a fraction or
-// exponent).
+// exponent). It reads the runs of digits eight bytes at a time
+// (digitsEnd), so that a long number costs a few word tests, and a
+// digit-leading string ("2025-05-09", "1.2.3") is settled at its first
+// byte out of place.
 func isNumber(b []byte) bool {
 	i := 0
-	if i < len(b) && b[i] == '-' {
+	if len(b) > 0 && b[0] == '-' {
 		i++
 	}
 	start := i
-	for i < len(b) && b[i]-'0' < 10 {
-		i++
+	i = digitsEnd(b, i)
+	if i == start || b[start] == '0' && i-start > 1 {
+		return false // no digit, or a leading zero: "05", "-007"
 	}
-	if i == start {
-		return false
+	if i == len(b) {
+		return true
 	}
-	if b[start] == '0' && i-start > 1 {
-		return false // leading zero: "05", "-007"
-	}
-	if i < len(b) && b[i] == '.' {
+	if b[i] == '.' {
 		i++
 		s := i
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		if i == s {
+		if i = digitsEnd(b, i); i == s {
 			return false
 		}
+		if i == len(b) {
+			return true
+		}
 	}
-	if i < len(b) && b[i]|0x20 == 'e' {
+	if b[i]|0x20 == 'e' {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
 		s := i
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		if i == s {
+		if i = digitsEnd(b, i); i == s {
 			return false
 		}
 	}
 	return i == len(b)
 }
+
+// digitsEnd returns the index of the first byte of b at or after i
+// (i <= len(b)) that is not an ASCII digit, or len(b). Where b has eight
+// bytes, it tests a word at a time, the last one the word that ends b.
+func digitsEnd(b []byte, i int) int {
+	for ; i+8 <= len(b); i += 8 {
+		if nd := nonDigits(binary.LittleEndian.Uint64(b[i:])); nd != 0 {
+			return i + bits.TrailingZeros64(nd)>>3
+		}
+	}
+	if i == len(b) {
+		return i
+	}
+	if n := len(b); n >= 8 {
+		// The word b[n-8:] without its bytes before i.
+		nd := nonDigits(binary.LittleEndian.Uint64(b[n-8:])) >> (8 * uint(i-(n-8)) & 63)
+		if nd == 0 {
+			return n
+		}
+		return i + bits.TrailingZeros64(nd)>>3
+	}
+	for i < len(b) && b[i]-'0' < 10 {
+		i++
+	}
+	return i
+}
+
+// nonDigits returns the mask of the bytes of w that are not ASCII digits:
+// 0x80 in each of them, 0 in the others.
+func nonDigits(w uint64) uint64 {
+	low := w & swar7f
+	// The high bit of low+(0x80-'0') is set when low >= '0', that of
+	// low+(0x80-':') when low >= ':'; no sum carries into the next byte.
+	return ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & swarHi
+}
+
+// The number grammar of §4 (isNumber's) as an automaton over bytes, in the
+// layout of utf8Valid's: numStep[c] holds, in its 6 bits from bit s, the
+// state that byte c leads to from state s. A text is a number when the
+// state after its last byte is one that numAccept marks. typeRows
+// (typerows_amd64.s) runs it on the cells its word tests do not settle, a
+// byte costing one load and one shift; TestNumStep holds it to isNumber.
+const (
+	numStart = 6 * iota // nothing read
+	numMinus            // after the leading '-'
+	numZero             // an integer part "0" (accepts)
+	numInt              // in an integer part that starts with 1-9 (accepts)
+	numDot              // after the '.'
+	numFrac             // in the fraction (accepts)
+	numE                // after the 'e' or 'E'
+	numESign            // after the exponent's sign
+	numExp              // in the exponent's digits (accepts)
+	numError            // not a number, whatever follows
+)
+
+// numAccept has bit s set for each accepting state s.
+const numAccept = 1<<numZero | 1<<numInt | 1<<numFrac | 1<<numExp
+
+var numStep = func() (t [256]uint64) {
+	set := func(c byte, from, to uint64) { t[c] = t[c]&^(63<<from) | to<<from }
+	for c := range t {
+		for s := uint64(numStart); s <= numError; s += 6 {
+			t[c] |= numError << s // unless set below
+		}
+	}
+	for c := byte('0'); c <= '9'; c++ {
+		first := uint64(numInt)
+		if c == '0' {
+			first = numZero
+		}
+		set(c, numStart, first)
+		set(c, numMinus, first)
+		set(c, numInt, numInt)
+		set(c, numDot, numFrac)
+		set(c, numFrac, numFrac)
+		set(c, numE, numExp)
+		set(c, numESign, numExp)
+		set(c, numExp, numExp)
+	}
+	set('-', numStart, numMinus)
+	set('-', numE, numESign)
+	set('+', numE, numESign)
+	set('.', numZero, numDot)
+	set('.', numInt, numDot)
+	for _, c := range []byte{'e', 'E'} {
+		set(c, numZero, numE)
+		set(c, numInt, numE)
+		set(c, numFrac, numE)
+	}
+	return t
+}()
 
 // parseFloat parses number text as a float of the given bit size (32 or
 // 64), without copying it to a string, and says whether that float type

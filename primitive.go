@@ -1,6 +1,9 @@
 package toon
 
 import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -48,29 +51,7 @@ func plainToken(b []byte) Token {
 	k := KindString
 	switch primStart[b[0]] {
 	case primDigit:
-		// Plain integers and decimals without a leading zero are the
-		// common case; signs and exponents go through isNumber.
-		i := 0
-		for i < len(b) && b[i]-'0' < 10 {
-			i++
-		}
-		n := i
-		if i > 0 && i < len(b) && b[i] != '.' && b[i]|0x20 != 'e' {
-			// Digits then anything but a fraction or an exponent, as in
-			// a date: a string, without isNumber's second look.
-			break
-		}
-		if i > 0 && i < len(b) && b[i] == '.' {
-			i++
-			f := i
-			for i < len(b) && b[i]-'0' < 10 {
-				i++
-			}
-			if i == f {
-				i = -1 // "1." is a string
-			}
-		}
-		if i == len(b) && (b[0] != '0' || n == 1) || i >= 0 && i < len(b) && isNumber(b) {
+		if isNumber(b) {
 			k = KindNumber
 		}
 	case primLetter:
@@ -90,7 +71,9 @@ func plainToken(b []byte) Token {
 // the string's bytes (a view into b when there are no escapes, otherwise
 // appended to *scratch) and the index just past the closing quote. bad is
 // the index in b of the problem when err is not nil. Its time is linear in
-// the token's length however many escapes it holds.
+// the token's length however many escapes it holds. *scratch does not move
+// when it has room for len(b) more bytes (the fast path relies on it: see
+// fastQueue).
 func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
 	q := indexByte(b[1:], '"') + 1 // the next '"' at or after i
 	if q == 0 {
@@ -100,65 +83,100 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 	if e < 0 {
 		return b[1:q], q + 1, 0, nil // no escapes: a view
 	}
+	return unescape(b, 1+e, scratch)
+}
+
+// unescape is unquote from the first backslash, b[i], on: it decodes the
+// string into *scratch. The text between escapes is copied a word at a
+// time, the word's first '"' or '\\' found with SWAR masks, so that an
+// escape costs no call; the decoded text is never longer than b, so it is
+// written into scratch's room after one check of its capacity.
+func unescape(b []byte, i int, scratch *[]byte) (s []byte, next int, bad int, err error) {
+	const (
+		quoteW  = '"' * swarLo
+		bslashW = '\\' * swarLo
+	)
 	start := len(*scratch)
-	out := append(*scratch, b[1:1+e]...)
-	i := 1 + e
+	if cap(*scratch)-start < len(b) {
+		*scratch = slices.Grow(*scratch, len(b))
+	}
+	out := (*scratch)[:cap(*scratch)]
+	o := start + copy(out[start:], b[1:i])
 	for {
 		// b[i] is a backslash inside the string.
 		if i+1 >= len(b) {
-			*scratch = out
+			*scratch = out[:o]
 			return nil, len(b), 0, ErrUnterminated
 		}
-		switch b[i+1] {
-		case '\\':
-			out = append(out, '\\')
-		case '"':
-			out = append(out, '"')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			if i+6 > len(b) {
-				return nil, 0, i, ErrEscape
+		if c := unescaped[b[i+1]]; c != 0 {
+			out[o] = c
+		} else {
+			if b[i+1] != 'u' || i+6 > len(b) {
+				return badEscape(b, i)
 			}
 			r := rune(0)
 			for k := i + 2; k < i+6; k++ {
 				h := hexVal(b[k])
 				if h < 0 {
-					return nil, 0, i, ErrEscape
+					return badEscape(b, i)
 				}
 				r = r<<4 | rune(h)
 			}
 			if r >= 0xD800 && r <= 0xDFFF {
-				return nil, 0, i, ErrEscape
+				return badEscape(b, i)
 			}
-			out = utf8.AppendRune(out, r)
+			// Three bytes at most, from six: o stays behind i.
+			o += utf8.EncodeRune(out[o:], r) - 1
 			i += 4
-		default:
-			return nil, 0, i, ErrEscape
 		}
+		o++
 		i += 2
-		if q < i {
-			// The escape covered the quote found before: find the next.
-			j := indexByte(b[i:], '"')
-			if j < 0 {
-				*scratch = out
+		// Copy up to the next '"' or '\\'.
+		for {
+			if i+8 <= len(b) && o+8 <= len(out) {
+				w := binary.LittleEndian.Uint64(b[i:])
+				binary.LittleEndian.PutUint64(out[o:], w)
+				m := swarEq(w, quoteW) | swarEq(w, bslashW)
+				if m == 0 {
+					i += 8
+					o += 8
+					continue
+				}
+				n := bits.TrailingZeros64(m) >> 3
+				i += n
+				o += n
+				break
+			}
+			for i < len(b) && b[i] != '"' && b[i] != '\\' {
+				out[o] = b[i]
+				i++
+				o++
+			}
+			if i == len(b) {
+				*scratch = out[:o]
 				return nil, len(b), 0, ErrUnterminated
 			}
-			q = i + j
+			break
 		}
-		j := indexByte(b[i:q], '\\')
-		if j < 0 {
-			out = append(out, b[i:q]...)
-			*scratch = out
-			return out[start:], q + 1, 0, nil
+		if b[i] == '"' {
+			*scratch = out[:o]
+			return out[start:o], i + 1, 0, nil
 		}
-		out = append(out, b[i:i+j]...)
-		i += j
 	}
+}
+
+// unescaped[c] is the byte the escape \c stands for, or 0 for \u and
+// for the bytes that may not follow a backslash (§7.1).
+var unescaped = [256]byte{'\\': '\\', '"': '"', 'n': '\n', 'r': '\r', 't': '\t'}
+
+// badEscape is unquote's error for the bad escape at b[i]: ErrEscape, or
+// ErrUnterminated when no quote follows it, as the string then lacks its
+// end before anything else.
+func badEscape(b []byte, i int) (s []byte, next int, bad int, err error) {
+	if indexByte(b[i+1:], '"') < 0 {
+		return nil, len(b), 0, ErrUnterminated
+	}
+	return nil, 0, i, ErrEscape
 }
 
 func hexVal(c byte) int {

@@ -15,8 +15,10 @@ import (
 // type T, one at a time, so that a table of any length is processed in
 // constant memory. Rows of a tabular array decoded into a struct cost no
 // key lookups and no reflection; decoding into a reused value allocates
-// nothing but the strings it stores (and, with the InternStrings option,
-// nothing for strings seen before).
+// nothing but the strings it stores, which share one allocation per
+// element (and, with the InternStrings option, nothing for strings seen
+// before). A string kept from an element keeps that element's strings in
+// memory, and no other's.
 //
 // Positioning: the first call to Next reads the next token of the Decoder,
 // which must start an array (of any form: tabular, list or inline). To read
@@ -41,7 +43,7 @@ const (
 // NewRowDecoder returns a RowDecoder for the array that starts with the
 // next token of d.
 func NewRowDecoder[T any](d *Decoder) *RowDecoder[T] {
-	return &RowDecoder[T]{s: decState{d: d, cell: -1}, pl: decPlanOf(reflect.TypeFor[T]())}
+	return &RowDecoder[T]{s: decState{d: d, cell: -1, text: textStore{perRow: true}}, pl: decPlanOf(reflect.TypeFor[T]())}
 }
 
 // Next decodes the next element of the array into *v, which it zeroes
@@ -96,6 +98,7 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		return r.pending(io.EOF)
 	}
 	p := mem.Of(v)
+	r.s.text.newRow()
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)
 	} else {

@@ -3,6 +3,7 @@ package toon
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"iter"
 	"reflect"
@@ -492,6 +493,55 @@ func checkNestedRows[T any](t *testing.T, rows []T, d Delimiter) {
 		must(t, e.Close())
 		if b.String() != string(wantField) {
 			t.Fatalf("%T, delimiter %q, n %d: field table\n got %.300q\nwant %.300q", rows, d, mode.n, b.String(), wantField)
+		}
+	}
+}
+
+// TestRowDecoderOneAllocPerRow checks that the strings of an element
+// share one allocation (textStore.perRow): rows of three distinct strings,
+// one of them escaped and one long, cost one allocation a row once the
+// block size has settled, and the strings kept from every row stay intact.
+func TestRowDecoderOneAllocPerRow(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	type row struct {
+		ID   int    `toon:"id"`
+		Name string `toon:"name"`
+		Note string `toon:"note"`
+		City string `toon:"city"`
+	}
+	const n = 3000
+	var b strings.Builder
+	b.WriteString("[" + strconv.Itoa(n) + "]{id,name,note,city}:\n")
+	want := make([]row, n)
+	for i := range want {
+		want[i] = row{i, "name" + strconv.Itoa(i), "a \"note\"\tfor row " + strconv.Itoa(i) + strings.Repeat(" and more", i%7),
+			"Łódź " + strconv.Itoa(i%13)}
+		fmt.Fprintf(&b, "  %d,%s,%q,%s\n", i, want[i].Name, want[i].Note, want[i].City)
+	}
+	d := NewDecoder(strings.NewReader(b.String()))
+	rd := NewRowDecoder[row](d)
+	got := make([]row, 0, n)
+	var v row
+	for i := 0; i < 10; i++ {
+		if err := rd.Next(&v); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v)
+	}
+	allocs := testing.AllocsPerRun(n-20, func() {
+		if err := rd.Next(&v); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, v)
+	})
+	if allocs > 1.1 {
+		t.Errorf("%v allocations per row, want 1", allocs)
+	}
+	for i, g := range got {
+		if g != want[i] {
+			t.Fatalf("row %d: %+v, want %+v", i, g, want[i])
 		}
 	}
 }

@@ -10,7 +10,10 @@ import "github.com/toonstream/toon/internal/mem"
 // interned; object keys of generic values come from a small cache.
 type textStore struct {
 	pack   bool              // pack short strings into shared blocks
+	perRow bool              // pack each element's strings into a block of its own
 	block  []byte            // the current block of packed strings
+	used   int               // perRow: bytes the current element's strings take
+	est    int               // perRow: the size of the next element's block
 	intern map[string]string // InternStrings: strings seen so far
 	keys   *keyCache         // keys of generic objects, made on first use
 }
@@ -39,6 +42,9 @@ func (ts *textStore) str(b []byte, intern bool) string {
 // saves an allocation per string: the document's strings are all kept by
 // the result anyway. (A block lives as long as any string in it.)
 func (ts *textStore) newString(b []byte) string {
+	if ts.perRow && len(b) != 0 {
+		return ts.rowString(b)
+	}
 	if !ts.pack || len(b) > maxPacked || len(b) == 0 {
 		return string(b)
 	}
@@ -49,6 +55,37 @@ func (ts *textStore) newString(b []byte) string {
 	ts.block = append(ts.block, b...)
 	return mem.String(ts.block[at:])
 }
+
+// newRow starts the strings of a new element of a RowDecoder (perRow).
+// They are copied into a block of their own, sized from what the last
+// element's strings took: most elements then cost one allocation for all
+// their strings, as a record of encoding/csv does, and a string the caller
+// keeps holds no other element's text.
+func (ts *textStore) newRow() {
+	ts.est = ts.used + ts.used/4
+	ts.block, ts.used = nil, 0
+}
+
+// rowString copies b, not empty, into the current element's block. When
+// the element's strings are expected to take fewer than tinyBytes, each
+// is a string of its own: the runtime packs such small strings together
+// at less cost than a block of their own.
+func (ts *textStore) rowString(b []byte) string {
+	ts.used += len(b)
+	if ts.est < tinyBytes {
+		return string(b)
+	}
+	if cap(ts.block)-len(ts.block) < len(b) {
+		ts.block = make([]byte, 0, max(ts.est, len(b)))
+	}
+	at := len(ts.block)
+	ts.block = append(ts.block, b...)
+	return mem.String(ts.block[at:])
+}
+
+// tinyBytes is the size below which the runtime's allocator packs
+// objects without pointers together (its tiny allocator).
+const tinyBytes = 16
 
 // Strings of up to maxPacked bytes are packed into blocks of packBlock.
 const (

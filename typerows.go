@@ -43,6 +43,8 @@ type typeState struct {
 	c50      uint64
 	cFalse   uint64  // wordFalse
 	zero     mem.Ptr // &zeroByte
+	numStep  mem.Ptr // &numStep
+	validTo  int     // rows whose LF is at or before it need no UTF-8 check
 }
 
 // typeRows's classes of a cell's first byte (typeClass); a byte of none
@@ -99,4 +101,5 @@ func (ts *typeState) setTables() {
 	ts.c50 = (0x80 - '0') * swarLo
 	ts.cFalse = wordFalse
 	ts.zero = mem.Of(&zeroByte)
+	ts.numStep = mem.Of(&numStep)
 }

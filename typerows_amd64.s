@@ -13,15 +13,17 @@
 //     or, when it holds a backslash, kind 1 and the whole quoted cell, for
 //     typeRun to unquote;
 //   - an unquoted cell, empty or not starting or ending with a space, with
-//     no '"', '\', ':' or CR: typed as bulkLine does, by the word tests of
-//     shortNumber and the keyword compares, or given kind 0 and its text
-//     for typeRun to pass to plainToken;
+//     no '"', '\', ':' or CR: typed as bulkLine does, a cell that starts
+//     as a number can by the word tests of shortNumber or else by the
+//     automaton of numStep (number.go), the others by the keyword
+//     compares, or given kind 0 and its text for typeRun to pass to
+//     plainToken;
 // the row has exactly as many cells as slots, starts with exactly indent
 // spaces and a byte rowFirst allows, has 8 bytes in the window from its
 // start, and is no longer than maxLine. At any other line it returns
 // typeBail with the state at that line's start, so bulkLine decides it.
 // After a row with a byte >= 0x80 it returns typeHigh, so that the row is
-// checked as UTF-8.
+// checked as UTF-8, unless its LF is at or before validTo.
 //
 // It writes each cell's token into its slot of the row's queue row (the
 // queue is memory the collector does not scan: see queue.go),
@@ -154,12 +156,12 @@ typed:
 
 digit:
 	// shortNumber on the cell's word, for cells of up to 8 bytes with a
-	// whole word in the window; anything else is plainToken's.
+	// whole word in the window; anything else goes through numStep.
 	CMPQ R8, $8
-	JA   plain
+	JA   numdfa
 	LEAQ 8(CX), R15
 	CMPQ R15, typeState_srcLen(R13)
-	JA   plain
+	JA   numdfa
 	MOVQ (SI)(CX*1), R14         // w
 	MOVQ typeState_lenMask(R13), R9
 	MOVQ (R9)(R8*8), R9          // valid: 0x80 in each of the cell's bytes
@@ -173,15 +175,15 @@ digit:
 	ANDNQ R9, DX, DX             // nd: the cell's bytes that are not digits
 	JZ   lead
 	BLSRQ DX, R15
-	JNZ  plain                   // more than one
+	JNZ  numdfa                   // more than one
 	TZCNTQ DX, R15
 	SHRQ $3, R15
 	ADDQ CX, R15
 	CMPB (SI)(R15*1), $0x2e
-	JNE  plain                   // not a '.'
+	JNE  numdfa                   // not a '.'
 	MOVQ typeState_midMask(R13), R15
 	TESTQ DX, (R15)(R8*8)
-	JZ   plain                   // the '.' is first or last
+	JZ   numdfa                   // the '.' is first or last
 
 lead:
 	// A leading '0' only alone or before the '.'.
@@ -191,10 +193,36 @@ lead:
 	JEQ  num
 	SHRQ $8, R14
 	CMPB R14B, $0x2e
-	JNE  plain
+	JNE  numdfa
 
 num:
 	PUT($const_KindNumber, CX, R8)
+	JMP  next
+
+numdfa:
+	// The cell src[CX:AX] through the automaton of numStep (number.go), a
+	// byte at a time: the state in CX (SHRQ takes its count in CL), the
+	// byte's row of the table shifted right by it.
+	LEAQ (SI)(CX*1), R14
+	LEAQ (SI)(AX*1), R15
+	MOVQ typeState_numStep(R13), R9
+	MOVL $const_numStart, CX
+
+nloop:
+	MOVBLZX (R14), DX
+	MOVQ (R9)(DX*8), DX
+	SHRQ CX, DX
+	MOVQ DX, CX
+	INCQ R14
+	CMPQ R14, R15
+	JB   nloop
+	MOVQ $const_numAccept, DX
+	SHRQ CX, DX      // bit 0: the state accepts
+	MOVQ AX, CX
+	SUBQ R8, CX      // the cell's start again
+	TESTQ $1, DX
+	JNZ  num
+	PUT($const_KindString, CX, R8)
 	JMP  next
 
 letter:
@@ -298,6 +326,8 @@ eol:
 	MOVQ BX, typeState_ls(R13)
 	CMPQ typeState_high(R13), $0
 	JEQ  row
+	CMPQ AX, typeState_validTo(R13)
+	JLE  row         // checked as UTF-8 already (see validRow)
 	MOVQ $const_typeHigh, ret+8(FP)
 	RET
 

@@ -1,0 +1,142 @@
+package toon
+
+import (
+	"bytes"
+	"errors"
+	"math/rand"
+	"testing"
+	"unicode/utf8"
+)
+
+// unquoteRef is unquote written a byte at a time: the specification its
+// word-at-a-time copying must match. A string without a closing quote is
+// ErrUnterminated, and so is one whose bad escape no quote follows.
+func unquoteRef(b []byte) (s []byte, next int, bad int, err error) {
+	if bytes.IndexByte(b[1:], '"') < 0 {
+		return nil, len(b), 0, ErrUnterminated
+	}
+	var out []byte
+	for i := 1; i < len(b); i++ {
+		switch c := b[i]; c {
+		case '"':
+			if out == nil {
+				out = []byte{}
+			}
+			return out, i + 1, 0, nil
+		case '\\':
+			if i+1 >= len(b) {
+				return nil, len(b), 0, ErrUnterminated
+			}
+			switch b[i+1] {
+			case '\\', '"':
+				out = append(out, b[i+1])
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				if i+6 > len(b) {
+					return refBadEscape(b, i)
+				}
+				r := rune(0)
+				for k := i + 2; k < i+6; k++ {
+					h := hexVal(b[k])
+					if h < 0 {
+						return refBadEscape(b, i)
+					}
+					r = r<<4 | rune(h)
+				}
+				if r >= 0xD800 && r <= 0xDFFF {
+					return refBadEscape(b, i)
+				}
+				out = utf8.AppendRune(out, r)
+				i += 4
+			default:
+				return refBadEscape(b, i)
+			}
+			i++
+		default:
+			out = append(out, c)
+		}
+	}
+	return nil, len(b), 0, ErrUnterminated
+}
+
+func refBadEscape(b []byte, i int) ([]byte, int, int, error) {
+	if bytes.IndexByte(b[i+1:], '"') < 0 {
+		return nil, len(b), 0, ErrUnterminated
+	}
+	return nil, 0, i, ErrEscape
+}
+
+// TestUnquoteDifferential compares unquote with unquoteRef on random
+// quoted tokens with escapes at every distance from each other and from
+// the ends (so that each falls at every place in a word), followed by
+// more text or not, with a scratch buffer with and without room.
+func TestUnquoteDifferential(t *testing.T) {
+	rng := rand.New(rand.NewSource(17))
+	pieces := []string{"a", "bc", "defghij", "klmnopqrstuvwx", "é", "福", `\"`, `\\`, `\n`, `\t`, `\r`,
+		`\u00e9`, `\u798F`, `\ud800`, `\q`, `\u12`, `\`, `"`, ",", " "}
+	for i := 0; i < 200000; i++ {
+		b := []byte{'"'}
+		for n := rng.Intn(10); n > 0; n-- {
+			if rng.Intn(10) == 0 {
+				b = append(b, pieces[11+rng.Intn(len(pieces)-11)]...)
+			} else {
+				b = append(b, pieces[rng.Intn(11)]...)
+			}
+		}
+		if rng.Intn(4) != 0 {
+			b = append(b, '"')
+		}
+		if rng.Intn(3) == 0 {
+			b = append(b, ",x,\"y\""...)
+		}
+		var scratch []byte
+		if rng.Intn(2) == 0 {
+			scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
+		}
+		before := len(scratch)
+		s, next, bad, err := unquote(b, &scratch)
+		ws, wnext, wbad, werr := unquoteRef(b)
+		if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
+			t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
+		}
+		if len(scratch) < before {
+			t.Fatalf("unquote(%q) shortened scratch", b)
+		}
+	}
+}
+
+// TestUnquoteScratchStays checks that unquote does not move a scratch
+// buffer with room for the whole token, as the fast path requires.
+func TestUnquoteScratchStays(t *testing.T) {
+	b := []byte(`"one \"two\" three\n\tfour \\ five \u00e9 six seven eight"`)
+	scratch := make([]byte, 3, 3+len(b))
+	p := &scratch[:1][0]
+	s, _, _, err := unquote(b, &scratch)
+	if err != nil || &scratch[:1][0] != p {
+		t.Fatalf("scratch moved or error %v", err)
+	}
+	if want := "one \"two\" three\n\tfour \\ five é six seven eight"; string(s) != want {
+		t.Fatalf("got %q, want %q", s, want)
+	}
+}
+
+func FuzzUnquote(f *testing.F) {
+	f.Add([]byte(`"a\"b\\c\n\u00e9 long text here"`))
+	f.Add([]byte(`"\`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != '"' {
+			return
+		}
+		var scratch []byte
+		s, next, bad, err := unquote(b, &scratch)
+		ws, wnext, wbad, werr := unquoteRef(b)
+		if !bytes.Equal(s, ws) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
+			t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
+		}
+	})
+}

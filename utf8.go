@@ -1,0 +1,82 @@
+package toon
+
+import "encoding/binary"
+
+// utf8Valid reports whether b is well-formed UTF-8, as utf8.Valid does
+// (no surrogates, no overlong forms, nothing above U+10FFFF), at about
+// twice its speed on text that is not ASCII: it runs a table-driven
+// automaton in which each byte costs one table load, which does not
+// depend on the state, and one shift, which does. Words of eight ASCII
+// bytes between sequences are skipped whole.
+func utf8Valid(b []byte) bool {
+	var st uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		if binary.LittleEndian.Uint64(b[i:])&swarHi == 0 && st&63 == u8Accept {
+			continue
+		}
+		c := b[i : i+8 : i+8]
+		st = utf8Step[c[0]] >> (st & 63)
+		st = utf8Step[c[1]] >> (st & 63)
+		st = utf8Step[c[2]] >> (st & 63)
+		st = utf8Step[c[3]] >> (st & 63)
+		st = utf8Step[c[4]] >> (st & 63)
+		st = utf8Step[c[5]] >> (st & 63)
+		st = utf8Step[c[6]] >> (st & 63)
+		st = utf8Step[c[7]] >> (st & 63)
+		if st&63 == u8Error {
+			return false
+		}
+	}
+	for _, c := range b[i:] {
+		st = utf8Step[c] >> (st & 63)
+	}
+	return st&63 == u8Accept
+}
+
+// The states of utf8Valid's automaton, each a shift count: utf8Step[c]
+// holds, in its 6 bits from bit s, the state that byte c leads to from
+// state s.
+const (
+	u8Accept  = 6 * iota // between sequences
+	u8Error              // ill-formed; every byte stays here
+	u8Need1              // one continuation byte to come (80-BF)
+	u8Need2              // two to come, the first any of 80-BF
+	u8AfterE0            // after E0: A0-BF, then one more (no overlong form)
+	u8AfterED            // after ED: 80-9F, then one more (no surrogate)
+	u8AfterF0            // after F0: 90-BF, then two more (no overlong form)
+	u8AfterF1            // after F1-F3: 80-BF, then two more
+	u8AfterF4            // after F4: 80-8F, then two more (at most U+10FFFF)
+)
+
+// utf8Step is the transition table of utf8Valid's automaton: the
+// well-formed sequences of the Unicode standard (table 3-7).
+var utf8Step = func() (t [256]uint64) {
+	set := func(lo, hi int, from, to uint64) {
+		for c := lo; c <= hi; c++ {
+			t[c] = t[c]&^(63<<from) | to<<from
+		}
+	}
+	for c := range t {
+		for s := uint64(u8Accept); s <= u8AfterF4; s += 6 {
+			t[c] |= u8Error << s // unless set below
+		}
+	}
+	set(0x00, 0x7f, u8Accept, u8Accept)
+	set(0x80, 0xbf, u8Need1, u8Accept)
+	set(0x80, 0xbf, u8Need2, u8Need1)
+	set(0x80, 0xbf, u8AfterF1, u8Need2)
+	set(0xa0, 0xbf, u8AfterE0, u8Need1)
+	set(0x80, 0x9f, u8AfterED, u8Need1)
+	set(0x90, 0xbf, u8AfterF0, u8Need2)
+	set(0x80, 0x8f, u8AfterF4, u8Need2)
+	set(0xc2, 0xdf, u8Accept, u8Need1)
+	set(0xe0, 0xe0, u8Accept, u8AfterE0)
+	set(0xe1, 0xec, u8Accept, u8Need2)
+	set(0xed, 0xed, u8Accept, u8AfterED)
+	set(0xee, 0xef, u8Accept, u8Need2)
+	set(0xf0, 0xf0, u8Accept, u8AfterF0)
+	set(0xf1, 0xf3, u8Accept, u8AfterF1)
+	set(0xf4, 0xf4, u8Accept, u8AfterF4)
+	return t
+}()
