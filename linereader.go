@@ -250,7 +250,7 @@ func (l *lineReader) readLine(ln *rawLine) error {
 		if i < len(line) && line[i] == '#' {
 			// A comment line (only spaces may precede '#') is dropped, but
 			// in strict mode its bytes must still be UTF-8 (§4).
-			if l.strict && !utf8.Valid(line) {
+			if l.strict && !utf8Valid(line) {
 				ln.full, ln.text, ln.num, ln.off = line, line[i:], l.lineNum, off
 				return errCommentUTF8
 			}
@@ -347,14 +347,14 @@ func (l *lineReader) take(n int) {
 
 // validUTF8 reports whether b is well-formed UTF-8 (no surrogates). Lines
 // are mostly short and ASCII: a word-at-a-time check settles those before
-// utf8.Valid is called. The last partial word is checked as the line's
+// utf8Valid is called. The last partial word is checked as the line's
 // last eight bytes, which overlap bytes already known to be ASCII.
 func validUTF8(b []byte) bool {
 	n := len(b)
 	i := 0
 	for ; i+8 <= n; i += 8 {
 		if binary.LittleEndian.Uint64(b[i:])&swarHi != 0 {
-			return utf8.Valid(b[i:])
+			return utf8Valid(b[i:])
 		}
 	}
 	if i == n {
@@ -362,13 +362,13 @@ func validUTF8(b []byte) bool {
 	}
 	if n >= 8 {
 		if binary.LittleEndian.Uint64(b[n-8:])&swarHi != 0 {
-			return utf8.Valid(b[i:])
+			return utf8Valid(b[i:])
 		}
 		return true
 	}
 	for ; i < n; i++ {
 		if b[i] >= utf8.RuneSelf {
-			return utf8.Valid(b[i:])
+			return utf8Valid(b[i:])
 		}
 	}
 	return true
