@@ -41,11 +41,12 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 
 // putStr writes the string value s at p, in quotes if §7.2 requires them,
 // and returns how many bytes it wrote; p must have room for len(s)+2. It
-// settles the common cases, ASCII strings with no byte that needs an
-// escape: the special test on the first and last 8 bytes (4 for strings
-// of 4 to 7 bytes; the words overlap when the string is short) and on the
-// words between them if any, and O(1) looks at the first and last bytes
-// for the shapes of §7.2. For every other string it writes nothing and
+// settles the common cases, strings of valid UTF-8 with no byte that needs
+// an escape: the special test on the first and last 8 bytes (4 for
+// strings of 4 to 7 bytes; the words overlap when the string is short)
+// and on the words between them if any, utf8.ValidString if a byte is not
+// ASCII, and the shapes of §7.2 (shapeOf, and numericLike for text that
+// starts as a number does). For every other string it writes nothing and
 // returns -1, for appendStrSlow.
 //
 // The text is stored a word at a time from the words just tested, after an
@@ -55,33 +56,31 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 func putStr(p mem.Ptr, s string, dw uint64) int {
 	n := len(s)
 	sp := mem.StringData(s)
-	var x0, x1, hard, quo uint64
+	var x0, x1, hard, quo, high uint64
 	switch {
 	case n > 16:
 		return putLongStr(p, s, dw)
 	case n >= 8:
 		// Unaligned loads are fine where Go runs.
 		x0, x1 = sp.Load64(0), sp.Load64(n-8)
-		h0, q0 := special(x0, dw)
-		h1, q1 := special(x1, dw)
-		hard, quo = h0|h1, q0|q1
+		h0, q0, g0 := special(x0, dw)
+		h1, q1, g1 := special(x1, dw)
+		hard, quo, high = h0|h1, q0|q1, g0|g1
 	case n >= 4:
 		x0, x1 = uint64(sp.Load32(0)), uint64(sp.Load32(n-4))
-		hard, quo = special(x0|x1<<32, dw)
+		hard, quo, high = special(x0|x1<<32, dw)
 	case n > 0:
-		hard, quo = special(smallWord(sp, n), dw)
+		hard, quo, high = special(smallWord(sp, n), dw)
 	default:
 		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
-	if hard&hi8 != 0 {
-		return -1
-	}
 	q := 0
-	if quo&hi8 != 0 {
-		q = 1
-	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
-		q = 1
+	if (hard|quo|high)&hi8 != 0 || shapeOf(s) != shapePlain {
+		var ok bool
+		if q, ok = quoteText(s, hard, quo, high); !ok {
+			return -1
+		}
 	}
 	p.SetByte(0, '"')
 	d := p.Add(q)
@@ -98,7 +97,22 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		d.SetByte(n-1, s[n-1])
 	}
 	d.SetByte(n, '"')
-	return int(n + 2*q)
+	return n + 2*q
+}
+
+// quoteText settles, for the non-empty string s whose words special made
+// hard, quo and high of, whether it is written as it is between quotes
+// (q = 1) or without them (q = 0); ok is false for a string with a byte
+// that may need an escape or that is not valid UTF-8, which only the exact
+// path (appendStrSlow) writes.
+func quoteText(s string, hard, quo, high uint64) (q int, ok bool) {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+		return 0, false
+	}
+	if quo&hi8 != 0 || quoteByShape(s) {
+		return 1, true
+	}
+	return 0, true
 }
 
 // putLongStr is putStr for strings of more than 16 bytes.
@@ -106,19 +120,17 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 	n := len(s)
 	sp := mem.StringData(s)
 	last := sp.Load64(n - 8)
-	hard, quo := special(last, dw)
+	hard, quo, high := special(last, dw)
 	for i := 0; i < n-8; i += 8 {
-		h, q := special(sp.Load64(i), dw)
-		hard, quo = hard|h, quo|q
-	}
-	if hard&hi8 != 0 {
-		return -1
+		h, q, g := special(sp.Load64(i), dw)
+		hard, quo, high = hard|h, quo|q, high|g
 	}
 	q := 0
-	if quo&hi8 != 0 {
-		q = 1
-	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
-		q = 1
+	if (hard|quo|high)&hi8 != 0 || shapeOf(s) != shapePlain {
+		var ok bool
+		if q, ok = quoteText(s, hard, quo, high); !ok {
+			return -1
+		}
 	}
 	p.SetByte(0, '"')
 	d := p.Add(q)
@@ -131,7 +143,7 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		copy(mem.BytesAt(d, n), s)
 	}
 	d.SetByte(n, '"')
-	return int(n + 2*q)
+	return n + 2*q
 }
 
 // appendStrSlow is appendStrW for the strings its fast test does not

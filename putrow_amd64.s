@@ -65,6 +65,19 @@ DATA rowFloats<>+48(SB)/8, $0x4330000000000000 // 2^52
 DATA rowFloats<>+56(SB)/8, $0                  // (VPSUBQ reads 16 bytes)
 GLOBL rowFloats<>(SB), RODATA|NOPTR, $64
 
+// The bounds of rowBytes (putrow_amd64.go), 64 bytes each.
+#define B_C0 ·rowBytes+0(SB)
+#define B_C2 ·rowBytes+64(SB)
+#define B_E0 ·rowBytes+128(SB)
+#define B_F0 ·rowBytes+192(SB)
+#define B_F5 ·rowBytes+256(SB)
+#define B_90 ·rowBytes+320(SB)
+#define B_A0 ·rowBytes+384(SB)
+#define B_ED ·rowBytes+448(SB)
+#define B_F4 ·rowBytes+512(SB)
+#define B_0 ·rowBytes+576(SB)
+#define B_COLON ·rowBytes+640(SB)
+
 #define F_1EM6 rowFloats<>+0(SB)
 #define F_1E7 rowFloats<>+8(SB)
 #define F_1E4 rowFloats<>+16(SB)
@@ -305,12 +318,16 @@ str: // AX is the text, BX its length, or null or a NumberValue
 	KMOVQ      R9, K1          // the text's bytes
 	VMOVDQU8.Z (AX), K1, Z0
 	VPMOVB2M   Z0, K2          // bytes of 0x80 and above
+	KANDNQ     K1, K2, K5      // the text's ASCII bytes
 	VMOVDQA64  Z0, Z3
-	VPERMI2B.Z Z2, Z1, K1, Z3  // each byte's class, by its low 7 bits
+	VPERMI2B.Z Z2, Z1, K5, Z3  // each ASCII byte's class, by its low 7 bits
 	VPMOVB2M   Z3, K3          // bytes of class byteHard
-	KORQ       K2, K3, K3
 	KORTESTQ   K3, K3
 	JNE        done            // for appendCell
+	KORTESTQ   K2, K2
+	JNE        utf8            // not ASCII: valid UTF-8 is written as it is
+
+ascii:
 	VPTESTMB   Z3, Z3, K4      // bytes of class byteQuote
 	KORTESTQ   K4, K4
 	JNE        quote
@@ -338,7 +355,125 @@ str: // AX is the text, BX its length, or null or a NumberValue
 	CMPB       R9, $0x66       // 'f'
 	JEQ        plain
 	CMPB       R9, $0x6e       // 'n'
-	JNE        done            // a digit or '+': numeric-like text is appendCell's
+	JEQ        plain
+
+	// A digit or '+': quoted if numericLike, that is if the text is
+	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
+	// byte that is not a digit, the zeros past the text included, so
+	// that the first one at or after bit k is TZCNT of R10>>k (k <= 33).
+	VPCMPUB $5, B_0, Z0, K6         // >= '0'
+	VPCMPUB $1, B_COLON, Z0, K6, K6 // and < ':'
+	KMOVQ   K6, R10
+	NOTQ    R10
+	XORL    R11, R11
+	CMPB    R9, $0x2b          // '+'
+	SETEQ   R11B               // k: where the digits start
+	SHRXQ   R11, R10, R12
+	TZCNTQ  R12, R12
+	ADDQ    R11, R12           // j: the first byte after them
+	CMPQ    R12, R11
+	JEQ     plain              // no digit
+	CMPQ    R12, BX
+	JEQ     quote              // digits to the end
+	MOVBLZX (AX)(R12*1), R8
+	CMPB    R8, $0x2e          // '.'
+	JNE     nexp
+	LEAQ    1(R12), R11        // the fraction's digits
+	SHRXQ   R11, R10, R12
+	TZCNTQ  R12, R12
+	ADDQ    R11, R12
+	CMPQ    R12, R11
+	JEQ     plain              // no digit after the point
+	CMPQ    R12, BX
+	JEQ     quote
+	MOVBLZX (AX)(R12*1), R8
+
+nexp: // R8 is the byte at j, which is not the last
+	ORB     $0x20, R8
+	CMPB    R8, $0x65          // 'e' or 'E'
+	JNE     plain
+	LEAQ    1(R12), R11
+	CMPQ    R11, BX
+	JAE     plain              // nothing after it
+	MOVBLZX (AX)(R11*1), R8
+	CMPB    R8, $0x2b          // '+'
+	JEQ     esign
+	CMPB    R8, $0x2d          // '-'
+	JNE     edigits
+
+esign:
+	INCQ R11
+
+edigits: // the exponent's digits from R11 on
+	SHRXQ  R11, R10, R12
+	TZCNTQ R12, R12
+	ADDQ   R11, R12
+	CMPQ   R12, R11
+	JEQ    plain
+	CMPQ   R12, BX
+	JEQ    quote
+	JMP    plain
+
+utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
+	// With masks of the bytes in GPRs (bit i for byte i), each byte
+	// after a lead byte of a sequence of n bytes (n-1 of them) must be a
+	// continuation byte, and no other; the zeros past the text are ASCII,
+	// so a sequence cut short at its end fails too. Then the second
+	// byte's narrower ranges after E0, ED, F0 and F4 (no overlong forms,
+	// no surrogates, nothing past U+10FFFF).
+	KMOVQ   K2, R8             // 0x80 and above
+	VPCMPUB $5, B_C0, Z0, K6
+	KMOVQ   K6, R9             // 0xC0 and above
+	VPCMPUB $5, B_C2, Z0, K6
+	KMOVQ   K6, R10            // 0xC2 and above
+	VPCMPUB $5, B_E0, Z0, K6
+	KMOVQ   K6, R11            // 0xE0 and above
+	VPCMPUB $5, B_F0, Z0, K6
+	KMOVQ   K6, R12            // 0xF0 and above
+	VPCMPUB $5, B_F5, Z0, K6
+	KMOVQ   K6, DX             // 0xF5 and above: never in UTF-8
+	ANDNQ   R8, R9, R8         // continuation bytes: 0x80-0xBF
+	ANDNQ   R9, R10, R9        // 0xC0 and 0xC1: never in UTF-8
+	ORQ     DX, R9
+	JNE     done
+	ANDNQ   R12, DX, DX        // leads of 4 bytes: 0xF0-0xF4
+	ANDNQ   R11, R12, R12      // leads of 3: 0xE0-0xEF
+	ANDNQ   R10, R11, R10      // leads of 2: 0xC2-0xDF
+	ORQ     R12, R10
+	ORQ     DX, R10            // every lead
+	ORQ     DX, R12            // leads of 3 or 4
+	SHLQ    $1, R10
+	SHLQ    $2, R12
+	SHLQ    $3, DX
+	ORQ     R12, R10
+	ORQ     DX, R10            // the bytes that must continue a sequence
+	CMPQ    R10, R8
+	JNE     done
+	VPCMPUB $1, B_A0, Z0, K6
+	KMOVQ   K6, R10            // below 0xA0
+	VPCMPUB $1, B_90, Z0, K6
+	KMOVQ   K6, R11            // below 0x90
+	VPCMPUB $0, B_E0, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	TESTQ   R10, R8
+	JNE     done               // E0 80-9F: overlong
+	VPCMPUB $0, B_ED, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	ANDNQ   R8, R10, R8
+	JNE     done               // ED A0-BF: a surrogate
+	VPCMPUB $0, B_F0, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	TESTQ   R11, R8
+	JNE     done               // F0 80-8F: overlong
+	VPCMPUB $0, B_F4, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	ANDNQ   R8, R11, R8
+	JNE     done               // F4 90-BF: past U+10FFFF
+	JMP     ascii
 
 plain:
 	VMOVDQU Y0, (DI)
