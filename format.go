@@ -147,25 +147,96 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 }
 
 // appendStrSlow is appendStrW for the strings its fast test does not
-// settle: those with a byte that is not ASCII or that may need an escape.
+// settle: those with a byte that may need an escape or force quotes, and
+// those that are not valid UTF-8.
 func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	if len(s) == 0 {
 		return append(b, '"', '"')
 	}
-	esc, quo, high := strFlags(s, dw)
-	if high != 0 && !utf8.ValidString(s) {
+	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
-		esc, quo, _ = strFlags(s, dw)
 	}
-	switch {
-	case esc != 0:
-		return appendQuoted(b, s, clsEscape)
-	case quo != 0 || quoteByShape(s):
+	if i := escIndex(s); i < len(s) {
+		return appendEscaped(b, s, i)
+	}
+	if _, quo, _ := strFlags(s, dw); quo != 0 || quoteByShape(s) {
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')
 	}
 	return append(b, s...)
+}
+
+// escWord has the high bit set in the lane of the first byte of x that
+// needs an escape inside quotes (§7.1: a control U+0000–U+001F, '"' or
+// '\\'), and maybe in lanes above it, or is 0 if none does: the tests of
+// special, (y-n*lo8)&^y, whose borrows only flag lanes above a true hit,
+// and whose lanes of bytes of 0x80 and above are masked off.
+func escWord(x uint64) uint64 {
+	t := x ^ 0x02*lo8 // U+0000–U+001F and '"' onto 0x00–0x20
+	u := x ^ '\\'*lo8
+	return ((t - 0x21*lo8) | (u - lo8)) &^ x & hi8
+}
+
+// escIndex returns the index of the first byte of s that needs an escape
+// inside quotes, or len(s) if none does: a word at a time, the words
+// tested by escWord.
+func escIndex(s string) int {
+	p := mem.StringData(s)
+	n := len(s)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if m := escWord(p.Load64(i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if n >= 8 {
+		// The last bytes, in the word that ends with them; the lanes
+		// before i were tested already and had nothing.
+		if m := escWord(p.Load64(n-8)) >> (8 * (i - n + 8)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		return n
+	}
+	for ; i < n; i++ {
+		if charClass[p.Byte(i)]&clsEscape != 0 {
+			return i
+		}
+	}
+	return n
+}
+
+// appendEscaped appends s in double quotes with the escapes of §7.1 (see
+// appendQuoted); s[:i] needs none, and s[i] does. The runs between the
+// bytes that need an escape are found by escIndex and copied whole.
+func appendEscaped(b []byte, s string, i int) []byte {
+	b = slices.Grow(b, len(s)+8)
+	b = append(b, '"')
+	b = append(b, s[:i]...)
+	for {
+		b = appendEscape(b, s[i])
+		s = s[i+1:]
+		i = escIndex(s)
+		b = append(b, s[:i]...)
+		if i == len(s) {
+			return append(b, '"')
+		}
+	}
+}
+
+// appendEscape appends the escape of §7.1 of c, a byte that needs one.
+func appendEscape(b []byte, c byte) []byte {
+	switch c {
+	case '\\', '"':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
 }
 
 // appendBytesStr is appendStr for a byte slice.
@@ -179,33 +250,13 @@ const hexDigits = "0123456789abcdef"
 // \n, \r, \t, and \u00xx (lowercase hex) for the other controls. cls is
 // classify(s); when it has no clsEscape bit the bytes are copied as they are.
 func appendQuoted(b []byte, s string, cls uint8) []byte {
+	if cls&clsEscape != 0 {
+		if i := escIndex(s); i < len(s) {
+			return appendEscaped(b, s, i)
+		}
+	}
 	b = append(b, '"')
-	if cls&clsEscape == 0 {
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if charClass[c]&clsEscape == 0 {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '\\', '"':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
+	b = append(b, s...)
 	return append(b, '"')
 }
 

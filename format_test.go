@@ -818,3 +818,36 @@ func TestPutFloat8MatchesStrconv(t *testing.T) {
 		}
 	}
 }
+
+// TestEscIndex checks escIndex, the word-at-a-time search of the escape
+// loop, against charClass byte by byte: every byte value at every
+// position of strings of 0 to 24 bytes, on fillers ASCII and not, with a
+// second byte that needs an escape after it or not.
+func TestEscIndex(t *testing.T) {
+	ref := func(s string) int {
+		for i := 0; i < len(s); i++ {
+			if charClass[s[i]]&clsEscape != 0 {
+				return i
+			}
+		}
+		return len(s)
+	}
+	for _, f := range []byte{'a', ' ', 0xc3, 0xff, '!', '#', '[', 0x7f} {
+		for n := 0; n <= 24; n++ {
+			for i := 0; i < n; i++ {
+				for c := 0; c < 256; c++ {
+					for _, tail := range []int{-1, 0, 1, 7} {
+						b := bytes.Repeat([]byte{f}, n)
+						b[i] = byte(c)
+						if j := i + tail; tail >= 0 && j < n && j > i {
+							b[j] = '\n'
+						}
+						if got, want := escIndex(string(b)), ref(string(b)); got != want {
+							t.Fatalf("escIndex(%q) = %d, want %d", b, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
