@@ -8,32 +8,37 @@
 // Requires: AVX512F, AVX512BW, AVX512VBMI, AVX512IFMA, FMA3, BMI1, BMI2,
 // LZCNT.
 //
-// putCellsGo (table.go) is its specification: it writes the same text for
-// the same cells, each followed by the delimiter (the low byte of dw), and
-// stops before the first cell putCellsGo would leave to appendCell, with
-// one addition: it also writes Uint cells below 10^16. It returns the
-// number of bytes it wrote, up to the last delimiter, and of cells.
+// putCellsGo (tablewriter.go) is its specification: it writes the same
+// text for the same cells, each followed by the delimiter (the low byte of
+// dw), and stops before the first cell putCellsGo would leave to
+// appendCell, with two additions: it also writes Uint cells below 10^16,
+// and strings of 33 to 63 bytes. It returns the number of bytes it wrote,
+// up to the last delimiter, and of cells.
 //
-// A string of 1 to 32 bytes is loaded with a mask of its length (the
-// bytes past it read as zero and cannot fault), and each byte's class is
-// looked up in rowClassTables[rowClassIndex(dw)] with VPERMI2B; the shape
-// tests of §7.2 that putCellsGo makes on the first and last bytes follow.
-// Its 32 bytes are then stored whole: the zeros past the text land where
-// the delimiter and the next cells go, in the room of maxCell bytes a cell
-// has. Integers and floats are made into digits eight at a time, in the
-// lanes of a vector (DIGITS, with 52-bit multiplies), which takes a third
-// of the steps one after another that digits8 takes; u/10^8 is the high
-// word of u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
+// A string of 1 to 63 bytes is loaded with a mask of its length (the
+// bytes past it read as zero and cannot fault), and the class of each
+// ASCII byte is looked up in rowClassTables[rowClassIndex(dw)] with
+// VPERMI2B. Bytes of 0x80 and above must be valid UTF-8, which utf8 checks
+// with masks of the bytes in general registers (as utf8.ValidString would
+// decide). The shape tests of §7.2 that putCellsGo makes on the first and
+// last bytes follow, and for text that starts with a digit or '+' the
+// number grammar (numericLike), on a mask of the digits. Its 64 bytes
+// are then stored whole: the zeros past the text land where the delimiter
+// and the next cells go, in the room of maxCell bytes a cell has.
+// Integers and floats are made into digits eight at a time, in the lanes
+// of a vector (DIGITS, with 52-bit multiplies), which takes a third of the
+// steps one after another that digits8 takes; u/10^8 is the high word of
+// u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
 //
 // The Value layout, the kinds' numbers and the charClass bit come from
 // go_asm.h (Value_p, const_vInt, const_clsFirst); the shifts by 4 (the
 // size of a Value) and the 8 tags of valueTags are checked by
 // TestKernelLayout (kernels_amd64_test.go), the digit constants by
-// TestRowDigitConstants, the rest by comparing its rows with refCell's
-// (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
-// the class table for the whole call and Z20-Z22 the digit constants, so
-// the float code works in X4-X7 (and with VEX instructions, which leave no
-// upper halves to merge).
+// TestRowDigitConstants, the UTF-8 test by TestRowUTF8, the rest by
+// comparing its rows with refCell's (TestPutRowKernel, and every row
+// writer test). Z1 and Z2 hold the class table for the whole call and
+// Z20-Z22 the digit constants, so the float code works in X4-X7 (and with
+// VEX instructions, which leave no upper halves to merge).
 
 // DIGITS sets r, below 10^8, to its eight decimal digits, one a byte,
 // the first in the low byte, without the '0' offset (digits8), in vector
@@ -311,8 +316,8 @@ float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
 
 str: // AX is the text, BX its length, or null or a NumberValue
 	LEAQ       -1(BX), R8
-	CMPQ       R8, $32
-	JAE        done            // null, a NumberValue, or longer than 32 bytes
+	CMPQ       R8, $63
+	JAE        done            // null, a NumberValue, or longer than 63 bytes
 	MOVQ       $-1, R9
 	BZHIQ      BX, R9, R9
 	KMOVQ      R9, K1          // the text's bytes
@@ -476,13 +481,13 @@ utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
 	JMP     ascii
 
 plain:
-	VMOVDQU Y0, (DI)
+	VMOVDQU64 Z0, (DI)
 	MOVQ    BX, AX
 	JMP     next
 
 quote:
 	MOVB    $0x22, (DI)
-	VMOVDQU Y0, 1(DI)
+	VMOVDQU64 Z0, 1(DI)
 	MOVB    $0x22, 1(DI)(BX*1)
 	LEAQ    2(BX), AX
 	JMP     next

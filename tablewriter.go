@@ -395,13 +395,14 @@ const (
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
 )
 
-// rowSlack is the room appendRowCells makes for putCells: enough for 31
+// rowSlack is the room appendRowCells makes for putCells: enough for 42
 // cells, which it checks once rather than cell by cell.
-const rowSlack = 2048
+const rowSlack = 4096
 
 // maxCell is the most a cell that putCells writes can take, with the
-// delimiter after it: cellRoom and a string of 32 bytes.
-const maxCell = cellRoom + 32
+// delimiter after it: cellRoom and a string of 64 bytes (the row kernel
+// stores a string of up to 63 bytes as a vector of 64).
+const maxCell = cellRoom + 64
 
 // putCells writes the common cells of cells at base[o:], each followed by
 // the delimiter, the low byte of its word dw: strings of up to 32 bytes
@@ -412,8 +413,8 @@ const maxCell = cellRoom + 32
 // past the last delimiter it wrote) and the number of cells it wrote.
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it (it also writes Uint cells below 10^16); putCellsGo is its
-// specification and the way of other machines.
+// it (it also writes Uint cells below 10^16, and strings of up to 63
+// bytes); putCellsGo is its specification and the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
