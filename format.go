@@ -121,7 +121,7 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 	sp := mem.StringData(s)
 	last := sp.Load64(n - 8)
 	hard, quo, high := special(last, dw)
-	for i := 0; i < n-8; i += 8 {
+	for i := 0; i < n-8 && hard&hi8 == 0; i += 8 {
 		h, q, g := special(sp.Load64(i), dw)
 		hard, quo, high = hard|h, quo|q, high|g
 	}
@@ -207,21 +207,45 @@ func escIndex(s string) int {
 }
 
 // appendEscaped appends s in double quotes with the escapes of §7.1 (see
-// appendQuoted); s[:i] needs none, and s[i] does. The runs between the
-// bytes that need an escape are found by escIndex and copied whole.
+// appendQuoted); s[:i] needs none, and s[i] does. Between the bytes that
+// need an escape, the text is copied a word at a time as escWord tests
+// it: each word is stored whole, and the next escape overwrites the bytes
+// of the word from its own on.
 func appendEscaped(b []byte, s string, i int) []byte {
-	b = slices.Grow(b, len(s)+8)
+	n := len(s)
+	b = slices.Grow(b, n+8)
 	b = append(b, '"')
 	b = append(b, s[:i]...)
-	for {
+	sp := mem.StringData(s)
+	for i < n {
 		b = appendEscape(b, s[i])
-		s = s[i+1:]
-		i = escIndex(s)
-		b = append(b, s[:i]...)
-		if i == len(s) {
-			return append(b, '"')
+		i++
+		// Room for the rest of s, which the word stores below stay
+		// within: they store 8 bytes only where 8 remain.
+		var d mem.Ptr
+		var o int
+		b, d, o = spare(b, n-i, false)
+		j := 0
+	words:
+		for i+8 <= n {
+			x := sp.Load64(i)
+			d.Store64(j, x)
+			if m := escWord(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				i, j = i+k, j+k
+				break words
+			}
+			i, j = i+8, j+8
 		}
+		if i+8 > n {
+			for i < n && charClass[sp.Byte(i)]&clsEscape == 0 {
+				d.SetByte(j, sp.Byte(i))
+				i, j = i+1, j+1
+			}
+		}
+		b = b[:o+j]
 	}
+	return append(b, '"')
 }
 
 // appendEscape appends the escape of §7.1 of c, a byte that needs one.
