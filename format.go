@@ -337,10 +337,16 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 // for callers that have tried it.
 func appendFloatRest(b []byte, f float64, bits int) []byte {
 	if bits == 64 {
-		if a := math.Abs(f); a >= 1e-6 && a < 1e15 {
+		a := math.Abs(f)
+		if a >= 1e-6 && a < 1e15 {
 			if b, ok := appendShortFloat(b, f); ok {
 				return b
 			}
+		}
+		if n, k, ok := shortestDecimal(a); ok {
+			return appendDecimal(b, f < 0, n, k)
+		}
+		if a >= 1e-6 && a < 1e15 {
 			return strconv.AppendFloat(b, f, 'f', -1, 64)
 		}
 	}
@@ -941,4 +947,205 @@ func digits8(u uint64) uint64 {
 	x = q | (x-q*100)<<16                     // 2-digit quarters in 16-bit lanes
 	q = x * 103 >> 10 & 0x000f000f000f000f    // their tens
 	return q | (x-q*10)<<8                    // digits in bytes
+}
+
+// pow5 holds the powers of five that fit a uint64.
+var pow5 = func() (t [28]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 5
+	}
+	return t
+}()
+
+// shortestDecimal returns, for a finite a > 0, the decimal n·10^-k (n not
+// a multiple of 10) that strconv's shortest formatting writes: of the
+// decimals that read back as a, one with the fewest significant digits
+// and, of those, the nearest to a. It tries 15, 16 and 17 digits, each the
+// way appendShortFloat argues for 15: with K the scale that gives a·10^K
+// that many digits before the point, the decimal of that many digits
+// nearest to a is n = round(a·10^K), and if any of that many digits (or
+// fewer) reads back as a, n does. Here round(a·10^K) and whether n·10^-K
+// reads back as a are computed exactly, on integers (scaled), so the
+// argument holds at every scale those reach, -19 ≤ K ≤ 27. ok is false
+// where they do not reach, where the scale is in doubt (n at a power of
+// ten), and for powers of two, whose interval of numbers that read back as
+// them is lopsided (the nearest decimal may lie on its short side and the
+// next one on its long side read back): strconv writes those.
+func shortestDecimal(a float64) (n uint64, k int, ok bool) {
+	fb := math.Float64bits(a)
+	e2 := int(fb >> 52 & 0x7ff)
+	m := fb&(1<<52-1) | 1<<52
+	if e2 == 0 || e2 == 0x7ff || m == 1<<52 {
+		return 0, 0, false
+	}
+	e := e2 - 1075 // a = m·2^e
+	// floor(log10(a)) is d or d+1 (see appendShortFloat).
+	d := ((e2 - 1023) * 78913) >> 18
+	for digits := 15; digits <= 17; digits++ {
+		// d+1 may be the right floor where d is past the last scale.
+		k = min(digits-1-d, len(pow5)-1)
+		n, back, ok := scaled(m, e, k)
+		if ok && n >= pow10u[digits] {
+			k--
+			n, back, ok = scaled(m, e, k)
+		}
+		if !ok || n >= pow10u[digits] || n < pow10u[digits-1] {
+			return 0, 0, false
+		}
+		if back {
+			for n%10 == 0 {
+				n /= 10
+				k--
+			}
+			return n, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// scaled returns n = round(a·10^k), for a = m·2^e (2^52 < m < 2^53) and
+// -19 ≤ k ≤ 27, and whether n·10^-k reads back as a: whether it lies
+// within half an ulp of a, 2^(e-1), ties included when m is even (they
+// round to it). ok is false where the integers below do not reach, or n
+// would not be below 2^63.
+func scaled(m uint64, e, k int) (n uint64, back, ok bool) {
+	switch {
+	case k >= 0 && k < len(pow5):
+		// a·10^k = X/2^s, X = m·5^k exact in 128 bits. n is off it by
+		// dist/2^s, so n·10^-k is off a by dist·2^-s·10^-k, which is
+		// within 2^(e-1) when 2·dist ≤ 5^k: never equal, 5^k being odd.
+		p := pow5[k]
+		hi, lo := bits.Mul64(m, p)
+		s := -(k + e)
+		if s <= 0 { // an integer: n·10^-k is a
+			if s < -63 || hi != 0 || lo>>(63+s) != 0 {
+				return 0, false, false
+			}
+			return lo << -s, true, true
+		}
+		if s >= 128 {
+			return 0, false, false
+		}
+		// q = X>>s, and rem = X mod 2^s in rh:rl.
+		var q, rh, rl uint64
+		if s < 64 {
+			q, rh, rl = hi<<(64-s)|lo>>s, 0, lo&(1<<s-1)
+			if hi>>s != 0 {
+				return 0, false, false
+			}
+		} else {
+			q, rh, rl = hi>>(s-64), hi&(1<<(s-64)-1), lo
+		}
+		// half = 2^(s-1) in hh:hl.
+		var hh, hl uint64
+		if s-1 < 64 {
+			hl = 1 << (s - 1)
+		} else {
+			hh = 1 << (s - 65)
+		}
+		var dh, dl uint64 // dist; a tie goes to the even n, as strconv's
+		if rh < hh || rh == hh && rl < hl || rh == hh && rl == hl && q&1 == 0 {
+			n, dh, dl = q, rh, rl
+		} else {
+			n = q + 1
+			var b uint64
+			dl, b = bits.Sub64(0, rl, 0) // 2^s - rem
+			if s < 64 {
+				dl &= 1<<s - 1
+				dh = 0
+			} else {
+				dh, _ = bits.Sub64(0, rh, b)
+				dh &= 1<<(s-64) - 1
+			}
+		}
+		if n>>63 != 0 {
+			return 0, false, false
+		}
+		return n, dh == 0 && dl <= p/2, true
+	case k < 0 && -k < len(pow10u):
+		dv := pow10u[-k]
+		if e < 0 {
+			// a·10^k = m/D, D = 10^-k·2^-e, and n·10^-k is off a by
+			// |n·D - m|·2^e, within 2^(e-1) only when 0.
+			if -e >= 64 || dv > math.MaxUint64>>-e {
+				return 0, false, false
+			}
+			dv <<= -e
+			q, rem := m/dv, m%dv
+			if rem > dv-rem || rem == dv-rem && q&1 != 0 {
+				q++
+			}
+			return q, rem == 0, true
+		}
+		// a·10^k = X/10^-k, X = m·2^e, and n·10^-k is off a by dist,
+		// the distance from n·10^-k to X in units.
+		if e >= 64+11 {
+			return 0, false, false
+		}
+		hi, lo := m>>(64-e), m<<e // (m>>64 is 0)
+		if e >= 64 {
+			hi, lo = m<<(e-64), 0
+		}
+		if hi >= dv {
+			return 0, false, false
+		}
+		q, rem := bits.Div64(hi, lo, dv)
+		dist := rem
+		if rem > dv-rem || rem == dv-rem && q&1 != 0 {
+			q, dist = q+1, dv-rem
+		}
+		if q>>63 != 0 {
+			return 0, false, false
+		}
+		// dist ≤ 2^(e-1), strictly when m is odd.
+		switch {
+		case e == 0:
+			back = dist == 0
+		case e-1 >= 64:
+			back = true
+		case m&1 == 0:
+			back = dist <= 1<<(e-1)
+		default:
+			back = dist < 1<<(e-1)
+		}
+		return q, back, true
+	}
+	return 0, false, false
+}
+
+// appendDecimal appends the canonical text (§2) of n·10^-k, negative if
+// neg, for n > 0 not a multiple of 10: plain decimal for 1e-6 ≤ |x| <
+// 1e21, else exponent notation d.ddde±x with the exponent's digits alone.
+func appendDecimal(b []byte, neg bool, n uint64, k int) []byte {
+	var buf [32]byte
+	nd := putUint(mem.Of(&buf), n)
+	digits := buf[:nd]
+	x := nd - 1 - k // the exponent of the first digit
+	if neg {
+		b = append(b, '-')
+	}
+	switch {
+	case x < -6 || x >= 21:
+		b = append(b, digits[0])
+		if nd > 1 {
+			b = append(b, '.')
+			b = append(b, digits[1:]...)
+		}
+		b = append(b, 'e')
+		if x < 0 {
+			return strconv.AppendInt(append(b, '-'), int64(-x), 10)
+		}
+		return strconv.AppendInt(append(b, '+'), int64(x), 10)
+	case x < 0:
+		b = append(b, '0', '.')
+		b = append(b, zeros[:-x-1]...)
+		return append(b, digits...)
+	case x+1 >= nd:
+		b = append(b, digits...)
+		return append(b, zeros[:x+1-nd]...)
+	}
+	b = append(b, digits[:x+1]...)
+	b = append(b, '.')
+	return append(b, digits[x+1:]...)
 }
