@@ -994,9 +994,19 @@ func shortestDecimal(a float64) (n uint64, k int, ok bool) {
 			return 0, 0, false
 		}
 		if back {
-			for n%10 == 0 {
-				n /= 10
-				k--
+			// The trailing zeros, by halves: at most 14 of them, as
+			// n has at most 15 digits when it has any.
+			if n%1e8 == 0 {
+				n, k = n/1e8, k-8
+			}
+			if n%1e4 == 0 {
+				n, k = n/1e4, k-4
+			}
+			if n%100 == 0 {
+				n, k = n/100, k-2
+			}
+			if n%10 == 0 {
+				n, k = n/10, k-1
 			}
 			return n, k, true
 		}
