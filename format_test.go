@@ -909,3 +909,18 @@ func TestShortestDecimal(t *testing.T) {
 		t.Fatalf("shortestDecimal took %d of %d numbers", taken, tried)
 	}
 }
+
+// FuzzAppendFloat requires appendFloat's text of any float64 (its bits
+// from the fuzzer) to be refFloat's, strconv's: the fast paths
+// (putFloat8, appendShortFloat, shortestDecimal) and the fallbacks alike.
+func FuzzAppendFloat(f *testing.F) {
+	for _, x := range []float64{1.6438799976812822e15, 3.7e-9, 1e21, 1e23, 5e-324, 0.1 + 0.2, -1e-7, 123.45} {
+		f.Add(math.Float64bits(x))
+	}
+	f.Fuzz(func(t *testing.T, u uint64) {
+		x := math.Float64frombits(u)
+		if got, want := string(appendFloat(nil, x, 64)), refFloat(x); got != want {
+			t.Fatalf("appendFloat(%v) = %s, want %s", x, got, want)
+		}
+	})
+}
