@@ -24,8 +24,9 @@ const (
 	lo4 = 0x01010101 // lo8 in the low 4 bytes only
 )
 
-// it. mask is quoteMask of the relevant delimiter. Ill-formed UTF-8 is
-// replaced by U+FFFD, so the output is always UTF-8.
+// appendStr appends the string value s, in quotes and escaped where §7.1
+// and §7.2 require it. mask is quoteMask of the relevant delimiter.
+// Ill-formed UTF-8 is replaced by U+FFFD, so the output is always UTF-8.
 func appendStr(b []byte, s string, mask uint8) []byte {
 	return appendStrW(b, s, delimWord(mask))
 }
