@@ -480,17 +480,32 @@ utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
 	JNE     done               // F4 90-BF: past U+10FFFF
 	JMP     ascii
 
-plain:
+plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
+	CMPQ      BX, $32
+	JA        plain64
+	VMOVDQU   Y0, (DI)
+	MOVQ      BX, AX
+	JMP       next
+
+plain64:
 	VMOVDQU64 Z0, (DI)
-	MOVQ    BX, AX
-	JMP     next
+	MOVQ      BX, AX
+	JMP       next
 
 quote:
-	MOVB    $0x22, (DI)
+	MOVB      $0x22, (DI)
+	CMPQ      BX, $32
+	JA        quote64
+	VMOVDQU   Y0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+quote64:
 	VMOVDQU64 Z0, 1(DI)
-	MOVB    $0x22, 1(DI)(BX*1)
-	LEAQ    2(BX), AX
-	JMP     next
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
 
 done:
 	VZEROUPPER
