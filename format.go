@@ -76,12 +76,14 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+		return -1
+	}
 	q := 0
-	if (hard|quo|high)&hi8 != 0 || shapeOf(s) != shapePlain {
-		var ok bool
-		if q, ok = quoteText(s, hard, quo, high); !ok {
-			return -1
-		}
+	if quo&hi8 != 0 {
+		q = 1
+	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
+		q = 1
 	}
 	p.SetByte(0, '"')
 	d := p.Add(q)
@@ -101,21 +103,6 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 	return n + 2*q
 }
 
-// quoteText settles, for the non-empty string s whose words special made
-// hard, quo and high of, whether it is written as it is between quotes
-// (q = 1) or without them (q = 0); ok is false for a string with a byte
-// that may need an escape or that is not valid UTF-8, which only the exact
-// path (appendStrSlow) writes.
-func quoteText(s string, hard, quo, high uint64) (q int, ok bool) {
-	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
-		return 0, false
-	}
-	if quo&hi8 != 0 || quoteByShape(s) {
-		return 1, true
-	}
-	return 0, true
-}
-
 // putLongStr is putStr for strings of more than 16 bytes.
 func putLongStr(p mem.Ptr, s string, dw uint64) int {
 	n := len(s)
@@ -126,12 +113,14 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		h, q, g := special(sp.Load64(i), dw)
 		hard, quo, high = hard|h, quo|q, high|g
 	}
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+		return -1
+	}
 	q := 0
-	if (hard|quo|high)&hi8 != 0 || shapeOf(s) != shapePlain {
-		var ok bool
-		if q, ok = quoteText(s, hard, quo, high); !ok {
-			return -1
-		}
+	if quo&hi8 != 0 {
+		q = 1
+	} else if k := shapeOf(s); k == shapeQuoted || k == shapeNumber && numericLike(s) {
+		q = 1
 	}
 	p.SetByte(0, '"')
 	d := p.Add(q)
