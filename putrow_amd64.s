@@ -323,17 +323,18 @@ str: // AX is the text, BX its length, or null or a NumberValue
 	KMOVQ      R9, K1          // the text's bytes
 	VMOVDQU8.Z (AX), K1, Z0
 	VPMOVB2M   Z0, K2          // bytes of 0x80 and above
-	KANDNQ     K1, K2, K5      // the text's ASCII bytes
 	VMOVDQA64  Z0, Z3
-	VPERMI2B.Z Z2, Z1, K5, Z3  // each ASCII byte's class, by its low 7 bits
-	VPMOVB2M   Z3, K3          // bytes of class byteHard
+	VPERMI2B.Z Z2, Z1, K1, Z3  // each byte's class, by its low 7 bits
+	VPMOVB2M   Z3, K3
+	KANDNQ     K3, K2, K3      // ASCII bytes of class byteHard
 	KORTESTQ   K3, K3
 	JNE        done            // for appendCell
+	KANDNQ     K1, K2, K5      // the text's ASCII bytes
 	KORTESTQ   K2, K2
 	JNE        utf8            // not ASCII: valid UTF-8 is written as it is
 
 ascii:
-	VPTESTMB   Z3, Z3, K4      // bytes of class byteQuote
+	VPTESTMB   Z3, Z3, K5, K4  // ASCII bytes of class byteQuote
 	KORTESTQ   K4, K4
 	JNE        quote
 	CMPB       -1(AX)(BX*1), $0x20
@@ -360,8 +361,36 @@ ascii:
 	CMPB       R9, $0x66       // 'f'
 	JEQ        plain
 	CMPB       R9, $0x6e       // 'n'
-	JEQ        plain
+	JNE        number          // a digit or '+'
 
+plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
+	CMPQ      BX, $32
+	JA        plain64
+	VMOVDQU   Y0, (DI)
+	MOVQ      BX, AX
+	JMP       next
+
+plain64:
+	VMOVDQU64 Z0, (DI)
+	MOVQ      BX, AX
+	JMP       next
+
+quote:
+	MOVB      $0x22, (DI)
+	CMPQ      BX, $32
+	JA        quote64
+	VMOVDQU   Y0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+quote64:
+	VMOVDQU64 Z0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+number:
 	// A digit or '+': quoted if numericLike, that is if the text is
 	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
 	// byte that is not a digit, the zeros past the text included, so
@@ -479,33 +508,6 @@ utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
 	ANDNQ   R8, R11, R8
 	JNE     done               // F4 90-BF: past U+10FFFF
 	JMP     ascii
-
-plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
-	CMPQ      BX, $32
-	JA        plain64
-	VMOVDQU   Y0, (DI)
-	MOVQ      BX, AX
-	JMP       next
-
-plain64:
-	VMOVDQU64 Z0, (DI)
-	MOVQ      BX, AX
-	JMP       next
-
-quote:
-	MOVB      $0x22, (DI)
-	CMPQ      BX, $32
-	JA        quote64
-	VMOVDQU   Y0, 1(DI)
-	MOVB      $0x22, 1(DI)(BX*1)
-	LEAQ      2(BX), AX
-	JMP       next
-
-quote64:
-	VMOVDQU64 Z0, 1(DI)
-	MOVB      $0x22, 1(DI)(BX*1)
-	LEAQ      2(BX), AX
-	JMP       next
 
 done:
 	VZEROUPPER
