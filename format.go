@@ -24,8 +24,9 @@ const (
 	lo4 = 0x01010101 // lo8 in the low 4 bytes only
 )
 
-// it. mask is quoteMask of the relevant delimiter. Ill-formed UTF-8 is
-// replaced by U+FFFD, so the output is always UTF-8.
+// appendStr appends the string value s, in quotes and escaped where §7.1
+// and §7.2 require it. mask is quoteMask of the relevant delimiter.
+// Ill-formed UTF-8 is replaced by U+FFFD, so the output is always UTF-8.
 func appendStr(b []byte, s string, mask uint8) []byte {
 	return appendStrW(b, s, delimWord(mask))
 }
@@ -41,11 +42,12 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 
 // putStr writes the string value s at p, in quotes if §7.2 requires them,
 // and returns how many bytes it wrote; p must have room for len(s)+2. It
-// settles the common cases, ASCII strings with no byte that needs an
-// escape: the special test on the first and last 8 bytes (4 for strings
-// of 4 to 7 bytes; the words overlap when the string is short) and on the
-// words between them if any, and O(1) looks at the first and last bytes
-// for the shapes of §7.2. For every other string it writes nothing and
+// settles the common cases, strings of valid UTF-8 with no byte that needs
+// an escape: the special test on the first and last 8 bytes (4 for
+// strings of 4 to 7 bytes; the words overlap when the string is short)
+// and on the words between them if any, utf8.ValidString if a byte is not
+// ASCII, and the shapes of §7.2 (shapeOf, and numericLike for text that
+// starts as a number does). For every other string it writes nothing and
 // returns -1, for appendStrSlow.
 //
 // The text is stored a word at a time from the words just tested, after an
@@ -55,26 +57,26 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 func putStr(p mem.Ptr, s string, dw uint64) int {
 	n := len(s)
 	sp := mem.StringData(s)
-	var x0, x1, hard, quo uint64
+	var x0, x1, hard, quo, high uint64
 	switch {
 	case n > 16:
 		return putLongStr(p, s, dw)
 	case n >= 8:
 		// Unaligned loads are fine where Go runs.
 		x0, x1 = sp.Load64(0), sp.Load64(n-8)
-		h0, q0 := special(x0, dw)
-		h1, q1 := special(x1, dw)
-		hard, quo = h0|h1, q0|q1
+		h0, q0, g0 := special(x0, dw)
+		h1, q1, g1 := special(x1, dw)
+		hard, quo, high = h0|h1, q0|q1, g0|g1
 	case n >= 4:
 		x0, x1 = uint64(sp.Load32(0)), uint64(sp.Load32(n-4))
-		hard, quo = special(x0|x1<<32, dw)
+		hard, quo, high = special(x0|x1<<32, dw)
 	case n > 0:
-		hard, quo = special(smallWord(sp, n), dw)
+		hard, quo, high = special(smallWord(sp, n), dw)
 	default:
 		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
-	if hard&hi8 != 0 {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
 		return -1
 	}
 	q := 0
@@ -98,7 +100,7 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		d.SetByte(n-1, s[n-1])
 	}
 	d.SetByte(n, '"')
-	return int(n + 2*q)
+	return n + 2*q
 }
 
 // putLongStr is putStr for strings of more than 16 bytes.
@@ -106,12 +108,12 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 	n := len(s)
 	sp := mem.StringData(s)
 	last := sp.Load64(n - 8)
-	hard, quo := special(last, dw)
-	for i := 0; i < n-8; i += 8 {
-		h, q := special(sp.Load64(i), dw)
-		hard, quo = hard|h, quo|q
+	hard, quo, high := special(last, dw)
+	for i := 0; i < n-8 && hard&hi8 == 0; i += 8 {
+		h, q, g := special(sp.Load64(i), dw)
+		hard, quo, high = hard|h, quo|q, high|g
 	}
-	if hard&hi8 != 0 {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
 		return -1
 	}
 	q := 0
@@ -131,29 +133,124 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		copy(mem.BytesAt(d, n), s)
 	}
 	d.SetByte(n, '"')
-	return int(n + 2*q)
+	return n + 2*q
 }
 
 // appendStrSlow is appendStrW for the strings its fast test does not
-// settle: those with a byte that is not ASCII or that may need an escape.
+// settle: those with a byte that may need an escape or force quotes, and
+// those that are not valid UTF-8.
 func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	if len(s) == 0 {
 		return append(b, '"', '"')
 	}
-	esc, quo, high := strFlags(s, dw)
-	if high != 0 && !utf8.ValidString(s) {
+	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
-		esc, quo, _ = strFlags(s, dw)
 	}
-	switch {
-	case esc != 0:
-		return appendQuoted(b, s, clsEscape)
-	case quo != 0 || quoteByShape(s):
+	if i := escIndex(s); i < len(s) {
+		return appendEscaped(b, s, i)
+	}
+	if _, quo, _ := strFlags(s, dw); quo != 0 || quoteByShape(s) {
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')
 	}
 	return append(b, s...)
+}
+
+// escWord has the high bit set in the lane of the first byte of x that
+// needs an escape inside quotes (§7.1: a control U+0000–U+001F, '"' or
+// '\\'), and maybe in lanes above it, or is 0 if none does: the tests of
+// special, (y-n*lo8)&^y, whose borrows only flag lanes above a true hit,
+// and whose lanes of bytes of 0x80 and above are masked off.
+func escWord(x uint64) uint64 {
+	t := x ^ 0x02*lo8 // U+0000–U+001F and '"' onto 0x00–0x20
+	u := x ^ '\\'*lo8
+	return ((t - 0x21*lo8) | (u - lo8)) &^ x & hi8
+}
+
+// escIndex returns the index of the first byte of s that needs an escape
+// inside quotes, or len(s) if none does: a word at a time, the words
+// tested by escWord.
+func escIndex(s string) int {
+	p := mem.StringData(s)
+	n := len(s)
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if m := escWord(p.Load64(i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	if n >= 8 {
+		// The last bytes, in the word that ends with them; the lanes
+		// before i were tested already and had nothing.
+		if m := escWord(p.Load64(n-8)) >> (8 * (i - n + 8)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		return n
+	}
+	for ; i < n; i++ {
+		if charClass[p.Byte(i)]&clsEscape != 0 {
+			return i
+		}
+	}
+	return n
+}
+
+// appendEscaped appends s in double quotes with the escapes of §7.1 (see
+// appendQuoted); s[:i] needs none, and s[i] does. Between the bytes that
+// need an escape, the text is copied a word at a time as escWord tests
+// it: each word is stored whole, and the next escape overwrites the bytes
+// of the word from its own on.
+func appendEscaped(b []byte, s string, i int) []byte {
+	n := len(s)
+	b = slices.Grow(b, n+8)
+	b = append(b, '"')
+	b = append(b, s[:i]...)
+	sp := mem.StringData(s)
+	for i < n {
+		b = appendEscape(b, s[i])
+		i++
+		// Room for the rest of s, which the word stores below stay
+		// within: they store 8 bytes only where 8 remain.
+		var d mem.Ptr
+		var o int
+		b, d, o = spare(b, n-i, false)
+		j := 0
+	words:
+		for i+8 <= n {
+			x := sp.Load64(i)
+			d.Store64(j, x)
+			if m := escWord(x); m != 0 {
+				k := bits.TrailingZeros64(m) >> 3
+				i, j = i+k, j+k
+				break words
+			}
+			i, j = i+8, j+8
+		}
+		if i+8 > n {
+			for i < n && charClass[sp.Byte(i)]&clsEscape == 0 {
+				d.SetByte(j, sp.Byte(i))
+				i, j = i+1, j+1
+			}
+		}
+		b = b[:o+j]
+	}
+	return append(b, '"')
+}
+
+// appendEscape appends the escape of §7.1 of c, a byte that needs one.
+func appendEscape(b []byte, c byte) []byte {
+	switch c {
+	case '\\', '"':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
 }
 
 // appendBytesStr is appendStr for a byte slice.
@@ -167,33 +264,13 @@ const hexDigits = "0123456789abcdef"
 // \n, \r, \t, and \u00xx (lowercase hex) for the other controls. cls is
 // classify(s); when it has no clsEscape bit the bytes are copied as they are.
 func appendQuoted(b []byte, s string, cls uint8) []byte {
+	if cls&clsEscape != 0 {
+		if i := escIndex(s); i < len(s) {
+			return appendEscaped(b, s, i)
+		}
+	}
 	b = append(b, '"')
-	if cls&clsEscape == 0 {
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if charClass[c]&clsEscape == 0 {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '\\', '"':
-			b = append(b, '\\', c)
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
+	b = append(b, s...)
 	return append(b, '"')
 }
 
@@ -250,10 +327,16 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 // for callers that have tried it.
 func appendFloatRest(b []byte, f float64, bits int) []byte {
 	if bits == 64 {
-		if a := math.Abs(f); a >= 1e-6 && a < 1e15 {
+		a := math.Abs(f)
+		if a >= 1e-6 && a < 1e15 {
 			if b, ok := appendShortFloat(b, f); ok {
 				return b
 			}
+		}
+		if n, k, ok := shortestDecimal(a); ok {
+			return appendDecimal(b, f < 0, n, k)
+		}
+		if a >= 1e-6 && a < 1e15 {
 			return strconv.AppendFloat(b, f, 'f', -1, 64)
 		}
 	}
@@ -854,4 +937,215 @@ func digits8(u uint64) uint64 {
 	x = q | (x-q*100)<<16                     // 2-digit quarters in 16-bit lanes
 	q = x * 103 >> 10 & 0x000f000f000f000f    // their tens
 	return q | (x-q*10)<<8                    // digits in bytes
+}
+
+// pow5 holds the powers of five that fit a uint64.
+var pow5 = func() (t [28]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 5
+	}
+	return t
+}()
+
+// shortestDecimal returns, for a finite a > 0, the decimal n·10^-k (n not
+// a multiple of 10) that strconv's shortest formatting writes: of the
+// decimals that read back as a, one with the fewest significant digits
+// and, of those, the nearest to a. It tries 15, 16 and 17 digits, each the
+// way appendShortFloat argues for 15: with K the scale that gives a·10^K
+// that many digits before the point, the decimal of that many digits
+// nearest to a is n = round(a·10^K), and if any of that many digits (or
+// fewer) reads back as a, n does. Here round(a·10^K) and whether n·10^-K
+// reads back as a are computed exactly, on integers (scaled), so the
+// argument holds at every scale those reach, -19 ≤ K ≤ 27. ok is false
+// where they do not reach, where the scale is in doubt (n at a power of
+// ten), and for powers of two, whose interval of numbers that read back as
+// them is lopsided (the nearest decimal may lie on its short side and the
+// next one on its long side read back): strconv writes those.
+func shortestDecimal(a float64) (n uint64, k int, ok bool) {
+	fb := math.Float64bits(a)
+	e2 := int(fb >> 52 & 0x7ff)
+	m := fb&(1<<52-1) | 1<<52
+	if e2 == 0 || e2 == 0x7ff || m == 1<<52 {
+		return 0, 0, false
+	}
+	e := e2 - 1075 // a = m·2^e
+	// floor(log10(a)) is d or d+1 (see appendShortFloat).
+	d := ((e2 - 1023) * 78913) >> 18
+	for digits := 15; digits <= 17; digits++ {
+		// d+1 may be the right floor where d is past the last scale.
+		k = min(digits-1-d, len(pow5)-1)
+		n, back, ok := scaled(m, e, k)
+		if ok && n >= pow10u[digits] {
+			k--
+			n, back, ok = scaled(m, e, k)
+		}
+		if !ok || n >= pow10u[digits] || n < pow10u[digits-1] {
+			return 0, 0, false
+		}
+		if back {
+			// The trailing zeros, by halves: at most 14 of them, as
+			// n has at most 15 digits when it has any.
+			if n%1e8 == 0 {
+				n, k = n/1e8, k-8
+			}
+			if n%1e4 == 0 {
+				n, k = n/1e4, k-4
+			}
+			if n%100 == 0 {
+				n, k = n/100, k-2
+			}
+			if n%10 == 0 {
+				n, k = n/10, k-1
+			}
+			return n, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// scaled returns n = round(a·10^k), for a = m·2^e (2^52 < m < 2^53) and
+// -19 ≤ k ≤ 27, and whether n·10^-k reads back as a: whether it lies
+// within half an ulp of a, 2^(e-1), ties included when m is even (they
+// round to it). ok is false where the integers below do not reach, or n
+// would not be below 2^63.
+func scaled(m uint64, e, k int) (n uint64, back, ok bool) {
+	switch {
+	case k >= 0 && k < len(pow5):
+		// a·10^k = X/2^s, X = m·5^k exact in 128 bits. n is off it by
+		// dist/2^s, so n·10^-k is off a by dist·2^-s·10^-k, which is
+		// within 2^(e-1) when 2·dist ≤ 5^k: never equal, 5^k being odd.
+		p := pow5[k]
+		hi, lo := bits.Mul64(m, p)
+		s := -(k + e)
+		if s <= 0 { // an integer: n·10^-k is a
+			if s < -63 || hi != 0 || lo>>(63+s) != 0 {
+				return 0, false, false
+			}
+			return lo << -s, true, true
+		}
+		if s >= 128 {
+			return 0, false, false
+		}
+		// q = X>>s, and rem = X mod 2^s in rh:rl.
+		var q, rh, rl uint64
+		if s < 64 {
+			q, rh, rl = hi<<(64-s)|lo>>s, 0, lo&(1<<s-1)
+			if hi>>s != 0 {
+				return 0, false, false
+			}
+		} else {
+			q, rh, rl = hi>>(s-64), hi&(1<<(s-64)-1), lo
+		}
+		// half = 2^(s-1) in hh:hl.
+		var hh, hl uint64
+		if s-1 < 64 {
+			hl = 1 << (s - 1)
+		} else {
+			hh = 1 << (s - 65)
+		}
+		var dh, dl uint64 // dist; a tie goes to the even n, as strconv's
+		if rh < hh || rh == hh && rl < hl || rh == hh && rl == hl && q&1 == 0 {
+			n, dh, dl = q, rh, rl
+		} else {
+			n = q + 1
+			var b uint64
+			dl, b = bits.Sub64(0, rl, 0) // 2^s - rem
+			if s < 64 {
+				dl &= 1<<s - 1
+				dh = 0
+			} else {
+				dh, _ = bits.Sub64(0, rh, b)
+				dh &= 1<<(s-64) - 1
+			}
+		}
+		if n>>63 != 0 {
+			return 0, false, false
+		}
+		return n, dh == 0 && dl <= p/2, true
+	case k < 0 && -k < len(pow10u):
+		dv := pow10u[-k]
+		if e < 0 {
+			// a·10^k = m/D, D = 10^-k·2^-e, and n·10^-k is off a by
+			// |n·D - m|·2^e, within 2^(e-1) only when 0.
+			if -e >= 64 || dv > math.MaxUint64>>-e {
+				return 0, false, false
+			}
+			dv <<= -e
+			q, rem := m/dv, m%dv
+			if rem > dv-rem || rem == dv-rem && q&1 != 0 {
+				q++
+			}
+			return q, rem == 0, true
+		}
+		// a·10^k = X/10^-k, X = m·2^e, and n·10^-k is off a by dist,
+		// the distance from n·10^-k to X in units.
+		if e >= 64+11 {
+			return 0, false, false
+		}
+		hi, lo := m>>(64-e), m<<e // (m>>64 is 0)
+		if e >= 64 {
+			hi, lo = m<<(e-64), 0
+		}
+		if hi >= dv {
+			return 0, false, false
+		}
+		q, rem := bits.Div64(hi, lo, dv)
+		dist := rem
+		if rem > dv-rem || rem == dv-rem && q&1 != 0 {
+			q, dist = q+1, dv-rem
+		}
+		if q>>63 != 0 {
+			return 0, false, false
+		}
+		// dist ≤ 2^(e-1), strictly when m is odd.
+		switch {
+		case e == 0:
+			back = dist == 0
+		case e-1 >= 64:
+			back = true
+		case m&1 == 0:
+			back = dist <= 1<<(e-1)
+		default:
+			back = dist < 1<<(e-1)
+		}
+		return q, back, true
+	}
+	return 0, false, false
+}
+
+// appendDecimal appends the canonical text (§2) of n·10^-k, negative if
+// neg, for n > 0 not a multiple of 10: plain decimal for 1e-6 ≤ |x| <
+// 1e21, else exponent notation d.ddde±x with the exponent's digits alone.
+func appendDecimal(b []byte, neg bool, n uint64, k int) []byte {
+	var buf [32]byte
+	nd := putUint(mem.Of(&buf), n)
+	digits := buf[:nd]
+	x := nd - 1 - k // the exponent of the first digit
+	if neg {
+		b = append(b, '-')
+	}
+	switch {
+	case x < -6 || x >= 21:
+		b = append(b, digits[0])
+		if nd > 1 {
+			b = append(b, '.')
+			b = append(b, digits[1:]...)
+		}
+		b = append(b, 'e')
+		if x < 0 {
+			return strconv.AppendInt(append(b, '-'), int64(-x), 10)
+		}
+		return strconv.AppendInt(append(b, '+'), int64(x), 10)
+	case x < 0:
+		b = append(b, '0', '.')
+		b = append(b, zeros[:-x-1]...)
+		return append(b, digits...)
+	case x+1 >= nd:
+		b = append(b, digits...)
+		return append(b, zeros[:x+1-nd]...)
+	}
+	b = append(b, digits[:x+1]...)
+	b = append(b, '.')
+	return append(b, digits[x+1:]...)
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toonstream/toon/internal/longtest"
 	"github.com/toonstream/toon/internal/mem"
 )
 
@@ -817,4 +818,109 @@ func TestPutFloat8MatchesStrconv(t *testing.T) {
 			t.Fatalf("putFloat8(%v) = %s, want %s", f, buf[:n], want)
 		}
 	}
+}
+
+// TestEscIndex checks escIndex, the word-at-a-time search of the escape
+// loop, against charClass byte by byte: every byte value at every
+// position of strings of 0 to 24 bytes, on fillers ASCII and not, with a
+// second byte that needs an escape after it or not.
+func TestEscIndex(t *testing.T) {
+	ref := func(s string) int {
+		for i := 0; i < len(s); i++ {
+			if charClass[s[i]]&clsEscape != 0 {
+				return i
+			}
+		}
+		return len(s)
+	}
+	for _, f := range []byte{'a', ' ', 0xc3, 0xff, '!', '#', '[', 0x7f} {
+		for n := 0; n <= 24; n++ {
+			for i := 0; i < n; i++ {
+				for c := 0; c < 256; c++ {
+					for _, tail := range []int{-1, 0, 1, 7} {
+						b := bytes.Repeat([]byte{f}, n)
+						b[i] = byte(c)
+						if j := i + tail; tail >= 0 && j < n && j > i {
+							b[j] = '\n'
+						}
+						if got, want := escIndex(string(b)), ref(string(b)); got != want {
+							t.Fatalf("escIndex(%q) = %d, want %d", b, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestShortestDecimal checks shortestDecimal and appendDecimal, the exact
+// path of appendFloat for numbers of 16 and 17 digits and for those in
+// exponent notation, against strconv (refFloat): on random bit patterns,
+// on decimals of 1 to 17 digits at every scale it reaches and their
+// neighbours, and on powers of ten. It requires the path to take every
+// decimal of up to 15 digits it reaches, and most random numbers.
+func TestShortestDecimal(t *testing.T) {
+	r := rand.New(rand.NewSource(17))
+	taken, tried := 0, 0
+	check := func(f float64, must bool) {
+		n, k, ok := shortestDecimal(math.Abs(f))
+		tried++
+		if !ok {
+			if must {
+				t.Fatalf("shortestDecimal(%v) not taken", f)
+			}
+			return
+		}
+		taken++
+		got := string(appendDecimal(nil, f < 0, n, k))
+		if want := refFloat(f); got != want {
+			t.Fatalf("shortestDecimal(%v) = %d·10^-%d, written %s; strconv: %s", f, n, k, got, want)
+		}
+		if got := string(appendFloat(nil, f, 64)); got != refFloat(f) {
+			t.Fatalf("appendFloat(%v) = %s, want %s", f, got, refFloat(f))
+		}
+	}
+	count := longtest.Size(t, 300000, 3000000)
+	for i := 0; i < count; i++ {
+		// Random bits in the range of scales the path reaches.
+		f := math.Float64frombits(r.Uint64()&^(0x7ff<<52) | uint64(1023-70+r.Intn(140))<<52)
+		check(f, false)
+		// A decimal of 1 to 17 digits, at a scale from 1e-13 to 1e25.
+		digits := 1 + r.Intn(17)
+		m := r.Int63n(int64(pow10u[digits]))
+		e := -13 - digits + r.Intn(40)
+		s := strconv.FormatInt(m, 10) + "e" + strconv.Itoa(e)
+		g, err := strconv.ParseFloat(s, 64)
+		if err != nil || g == 0 {
+			continue
+		}
+		x := math.Abs(g)
+		must := digits <= 15 && math.Float64bits(g)&(1<<52-1) != 0 && x*1e27 >= 1e14 && x <= 1e33
+		check(g, must)
+		check(-g, false)
+		check(math.Nextafter(g, 0), false)
+		check(math.Nextafter(g, math.Inf(1)), false)
+	}
+	for e := -30; e <= 40; e++ {
+		check(math.Pow10(e), false)
+		check(math.Nextafter(math.Pow10(e), 0), false)
+	}
+	if taken < tried/2 {
+		t.Fatalf("shortestDecimal took %d of %d numbers", taken, tried)
+	}
+}
+
+// FuzzAppendFloat requires appendFloat's text of any float64 (its bits
+// from the fuzzer) to be refFloat's, strconv's: the fast paths
+// (putFloat8, appendShortFloat, shortestDecimal) and the fallbacks alike.
+func FuzzAppendFloat(f *testing.F) {
+	for _, x := range []float64{1.6438799976812822e15, 3.7e-9, 1e21, 1e23, 5e-324, 0.1 + 0.2, -1e-7, 123.45} {
+		f.Add(math.Float64bits(x))
+	}
+	f.Fuzz(func(t *testing.T, u uint64) {
+		x := math.Float64frombits(u)
+		if got, want := string(appendFloat(nil, x, 64)), refFloat(x); got != want {
+			t.Fatalf("appendFloat(%v) = %s, want %s", x, got, want)
+		}
+	})
 }

@@ -1,12 +1,15 @@
 package toon
 
 // The row kernel's byte classes (putrow_amd64.s). Of each string cell of 1 to
-// 32 bytes, the kernel needs to know whether some byte may need an escape
-// or is not ASCII (the cell is then appendCell's), whether some byte
-// forces quotes, or neither (when only the string's first and last bytes
-// can still ask for quotes, §7.2). It looks the class of each byte up in
-// a table of the ASCII bytes' classes for the row's delimiter; these are
-// the tests of special, byte by byte (TestRowClassTables checks it).
+// 63 bytes, the kernel needs to know whether some ASCII byte may need an
+// escape (the cell is then appendCell's), whether some byte forces quotes,
+// or neither (when only the string's first and last bytes, or the number
+// grammar, can still ask for quotes, §7.2). It looks the class of each
+// ASCII byte up in a table of the ASCII bytes' classes for the row's
+// delimiter; these are the tests of special, byte by byte
+// (TestRowClassTables checks it). Bytes of 0x80 and above are wordHigh:
+// the kernel checks that they form valid UTF-8, and writes them as they
+// are.
 
 // Byte classes of rowClassTables: those of wordClass (quote.go).
 const (
@@ -16,8 +19,7 @@ const (
 
 // rowClassTables holds wordClass of each ASCII byte for each delimiter,
 // indexed by rowClassIndex, so that the row kernel applies the encoder's
-// one quoting rule. A byte of 0x80 or above is hard whatever the table
-// says.
+// one quoting rule. The bytes of 0x80 and above are not looked up.
 var rowClassTables = func() (t [4][128]uint8) {
 	for i, d := range [4]Delimiter{Tab, Tab, Comma, Pipe} {
 		for b := range 128 {

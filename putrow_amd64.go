@@ -39,3 +39,16 @@ var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
 	bias[0] = 1<<52 - 1e8*mul[0]
 	return mul, bias
 }()
+
+// rowBytes holds the bytes the row kernel compares a string's bytes with,
+// each repeated in the 64 bytes of a vector, in the order of the B_
+// names of putrow_amd64.s: the bounds of the classes of UTF-8 bytes, of
+// the second bytes after E0, ED, F0 and F4, and of the digits.
+var rowBytes = func() (t [11][64]byte) {
+	for i, c := range [11]byte{0xC0, 0xC2, 0xE0, 0xF0, 0xF5, 0x90, 0xA0, 0xED, 0xF4, '0', ':'} {
+		for j := range t[i] {
+			t[i][j] = c
+		}
+	}
+	return t
+}()

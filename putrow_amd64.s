@@ -8,32 +8,37 @@
 // Requires: AVX512F, AVX512BW, AVX512VBMI, AVX512IFMA, FMA3, BMI1, BMI2,
 // LZCNT.
 //
-// putCellsGo (table.go) is its specification: it writes the same text for
-// the same cells, each followed by the delimiter (the low byte of dw), and
-// stops before the first cell putCellsGo would leave to appendCell, with
-// one addition: it also writes Uint cells below 10^16. It returns the
-// number of bytes it wrote, up to the last delimiter, and of cells.
+// putCellsGo (tablewriter.go) is its specification: it writes the same
+// text for the same cells, each followed by the delimiter (the low byte of
+// dw), and stops before the first cell putCellsGo would leave to
+// appendCell, with two additions: it also writes Uint cells below 10^16,
+// and strings of 33 to 63 bytes. It returns the number of bytes it wrote,
+// up to the last delimiter, and of cells.
 //
-// A string of 1 to 32 bytes is loaded with a mask of its length (the
-// bytes past it read as zero and cannot fault), and each byte's class is
-// looked up in rowClassTables[rowClassIndex(dw)] with VPERMI2B; the shape
-// tests of §7.2 that putCellsGo makes on the first and last bytes follow.
-// Its 32 bytes are then stored whole: the zeros past the text land where
-// the delimiter and the next cells go, in the room of maxCell bytes a cell
-// has. Integers and floats are made into digits eight at a time, in the
-// lanes of a vector (DIGITS, with 52-bit multiplies), which takes a third
-// of the steps one after another that digits8 takes; u/10^8 is the high
-// word of u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
+// A string of 1 to 63 bytes is loaded with a mask of its length (the
+// bytes past it read as zero and cannot fault), and the class of each
+// ASCII byte is looked up in rowClassTables[rowClassIndex(dw)] with
+// VPERMI2B. Bytes of 0x80 and above must be valid UTF-8, which utf8 checks
+// with masks of the bytes in general registers (as utf8.ValidString would
+// decide). The shape tests of §7.2 that putCellsGo makes on the first and
+// last bytes follow, and for text that starts with a digit or '+' the
+// number grammar (numericLike), on a mask of the digits. Its 64 bytes
+// are then stored whole: the zeros past the text land where the delimiter
+// and the next cells go, in the room of maxCell bytes a cell has.
+// Integers and floats are made into digits eight at a time, in the lanes
+// of a vector (DIGITS, with 52-bit multiplies), which takes a third of the
+// steps one after another that digits8 takes; u/10^8 is the high word of
+// u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
 //
 // The Value layout, the kinds' numbers and the charClass bit come from
 // go_asm.h (Value_p, const_vInt, const_clsFirst); the shifts by 4 (the
 // size of a Value) and the 8 tags of valueTags are checked by
 // TestKernelLayout (kernels_amd64_test.go), the digit constants by
-// TestRowDigitConstants, the rest by comparing its rows with refCell's
-// (TestPutRowKernel, and every row writer test). Z1 and Z2 hold
-// the class table for the whole call and Z20-Z22 the digit constants, so
-// the float code works in X4-X7 (and with VEX instructions, which leave no
-// upper halves to merge).
+// TestRowDigitConstants, the UTF-8 test by TestRowUTF8, the rest by
+// comparing its rows with refCell's (TestPutRowKernel, and every row
+// writer test). Z1 and Z2 hold the class table for the whole call and
+// Z20-Z22 the digit constants, so the float code works in X4-X7 (and with
+// VEX instructions, which leave no upper halves to merge).
 
 // DIGITS sets r, below 10^8, to its eight decimal digits, one a byte,
 // the first in the low byte, without the '0' offset (digits8), in vector
@@ -64,6 +69,19 @@ DATA rowFloats<>+40(SB)/8, $0x7fffffffffffffff // all but the sign
 DATA rowFloats<>+48(SB)/8, $0x4330000000000000 // 2^52
 DATA rowFloats<>+56(SB)/8, $0                  // (VPSUBQ reads 16 bytes)
 GLOBL rowFloats<>(SB), RODATA|NOPTR, $64
+
+// The bounds of rowBytes (putrow_amd64.go), 64 bytes each.
+#define B_C0 ·rowBytes+0(SB)
+#define B_C2 ·rowBytes+64(SB)
+#define B_E0 ·rowBytes+128(SB)
+#define B_F0 ·rowBytes+192(SB)
+#define B_F5 ·rowBytes+256(SB)
+#define B_90 ·rowBytes+320(SB)
+#define B_A0 ·rowBytes+384(SB)
+#define B_ED ·rowBytes+448(SB)
+#define B_F4 ·rowBytes+512(SB)
+#define B_0 ·rowBytes+576(SB)
+#define B_COLON ·rowBytes+640(SB)
 
 #define F_1EM6 rowFloats<>+0(SB)
 #define F_1E7 rowFloats<>+8(SB)
@@ -298,8 +316,8 @@ float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
 
 str: // AX is the text, BX its length, or null or a NumberValue
 	LEAQ       -1(BX), R8
-	CMPQ       R8, $32
-	JAE        done            // null, a NumberValue, or longer than 32 bytes
+	CMPQ       R8, $63
+	JAE        done            // null, a NumberValue, or longer than 63 bytes
 	MOVQ       $-1, R9
 	BZHIQ      BX, R9, R9
 	KMOVQ      R9, K1          // the text's bytes
@@ -307,11 +325,16 @@ str: // AX is the text, BX its length, or null or a NumberValue
 	VPMOVB2M   Z0, K2          // bytes of 0x80 and above
 	VMOVDQA64  Z0, Z3
 	VPERMI2B.Z Z2, Z1, K1, Z3  // each byte's class, by its low 7 bits
-	VPMOVB2M   Z3, K3          // bytes of class byteHard
-	KORQ       K2, K3, K3
+	VPMOVB2M   Z3, K3
+	KANDNQ     K3, K2, K3      // ASCII bytes of class byteHard
 	KORTESTQ   K3, K3
 	JNE        done            // for appendCell
-	VPTESTMB   Z3, Z3, K4      // bytes of class byteQuote
+	KANDNQ     K1, K2, K5      // the text's ASCII bytes
+	KORTESTQ   K2, K2
+	JNE        utf8            // not ASCII: valid UTF-8 is written as it is
+
+ascii:
+	VPTESTMB   Z3, Z3, K5, K4  // ASCII bytes of class byteQuote
 	KORTESTQ   K4, K4
 	JNE        quote
 	CMPB       -1(AX)(BX*1), $0x20
@@ -338,19 +361,153 @@ str: // AX is the text, BX its length, or null or a NumberValue
 	CMPB       R9, $0x66       // 'f'
 	JEQ        plain
 	CMPB       R9, $0x6e       // 'n'
-	JNE        done            // a digit or '+': numeric-like text is appendCell's
+	JNE        number          // a digit or '+'
 
-plain:
-	VMOVDQU Y0, (DI)
-	MOVQ    BX, AX
-	JMP     next
+plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
+	CMPQ      BX, $32
+	JA        plain64
+	VMOVDQU   Y0, (DI)
+	MOVQ      BX, AX
+	JMP       next
+
+plain64:
+	VMOVDQU64 Z0, (DI)
+	MOVQ      BX, AX
+	JMP       next
 
 quote:
-	MOVB    $0x22, (DI)
-	VMOVDQU Y0, 1(DI)
-	MOVB    $0x22, 1(DI)(BX*1)
-	LEAQ    2(BX), AX
-	JMP     next
+	MOVB      $0x22, (DI)
+	CMPQ      BX, $32
+	JA        quote64
+	VMOVDQU   Y0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+quote64:
+	VMOVDQU64 Z0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+number:
+	// A digit or '+': quoted if numericLike, that is if the text is
+	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
+	// byte that is not a digit, the zeros past the text included, so
+	// that the first one at or after bit k is TZCNT of R10>>k (k <= 33).
+	VPCMPUB $5, B_0, Z0, K6         // >= '0'
+	VPCMPUB $1, B_COLON, Z0, K6, K6 // and < ':'
+	KMOVQ   K6, R10
+	NOTQ    R10
+	XORL    R11, R11
+	CMPB    R9, $0x2b          // '+'
+	SETEQ   R11B               // k: where the digits start
+	SHRXQ   R11, R10, R12
+	TZCNTQ  R12, R12
+	ADDQ    R11, R12           // j: the first byte after them
+	CMPQ    R12, R11
+	JEQ     plain              // no digit
+	CMPQ    R12, BX
+	JEQ     quote              // digits to the end
+	MOVBLZX (AX)(R12*1), R8
+	CMPB    R8, $0x2e          // '.'
+	JNE     nexp
+	LEAQ    1(R12), R11        // the fraction's digits
+	SHRXQ   R11, R10, R12
+	TZCNTQ  R12, R12
+	ADDQ    R11, R12
+	CMPQ    R12, R11
+	JEQ     plain              // no digit after the point
+	CMPQ    R12, BX
+	JEQ     quote
+	MOVBLZX (AX)(R12*1), R8
+
+nexp: // R8 is the byte at j, which is not the last
+	ORB     $0x20, R8
+	CMPB    R8, $0x65          // 'e' or 'E'
+	JNE     plain
+	LEAQ    1(R12), R11
+	CMPQ    R11, BX
+	JAE     plain              // nothing after it
+	MOVBLZX (AX)(R11*1), R8
+	CMPB    R8, $0x2b          // '+'
+	JEQ     esign
+	CMPB    R8, $0x2d          // '-'
+	JNE     edigits
+
+esign:
+	INCQ R11
+
+edigits: // the exponent's digits from R11 on
+	SHRXQ  R11, R10, R12
+	TZCNTQ R12, R12
+	ADDQ   R11, R12
+	CMPQ   R12, R11
+	JEQ    plain
+	CMPQ   R12, BX
+	JEQ    quote
+	JMP    plain
+
+utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
+	// With masks of the bytes in GPRs (bit i for byte i), each byte
+	// after a lead byte of a sequence of n bytes (n-1 of them) must be a
+	// continuation byte, and no other; the zeros past the text are ASCII,
+	// so a sequence cut short at its end fails too. Then the second
+	// byte's narrower ranges after E0, ED, F0 and F4 (no overlong forms,
+	// no surrogates, nothing past U+10FFFF).
+	KMOVQ   K2, R8             // 0x80 and above
+	VPCMPUB $5, B_C0, Z0, K6
+	KMOVQ   K6, R9             // 0xC0 and above
+	VPCMPUB $5, B_C2, Z0, K6
+	KMOVQ   K6, R10            // 0xC2 and above
+	VPCMPUB $5, B_E0, Z0, K6
+	KMOVQ   K6, R11            // 0xE0 and above
+	VPCMPUB $5, B_F0, Z0, K6
+	KMOVQ   K6, R12            // 0xF0 and above
+	VPCMPUB $5, B_F5, Z0, K6
+	KMOVQ   K6, DX             // 0xF5 and above: never in UTF-8
+	ANDNQ   R8, R9, R8         // continuation bytes: 0x80-0xBF
+	ANDNQ   R9, R10, R9        // 0xC0 and 0xC1: never in UTF-8
+	ORQ     DX, R9
+	JNE     done
+	ANDNQ   R12, DX, DX        // leads of 4 bytes: 0xF0-0xF4
+	ANDNQ   R11, R12, R12      // leads of 3: 0xE0-0xEF
+	ANDNQ   R10, R11, R10      // leads of 2: 0xC2-0xDF
+	ORQ     R12, R10
+	ORQ     DX, R10            // every lead
+	ORQ     DX, R12            // leads of 3 or 4
+	SHLQ    $1, R10
+	SHLQ    $2, R12
+	SHLQ    $3, DX
+	ORQ     R12, R10
+	ORQ     DX, R10            // the bytes that must continue a sequence
+	CMPQ    R10, R8
+	JNE     done
+	VPCMPUB $1, B_A0, Z0, K6
+	KMOVQ   K6, R10            // below 0xA0
+	VPCMPUB $1, B_90, Z0, K6
+	KMOVQ   K6, R11            // below 0x90
+	VPCMPUB $0, B_E0, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	TESTQ   R10, R8
+	JNE     done               // E0 80-9F: overlong
+	VPCMPUB $0, B_ED, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	ANDNQ   R8, R10, R8
+	JNE     done               // ED A0-BF: a surrogate
+	VPCMPUB $0, B_F0, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	TESTQ   R11, R8
+	JNE     done               // F0 80-8F: overlong
+	VPCMPUB $0, B_F4, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	ANDNQ   R8, R11, R8
+	JNE     done               // F4 90-BF: past U+10FFFF
+	JMP     ascii
 
 done:
 	VZEROUPPER

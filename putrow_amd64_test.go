@@ -5,6 +5,7 @@ package toon
 import (
 	"math/bits"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toonstream/toon/internal/longtest"
@@ -52,4 +53,73 @@ func TestRowCellsWithoutKernel(t *testing.T) {
 	defer useKernels("generic")()
 	TestRowCellsMatchReference(t)
 	TestWriteRowMatchesReference(t)
+}
+
+// TestRowBytes checks the bounds of rowBytes that the row kernel's UTF-8
+// test compares bytes with, against the utf8 package: each byte of 0x80
+// and above is a continuation byte, a lead byte of a sequence of 2, 3 or
+// 4 bytes, or never in UTF-8, as the bounds 0xC0, 0xC2, 0xE0, 0xF0 and
+// 0xF5 class it; and the second-byte bounds after E0, ED, F0 and F4
+// (0x90, 0xA0) give the second bytes that utf8 accepts after them.
+func TestRowBytes(t *testing.T) {
+	for i, row := range rowBytes {
+		for _, c := range row {
+			if c != row[0] {
+				t.Fatalf("rowBytes[%d] is not one byte repeated: %x", i, row)
+			}
+		}
+	}
+	c0, c2, e0, f0, f5 := rowBytes[0][0], rowBytes[1][0], rowBytes[2][0], rowBytes[3][0], rowBytes[4][0]
+	b90, ba0 := rowBytes[5][0], rowBytes[6][0]
+	if rowBytes[7][0] != 0xED || rowBytes[8][0] != 0xF4 || rowBytes[9][0] != '0' || rowBytes[10][0] != ':' {
+		t.Fatalf("rowBytes[7:]: %#x %#x %#x %#x", rowBytes[7][0], rowBytes[8][0], rowBytes[9][0], rowBytes[10][0])
+	}
+	for b := 0x80; b < 0x100; b++ {
+		// The length of the valid sequences that start with b, if any,
+		// and the second bytes they may have.
+		n, seconds := 0, [2]int{0x100, -1}
+		for s := 0x80; s < 0xc0; s++ {
+			if r, size := utf8.DecodeRune([]byte{byte(b), byte(s), 0x80, 0x80}); r != utf8.RuneError {
+				n = size
+				seconds = [2]int{min(seconds[0], s), max(seconds[1], s)}
+			}
+		}
+		c := byte(b)
+		var want int
+		switch {
+		case c < c0:
+			want = -1 // a continuation byte
+		case c < c2 || c >= f5:
+			want = 0
+		case c < e0:
+			want = 2
+		case c < f0:
+			want = 3
+		default:
+			want = 4
+		}
+		if want == -1 {
+			if _, size := utf8.DecodeRune([]byte{c}); size != 1 || utf8.RuneStart(c) {
+				t.Errorf("byte %#x: the bounds make it a continuation byte", c)
+			}
+			continue
+		}
+		if n != want {
+			t.Errorf("byte %#x: the bounds make it lead %d bytes, utf8 %d", c, want, n)
+		}
+		lo, hi := 0x80, 0xbf
+		switch c {
+		case 0xE0:
+			lo = int(ba0)
+		case 0xED:
+			hi = int(ba0) - 1
+		case 0xF0:
+			lo = int(b90)
+		case 0xF4:
+			hi = int(b90) - 1
+		}
+		if n > 0 && (seconds[0] != lo || seconds[1] != hi) {
+			t.Errorf("byte %#x: second bytes %#x-%#x, utf8 %#x-%#x", c, lo, hi, seconds[0], seconds[1])
+		}
+	}
 }

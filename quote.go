@@ -87,13 +87,18 @@ var delimWords = [4]uint64{'\t' * lo8, ',' * lo8, '|' * lo8, '\t' * lo8}
 func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
 
 // Word classes: what the word-at-a-time tests (special, and the row
-// kernel's tables) make of a byte. wordHard is a byte after which only the
-// exact test can tell whether and how the string is quoted: a byte that may
-// need an escape or is not ASCII, or one of '[', ']', '{', '|' and '}',
-// which the word test cannot tell from '\\' (see special). wordQuote is any
-// other byte that forces quotes: ':' and the delimiter.
+// kernel's tables) make of a byte. wordHard is an ASCII byte after which
+// only the exact test can tell whether and how the string is quoted: one
+// that may need an escape, or one of '[', ']', '{', '|' and '}', which the
+// word test cannot tell from '\\' (see special). wordQuote is any other
+// byte that forces quotes: ':' and the delimiter. wordHigh is a byte of
+// 0x80 and above, which is an ordinary byte of the string's text (§7.2
+// quotes for none) when the string is valid UTF-8, and is replaced with
+// the rest of its ill-formed sequence otherwise (appendStrSlow): a string
+// with one is written as it is once utf8.ValidString accepts it.
 const (
 	wordHard  = 0x80
+	wordHigh  = 0x40
 	wordQuote = 0x01
 )
 
@@ -104,7 +109,9 @@ const (
 func wordClass(c byte, d Delimiter) uint8 {
 	k := charClass[c]
 	switch {
-	case k&(clsEscape|clsHigh) != 0 || (c|0x20)-'{' < 3:
+	case k&clsHigh != 0:
+		return wordHigh
+	case k&clsEscape != 0 || (c|0x20)-'{' < 3:
 		return wordHard
 	case k&quoteMask(d) != 0:
 		return wordQuote
@@ -113,29 +120,31 @@ func wordClass(c byte, d Delimiter) uint8 {
 }
 
 // special tests the bytes of a word of a string for §7.1 and §7.2. In the
-// high bit of some byte lane, hard has a bit if some byte is not ASCII or
-// is one of the bytes that may need an escape or force quotes: a control
-// U+0000–U+001F, '"', '[', '\\', ']', '{', '|' or '}'; and when hard has
-// none, quo has one exactly if some byte is ':' or the delimiter repeated
-// in dw, which force quotes (§7.2, §11.1). Only the high bits mean
-// anything, and only for the word as a whole, not for which lane holds
-// them.
+// high bit of some byte lane, hard has a bit if some ASCII byte may need
+// an escape or force quotes: a control U+0000–U+001F, '"', '[', '\\',
+// ']', '{', '|' or '}'; quo has one if some byte is ':' or the delimiter
+// repeated in dw, which force quotes (§7.2, §11.1); and high, which is x,
+// if some byte is not ASCII. Only the high bits mean anything, and only
+// for the word as a whole, not for which lane holds them.
 //
-// The tests are the "has a byte less than n" y-n*lo8 of Hacker's Delight,
-// applied to y = x XOR a repeated byte. With n = 1 that is "has that
-// byte"; with x^0x02 and n = 0x21 it is "has a control or '"'", as x^0x02
-// maps U+0000–U+001F onto 0x00–0x1f, '"' onto 0x20 and every other byte
-// onto 0x21 or above. Without their usual &^y they also flag the lanes of
-// bytes of 0x80 and above, and a borrow can flag the lane above a true
-// hit; both only ever add bits to a word that has one for a true reason, a
-// byte that is not ASCII (x's own high bit, in hard) or a hit. x|0x20
-// folds '[', '\\' and ']' onto '{', '|' and '}', and for ASCII bytes
-// (z+5)&^(z+2) has the high bit set exactly for those three.
-func special(x, dw uint64) (hard, quo uint64) {
+// The tests are the "has a byte less than n" (y-n*lo8)&^y of Hacker's
+// Delight, applied to y = x XOR a repeated byte. With n = 1 that is "has
+// that byte"; with x^0x02 and n = 0x21 it is "has a control or '"'", as
+// x^0x02 maps U+0000–U+001F onto 0x00–0x1f, '"' onto 0x20 and every other
+// ASCII byte onto 0x21 or above. x|0x20 folds '[', '\\' and ']' onto '{',
+// '|' and '}', and for ASCII bytes (z+5)&^(z+2) has the high bit set
+// exactly for those three. The lanes of bytes of 0x80 and above are
+// masked off (&^x), so that a string of any script passes as its ASCII
+// bytes do. A borrow can flag the lane above a true hit, which only adds
+// bits to a word that has one; a carry out of z+5 (a byte 0xdb–0xdf or
+// 0xfb–0xff) can flag the ASCII byte after it, which in UTF-8 it never is
+// (0xdb–0xdf lead a sequence, 0xfb–0xff are never valid): that only sends
+// an ill-formed string to the exact test, which it goes to anyway.
+func special(x, dw uint64) (hard, quo, high uint64) {
 	z := x | 0x20*lo8
-	hard = x | ((x ^ 0x02*lo8) - 0x21*lo8) | (z+0x05*lo8)&^(z+0x02*lo8)
-	quo = ((x ^ ':'*lo8) - lo8) | ((x ^ dw) - lo8)
-	return hard, quo
+	hard = (((x ^ 0x02*lo8) - 0x21*lo8) | (z+0x05*lo8)&^(z+0x02*lo8)) &^ x
+	quo = (((x ^ ':'*lo8) - lo8) | ((x ^ dw) - lo8)) &^ x
+	return hard, quo, x
 }
 
 // smallWord returns a word of the bytes of s for 0 < n < 4, repeated.

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -21,7 +22,7 @@ func TestRowClassTables(t *testing.T) {
 			// The byte among letters, in each position of the word.
 			for pos := 0; pos < 8; pos++ {
 				x := uint64('a')*lo8&^(0xff<<(8*pos)) | uint64(b)<<(8*pos)
-				hard, quo := special(x, dw)
+				hard, quo, _ := special(x, dw)
 				want := uint8(0)
 				if hard&hi8 != 0 {
 					want = byteHard
@@ -37,7 +38,7 @@ func TestRowClassTables(t *testing.T) {
 }
 
 // kernelCells returns a random row for the row kernel's tests: cells of
-// randomCell, and strings of 0 to 40 bytes over the bytes that matter,
+// randomCell, and strings of 0 to 70 bytes over the bytes that matter,
 // some cut from the end of back or right before the page boundary in its
 // middle (where a load past the text would read the next page).
 func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
@@ -54,7 +55,7 @@ func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
 				String("t"), Int(1e16 - 1), Int(-1e16 + 1), Int(1e16), Int(99999999), Int(100000000), Uint(1e16 - 1)}[r.Intn(18)]
 			continue
 		}
-		n := r.Intn(41)
+		n := r.Intn(71)
 		var s []byte
 		switch r.Intn(3) {
 		case 0:
@@ -129,6 +130,60 @@ func checkRowWriter(t *testing.T, name string, cells []Value, d Delimiter, put f
 		var one [maxCell]byte
 		if _, k := putCellsGo(mem.Of(&one), 0, cells[n:n+1], delimWord(quoteMask(d))); k != 0 {
 			t.Fatalf("%s(%q, %q) stopped at cell %d (%q), which putCellsGo writes", name, cells, d, n, cells[n])
+		}
+	}
+}
+
+// TestRowUTF8 checks the row writers' test of UTF-8 (utf8.ValidString in
+// putCellsGo, masks of the bytes in the kernel) on every pair of bytes
+// from 0x80 up followed by any byte, and on sequences of three and four
+// bytes around the edges of each lead byte's ranges, whole and cut short,
+// at the start, middle and end of a cell, and at the end of cells of the
+// longest lengths each writer takes: each writer takes the cell exactly
+// when it is valid UTF-8, and writes refCell's text.
+func TestRowUTF8(t *testing.T) {
+	var seqs [][]byte
+	for a := 0x80; a < 0x100; a++ {
+		for b := 0; b < 0x100; b++ {
+			seqs = append(seqs, []byte{byte(a), byte(b)})
+		}
+	}
+	seconds := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xe0, 0xff}
+	for a := 0xe0; a < 0x100; a++ {
+		for _, b := range seconds {
+			for _, c := range []byte{0x41, 0x80, 0xbf, 0xc0} {
+				seqs = append(seqs, []byte{byte(a), b, c})
+				for _, d := range []byte{0x41, 0x80, 0xbf, 0xc0} {
+					seqs = append(seqs, []byte{byte(a), b, c, d})
+				}
+			}
+		}
+	}
+	type writer struct {
+		name string
+		max  int // the longest string it takes
+		put  func(mem.Ptr, []Value, uint64) (int, int)
+	}
+	writers := []writer{{"putCellsGo", 32, func(p mem.Ptr, c []Value, dw uint64) (int, int) { return putCellsGo(p, 0, c, dw) }}}
+	if usePutRow {
+		writers = append(writers, writer{"putRowAVX512", 63, putRow})
+	}
+	dw := delimWord(quoteMask(Comma))
+	var buf [2 * maxCell]byte
+	for _, q := range seqs {
+		for _, s := range []string{string(q), "ab" + string(q) + "cd", "x" + string(q), string(q) + "1",
+			strings.Repeat("y", 32-len(q)) + string(q), strings.Repeat("y", 63-len(q)) + string(q), strings.Repeat("y", 60) + string(q)} {
+			valid := utf8.ValidString(s) && !strings.ContainsAny(s, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\"\\[]{}|")
+			for _, w := range writers {
+				want := valid && len(s) <= w.max
+				o, k := w.put(mem.Of(&buf), []Value{String(s)}, dw)
+				if (k == 1) != want {
+					t.Fatalf("%s(%q): took %d cells, want the cell taken: %v", w.name, s, k, want)
+				}
+				if k == 1 && string(buf[:o]) != refCell(String(s), Comma)+"," {
+					t.Fatalf("%s(%q): %q, want %q", w.name, s, buf[:o], refCell(String(s), Comma)+",")
+				}
+			}
 		}
 	}
 }

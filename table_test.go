@@ -494,7 +494,13 @@ func TestRowCellsMatchReference(t *testing.T) {
 	// And it does write the shapes it is for, given room.
 	common := []Value{Int(1000001), String("Ada Lovelace"), String("Ada.Lovelace1@example.com"), Bool(true), Float(123.45),
 		Int(-7), String("Korea, Republic of"), String("2024-03-05T12:34:56Z"), Float(0.1234), Bool(false), String("true"),
-		String(""), String("abc"), String("-x"), Int(-1234567890123456), Float(-1e-6), Float(9999999.99999999), String("ab\"cd")}
+		String(""), String("abc"), String("-x"), Int(-1234567890123456), Float(-1e-6), Float(9999999.99999999),
+		// Text that is not ASCII, and text that starts as a number does:
+		// written here, plain or quoted, not left to appendCell.
+		String("Jürgen Müller"), String("東京"), String("Grüße aus München 🍺"), String("Łódź, Polska"), String("Зд:"),
+		String("2025-05-09"), String("1.12.3"), String("007"), String("+1 555 0142"), String("1000-AB"), String("1e5"),
+		String("12.5E-3x"), String("4001234567890"), String("-1.5"), String("+2.50e+10"), String("3."), String("1e"),
+		String("ab\"cd")}
 	var buf [1024]byte
 	if _, n := putCells(mem.Of(&buf), 0, common, delimWords[1]); n != len(common)-1 {
 		t.Fatalf("putCells wrote %d of the %d common cells", n, len(common)-1)

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -394,25 +395,26 @@ const (
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
 )
 
-// rowSlack is the room appendRowCells makes for putCells: enough for 31
+// rowSlack is the room appendRowCells makes for putCells: enough for 42
 // cells, which it checks once rather than cell by cell.
-const rowSlack = 2048
+const rowSlack = 4096
 
 // maxCell is the most a cell that putCells writes can take, with the
-// delimiter after it: cellRoom and a string of 32 bytes.
-const maxCell = cellRoom + 32
+// delimiter after it: cellRoom and a string of 64 bytes (the row kernel
+// stores a string of up to 63 bytes as a vector of 64).
+const maxCell = cellRoom + 64
 
 // putCells writes the common cells of cells at base[o:], each followed by
-// the delimiter, the low byte of its word dw: ASCII strings of up to 32
-// bytes with nothing to escape, integers below 10^16, floats of
+// the delimiter, the low byte of its word dw: strings of up to 32 bytes
+// of valid UTF-8 with nothing to escape, integers below 10^16, floats of
 // putFloat8's shape and booleans. The buffer must have room for
 // len(cells) cells of maxCell bytes. It stops before the first cell that
 // is of none of these shapes, and returns the new end of the text (just
 // past the last delimiter it wrote) and the number of cells it wrote.
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it (it also writes Uint cells below 10^16); putCellsGo is its
-// specification and the way of other machines.
+// it (it also writes Uint cells below 10^16, and strings of up to 63
+// bytes); putCellsGo is its specification and the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
@@ -479,54 +481,60 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 			// tested, so that no word stays live; a string that turns
 			// out to need quotes is stored again one byte further on,
 			// at plain.
-			var hard, quo uint64
+			var hard, quo, high uint64
 			switch {
 			case ln >= 8:
 				x := sp.Load64(0)
 				p.Store64(0, x)
-				hard, quo = special(x, dw)
+				hard, quo, high = special(x, dw)
 				x = sp.Load64(ln - 8)
 				p.Store64(ln-8, x)
-				h, q := special(x, dw)
-				hard, quo = hard|h, quo|q
+				h, q, g := special(x, dw)
+				hard, quo, high = hard|h, quo|q, high|g
 				if ln > 16 {
 					x = sp.Load64(8)
 					p.Store64(8, x)
-					h, q = special(x, dw)
-					hard, quo = hard|h, quo|q
+					h, q, g = special(x, dw)
+					hard, quo, high = hard|h, quo|q, high|g
 					if ln > 24 {
 						x = sp.Load64(16)
 						p.Store64(16, x)
-						h, q = special(x, dw)
-						hard, quo = hard|h, quo|q
+						h, q, g = special(x, dw)
+						hard, quo, high = hard|h, quo|q, high|g
 					}
 				}
 			case ln >= 4:
 				x0, x1 := sp.Load32(0), sp.Load32(ln-4)
 				p.Store32(0, x0)
 				p.Store32(ln-4, x1)
-				hard, quo = special(uint64(x0)|uint64(x1)<<32, dw)
+				hard, quo, high = special(uint64(x0)|uint64(x1)<<32, dw)
 			default:
-				hard, quo = special(smallWord(sp, ln), dw)
+				hard, quo, high = special(smallWord(sp, ln), dw)
 				p.SetByte(0, s[0])
 				p.SetByte(ln>>1, s[ln>>1])
 				p.SetByte(ln-1, s[ln-1])
 			}
-			// One test for the common string, with neither kind of
-			// special byte.
-			if (hard|quo)&hi8 != 0 {
-				if hard&hi8 != 0 {
+			// One test for the common string, with no special byte.
+			if (hard|quo|high)&hi8 != 0 {
+				// A byte that may need an escape, or ill-formed UTF-8,
+				// is appendCell's; other text that is not ASCII is
+				// written as it is.
+				if hard&hi8 != 0 || high&hi8 != 0 && !utf8.ValidString(s) {
 					return p.Diff(base), i
 				}
-				goto quote
+				if quo&hi8 != 0 {
+					goto quote
+				}
 			}
-			// The shape of the string; numeric-like text is left to
-			// appendCell.
+			// The shape of the string, with the number grammar for
+			// text that starts as a number does.
 			switch shapeOf(s) {
 			case shapePlain:
 				goto plain
 			case shapeNumber:
-				return p.Diff(base), i
+				if !numericLike(s) {
+					goto plain
+				}
 			}
 		quote:
 			{
