@@ -306,10 +306,12 @@ func mutate(rng *rand.Rand, doc []byte) []byte {
 	return bytes.Join(out, nil)
 }
 
-func TestSplitTableMatchesSerial(t *testing.T) {
-	smallRanges(t, 1)
-	rng := rand.New(rand.NewPCG(19, 1))
-	for i := range 1500 {
+// randomDocs calls each with n random tables in random places (from
+// randomTableDoc), damaged or decorated up to three times (mutate), a third
+// of them without their final LF.
+func randomDocs(seed uint64, n int, each func(i int, doc []byte)) {
+	rng := rand.New(rand.NewPCG(19, seed))
+	for i := range n {
 		doc := randomTableDoc(rng)
 		for range rng.IntN(4) {
 			doc = mutate(rng, doc)
@@ -317,10 +319,17 @@ func TestSplitTableMatchesSerial(t *testing.T) {
 		if i%3 == 0 && len(doc) > 0 && doc[len(doc)-1] == '\n' {
 			doc = doc[:len(doc)-1] // no final LF
 		}
+		each(i, doc)
+	}
+}
+
+func TestSplitTableMatchesSerial(t *testing.T) {
+	smallRanges(t, 1)
+	randomDocs(1, 1500, func(_ int, doc []byte) {
 		for _, parts := range []int{1, 2, 3, 7, 100, -1, -20, -100} {
 			compareSplit(t, doc, parts)
 		}
-	}
+	})
 }
 
 func TestSplitTableErrors(t *testing.T) {
@@ -511,17 +520,9 @@ func compareParallel(t *testing.T, data []byte, size, workers int, opts ...Optio
 // the error with the serial decoder's.
 func TestParallelTableMatchesSerial(t *testing.T) {
 	smallRanges(t, 1)
-	rng := rand.New(rand.NewPCG(23, 5))
-	for i := range 1500 {
-		doc := randomTableDoc(rng)
-		for range rng.IntN(4) {
-			doc = mutate(rng, doc)
-		}
-		if i%3 == 0 && len(doc) > 0 && doc[len(doc)-1] == '\n' {
-			doc = doc[:len(doc)-1] // no final LF
-		}
+	randomDocs(5, 1500, func(i int, doc []byte) {
 		for _, size := range []int{1, 30, 200, 1 << 20} {
 			compareParallel(t, doc, size, 1+i%3)
 		}
-	}
+	})
 }
