@@ -15,18 +15,13 @@ var numberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+
 // strings of up to 40 bytes, mostly digits, so that every part of a number
 // and every byte out of place falls at every place in a word and in the
 // word that ends the text.
-func TestIsNumberGrammar(t *testing.T) {
-	check := func(b []byte) {
-		t.Helper()
-		if got, want := isNumber(b), numberRE.Match(b); got != want {
-			t.Fatalf("isNumber(%q) = %v, want %v", b, got, want)
-		}
-	}
-	const alphabet = "019.eE+-/:x"
+// eachString calls f with every string of up to n bytes from alphabet,
+// the empty one included (in a buffer f must not keep).
+func eachString(alphabet string, n int, f func([]byte)) {
 	var b []byte
 	var walk func(n int)
 	walk = func(n int) {
-		check(b)
+		f(b)
 		if n == 0 {
 			return
 		}
@@ -36,7 +31,19 @@ func TestIsNumberGrammar(t *testing.T) {
 			b = b[:len(b)-1]
 		}
 	}
-	walk(5)
+	walk(n)
+}
+
+func TestIsNumberGrammar(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		if got, want := isNumber(b), numberRE.Match(b); got != want {
+			t.Fatalf("isNumber(%q) = %v, want %v", b, got, want)
+		}
+	}
+	const alphabet = "019.eE+-/:x"
+	eachString(alphabet, 5, check)
+	var b []byte
 	rng := rand.New(rand.NewSource(4))
 	for i := 0; i < 300000; i++ {
 		b = b[:0]
@@ -83,23 +90,11 @@ func numberByStep(b []byte) bool {
 // over every string of up to six bytes from the bytes that matter to
 // numbers, and over every byte in every place of a few numbers.
 func TestNumStep(t *testing.T) {
-	const alphabet = "019.eE+-x"
-	var b []byte
-	var walk func(n int)
-	walk = func(n int) {
+	eachString("019.eE+-x", 6, func(b []byte) {
 		if got, want := numberByStep(b), numberRE.Match(b); got != want {
 			t.Fatalf("numStep on %q: %v, want %v", b, got, want)
 		}
-		if n == 0 {
-			return
-		}
-		for i := 0; i < len(alphabet); i++ {
-			b = append(b, alphabet[i])
-			walk(n - 1)
-			b = b[:len(b)-1]
-		}
-	}
-	walk(6)
+	})
 	for _, s := range []string{"-12.5e+7", "0.25", "1735689600360", "0e0"} {
 		for i := range len(s) + 1 {
 			for c := 0; c < 256; c++ {
