@@ -4,7 +4,6 @@ import (
 	"io"
 	"iter"
 	"runtime"
-	"sync"
 )
 
 // This file holds ParallelRows: Rows over a table split into ranges
@@ -68,22 +67,8 @@ type rowsOut[T any] struct {
 // returned, decoded by workers (ParallelTable).
 func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 	done := false // the caller stopped, or an error ended the rows
-	// The outputs of the ranges yielded go back to free for later ranges:
-	// a range holds thousands of values.
-	var mu sync.Mutex
-	var free []*rowsOut[T]
-	err := ParallelTable(d, workers, parRowsRange, func() func(*Decoder, **rowsOut[T]) bool {
-		return func(rd *Decoder, p **rowsOut[T]) bool {
-			if *p == nil {
-				mu.Lock()
-				if n := len(free); n > 0 {
-					*p, free = free[n-1], free[:n-1]
-				} else {
-					*p = new(rowsOut[T])
-				}
-				mu.Unlock()
-			}
-			out := *p
+	err := ParallelTable(d, workers, parRowsRange, func() func(*Decoder, *rowsOut[T]) bool {
+		return func(rd *Decoder, out *rowsOut[T]) bool {
 			clear(out.vals)
 			out.vals, out.errs, out.sticky = out.vals[:0], out.errs[:0], false
 			decodeRange(rd, out)
@@ -96,17 +81,13 @@ func parallelRows[T any](d *Decoder, workers int, yield func(T, error) bool) {
 			}
 			return false
 		}
-	}, func(_ Range, p **rowsOut[T]) bool {
-		out := *p
+	}, func(_ Range, out *rowsOut[T]) bool {
 		for i := range out.vals {
 			if !yield(out.vals[i], out.errs[i]) {
 				done = true
 				return false
 			}
 		}
-		mu.Lock()
-		free = append(free, out)
-		mu.Unlock()
 		if out.sticky {
 			done = true
 			return false

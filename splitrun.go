@@ -35,7 +35,9 @@ import (
 // that makes ranges; the function it returns makes one range at a time.
 // It reads the range's tokens from rd (an ArrayStart, whose length is not
 // the table's, the rows, an ArrayEnd, then io.EOF) and writes what it
-// makes of them to *out, and reports whether the range failed: an error,
+// makes of them to *out, which holds what an earlier range's work left
+// there once emit has had it (or is the zero O): work clears it first.
+// It reports whether the range failed: an error,
 // or anything else whose output depends on where the range stands in the
 // table (a line number). A range that failed, or whose row count does not
 // fit the table's, is made again on the caller's goroutine with rd the
@@ -97,6 +99,10 @@ func runTable[O any](t *Table, line0, workers, size int, newWork func() func(*De
 	defer o.End()
 	var again func(*Decoder, *O) bool // the caller's work, for ranges made again
 	var rd *Decoder
+	// The outputs of the ranges emitted, for the ranges cut next: an
+	// output is memory a range fills (a buffer, a slice of values), and
+	// work clears it before it fills it again.
+	var spare []O
 
 	// The place of the next range to take back: its first line's number,
 	// its first row's index, and the content line before it.
@@ -107,7 +113,11 @@ func runTable[O any](t *Table, line0, workers, size int, newWork func() func(*De
 		for (at < end || !sent) && !o.Full() {
 			sent = true
 			e := t.cutRange(at, size)
-			o.Send(&cutJob[O]{r: Range{Start: int64(at), End: int64(e), Line: 1, FirstRow: min(at-int(t.Start), 1), cut: true}})
+			j := &cutJob[O]{r: Range{Start: int64(at), End: int64(e), Line: 1, FirstRow: min(at-int(t.Start), 1), cut: true}}
+			if n := len(spare); n > 0 {
+				j.out, spare = spare[n-1], spare[:n-1]
+			}
+			o.Send(j)
 			at = e
 		}
 		j, ok := o.Next()
@@ -137,6 +147,7 @@ func runTable[O any](t *Table, line0, workers, size int, newWork func() func(*De
 		if !emit(r, &j.out) {
 			return false
 		}
+		spare = append(spare, j.out)
 		if r.final {
 			t.End, t.Rows, t.Ranges = r.End, r.FirstRow+r.Rows, []Range{r}
 			return true

@@ -5,7 +5,6 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
-	"sync"
 
 	"github.com/toonstream/toon"
 )
@@ -48,8 +47,6 @@ type parallel struct {
 
 	ranges int // ranges converted, for tests
 
-	mu   sync.Mutex
-	free []*[]byte // output buffers not in use (buffer)
 }
 
 // parallelFor returns the parallel state for a conversion of an input of
@@ -81,46 +78,6 @@ type parOut struct {
 	werr error   // an error of the output (never expected: buf is memory)
 }
 
-// buffer returns an output buffer for a range: one a range before used,
-// one a conversion before used, or a new one. Within a conversion the
-// buffers are kept by the parallel state, not only in a sync.Pool, which
-// drops them at every collection: a few megabytes allocated again and
-// again would make the collector run often, and each run stops the
-// workers. It is called by the goroutines that convert ranges.
-func (p *parallel) buffer() *[]byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n := len(p.free); n > 0 {
-		b := p.free[n-1]
-		p.free = p.free[:n-1]
-		return b
-	}
-	if b, ok := parBufs.Get().(*[]byte); ok {
-		return b
-	}
-	return new([]byte)
-}
-
-// recycle takes back a buffer whose output has been written.
-func (p *parallel) recycle(b *[]byte) {
-	p.mu.Lock()
-	p.free = append(p.free, b)
-	p.mu.Unlock()
-}
-
-// parBufs keeps output buffers from one conversion to the next, for as
-// long as the collector lets it (a conversion keeps its own in free).
-var parBufs sync.Pool
-
-// putBuffers hands the conversion's buffers to parBufs.
-func (p *parallel) putBuffers() {
-	for i, b := range p.free {
-		parBufs.Put(b)
-		p.free[i] = nil
-	}
-	p.free = p.free[:0]
-}
-
 // table converts the rows of the flat table whose ArrayStart jw has just
 // written, if the decoder can split it, and reports whether it did; dec
 // is then past the table's rows, its next token the table's ArrayEnd, and
@@ -136,7 +93,6 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		for _, ws := range states {
 			ws.release()
 		}
-		p.putBuffers()
 	}()
 	wrote := false // a row has been written
 	var failed error
@@ -152,7 +108,9 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 				defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 			}
 			if o.buf == nil {
-				o.buf = p.buffer()
+				// A new range's buffer: ParallelTable hands the buffers
+				// of the ranges written to the ranges cut after them.
+				o.buf = new([]byte)
 			}
 			p.convert(ws, rd, depth, o)
 			return o.err != nil || o.werr != nil
@@ -163,7 +121,6 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 		}
 		jw.write(*o.buf)
 		wrote = wrote || o.rows
-		p.recycle(o.buf)
 		p.ranges++
 		switch {
 		case o.err != nil:
