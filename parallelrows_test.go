@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toonstream/toon/internal/leakcheck"
 )
 
 type parGroup struct {
@@ -179,13 +181,7 @@ func TestWriteRowsParallelNoLeak(t *testing.T) {
 			t.Fatalf("%v, want ErrCount", err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	leakcheck.Goroutines(t, before)
 }
 
 // BenchmarkWriteRowsParallel writes 100,000 rows with WriteRows and with

@@ -6,7 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/toonstream/toon/internal/leakcheck"
 )
 
 type splitRow struct {
@@ -116,13 +117,7 @@ func TestParallelRowsBreak(t *testing.T) {
 			t.Fatalf("after a break: %v, want ErrSplitStopped", err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	leakcheck.Goroutines(t, before)
 }
 
 // BenchmarkParallelRows decodes a table of 200,000 rows into structs with

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/toonstream/toon/internal/leakcheck"
 )
 
 // exclusiveWriter keeps what it is given and fails the test if it is
@@ -87,7 +88,7 @@ func TestToJSONPipe(t *testing.T) {
 			}
 		}
 	}
-	checkGoroutines(t, before)
+	leakcheck.Goroutines(t, before)
 }
 
 // TestToJSONPipeWriteErrors checks that with a pipe an error of w comes
@@ -121,17 +122,5 @@ func TestToJSONPipeWriteErrors(t *testing.T) {
 			}
 		}
 	}
-	checkGoroutines(t, before)
-}
-
-// checkGoroutines fails if more goroutines run than before, once those
-// that are ending have had time to.
-func checkGoroutines(t *testing.T, before int) {
-	t.Helper()
-	for i := 0; runtime.NumGoroutine() > before; i++ {
-		if i == 100 {
-			t.Fatalf("%d goroutines left, %d before", runtime.NumGoroutine(), before)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	leakcheck.Goroutines(t, before)
 }

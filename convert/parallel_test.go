@@ -8,7 +8,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/toonstream/toon/internal/leakcheck"
 
 	"github.com/toonstream/toon"
 )
@@ -177,13 +178,7 @@ func TestParallelNoLeak(t *testing.T) {
 			t.Fatalf("%v, want the writer's error", err)
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		t.Fatalf("%d goroutines, %d before", n, before)
-	}
+	leakcheck.Goroutines(t, before)
 }
 
 // FuzzParallelToJSON decodes a random table both ways: the fuzzer's line
