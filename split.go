@@ -236,19 +236,25 @@ func (t *Table) stream(size, line0 int, yield func(*Table, Range) bool) bool {
 		}
 		at = e
 	}
-	if held.End != t.End {
-		// Blank or comment lines (or the line that ends the table) after
-		// the last row are not the table's.
-		held.End = max(t.End, held.Start)
-		held.lines = t.scan(int(held.Start), int(held.End)).lines
-	}
-	held.final = true
+	t.endAt(&held, t.End)
 	if !yield(t, held) {
 		return false
 	}
 	t.Ranges = append(t.Ranges, held)
 	t.Rows = held.FirstRow + held.Rows
 	return true
+}
+
+// endAt makes r, which holds the table's last row (or starts after it),
+// the table's final range, ending at end, the end of the table's last row:
+// blank or comment lines (or the line that ends the table) after it are
+// not the table's.
+func (t *Table) endAt(r *Range, end int64) {
+	r.final = true
+	if e := max(end, r.Start); e != r.End {
+		r.End = e
+		r.lines = t.scan(int(r.Start), int(e)).lines
+	}
 }
 
 // atTableStart reports whether the last token returned was the ArrayStart

@@ -195,11 +195,7 @@ func (t *Table) place(r Range) Range {
 	r.cut = false
 	r.Rows, r.lines = sc.rows, sc.lines
 	if sc.stopped || int(r.End) == len(t.data) {
-		r.final = true
-		if e := max(sc.end, r.Start); e != r.End {
-			r.End = e
-			r.lines = t.scan(int(r.Start), int(e)).lines
-		}
+		t.endAt(&r, sc.end)
 	}
 	return r
 }
