@@ -37,17 +37,27 @@ func parallelDoc(rng *rand.Rand, size int, root bool, delim byte) []byte {
 }
 
 // convertBoth converts data serially and in parallel (with small ranges),
+// with and without an output pipe (which takes the ranges' buffers whole),
 // and fails unless the outputs and errors are the same.
 func convertBoth(t *testing.T, data []byte) {
 	t.Helper()
-	var serial, par bytes.Buffer
+	var serial bytes.Buffer
 	serr := ToJSONBytes(&serial, data, withWorkers(1))
-	perr := ToJSONBytes(&par, data, withWorkers(3), withParRange(16<<10))
+	for _, piped := range []bool{false, true} {
+		var par bytes.Buffer
+		perr := ToJSONBytes(&par, data, withWorkers(3), withParRange(16<<10), withPipeline(piped))
+		sameOutput(t, serial.Bytes(), par.Bytes(), serr, perr)
+	}
+}
+
+// sameOutput fails unless the outputs and errors of a serial and a
+// parallel conversion are the same.
+func sameOutput(t *testing.T, a, b []byte, serr, perr error) {
+	t.Helper()
 	if !sameError(serr, perr) || fmt.Sprint(serr) != fmt.Sprint(perr) {
 		t.Fatalf("errors differ:\nserial   %v\nparallel %v", serr, perr)
 	}
-	if !bytes.Equal(serial.Bytes(), par.Bytes()) {
-		a, b := serial.Bytes(), par.Bytes()
+	if !bytes.Equal(a, b) {
 		i := 0
 		for i < min(len(a), len(b)) && a[i] == b[i] {
 			i++
