@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
+	"sync"
 
 	"github.com/toonstream/toon"
 	opipe "github.com/toonstream/toon/internal/ordered" // (convert_test.go has a function called ordered)
@@ -216,7 +217,9 @@ type encPar struct {
 	bufSize int  // the workers' lexer buffers
 	maxLine int
 
-	free []*encJob // jobs written, with their blocks, for the same table
+	// empty is an empty block of the open table, which a worker copies
+	// when it has no block of its own to fill (blocks).
+	empty *toon.RowBlock
 
 	jobs   int // ranges encoded by the pipeline (tests)
 	redone int // ranges that failed and were encoded again serially (tests)
@@ -225,9 +228,11 @@ type encPar struct {
 // encJob is a range to encode, and its rows once encoded.
 type encJob struct {
 	opipe.Job
-	r   encRange
-	blk *toon.RowBlock
-	ok  bool // blk holds the range's rows
+	r    encRange
+	blk  *toon.RowBlock
+	ok   bool           // blk holds the range's rows
+	from *blockPool     // the pool of the worker that made it, which blk goes back to once written
+	tmpl *toon.RowBlock // an empty block of the table, for a worker with none
 }
 
 func newEncPar(c *config, src *source, ranges io.Reader, ra io.ReaderAt, raStart, size int64) *encPar {
@@ -257,7 +262,7 @@ func (e *emitter) readRanges() error {
 	e.rn = 0
 	if e.par != nil {
 		e.par.have = false
-		e.par.free = e.par.free[:0] // their blocks were made for the last table
+		e.par.empty = nil // made for the last table
 	}
 	if n == 0 {
 		return nil
@@ -400,18 +405,16 @@ func (e *emitter) pipeline() *opipe.Pipeline[*encJob] {
 
 // job returns a job with an empty block for the open table.
 func (p *encPar) job(e *emitter) *encJob {
-	if k := len(p.free); k > 0 {
-		j := p.free[k-1]
-		p.free = p.free[:k-1]
-		return &encJob{blk: j.blk}
+	if p.empty == nil {
+		blk, err := e.enc.NewRowBlock()
+		if err != nil {
+			// The table is open: this cannot happen. The worker fails
+			// the range, and the serial path takes it.
+			return &encJob{}
+		}
+		p.empty = blk
 	}
-	blk, err := e.enc.NewRowBlock()
-	if err != nil {
-		// The table is open: this cannot happen. The worker fails the
-		// range, and the serial path takes it.
-		return &encJob{}
-	}
-	return &encJob{blk: blk}
+	return &encJob{tmpl: p.empty}
 }
 
 // writeBlock writes the oldest block in flight, once it is made. If its
@@ -441,7 +444,7 @@ func (e *emitter) writeBlock(o *opipe.Pipeline[*encJob]) error {
 	if err := e.enc.WriteRowBlock(j.blk); err != nil {
 		return err
 	}
-	p.free = append(p.free, j)
+	j.from.put(j.blk)
 	return nil
 }
 
@@ -456,6 +459,35 @@ type encWorker struct {
 	cells []mcell
 	vals  []toon.Value
 	data  []byte
+	pool  blockPool
+}
+
+// blockPool holds the blocks a worker filled, once they are written, for
+// the next ranges it encodes: the block it filled last is the likeliest
+// to be in its core's cache still.
+type blockPool struct {
+	mu   sync.Mutex
+	free []*toon.RowBlock
+}
+
+// get returns the block written last, or a copy of empty (an empty block
+// of the table is a value, and a copy of it is another).
+func (bp *blockPool) get(empty *toon.RowBlock) *toon.RowBlock {
+	bp.mu.Lock()
+	defer bp.mu.Unlock()
+	if n := len(bp.free); n > 0 {
+		b := bp.free[n-1]
+		bp.free = bp.free[:n-1]
+		return b
+	}
+	b := *empty
+	return &b
+}
+
+func (bp *blockPool) put(b *toon.RowBlock) {
+	bp.mu.Lock()
+	bp.free = append(bp.free, b)
+	bp.mu.Unlock()
 }
 
 // encode writes the rows of j's range into its block, and sets j.ok if
@@ -475,9 +507,10 @@ func (w *encWorker) encode(j *encJob) {
 		defer func() { w.p.release(w.at, min(j.r.end+releaseBlock-1, int64(len(w.p.mem)))) }()
 	}
 	j.ok = false
-	if j.blk == nil {
+	if j.tmpl == nil {
 		return
 	}
+	j.blk, j.from = w.pool.get(j.tmpl), &w.pool
 	j.blk.Reset(0) // (a row's index only names it in an error, which the serial path reports)
 	lx := w.lexerAt(j.r.start)
 	for range j.r.rows {
