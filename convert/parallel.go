@@ -116,10 +116,11 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 			return o.err != nil || o.werr != nil
 		}
 	}, func(r toon.Range, o *parOut) bool {
-		if o.rows && wrote {
-			jw.write([]byte{','})
+		out := *o.buf
+		if o.rows && !wrote {
+			out = out[1:] // the table's first row: no comma before it
 		}
-		jw.write(*o.buf)
+		jw.write(out)
 		wrote = wrote || o.rows
 		p.ranges++
 		switch {
@@ -181,7 +182,10 @@ func (p *parallel) convert(ws *workerState, dec *toon.Decoder, depth int, o *par
 	wj, flat := ws.wj, ws.flat
 	wj.err = nil
 	wj.keepOutput(o.buf)
-	wj.depth, wj.next = depth, needNothing
+	// A range's first row has a comma before it, which emit drops in the
+	// first range with rows: the ranges' output then goes out whole,
+	// with nothing written between them.
+	wj.depth, wj.next = depth, needComma
 	if flat {
 		err = tableRows(wj, dec, &wj.tab)
 	} else {
@@ -208,5 +212,6 @@ func (p *parallel) convert(ws *workerState, dec *toon.Decoder, depth int, o *par
 		}
 	}
 	o.err = err
-	o.rows = len(*o.buf) > 0 && (*o.buf)[0] == '{'
+	o.rows = len(*o.buf) > 0 && (*o.buf)[0] == ','
+
 }

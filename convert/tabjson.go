@@ -164,7 +164,10 @@ func tableRows(jw *jsonWriter, dec *toon.Decoder, tk *tableKeys) error {
 	n := len(jw.buf)
 	depth := jw.depth // the array's; rows are at depth+1
 	fields := tk.fields
-	rc := 0 // 1 after the first row: the next row needs a comma
+	rc := 0 // 1 when the next row needs a comma: after the first row
+	if jw.next == needComma {
+		rc = 1 // (a parallel range's first row: see parallel.go)
+	}
 	for {
 		if n > jsonBufSize-tk.room {
 			jw.buf = buf[:n]
