@@ -1,6 +1,9 @@
 package ordered
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // The governor decides, an epoch of jobs at a time, whether the pipeline
 // hands jobs to the workers or leaves them all to the caller, from the
@@ -24,6 +27,19 @@ import "time"
 // makes three probes of 8 ranges when the workers keep winning. A run
 // whose last epochs have become much slower than when it was chosen (the
 // machine got busy) is cut short by a probe.
+//
+// A short probe's rate is noisy on a busy machine, where the scheduler's
+// time slices are as long as a probe; and when the process gets no more
+// than one CPU's time, the workers lose by a few percent only, less than
+// that noise. So the governor also reads the process's CPU time (cpu). A
+// run of the workers is judged in windows of minWall: if in two windows in
+// a row the process used less than minParallel CPUs on average and the
+// workers were not clearly faster than the caller alone (by fastEnough),
+// they got no CPU of their own, and the caller alone runs next, for a run
+// four times as long each time this is found again (up to maxRun epochs)
+// until a window of the workers passes the test. A probe of the workers
+// that fails the test does not win either. (Workers that wait rather than
+// compute use no CPU time; the rate test keeps them.)
 
 const (
 	epochJobs   = 8  // jobs in an epoch
@@ -38,6 +54,15 @@ const (
 	// the rate it was chosen for before a probe is made at once.
 	slowdown = 1.25
 	recent   = 4 // the run's epochs its rate is measured over
+
+	// A workers' run's CPU time is judged a window of at least minWall
+	// seconds at a time, and it takes starvedWindows windows in a row to
+	// find that the workers get no CPU of their own (the first epochs of
+	// a conversion, or a stall of the machine, can look like that too).
+	minWall        = 0.04
+	starvedWindows = 2
+	minParallel    = 1.15 // CPUs the process must use on average in the workers' run
+	fastEnough     = 1.3  // or the workers' rate must be this much the caller's alone
 )
 
 type governor struct {
@@ -56,16 +81,31 @@ type governor struct {
 	ntimes     int
 	chosen     float64
 	probeTimes float64
+	probeCPU   float64 // the probe's CPU time, when known (else negative)
 	probeN     int
 
 	last time.Time // when the last epoch ended, or the first job was sent
 	// now returns the time (time.Now; a test's clock in tests).
 	now func() time.Time
+
+	// cpu returns the process's CPU time, all its threads' (nil where it
+	// is not known). lastCPU is its value when the last epoch ended; the
+	// workers' run since it started has lasted runWall seconds and used
+	// runCPU seconds of CPU. serialTimes are the times of the last
+	// epochs of the caller alone (a ring).
+	cpu             func() time.Duration
+	lastCPU         time.Duration
+	runCPU, runWall float64
+	runEpochs       int
+	starved         int // windows in a row in which the workers got no CPU
+	serialTimes     [recent]float64
+	nserial         int
+	vetoRun         int // the caller's run after the next such finding
 }
 
-func newGovernor(now func() time.Time) governor {
+func newGovernor(now func() time.Time, cpu func() time.Duration) governor {
 	// The first run is two epochs of the workers'.
-	return governor{left: 2, run: minRun, now: now}
+	return governor{left: 2, run: minRun, now: now, cpu: cpu, vetoRun: minRun * growth}
 }
 
 // send returns the mode of the next job to send, whether it is a probe's,
@@ -73,6 +113,9 @@ func newGovernor(now func() time.Time) governor {
 func (g *governor) send() (serial, probe, last bool) {
 	if g.last.IsZero() {
 		g.last = g.now()
+		if g.cpu != nil {
+			g.lastCPU = g.cpu()
+		}
 	}
 	if g.sent == epochJobs {
 		g.sent = 0
@@ -95,7 +138,7 @@ func (g *governor) next() {
 	}
 	if !g.probe {
 		g.serial, g.probe, g.left = !g.best, true, probeEpochs
-		g.probeTimes, g.probeN = 0, 0
+		g.probeTimes, g.probeCPU, g.probeN = 0, 0, 0
 		return
 	}
 	g.serial, g.probe, g.left = g.best, false, g.run
@@ -109,17 +152,29 @@ func (g *governor) took(serial, probe bool) {
 	now := g.now()
 	d := max(now.Sub(g.last).Seconds(), 1e-9)
 	g.last = now
+	c := -1.0 // the epoch's CPU time, if known
+	if g.cpu != nil {
+		t := g.cpu()
+		c = (t - g.lastCPU).Seconds()
+		g.lastCPU = t
+	}
+	if serial {
+		g.serialTimes[g.nserial%recent] = d
+		g.nserial++
+	}
 	switch {
 	case probe:
 		g.probeTimes += d
+		g.probeCPU += c
 		if g.probeN++; g.probeN < probeEpochs {
 			return
 		}
 		probeRate := probeEpochs * epochJobs / g.probeTimes
 		runRate := g.runRate()
-		if probeRate > runRate*margin {
+		if probeRate > runRate*margin && (serial || !g.noCPU(g.probeCPU, g.probeTimes, probeRate)) {
 			g.best, g.run, g.chosen = serial, minRun, probeRate
 			g.ntimes = 0
+			g.runCPU, g.runWall, g.runEpochs, g.starved = 0, 0, 0, 0 // a run of the workers starts, or ends
 		} else {
 			g.run, g.chosen = min(growth*g.run, maxRun), runRate
 		}
@@ -129,12 +184,55 @@ func (g *governor) took(serial, probe bool) {
 	case serial == g.best:
 		g.times[g.ntimes%recent] = d
 		g.ntimes++
+		if !serial && c >= 0 {
+			g.runCPU += c
+			g.runWall += d
+			g.runEpochs++
+			if g.runWall >= minWall {
+				starved := g.noCPU(g.runCPU, g.runWall, float64(g.runEpochs*epochJobs)/g.runWall)
+				g.runCPU, g.runWall, g.runEpochs = 0, 0, 0
+				if !starved {
+					g.starved, g.vetoRun = 0, minRun*growth
+				} else if g.starved++; g.starved == starvedWindows {
+					// The workers got no CPU of their own: the
+					// caller alone runs next, for longer each time.
+					g.best, g.run, g.chosen = true, g.vetoRun, g.serialRate()
+					g.vetoRun = min(growth*g.vetoRun, maxRun)
+					g.ntimes, g.starved = 0, 0
+					if !g.probe {
+						g.restart = true
+					}
+					return
+				}
+			}
+		}
 		if g.ntimes >= recent && !g.probe && g.runRate()*slowdown < g.chosen {
 			// The run has become much slower: probe at once.
 			g.left, g.chosen = 1, g.runRate()
 		}
 	}
 	// Otherwise the epoch is of a run that took has ended.
+}
+
+// noCPU reports whether workers that used cpu seconds of CPU in wall
+// seconds, at rate jobs per second, got no CPU of their own: the process
+// used less than minParallel CPUs, and the rate is not clearly above the
+// caller's alone.
+func (g *governor) noCPU(cpu, wall, rate float64) bool {
+	return cpu >= 0 && cpu < minParallel*wall && rate < fastEnough*g.serialRate()
+}
+
+// serialRate returns the jobs per second of the fastest of the last
+// epochs of the caller alone, or 0 before there was one. (The fastest: the
+// epoch after a change of mode is slower, and on a busy machine a short
+// epoch's rate is noisy; the rate is compared with that of workers that
+// got no CPU of their own, which cannot beat the caller's best.)
+func (g *governor) serialRate() float64 {
+	n := min(g.nserial, recent)
+	if n == 0 {
+		return 0
+	}
+	return epochJobs / slices.Min(g.serialTimes[:n])
 }
 
 // runRate returns the jobs per second of the run's last epochs.

@@ -7,16 +7,20 @@ import (
 )
 
 // simulated is a governor on a clock of its own, where a job takes a
-// fixed time in each mode, the jobs taken back as soon as they are sent.
+// fixed time in each mode, the jobs taken back as soon as they are sent,
+// and the process uses cpus CPUs while the workers run (one while the
+// caller is alone).
 type simulated struct {
 	g                governor
 	clock            time.Time
+	cpuTime          time.Duration
 	parallel, serial time.Duration // a job's time in each mode
+	cpus             float64
 }
 
 func newSimulated(parallel, serial time.Duration) *simulated {
-	s := &simulated{clock: time.Unix(0, 0), parallel: parallel, serial: serial}
-	s.g = newGovernor(func() time.Time { return s.clock })
+	s := &simulated{clock: time.Unix(0, 0), parallel: parallel, serial: serial, cpus: 2}
+	s.g = newGovernor(func() time.Time { return s.clock }, func() time.Duration { return s.cpuTime })
 	return s
 }
 
@@ -27,8 +31,10 @@ func (s *simulated) run(n int) (serial int) {
 		if ser {
 			serial++
 			s.clock = s.clock.Add(s.serial)
+			s.cpuTime += s.serial
 		} else {
 			s.clock = s.clock.Add(s.parallel)
+			s.cpuTime += time.Duration(float64(s.parallel) * s.cpus)
 		}
 		if last {
 			s.g.took(ser, probe)
@@ -52,8 +58,42 @@ func TestGovernorChooses(t *testing.T) {
 		{"workers much slower", 5 * time.Millisecond, time.Millisecond, 0.85, 1},
 	}
 	for _, c := range cases {
+		for _, cpu := range []bool{true, false} {
+			const jobs = 400 * epochJobs
+			s := newSimulated(c.parallel, c.serial)
+			if !cpu {
+				s.g.cpu = nil
+			}
+			share := float64(s.run(jobs)) / jobs
+			if share < c.minSerial || share > c.maxSerial {
+				t.Errorf("%s (CPU time read: %v): %.1f%% of the jobs serial, want %.0f%% to %.0f%%", c.name, cpu, 100*share, 100*c.minSerial, 100*c.maxSerial)
+			}
+		}
+	}
+}
+
+// TestGovernorReadsCPUTime checks the governor's use of the process's CPU
+// time: workers that seem a little faster (the noise of a busy machine)
+// while the process uses one CPU are left, workers that use a second CPU
+// are kept, and so are workers that wait rather than compute, when they
+// are clearly faster.
+func TestGovernorReadsCPUTime(t *testing.T) {
+	cases := []struct {
+		name             string
+		parallel, serial time.Duration
+		cpus             float64
+		minSerial        float64
+		maxSerial        float64
+	}{
+		{"a little faster on one CPU", 950 * time.Microsecond, time.Millisecond, 1, 0.85, 1},
+		{"a little faster on two CPUs", 950 * time.Microsecond, time.Millisecond, 1.9, 0, 0.12},
+		{"waiting, twice as fast", 500 * time.Microsecond, time.Millisecond, 0.6, 0, 0.12},
+	}
+	for _, c := range cases {
 		const jobs = 400 * epochJobs
-		share := float64(newSimulated(c.parallel, c.serial).run(jobs)) / jobs
+		s := newSimulated(c.parallel, c.serial)
+		s.cpus = c.cpus
+		share := float64(s.run(jobs)) / jobs
 		if share < c.minSerial || share > c.maxSerial {
 			t.Errorf("%s: %.1f%% of the jobs serial, want %.0f%% to %.0f%%", c.name, 100*share, 100*c.minSerial, 100*c.maxSerial)
 		}

@@ -66,7 +66,7 @@ func NewAhead[J interface{ Ordered() *Job }](workers, ahead int, maker func() fu
 		maker:   maker,
 		jobs:    make(chan J, ahead+2),
 		stop:    make(chan struct{}),
-		gov:     newGovernor(time.Now),
+		gov:     newGovernor(time.Now, cpuClock),
 	}
 }
 

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package ordered
+
+import "time"
+
+// cpuClock is nil where the process's CPU time is not read: the governor
+// then goes by the rates of its epochs alone.
+var cpuClock func() time.Duration
