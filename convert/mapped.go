@@ -40,8 +40,12 @@ import (
 // command do) is not affected: the mapping keeps the file that was opened.
 
 // releaseBlock is the unit in which the pages of a mapping that a reader
-// has passed are released: a multiple of any page size.
-const releaseBlock = 256 << 10
+// has passed are released: a multiple of any page size. Each release of
+// a multi-threaded process's pages interrupts its other threads to flush
+// their TLBs, so the unit is not small: with 256 KiB, FromJSON's parallel
+// pass spent 60% more system time; larger, more of the input stays
+// resident.
+const releaseBlock = 1 << 20
 
 // WithProgress makes FromJSONFile and ToJSONFile report how far they have
 // read: f is called now and then, on the goroutine that called them, with
