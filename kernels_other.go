@@ -12,6 +12,8 @@ const (
 	useIndexAVX512 = false
 	useTypeRows    = false
 	usePutRow      = false
+
+	useUnescapeAVX512 = false
 )
 
 // setKernels has nothing to set here.
