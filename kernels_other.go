@@ -14,6 +14,7 @@ const (
 	usePutRow      = false
 
 	useUnescapeAVX512 = false
+	useUTF8AVX2       = false
 )
 
 // setKernels has nothing to set here.
