@@ -28,7 +28,7 @@ func setKernels(mode kernelsMode) {
 	useScanAVX512 = avx512
 	useIndexAVX2 = avx2
 	useIndexAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI2)
-	useTypeRows = mode >= kernelsAVX2 && cpu.Supports(cpuid.BMI1)
+	useTypeRows = mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2)
 	useUTF8AVX2 = avx2
 	useUnescapeAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI, cpuid.AVX512VBMI2)
 	usePutRow = mode >= kernelsAll && cpu.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI,
