@@ -9,7 +9,7 @@ import "slices"
 // what the CPU runs, and must not be called while another goroutine
 // decodes or encodes.
 func useKernels(mode string) (restore func()) {
-	setKernels(parseKernelsMode(mode))
+	setKernels(min(parseKernelsMode(mode), startKernels))
 	return func() { setKernels(startKernels) }
 }
 
