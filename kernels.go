@@ -16,6 +16,8 @@ import "os"
 //	indexAVX512, indexAVX2   useIndexAVX512/2  indexBlocksGeneric (indexrows_generic.go)
 //	typeRows                 useTypeRows       bulkLine (fastrows.go)
 //	putRowAVX512             usePutRow         putCellsGo (table.go)
+//	unescapeAVX512           useUnescapeAVX512 unescape's scalar loop (primitive.go)
+//	utf8AVX2                 useUTF8AVX2       utf8Valid's automaton (utf8.go)
 //
 // Tests switch the kernels with useKernels (kernels_export_test.go),
 // which takes the same values as TOON_KERNELS.

@@ -9,7 +9,7 @@ import "slices"
 // what the CPU runs, and must not be called while another goroutine
 // decodes or encodes.
 func useKernels(mode string) (restore func()) {
-	setKernels(parseKernelsMode(mode))
+	setKernels(min(parseKernelsMode(mode), startKernels))
 	return func() { setKernels(startKernels) }
 }
 
@@ -18,13 +18,13 @@ func useKernels(mode string) (restore func()) {
 // allowed at start-up (so "generic" alone under -tags purego).
 func kernelModes() []string {
 	var modes []string
-	var seen [][6]bool
+	var seen [][8]bool
 	for _, m := range []string{"all", "avx2", "generic"} {
 		if parseKernelsMode(m) > startKernels {
 			continue
 		}
 		restore := useKernels(m)
-		set := [6]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow}
+		set := [8]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, useUnescapeAVX512, useUTF8AVX2}
 		restore()
 		if !slices.Contains(seen, set) {
 			seen = append(seen, set)

@@ -12,6 +12,9 @@ const (
 	useIndexAVX512 = false
 	useTypeRows    = false
 	usePutRow      = false
+
+	useUnescapeAVX512 = false
+	useUTF8AVX2       = false
 )
 
 // setKernels has nothing to set here.

@@ -90,7 +90,11 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 // string into *scratch. The text between escapes is copied a word at a
 // time, the word's first '"' or '\\' found with SWAR masks, so that an
 // escape costs no call; the decoded text is never longer than b, so it is
-// written into scratch's room after one check of its capacity.
+// written into scratch's room after one check of its capacity. Where the
+// CPU has AVX-512, the kernel unescapeAVX512 takes over after the first
+// escape, 64 bytes at a time, for a string with 64 bytes left and room
+// for them: its stores may write scratch's spare room up to 64 bytes past
+// the decoded text. This loop is its specification.
 func unescape(b []byte, i int, scratch *[]byte) (s []byte, next int, bad int, err error) {
 	const (
 		quoteW  = '"' * swarLo
@@ -131,6 +135,15 @@ func unescape(b []byte, i int, scratch *[]byte) (s []byte, next int, bad int, er
 		}
 		o++
 		i += 2
+		if useUnescapeAVX512 && len(b)-i >= 64 && len(out)-o >= 64 {
+			// The kernel decodes the escapes it can a block at a time,
+			// and stops at the closing quote or at an escape left to
+			// this loop; the loop below then copies nothing, or the
+			// last bytes.
+			in, n := unescapeAVX512(b[i:], out[o:])
+			i += in
+			o += n
+		}
 		// Copy up to the next '"' or '\\'.
 		for {
 			if i+8 <= len(b) && o+8 <= len(out) {

@@ -4,7 +4,7 @@
 #include "go_asm.h"
 
 // typeRows: bulkLine's common case as a loop over whole rows, in scalar
-// amd64 code (BMI1 is all it needs beyond the base set). bulkLine
+// amd64 code, but for one AVX2 test of a number's digits. bulkLine
 // (fastrows.go) is its specification: for every row it takes, the tokens it
 // writes, once typeRun has finished the cells it leaves to it, must be
 // those bulkLine would queue. It takes a row only when every cell is one of
@@ -70,7 +70,7 @@
 //   DX, R8, R9, R14, R15 scratch
 
 // func typeRows(st *typeState) int
-// Requires BMI1.
+// Requires AVX2, BMI1 and BMI2.
 TEXT ·typeRows(SB), NOSPLIT, $0-16
 	MOVQ st+0(FP), R13
 	MOVQ typeState_src(R13), SI
@@ -200,7 +200,95 @@ num:
 	JMP  next
 
 numdfa:
-	// The cell src[CX:AX] through the automaton of numStep (number.go), a
+	// A cell of up to 31 bytes with 32 bytes in the window from its start:
+	// the grammar of numStep checked on the mask of the cell's bytes that
+	// are not digits (R15, with a bit at the cell's end), whose bits the
+	// parts of a number end at: the integer part at the first (after a
+	// '-'), the fraction at the next (after a '.'), the exponent at the
+	// cell's end (after an 'e' or 'E' and a sign).
+	CMPQ R8, $31
+	JA   numbytes
+	LEAQ 32(CX), R15
+	CMPQ R15, typeState_srcLen(R13)
+	JA   numbytes
+	VMOVDQU   (SI)(CX*1), Y0
+	VPSUBB    numZeros<>(SB), Y0, Y0
+	VPMINUB   numNines<>(SB), Y0, Y1
+	VPCMPEQB  Y1, Y0, Y0       // the digits
+	VPMOVMSKB Y0, R15
+	NOTQ      R15
+	BZHIQ     R8, R15, R15     // the cell's bytes that are not digits
+	BTSQ      R8, R15          // and its end
+	XORL      R9, R9           // the integer part's start
+	CMPB      (SI)(CX*1), $0x2d
+	JNE       nint
+	BTRQ      $0, R15
+	MOVL      $1, R9
+
+nint:
+	TZCNTQ R15, DX             // the integer part's end
+	MOVQ   DX, R14
+	SUBQ   R9, R14
+	JZ     str                 // no digit
+	CMPQ   R14, $1
+	JEQ    nintok
+	ADDQ   CX, R9
+	CMPB   (SI)(R9*1), $0x30
+	JEQ    str                 // a leading zero before another digit
+
+nintok:
+	CMPQ    DX, R8
+	JEQ     num
+	BLSRQ   R15, R15
+	LEAQ    (CX)(DX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPB    R9B, $0x2e
+	JNE     nexp
+	TZCNTQ  R15, R14           // the fraction's end
+	LEAQ    1(DX), R9
+	CMPQ    R14, R9
+	JEQ     str                // no digit after the '.'
+	MOVQ    R14, DX
+	CMPQ    DX, R8
+	JEQ     num
+	BLSRQ   R15, R15
+	LEAQ    (CX)(DX*1), R9
+	MOVBLZX (SI)(R9*1), R9
+
+nexp:
+	// R9 is the byte at DX, which must be an 'e' or 'E'; then the next
+	// byte not a digit (R14) must be the cell's end, with a digit before
+	// it, or a sign right after the 'e' followed by digits to the end.
+	ORB     $0x20, R9B
+	CMPB    R9B, $0x65
+	JNE     str
+	TZCNTQ  R15, R14
+	LEAQ    1(DX), R9
+	CMPQ    R14, R9
+	JNE     nend
+	CMPQ    R14, R8
+	JEQ     str                // nothing after the 'e'
+	ADDQ    CX, R9
+	MOVBLZX (SI)(R9*1), R9
+	CMPB    R9B, $0x2b
+	JEQ     nsign
+	CMPB    R9B, $0x2d
+	JNE     str
+
+nsign:
+	BLSRQ  R15, R15
+	TZCNTQ R15, R14
+	LEAQ   2(DX), R9
+	CMPQ   R14, R9
+	JEQ    str                 // no digit after the sign
+
+nend:
+	CMPQ R14, R8
+	JEQ  num
+	JMP  str
+
+numbytes:
+	// Any other cell through the automaton of numStep (number.go), a
 	// byte at a time: the state in CX (SHRQ takes its count in CL), the
 	// byte's row of the table shifted right by it.
 	LEAQ (SI)(CX*1), R14
@@ -329,14 +417,17 @@ eol:
 	CMPQ AX, typeState_validTo(R13)
 	JLE  row         // checked as UTF-8 already (see validRow)
 	MOVQ $const_typeHigh, ret+8(FP)
+	VZEROUPPER
 	RET
 
 full:
 	MOVQ $const_typeFull, ret+8(FP)
+	VZEROUPPER
 	RET
 
 bail:
 	MOVQ $const_typeBail, ret+8(FP)
+	VZEROUPPER
 	RET
 
 qesc:
@@ -373,3 +464,16 @@ empty:
 	MOVQ R14, Token_p(R11)(R9*1)
 	MOVQ $0, Token_n(R11)(R9*1)
 	JMP  next
+
+// numZeros and numNines: '0' and 9 in every byte, for the digit test of
+// numdfa.
+DATA numZeros<>+0(SB)/8, $0x3030303030303030
+DATA numZeros<>+8(SB)/8, $0x3030303030303030
+DATA numZeros<>+16(SB)/8, $0x3030303030303030
+DATA numZeros<>+24(SB)/8, $0x3030303030303030
+GLOBL numZeros<>(SB), RODATA|NOPTR, $32
+DATA numNines<>+0(SB)/8, $0x0909090909090909
+DATA numNines<>+8(SB)/8, $0x0909090909090909
+DATA numNines<>+16(SB)/8, $0x0909090909090909
+DATA numNines<>+24(SB)/8, $0x0909090909090909
+GLOBL numNines<>(SB), RODATA|NOPTR, $32

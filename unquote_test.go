@@ -140,3 +140,57 @@ func FuzzUnquote(f *testing.F) {
 		}
 	})
 }
+
+// TestUnquoteLongDifferential compares unquote with unquoteRef on long
+// quoted tokens, for every set of kernels that runs here: runs of text of
+// every length between escapes (so that escapes, runs of backslashes and
+// the closing quote fall at every place in a 64-byte block and across
+// blocks), \u escapes and bad escapes among them, with a scratch buffer
+// with and without room.
+func TestUnquoteLongDifferential(t *testing.T) {
+	esc := []string{`\"`, `\\`, `\n`, `\t`, `\r`, `\\\\`, `\\\"`, `\u00e9`}
+	bad := []string{`\u12`, `\q`, `\ud800`, `\/`, `\`, "\\\x00", "\\\xee"}
+	text := "abcdefghijklmnopqrstuvwxyz0123456789 ,:é福😀ABCDEFGHIJKLMNOPQRSTUVWXYZ.-"
+	for _, mode := range kernelModes() {
+		t.Run(mode, func(t *testing.T) {
+			defer useKernels(mode)()
+			rng := rand.New(rand.NewSource(18))
+			for i := 0; i < 30000; i++ {
+				b := []byte{'"'}
+				for n := 1 + rng.Intn(20); n > 0; n-- {
+					run := rng.Intn(70)
+					if rng.Intn(3) == 0 {
+						run = rng.Intn(4)
+					}
+					for k := 0; k < run; k++ {
+						b = append(b, text[rng.Intn(len(text))])
+					}
+					if rng.Intn(200) == 0 {
+						b = append(b, bad[rng.Intn(len(bad))]...)
+					} else {
+						b = append(b, esc[rng.Intn(len(esc))]...)
+					}
+				}
+				if rng.Intn(8) != 0 {
+					b = append(b, '"')
+				}
+				if rng.Intn(2) == 0 {
+					b = append(b, ",x,\"y\\n\""...)
+				}
+				var scratch []byte
+				if rng.Intn(2) == 0 {
+					scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
+				}
+				before := len(scratch)
+				s, next, bad, err := unquote(b, &scratch)
+				ws, wnext, wbad, werr := unquoteRef(b)
+				if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
+					t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
+				}
+				if len(scratch) < before {
+					t.Fatalf("unquote(%q) shortened scratch", b)
+				}
+			}
+		})
+	}
+}

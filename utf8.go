@@ -7,8 +7,29 @@ import "encoding/binary"
 // twice its speed on text that is not ASCII: it runs a table-driven
 // automaton in which each byte costs one table load, which does not
 // depend on the state, and one shift, which does. Words of eight ASCII
-// bytes between sequences are skipped whole.
+// bytes between sequences are skipped whole. Where the CPU has AVX2, the
+// kernel utf8AVX2 checks all but the last bytes of a long b, 32 at a
+// time; the automaton is its specification.
 func utf8Valid(b []byte) bool {
+	if useUTF8AVX2 && len(b) >= 64 {
+		// The kernel checks the whole blocks of 32 bytes; the automaton
+		// then takes the rest from the start of the last sequence that
+		// begins in them, which may continue after them.
+		n := len(b) &^ 31
+		if !utf8AVX2(b[:n]) {
+			return false
+		}
+		k := n
+		for j := 1; j <= 3; j++ {
+			if c := b[n-j]; c >= 0xc0 {
+				k = n - j
+				break
+			} else if c < 0x80 {
+				break
+			}
+		}
+		b = b[k:]
+	}
 	var st uint64
 	i := 0
 	for ; i+8 <= len(b); i += 8 {

@@ -67,3 +67,78 @@ func FuzzUTF8Valid(f *testing.F) {
 		}
 	})
 }
+
+// TestUTF8ValidLong compares utf8Valid with utf8.Valid on texts long
+// enough for its kernel, for every set of kernels that runs here: every
+// sequence of two bytes, and of three after a lead byte of 3 or 4 bytes
+// (the third among the bytes where the rules change), followed by ASCII or by a sequence that needs continuation
+// bytes, at offsets where it straddles the edges of 32-byte blocks and the
+// end of the text, after ASCII and after text that is not; and random
+// texts from well-formed and ill-formed pieces.
+func TestUTF8ValidLong(t *testing.T) {
+	edges := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
+		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+	fillers := []string{"abcdefgh", "é福岡👍ab"}
+	for _, mode := range kernelModes() {
+		t.Run(mode, func(t *testing.T) {
+			defer useKernels(mode)()
+			check := func(b []byte) {
+				t.Helper()
+				if got, want := utf8Valid(b), utf8.Valid(b); got != want {
+					t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
+				}
+			}
+			var buf []byte
+			for _, fill := range fillers {
+				for _, at := range []int{30, 32, 63} {
+					pre := []byte{}
+					for len(pre) < at {
+						pre = append(pre, fill...)
+					}
+					// Cut the filler back to a sequence's start at or before at.
+					for len(pre) > at || len(pre) > 0 && !utf8.RuneStart(pre[len(pre)-1]) {
+						pre = pre[:len(pre)-1]
+					}
+					if len(pre) > 0 && pre[len(pre)-1] >= 0x80 {
+						pre = pre[:len(pre)-1] // a lead byte, whose sequence was cut
+					}
+					for a := 0; a < 256; a++ {
+						for b := 0; b < 256; b++ {
+							third := edges[:1]
+							if a >= 0xe0 {
+								third = edges // the third byte matters
+							}
+							for _, c := range third {
+								buf = append(append(buf[:0], pre...), byte(a), byte(b), c)
+								for len(buf) < 64 {
+									buf = append(buf, 'x')
+								}
+								n := len(buf)
+								buf = append(buf, "\xe2\x82\xacxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyz"...)
+								check(buf)
+								check(buf[:n])
+								check(buf[:n+1])
+							}
+						}
+					}
+				}
+			}
+			rng := rand.New(rand.NewSource(9))
+			pieces := []string{"a", "é", "€", "𝄞", "福岡", "abcdefghijklmnop", "\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc0\xaf", "\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf"}
+			for i := 0; i < 20000; i++ {
+				var s []byte
+				for n := rng.Intn(80); n > 0; n-- {
+					if rng.Intn(40) == 0 {
+						s = append(s, pieces[6+rng.Intn(len(pieces)-6)]...)
+					} else {
+						s = append(s, pieces[rng.Intn(6)]...)
+					}
+				}
+				if len(s) > 0 && rng.Intn(4) == 0 {
+					s = s[:rng.Intn(len(s))] // a sequence cut short, sometimes
+				}
+				check(s)
+			}
+		})
+	}
+}

@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package toon
+
+// unescapeAVX512 is never called here (see kernels_other.go).
+func unescapeAVX512(src, dst []byte) (in, out int) {
+	panic("toon: unescapeAVX512 without assembly")
+}
