@@ -101,12 +101,14 @@ const (
 	maxInterned  = 4096
 )
 
-// key returns the string of an object key of a generic value.
+// key returns the string of an object key (of a generic value, or of a
+// map). A key seen recently comes from the cache; another is packed, when
+// strings are (the result keeps all its keys too), else copied.
 func (ts *textStore) key(b []byte) string {
 	if ts.keys == nil {
 		ts.keys = new(keyCache)
 	}
-	return ts.keys.get(b)
+	return ts.keys.get(b, ts.pack, ts)
 }
 
 // keyCache holds the strings of recently decoded object keys, so that a
@@ -118,19 +120,28 @@ const (
 	maxCachedKey = 64 // longer keys are not cached
 )
 
-// get returns the string of an object key. The cache compares contents,
-// so a key whose bytes merely sit where an earlier key's did is never
+// get returns the string of an object key, made by ts.newString when pack
+// is set and the key is not in the cache. The cache compares contents, so
+// a key whose bytes merely sit where an earlier key's did is never
 // mistaken for it.
-func (c *keyCache) get(b []byte) string {
+func (c *keyCache) get(b []byte, pack bool, ts *textStore) string {
 	n := len(b)
 	if n == 0 || n > maxCachedKey {
+		if pack {
+			return ts.newString(b)
+		}
 		return string(b)
 	}
 	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
 	if k := c[h]; k == string(b) {
 		return k
 	}
-	k := string(b)
+	var k string
+	if pack {
+		k = ts.newString(b)
+	} else {
+		k = string(b)
+	}
 	c[h] = k
 	return k
 }

@@ -1,6 +1,9 @@
 package mem
 
-import "reflect"
+import (
+	"reflect"
+	"unsafe"
+)
 
 // This file holds what typed decoding needs beyond mem.go: the header of a
 // slice whose element type is known only through reflect, and the bridges
@@ -24,3 +27,30 @@ func NewAt(t reflect.Type, p Ptr) reflect.Value { return reflect.NewAt(t, p.p) }
 // PtrOf is the address v holds, as reflect.Value.UnsafePointer: v is a
 // pointer, map, channel, function, slice (its data) or unsafe.Pointer.
 func PtrOf(v reflect.Value) Ptr { return Ptr{v.UnsafePointer()} }
+
+// TypeWord is the type word of an interface holding a value of type t, as
+// AnyType gives it: the runtime's descriptor of t.
+func TypeWord(t reflect.Type) Ptr {
+	v := reflect.Zero(t).Interface()
+	return AnyType(&v)
+}
+
+// MapAssign returns the address of the value of the key at k in the map m,
+// adding the key with a zero value if m lacks it, as the assignment
+// m[key] = v does before it stores v. m is the map itself (the word a map
+// variable holds), not nil, and typ the map type's word (TypeWord); k
+// points at a key of the map's key type, which the map copies. The address
+// is inside the map's own storage: it is valid until the map is next
+// written to. A decoder stores a value there in place instead of building
+// it elsewhere and copying it in.
+func MapAssign(typ, m, k Ptr) Ptr { return Ptr{mapassign(typ.p, m.p, k.p)} }
+
+// mapassign is the runtime's insertion of a key into a map of any type,
+// the one an assignment m[k] = v compiles to where no faster variant
+// applies; it returns the address of the key's value. The runtime keeps it
+// for packages that reach it by linkname (go.dev/issue/67401): its
+// signature does not change.
+//
+//go:linkname mapassign runtime.mapassign
+//go:noescape
+func mapassign(typ, m, k unsafe.Pointer) unsafe.Pointer
