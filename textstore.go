@@ -49,7 +49,7 @@ func (ts *textStore) newString(b []byte) string {
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
-		ts.block = make([]byte, 0, packBlock)
+		ts.block = mem.MakeNoZero(packBlock)
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
@@ -57,12 +57,17 @@ func (ts *textStore) newString(b []byte) string {
 }
 
 // newRow starts the strings of a new element of a RowDecoder (perRow).
-// They are copied into a block of their own, sized from what the last
-// element's strings took: most elements then cost one allocation for all
-// their strings, as a record of encoding/csv does, and a string the caller
-// keeps holds no other element's text.
-func (ts *textStore) newRow() {
-	ts.est = ts.used + ts.used/4
+// They are copied into a block of their own, of size bytes when the
+// caller knows what the element's strings take (size >= 0), else sized
+// from what the last element's strings took: most elements then cost one
+// allocation for all their strings, as a record of encoding/csv does, and
+// a string the caller keeps holds no other element's text.
+func (ts *textStore) newRow(size int) {
+	if size >= 0 {
+		ts.est = size
+	} else {
+		ts.est = ts.used + ts.used/4
+	}
 	ts.block, ts.used = nil, 0
 }
 
@@ -76,7 +81,7 @@ func (ts *textStore) rowString(b []byte) string {
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
-		ts.block = make([]byte, 0, max(ts.est, len(b)))
+		ts.block = mem.MakeNoZero(max(ts.est-ts.used+len(b), len(b)))
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
@@ -87,9 +92,10 @@ func (ts *textStore) rowString(b []byte) string {
 // objects without pointers together (its tiny allocator).
 const tinyBytes = 16
 
-// Strings of up to maxPacked bytes are packed into blocks of packBlock.
+// Strings of up to maxPacked bytes are packed into blocks of packBlock
+// (a block then leaves at most an eighth of itself unused).
 const (
-	maxPacked = 128
+	maxPacked = 1 << 10
 	packBlock = 8 << 10
 )
 

@@ -2,6 +2,7 @@ package mem
 
 import (
 	"reflect"
+	"strings"
 	"unsafe"
 )
 
@@ -54,3 +55,19 @@ func MapAssign(typ, m, k Ptr) Ptr { return Ptr{mapassign(typ.p, m.p, k.p)} }
 //go:linkname mapassign runtime.mapassign
 //go:noescape
 func mapassign(typ, m, k unsafe.Pointer) unsafe.Pointer
+
+// MakeNoZero returns an empty byte slice with room for at least n bytes
+// whose memory is not cleared first, as strings.Builder's Grow gives it: for
+// a buffer whose every byte is written before it is read. (Go clears the
+// memory of make([]byte, 0, n); the text of decoded strings is copied in
+// right after, so the clearing is work done twice.)
+func MakeNoZero(n int) []byte {
+	if n <= 0 {
+		return nil
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteByte(0) // a byte for String to give the buffer's address by
+	s := b.String()
+	return unsafe.Slice(unsafe.StringData(s), b.Cap())[:0]
+}

@@ -76,3 +76,27 @@ func TestMapAssign(t *testing.T) {
 		t.Fatalf("int keys: %v", ints)
 	}
 }
+
+func TestMakeNoZero(t *testing.T) {
+	if b := MakeNoZero(0); b != nil {
+		t.Fatalf("MakeNoZero(0) = %v, want nil", b)
+	}
+	var kept [][]byte
+	for _, n := range []int{1, 7, 100, 4096, 1 << 16} {
+		b := MakeNoZero(n)
+		if len(b) != 0 || cap(b) < n {
+			t.Fatalf("MakeNoZero(%d): len %d cap %d", n, len(b), cap(b))
+		}
+		for i := 0; i < n; i++ {
+			b = append(b, byte('a'+i%26))
+		}
+		kept = append(kept, b)
+	}
+	for _, b := range kept { // each buffer is its own: no later one wrote over it
+		for i := range b {
+			if b[i] != byte('a'+i%26) {
+				t.Fatalf("byte %d of a buffer of %d changed", i, len(b))
+			}
+		}
+	}
+}
