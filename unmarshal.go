@@ -1386,8 +1386,33 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 		var fp mem.Ptr
 		if f.direct {
 			fp = p.Offset(f.off)
-			if f.fast != fastNone && s.storeFast(f.fast, vt, fp) {
-				continue
+			// storeFast's cases, written out: a call per cell costs the
+			// narrow tables a tenth of their rate.
+			switch f.fast {
+			case fastString:
+				if vt.kind() == KindString {
+					mem.Store[string](fp, s.str(vt.text()))
+					continue
+				}
+			case fastInt64:
+				if vt.kind() == KindNumber {
+					if v, ok := parseInt(vt.text()); ok {
+						mem.Store[int64](fp, v)
+						continue
+					}
+				}
+			case fastFloat64:
+				if vt.kind() == KindNumber {
+					if v, ok := fastFloat(vt.text()); ok {
+						mem.Store[float64](fp, v)
+						continue
+					}
+				}
+			case fastBool:
+				if vt.kind() == KindBool {
+					mem.Store[bool](fp, vt.n != 0)
+					continue
+				}
 			}
 		} else {
 			fp = fieldPtr(pl.typ, p, &f.structField, true)
