@@ -3,7 +3,11 @@ package toon
 // This file makes the strings that decoded values keep, saving
 // allocations where the result allows it.
 
-import "github.com/toonstream/toon/internal/mem"
+import (
+	"math"
+
+	"github.com/toonstream/toon/internal/mem"
+)
 
 // textStore makes the strings of one Decode call or RowDecoder: values
 // are copied out of the Decoder's buffer, packed into shared blocks or
@@ -12,15 +16,34 @@ type textStore struct {
 	pack   bool              // pack short strings into shared blocks
 	perRow bool              // pack each element's strings into a block of its own
 	block  []byte            // the current block of packed strings
-	used   int               // perRow: bytes the current element's strings take
+	used   int               // perRow: bytes the current element's strings take outside block
 	est    int               // perRow: the size of the next element's block
 	intern map[string]string // InternStrings: strings seen so far
 	keys   *keyCache         // keys of generic objects, made on first use
+	// fit is the longest string that str copies into the current block
+	// itself, where the block has room: maxPacked once a block of packed
+	// strings is made, any length in an element's block (perRow).
+	fit int
 }
 
 // str returns the text b as a string the caller keeps, interned when
-// intern is set.
+// intern is set. A string that fits the current block is copied there
+// at once (the common case, small enough to be inlined into the loops
+// of decoding); strSlow does the rest.
 func (ts *textStore) str(b []byte, intern bool) string {
+	blk, n := ts.block, len(b)
+	if at := len(blk); uint(n-1) < uint(ts.fit) && n <= cap(blk)-at && !intern {
+		blk = blk[:at+n]
+		copy(blk[at:], b)
+		ts.block = blk
+		return mem.String(blk[at:])
+	}
+	return ts.strSlow(b, intern)
+}
+
+// strSlow is str for the strings that do not fit the current block, the
+// empty string, and interning.
+func (ts *textStore) strSlow(b []byte, intern bool) string {
 	if !intern || len(b) > maxInternLen {
 		return ts.newString(b)
 	}
@@ -50,6 +73,7 @@ func (ts *textStore) newString(b []byte) string {
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
 		ts.block = mem.MakeNoZero(packBlock)
+		ts.fit = maxPacked
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
@@ -66,7 +90,8 @@ func (ts *textStore) newRow(size int) {
 	if size >= 0 {
 		ts.est = size
 	} else {
-		ts.est = ts.used + ts.used/4
+		used := ts.used + len(ts.block)
+		ts.est = used + used/4
 	}
 	ts.block, ts.used = nil, 0
 }
@@ -76,12 +101,14 @@ func (ts *textStore) newRow(size int) {
 // is a string of its own: the runtime packs such small strings together
 // at less cost than a block of their own.
 func (ts *textStore) rowString(b []byte) string {
-	ts.used += len(b)
 	if ts.est < tinyBytes {
+		ts.used += len(b)
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
-		ts.block = mem.MakeNoZero(max(ts.est-ts.used+len(b), len(b)))
+		ts.used += len(ts.block)
+		ts.block = mem.MakeNoZero(max(ts.est-ts.used, len(b)))
+		ts.fit = math.MaxInt
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
