@@ -98,7 +98,11 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		return r.pending(io.EOF)
 	}
 	p := mem.Of(v)
-	r.s.text.newRow(queuedText(t, d.queue[d.qi:]))
+	size := -1
+	if r.s.text.sizeRows() {
+		size = queuedText(t, d.queue[d.qi:])
+	}
+	r.s.text.newRow(size)
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)
 	} else {

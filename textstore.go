@@ -28,8 +28,7 @@ type textStore struct {
 
 // str returns the text b as a string the caller keeps, interned when
 // intern is set. A string that fits the current block is copied there
-// at once (the common case, small enough to be inlined into the loops
-// of decoding); strSlow does the rest.
+// at once, the common case.
 func (ts *textStore) str(b []byte, intern bool) string {
 	blk, n := ts.block, len(b)
 	if at := len(blk); uint(n-1) < uint(ts.fit) && n <= cap(blk)-at && !intern {
@@ -38,13 +37,15 @@ func (ts *textStore) str(b []byte, intern bool) string {
 		ts.block = blk
 		return mem.String(blk[at:])
 	}
-	return ts.strSlow(b, intern)
+	if !intern {
+		return ts.newString(b)
+	}
+	return ts.interned(b)
 }
 
-// strSlow is str for the strings that do not fit the current block, the
-// empty string, and interning.
-func (ts *textStore) strSlow(b []byte, intern bool) string {
-	if !intern || len(b) > maxInternLen {
+// interned is str with the InternStrings option.
+func (ts *textStore) interned(b []byte) string {
+	if len(b) > maxInternLen {
 		return ts.newString(b)
 	}
 	if v, ok := ts.intern[string(b)]; ok {
@@ -79,6 +80,11 @@ func (ts *textStore) newString(b []byte) string {
 	ts.block = append(ts.block, b...)
 	return mem.String(ts.block[at:])
 }
+
+// sizeRows reports whether the next element's block is worth sizing
+// exactly (newRow's size): not after an element whose strings took fewer
+// than tinyBytes, which got no block.
+func (ts *textStore) sizeRows() bool { return ts.used+len(ts.block) >= tinyBytes }
 
 // newRow starts the strings of a new element of a RowDecoder (perRow).
 // They are copied into a block of their own, of size bytes when the
