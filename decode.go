@@ -63,7 +63,11 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 //
 // Strings decoded into typed targets are packed into shared blocks of a
 // few KiB, saving an allocation per string; with the InternStrings option,
-// repeated short strings are shared.
+// repeated short strings are shared. The backing arrays of short slices
+// and the values new pointers point to are carved out of shared blocks
+// too, one kind per element type, each slice with a capacity of its own
+// elements only. A block stays in memory as long as any value in it does.
+// Map values are decoded in the map's own storage.
 //
 // Called before any token has been read, Decode reads the whole document
 // and consumes the input to its end, so trailing content and count errors

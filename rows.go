@@ -98,7 +98,11 @@ func (r *RowDecoder[T]) Next(v *T) error {
 		return r.pending(io.EOF)
 	}
 	p := mem.Of(v)
-	r.s.text.newRow()
+	size := -1
+	if r.s.text.sizeRows() {
+		size = queuedText(t, d.queue[d.qi:])
+	}
+	r.s.text.newRow(size)
 	if r.rp != nil {
 		err = r.s.decodeRow(r.rp, t, p)
 	} else {
@@ -152,4 +156,32 @@ func Rows[T any](d *Decoder) iter.Seq2[T, error] {
 			}
 		}
 	}
+}
+
+// queuedText returns the bytes the strings of the element that starts
+// with t take, when the rest of its tokens are in q, the decoder's queue
+// (as a table's rows are, queued many at a time), or -1. A RowDecoder
+// sizes the element's block of strings by it.
+func queuedText(t Token, q []Token) int {
+	switch t.kind() {
+	case KindString:
+		return t.n
+	case KindObjectStart, KindArrayStart:
+	default:
+		return 0
+	}
+	n, depth := 0, 1
+	for i := range q {
+		switch q[i].kind() {
+		case KindString:
+			n += q[i].n
+		case KindObjectStart, KindArrayStart:
+			depth++
+		case KindObjectEnd, KindArrayEnd:
+			if depth--; depth == 0 {
+				return n
+			}
+		}
+	}
+	return -1
 }

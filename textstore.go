@@ -3,7 +3,11 @@ package toon
 // This file makes the strings that decoded values keep, saving
 // allocations where the result allows it.
 
-import "github.com/toonstream/toon/internal/mem"
+import (
+	"math"
+
+	"github.com/toonstream/toon/internal/mem"
+)
 
 // textStore makes the strings of one Decode call or RowDecoder: values
 // are copied out of the Decoder's buffer, packed into shared blocks or
@@ -12,16 +16,36 @@ type textStore struct {
 	pack   bool              // pack short strings into shared blocks
 	perRow bool              // pack each element's strings into a block of its own
 	block  []byte            // the current block of packed strings
-	used   int               // perRow: bytes the current element's strings take
+	used   int               // perRow: bytes the current element's strings take outside block
 	est    int               // perRow: the size of the next element's block
 	intern map[string]string // InternStrings: strings seen so far
 	keys   *keyCache         // keys of generic objects, made on first use
+	// fit is the longest string that str copies into the current block
+	// itself, where the block has room: maxPacked once a block of packed
+	// strings is made, any length in an element's block (perRow).
+	fit int
 }
 
 // str returns the text b as a string the caller keeps, interned when
-// intern is set.
+// intern is set. A string that fits the current block is copied there
+// at once, the common case.
 func (ts *textStore) str(b []byte, intern bool) string {
-	if !intern || len(b) > maxInternLen {
+	blk, n := ts.block, len(b)
+	if at := len(blk); uint(n-1) < uint(ts.fit) && n <= cap(blk)-at && !intern {
+		blk = blk[:at+n]
+		copy(blk[at:], b)
+		ts.block = blk
+		return mem.String(blk[at:])
+	}
+	if !intern {
+		return ts.newString(b)
+	}
+	return ts.interned(b)
+}
+
+// interned is str with the InternStrings option.
+func (ts *textStore) interned(b []byte) string {
+	if len(b) > maxInternLen {
 		return ts.newString(b)
 	}
 	if v, ok := ts.intern[string(b)]; ok {
@@ -49,20 +73,32 @@ func (ts *textStore) newString(b []byte) string {
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
-		ts.block = make([]byte, 0, packBlock)
+		ts.block = mem.MakeNoZero(packBlock)
+		ts.fit = maxPacked
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
 	return mem.String(ts.block[at:])
 }
 
+// sizeRows reports whether the next element's block is worth sizing
+// exactly (newRow's size): not after an element whose strings took fewer
+// than tinyBytes, which got no block.
+func (ts *textStore) sizeRows() bool { return ts.used+len(ts.block) >= tinyBytes }
+
 // newRow starts the strings of a new element of a RowDecoder (perRow).
-// They are copied into a block of their own, sized from what the last
-// element's strings took: most elements then cost one allocation for all
-// their strings, as a record of encoding/csv does, and a string the caller
-// keeps holds no other element's text.
-func (ts *textStore) newRow() {
-	ts.est = ts.used + ts.used/4
+// They are copied into a block of their own, of size bytes when the
+// caller knows what the element's strings take (size >= 0), else sized
+// from what the last element's strings took: most elements then cost one
+// allocation for all their strings, as a record of encoding/csv does, and
+// a string the caller keeps holds no other element's text.
+func (ts *textStore) newRow(size int) {
+	if size >= 0 {
+		ts.est = size
+	} else {
+		used := ts.used + len(ts.block)
+		ts.est = used + used/4
+	}
 	ts.block, ts.used = nil, 0
 }
 
@@ -71,12 +107,14 @@ func (ts *textStore) newRow() {
 // is a string of its own: the runtime packs such small strings together
 // at less cost than a block of their own.
 func (ts *textStore) rowString(b []byte) string {
-	ts.used += len(b)
 	if ts.est < tinyBytes {
+		ts.used += len(b)
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
-		ts.block = make([]byte, 0, max(ts.est, len(b)))
+		ts.used += len(ts.block)
+		ts.block = mem.MakeNoZero(max(ts.est-ts.used, len(b)))
+		ts.fit = math.MaxInt
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
@@ -87,9 +125,10 @@ func (ts *textStore) rowString(b []byte) string {
 // objects without pointers together (its tiny allocator).
 const tinyBytes = 16
 
-// Strings of up to maxPacked bytes are packed into blocks of packBlock.
+// Strings of up to maxPacked bytes are packed into blocks of packBlock
+// (a block then leaves at most an eighth of itself unused).
 const (
-	maxPacked = 128
+	maxPacked = 1 << 10
 	packBlock = 8 << 10
 )
 
@@ -101,12 +140,14 @@ const (
 	maxInterned  = 4096
 )
 
-// key returns the string of an object key of a generic value.
+// key returns the string of an object key (of a generic value, or of a
+// map). A key seen recently comes from the cache; another is packed, when
+// strings are (the result keeps all its keys too), else copied.
 func (ts *textStore) key(b []byte) string {
 	if ts.keys == nil {
 		ts.keys = new(keyCache)
 	}
-	return ts.keys.get(b)
+	return ts.keys.get(b, ts.pack, ts)
 }
 
 // keyCache holds the strings of recently decoded object keys, so that a
@@ -118,19 +159,28 @@ const (
 	maxCachedKey = 64 // longer keys are not cached
 )
 
-// get returns the string of an object key. The cache compares contents,
-// so a key whose bytes merely sit where an earlier key's did is never
+// get returns the string of an object key, made by ts.newString when pack
+// is set and the key is not in the cache. The cache compares contents, so
+// a key whose bytes merely sit where an earlier key's did is never
 // mistaken for it.
-func (c *keyCache) get(b []byte) string {
+func (c *keyCache) get(b []byte, pack bool, ts *textStore) string {
 	n := len(b)
 	if n == 0 || n > maxCachedKey {
+		if pack {
+			return ts.newString(b)
+		}
 		return string(b)
 	}
 	h := (uint(n)*37 + uint(b[0])*11 + uint(b[n/2])*5 + uint(b[n-1])) & (keyCacheSize - 1)
 	if k := c[h]; k == string(b) {
 		return k
 	}
-	k := string(b)
+	var k string
+	if pack {
+		k = ts.newString(b)
+	} else {
+		k = string(b)
+	}
 	c[h] = k
 	return k
 }

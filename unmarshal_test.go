@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -670,5 +672,112 @@ func TestUnmarshalAnyBoxes(t *testing.T) {
 	})
 	if allocs > 100 { // one per value would be 600
 		t.Fatalf("%.0f allocations for 600 values", allocs)
+	}
+}
+
+// TestUnmarshalMapReplacesEntries checks that a key the map had before,
+// or a key repeated (non-strict mode), gets a value decoded from zero, as
+// m[k] = v would store it, not the old value with fields merged in; with
+// values held inside the map and values larger than 128 bytes, which the
+// map holds through a pointer.
+func TestUnmarshalMapReplacesEntries(t *testing.T) {
+	type small struct {
+		N int      `toon:"n"`
+		S []string `toon:"s"`
+	}
+	type large struct {
+		N   int      `toon:"n"`
+		S   []string `toon:"s"`
+		Pad [20]int  `toon:"pad"`
+	}
+	doc := "a:\n  n: 1\nb:\n  s[1]: y\nb:\n  n: 3\n"
+	sm := map[string]small{"a": {N: 9, S: []string{"old"}}, "z": {N: 7}}
+	if err := Unmarshal([]byte(doc), &sm, WithStrict(false)); err != nil {
+		t.Fatal(err)
+	}
+	if len(sm) != 3 || sm["a"].N != 1 || sm["a"].S != nil || sm["b"].N != 3 || sm["b"].S != nil || sm["z"].N != 7 {
+		t.Fatalf("small values: %+v", sm)
+	}
+	lm := map[string]large{"a": {N: 9, S: []string{"old"}, Pad: [20]int{19: 4}}}
+	if err := Unmarshal([]byte(doc), &lm, WithStrict(false)); err != nil {
+		t.Fatal(err)
+	}
+	if len(lm) != 2 || lm["a"].N != 1 || lm["a"].S != nil || lm["a"].Pad[19] != 0 || lm["b"].N != 3 || lm["b"].S != nil {
+		t.Fatalf("large values: %+v", lm)
+	}
+	im := map[int8]string{1: "old"}
+	if err := Unmarshal([]byte("\"1\": x\n\"-2\": y\n"), &im); err != nil || len(im) != 2 || im[1] != "x" || im[-2] != "y" {
+		t.Fatalf("integer keys: %v, %v", im, err)
+	}
+}
+
+// TestUnmarshalSlabs decodes many small slices and pointers, whose memory
+// comes from shared blocks, with the collector running all along: each
+// value must hold its own elements, appending to one slice must not write
+// into another's, and no pointer may be left past the end of a block (the
+// runtime would throw). Groups of 8, 16 and 32 bytes fill their blocks
+// exactly.
+func TestUnmarshalSlabs(t *testing.T) {
+	type item struct {
+		A int    `toon:"a"`
+		B string `toon:"b"`
+	}
+	type rec struct {
+		Tags  []string `toon:"tags"`
+		Nums  []int64  `toon:"nums"`
+		P     *int     `toon:"p"`
+		Items []item   `toon:"items"`
+	}
+	want := make([]rec, 3000)
+	for i := range want {
+		r := &want[i]
+		for j := 0; j < i%4+1; j++ {
+			r.Tags = append(r.Tags, "t"+strconv.Itoa(i*10+j))
+			r.Nums = append(r.Nums, int64(i*10+j))
+			r.Items = append(r.Items, item{A: i + j, B: "b" + strconv.Itoa(j)})
+		}
+		if i%3 == 0 {
+			p := i
+			r.P = &p
+		}
+	}
+	doc, err := Marshal(map[string]any{"r": want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(1))
+	for round := 0; round < 3; round++ {
+		var got struct {
+			R []rec `toon:"r"`
+		}
+		if err := Unmarshal(doc, &got); err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		if !reflect.DeepEqual(got.R, want) {
+			t.Fatal("the decoded records differ from the encoded ones")
+		}
+		for i := range got.R {
+			r := &got.R[i]
+			if cap(r.Tags) != len(r.Tags) || cap(r.Nums) != len(r.Nums) || cap(r.Items) != len(r.Items) {
+				t.Fatalf("record %d: capacity beyond the elements", i)
+			}
+			r.Tags = append(r.Tags, "extra")
+			r.Nums = append(r.Nums, -1)
+			r.Items = append(r.Items, item{A: -1})
+			if r.P != nil {
+				*r.P = -1
+			}
+		}
+		for i := range got.R {
+			w, r := &want[i], &got.R[i]
+			n := len(w.Tags)
+			if !reflect.DeepEqual(r.Tags[:n], w.Tags) || !reflect.DeepEqual(r.Nums[:n], w.Nums) || !reflect.DeepEqual(r.Items[:n], w.Items) {
+				t.Fatalf("record %d: an append to another record wrote into its elements", i)
+			}
+			if w.P != nil && (*r.P != -1 || (i >= 3 && got.R[i-3].P == r.P)) {
+				t.Fatalf("record %d: pointers shared", i)
+			}
+		}
 	}
 }
