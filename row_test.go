@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -76,6 +77,23 @@ func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
 	return cells
 }
 
+// beyondKernel reports whether c is a number that putCellsGo writes and
+// the row kernel leaves to appendCell: an integer from 10^16 on, or a
+// float not of putFloat8's shape.
+func beyondKernel(c Value) bool {
+	switch c.kind() {
+	case vInt:
+		i := int64(c.u)
+		return i >= 1e16 || i <= -1e16
+	case vFloat:
+		f := math.Float64frombits(c.u)
+		a := math.Abs(f)
+		var buf [numRoom]byte
+		return !(a >= 1e-6 && a < 1e7) || putFloat8(mem.Of(&buf), f, a) < 0
+	}
+	return false
+}
+
 // TestPutCellsGo checks putCellsGo on its own (putCells is the kernel
 // where it runs): given room for as many cells of maxCell bytes as fit in
 // end bytes, and a guard right after them, it writes what refCell writes
@@ -108,8 +126,9 @@ func checkRandomRows(t *testing.T, name string, seed int64, rows int, put func(p
 // kernel) on cells, with room for exactly len(cells) cells of maxCell
 // bytes and a guard of 64 bytes after it: the text must be refCell's of
 // the cells it says it wrote, each with the delimiter after it; the cell
-// it stops at must be one that putCellsGo leaves too (Uint cells excepted,
-// which the kernel writes); and nothing past the room may change.
+// it stops at must be one that putCellsGo leaves too, or a number that
+// only putCellsGo writes (beyondKernel); and nothing past the room may
+// change.
 func checkRowWriter(t *testing.T, name string, cells []Value, d Delimiter, put func(unsafe.Pointer, []Value) (int, int)) {
 	t.Helper()
 	room := len(cells) * maxCell
@@ -128,7 +147,7 @@ func checkRowWriter(t *testing.T, name string, cells []Value, d Delimiter, put f
 	}
 	if n < len(cells) {
 		var one [maxCell]byte
-		if _, k := putCellsGo(mem.Of(&one), 0, cells[n:n+1], delimWord(quoteMask(d))); k != 0 {
+		if _, k := putCellsGo(mem.Of(&one), 0, cells[n:n+1], delimWord(quoteMask(d))); k != 0 && !beyondKernel(cells[n]) {
 			t.Fatalf("%s(%q, %q) stopped at cell %d (%q), which putCellsGo writes", name, cells, d, n, cells[n])
 		}
 	}
