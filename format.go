@@ -522,20 +522,22 @@ func shortestDigits(c uint64, q int) (n uint64, e int) {
 		}
 		return hi, k
 	}
+	// s or t = s+1, the one inside, or the nearer if both are (of two as
+	// near, the even), chosen without a branch: the choice is a coin toss
+	// for the predictor when the digits are random.
 	t := s + 1
-	sIn := vbl+open <= s<<2
-	tIn := t<<2+open <= vbr
-	if sIn != tIn {
-		if sIn {
-			return s, k
-		}
-		return t, k
+	sOut := b2u(vbl+open > s<<2)
+	tIn := b2u(t<<2+open <= vbr)
+	side := int64(vb-(s+t)<<1) + int64(s&1) // > 0: t is nearer, or as near and even
+	return s + (sOut | tIn&b2u(side > 0)), k
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
 	}
-	// Both: the nearer, and of two as near the even one.
-	if side := int64(vb - (s+t)<<1); side < 0 || side == 0 && s&1 == 0 {
-		return s, k
-	}
-	return t, k
+	return 0
 }
 
 // roundOdd returns g·cp/2^127 rounded to odd, g = g[0]·2^63 + g[1]: its

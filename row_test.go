@@ -53,7 +53,9 @@ func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
 		case 1:
 			cells[i] = []Value{Uint(r.Uint64() >> r.Intn(64)), String("true"), String("null"), String("false"),
 				String("-"), String("#a"), String(" a"), String("a "), String("tru"), String("nul"), String("fals"),
-				String("t"), Int(1e16 - 1), Int(-1e16 + 1), Int(1e16), Int(99999999), Int(100000000), Uint(1e16 - 1)}[r.Intn(18)]
+				String("t"), Int(1e16 - 1), Int(-1e16 + 1), Int(1e16), Int(99999999), Int(100000000), Uint(1e16 - 1),
+				Int(-1e16), Int(math.MaxInt64), Int(math.MinInt64), Uint(math.MaxUint64), Uint(1e19), Int(r.Int63()), Int(-r.Int63()),
+				Int(1e18 + r.Int63n(8e18))}[r.Intn(26)]
 			continue
 		}
 		n := r.Intn(71)
@@ -78,20 +80,15 @@ func kernelCells(r *rand.Rand, floats []float64, back []byte) []Value {
 }
 
 // beyondKernel reports whether c is a number that putCellsGo writes and
-// the row kernel leaves to appendCell: an integer from 10^16 on, or a
-// float not of putFloat8's shape.
+// the row kernel leaves to appendCell: a float not of putFloat8's shape.
 func beyondKernel(c Value) bool {
-	switch c.kind() {
-	case vInt:
-		i := int64(c.u)
-		return i >= 1e16 || i <= -1e16
-	case vFloat:
-		f := math.Float64frombits(c.u)
-		a := math.Abs(f)
-		var buf [numRoom]byte
-		return !(a >= 1e-6 && a < 1e7) || putFloat8(mem.Of(&buf), f, a) < 0
+	if c.kind() != vFloat {
+		return false
 	}
-	return false
+	f := math.Float64frombits(c.u)
+	a := math.Abs(f)
+	var buf [numRoom]byte
+	return !(a >= 1e-6 && a < 1e7) || putFloat8(mem.Of(&buf), f, a) < 0
 }
 
 // TestPutCellsGo checks putCellsGo on its own (putCells is the kernel

@@ -414,9 +414,9 @@ const maxCell = cellRoom + 64
 // wrote.
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it, for fewer numbers: integers below 10^16 and floats of putFloat8's
-// shape (it also writes Uint cells below 10^16, and strings of up to 63
-// bytes); putCellsGo is its specification and the way of other machines.
+// it, for fewer floats: those of putFloat8's shape (it also writes Uint
+// cells, and strings of up to 63 bytes); putCellsGo is its specification
+// and the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
