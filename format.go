@@ -371,7 +371,8 @@ func putFloat(p mem.Ptr, f float64) int {
 }
 
 // putFloatRest is putFloat without putFloat8: 0, the whole numbers below
-// 2^53 as integers, and every other normal float64 as shortestDigits
+// 2^53 as integers, the decimals from 10^7 to 10^15 of at most 15 digits
+// (putFloatScaled), and every other normal float64 as shortestDigits
 // finds its digits, laid out by putDigits.
 func putFloatRest(p mem.Ptr, f float64) int {
 	fb := math.Float64bits(f)
@@ -394,9 +395,45 @@ func putFloatRest(p mem.Ptr, f float64) int {
 		// multiple of a higher power of ten, at least 1 away).
 		return neg + putUint(p, c>>-q)
 	}
-	n, e := shortestDigits(c, q)
 	a := math.Abs(f)
+	if a >= 1e7 && a < 1e15 {
+		if n := putFloatScaled(p, a); n >= 0 {
+			return neg + n
+		}
+	}
+	n, e := shortestDigits(c, q)
 	return neg + putDigits(p, n, e, a >= 1e-6 && a < 1e21)
+}
+
+// putFloatScaled writes a, for 10^7 ≤ a < 10^15, at p (numRoom-1 bytes of
+// room) when a decimal with at most K = 15 - (the digits of its integer
+// part) fraction digits reads back as a, and returns its length; else it
+// writes nothing and returns -1. It is putFloat8's way with the scale
+// 10^K that keeps a·10^K below 10^15 (see there why it is exact and
+// shortest: a decimal with more fraction digits has more than 15
+// significant ones).
+func putFloatScaled(p mem.Ptr, a float64) int {
+	ip := uint64(a) // the integer part, 8 to 15 digits
+	d := bits.Len64(ip) * 1233 >> 12
+	if ip >= pow10u[d] {
+		d++
+	}
+	k := 15 - d // 0 to 7
+	m := uint64(a*pow10[k] + 0.5)
+	fp := m - ip*pow10u[k] // the k fraction digits
+	if float64(m)/pow10[k] != a || fp >= pow10u[k] {
+		return -1
+	}
+	ni := putDec16(p, ip)
+	if fp == 0 {
+		return ni
+	}
+	// The fraction's k digits, the last k of digits8(fp); its trailing
+	// zeros are the high zero bytes, cut off by the length.
+	w := digits8(fp)
+	p.SetByte(ni, '.')
+	p.Store64(ni+1, (w+'0'*lo8)>>(64-8*k))
+	return ni + 1 + k - bits.LeadingZeros64(w)>>3
 }
 
 // putFloat8 writes f, for 1e-6 ≤ a = |f| < 1e7, at p (numRoom bytes of
@@ -467,6 +504,9 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 // pow10u holds the powers of ten that fit a uint64.
 var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
+
+// pow10 holds the powers of ten up to 10^7 as float64s (all exact).
+var pow10 = [8]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
 
 //go:generate go run pow10_gen.go
 

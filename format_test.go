@@ -854,8 +854,8 @@ func TestEscIndex(t *testing.T) {
 }
 
 // TestShortestDigits checks putFloatRest, the path of every float64 that
-// putFloat8 does not take (shortestDigits and putDigits, and the whole
-// numbers below 2^53), against strconv (refFloat): on random bit patterns
+// putFloat8 does not take (shortestDigits and putDigits, putFloatScaled,
+// and the whole numbers below 2^53), against strconv (refFloat): on random bit patterns
 // of every exponent, subnormals included (which it leaves to strconv), on
 // decimals of 1 to 17 digits at every scale and their neighbours, on the
 // powers of ten and of two and their neighbours, and on the edges of the
@@ -904,6 +904,21 @@ func TestShortestDigits(t *testing.T) {
 		check(math.Nextafter(g, math.Inf(1)))
 		// Whole numbers around 2^53.
 		check(float64(r.Int63() >> r.Intn(20)))
+	}
+	// putFloatScaled takes every decimal of at most 15 digits from 10^7 to
+	// 10^15 (and putFloatRest writes strconv's text of it, above).
+	var one [numRoom]byte
+	for i := 0; i < count/10; i++ {
+		digits := 8 + r.Intn(8)
+		m := r.Int63n(int64(pow10u[digits]))
+		g, _ := strconv.ParseFloat(strconv.FormatInt(m, 10)+"e-"+strconv.Itoa(r.Intn(digits-7)), 64)
+		if g < 1e7 || g >= 1e15 {
+			continue
+		}
+		if putFloatScaled(mem.Of(&one), g) < 0 {
+			t.Fatalf("putFloatScaled(%v) left it", g)
+		}
+		check(g)
 	}
 	for e := -325; e <= 309; e++ {
 		f := math.Pow10(e)
