@@ -316,7 +316,14 @@ func writtenKey(k string) string {
 func appendFloat(b []byte, f float64, bits int) []byte {
 	if bits == 64 {
 		b, p, o := spare(b, numRoom, false)
-		if n := putFloat(p, f); n >= 0 {
+		// putFloat8 is called here rather than through a function of
+		// both (which would not inline): a call less for the common float.
+		if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
+			if n := putFloat8(p, f, a); n >= 0 {
+				return b[:o+n]
+			}
+		}
+		if n := putFloatRest(p, f); n >= 0 {
 			return b[:o+n]
 		}
 	}
@@ -333,7 +340,7 @@ func appendFloatRest(b []byte, f float64) []byte {
 	return appendFloatSlow(b, f, 64)
 }
 
-// appendFloatSlow is appendFloat for the floats putFloat leaves: NaN, the
+// appendFloatSlow is appendFloat for the floats putFloatRest leaves: NaN, the
 // infinities, subnormals and float32s, through strconv.
 func appendFloatSlow(b []byte, f float64, bits int) []byte {
 	if f == 0 {
@@ -356,24 +363,13 @@ func appendFloatSlow(b []byte, f float64, bits int) []byte {
 	return b
 }
 
-// putFloat writes the canonical text of the float64 f (see appendFloat)
-// at p, which has numRoom bytes of room, and returns its length; for NaN,
-// the infinities and subnormals it writes nothing and returns -1. The
-// common shapes of prices and measures go to putFloat8, the rest to
-// putFloatRest.
-func putFloat(p mem.Ptr, f float64) int {
-	if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
-		if n := putFloat8(p, f, a); n >= 0 {
-			return n
-		}
-	}
-	return putFloatRest(p, f)
-}
-
-// putFloatRest is putFloat without putFloat8: 0, the whole numbers below
-// 2^53 as integers, the decimals from 10^7 to 10^15 of at most 15 digits
-// (putFloatScaled), and every other normal float64 as shortestDigits
-// finds its digits, laid out by putDigits.
+// putFloatRest writes the canonical text of the float64 f (see
+// appendFloat) at p, which has numRoom bytes of room, and returns its
+// length, for the floats putFloat8 does not take; for NaN, the infinities
+// and subnormals it writes nothing and returns -1. It writes 0, the whole
+// numbers below 2^53 as integers, the decimals from 10^7 to 10^15 of at
+// most 15 digits (putFloatScaled), and every other normal float64 as
+// shortestDigits finds its digits, laid out by putDigits.
 func putFloatRest(p mem.Ptr, f float64) int {
 	fb := math.Float64bits(f)
 	be := fb >> 52 & 0x7ff // the biased exponent

@@ -427,8 +427,8 @@ func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 
 // putCellsGo is putCells in Go.
 //
-// Integers and floats are written by putDec16 (putUint from 10^16 on)
-// and putFloat, as appendInt and appendFloat write them. Strings are tested and copied here, by the
+// Integers and floats are written by putDec16 (putUint from 10^16 on),
+// putFloat8 and putFloatRest, as appendInt and appendFloat write them. Strings are tested and copied here, by the
 // word tests of quote.go that putStr uses (special, shapeOf), so that the
 // common cell, a short string, costs no call; the tests compare every
 // path with the general writers.
@@ -455,8 +455,15 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 				n = neg + putUint(p.Add(neg), u)
 			}
 		case uintptr(vFloat):
-			if n = putFloat(p, math.Float64frombits(c.u)); n < 0 {
-				return p.Diff(base), i
+			f := math.Float64frombits(c.u)
+			n = -1
+			if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
+				n = putFloat8(p, f, a)
+			}
+			if n < 0 {
+				if n = putFloatRest(p, f); n < 0 {
+					return p.Diff(base), i
+				}
 			}
 		case uintptr(vBool):
 			// Without a branch: a column of booleans is a coin toss for
