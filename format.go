@@ -314,32 +314,35 @@ func writtenKey(k string) string {
 // lowercase e and an explicit sign outside that range, -0 as 0, and NaN and
 // the infinities as null (§3).
 func appendFloat(b []byte, f float64, bits int) []byte {
-	if a := math.Abs(f); bits == 64 && a >= 1e-6 && a < 1e7 {
+	if bits == 64 {
 		b, p, o := spare(b, numRoom, false)
-		if n := putFloat8(p, f, a); n >= 0 {
+		// putFloat8 is called here rather than through a function of
+		// both (which would not inline): a call less for the common float.
+		if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
+			if n := putFloat8(p, f, a); n >= 0 {
+				return b[:o+n]
+			}
+		}
+		if n := putFloatRest(p, f); n >= 0 {
 			return b[:o+n]
 		}
 	}
-	return appendFloatRest(b, f, bits)
+	return appendFloatSlow(b, f, bits)
 }
 
-// appendFloatRest is appendFloat without its first fast path, putFloat8,
-// for callers that have tried it.
-func appendFloatRest(b []byte, f float64, bits int) []byte {
-	if bits == 64 {
-		a := math.Abs(f)
-		if a >= 1e-6 && a < 1e15 {
-			if b, ok := appendShortFloat(b, f); ok {
-				return b
-			}
-		}
-		if n, k, ok := shortestDecimal(a); ok {
-			return appendDecimal(b, f < 0, n, k)
-		}
-		if a >= 1e-6 && a < 1e15 {
-			return strconv.AppendFloat(b, f, 'f', -1, 64)
-		}
+// appendFloatRest is appendFloat of a float64 without its first fast
+// path, putFloat8, for callers that have tried it.
+func appendFloatRest(b []byte, f float64) []byte {
+	b, p, o := spare(b, numRoom, false)
+	if n := putFloatRest(p, f); n >= 0 {
+		return b[:o+n]
 	}
+	return appendFloatSlow(b, f, 64)
+}
+
+// appendFloatSlow is appendFloat for the floats putFloatRest leaves: NaN, the
+// infinities, subnormals and float32s, through strconv.
+func appendFloatSlow(b []byte, f float64, bits int) []byte {
 	if f == 0 {
 		return append(b, '0')
 	}
@@ -360,22 +363,94 @@ func appendFloatRest(b []byte, f float64, bits int) []byte {
 	return b
 }
 
+// putFloatRest writes the canonical text of the float64 f (see
+// appendFloat) at p, which has numRoom bytes of room, and returns its
+// length, for the floats putFloat8 does not take; for NaN, the infinities
+// and subnormals it writes nothing and returns -1. It writes 0, the whole
+// numbers below 2^53 as integers, the decimals from 10^7 to 10^15 of at
+// most 15 digits (putFloatScaled), and every other normal float64 as
+// shortestDigits finds its digits, laid out by putDigits.
+func putFloatRest(p mem.Ptr, f float64) int {
+	fb := math.Float64bits(f)
+	be := fb >> 52 & 0x7ff // the biased exponent
+	if be-1 >= 0x7fe {     // 0 (zero or subnormal), or 0x7ff (NaN or an infinity)
+		if fb<<1 == 0 {
+			p.SetByte(0, '0')
+			return 1
+		}
+		return -1
+	}
+	neg := int(fb >> 63)
+	p.SetByte(0, '-')
+	p = p.Add(neg)
+	c := fb&(1<<52-1) | 1<<52 // |f| = c·2^q
+	q := int(be) - 1075
+	if q < 0 && q > -53 && c<<(64+q) == 0 {
+		// A whole number below 2^53: its digits are its own shortest
+		// decimal (another with fewer significant digits would be a
+		// multiple of a higher power of ten, at least 1 away).
+		return neg + putUint(p, c>>-q)
+	}
+	a := math.Abs(f)
+	if a >= 1e7 && a < 1e15 {
+		if n := putFloatScaled(p, a); n >= 0 {
+			return neg + n
+		}
+	}
+	n, e := shortestDigits(c, q)
+	return neg + putDigits(p, n, e, a >= 1e-6 && a < 1e21)
+}
+
+// putFloatScaled writes a, for 10^7 ≤ a < 10^15, at p (numRoom-1 bytes of
+// room) when a decimal with at most K = 15 - (the digits of its integer
+// part) fraction digits reads back as a, and returns its length; else it
+// writes nothing and returns -1. It is putFloat8's way with the scale
+// 10^K that keeps a·10^K below 10^15 (see there why it is exact and
+// shortest: a decimal with more fraction digits has more than 15
+// significant ones).
+func putFloatScaled(p mem.Ptr, a float64) int {
+	ip := uint64(a) // the integer part, 8 to 15 digits
+	d := bits.Len64(ip) * 1233 >> 12
+	if ip >= pow10u[d] {
+		d++
+	}
+	k := 15 - d // 0 to 7
+	m := uint64(a*pow10[k] + 0.5)
+	fp := m - ip*pow10u[k] // the k fraction digits
+	if float64(m)/pow10[k] != a || fp >= pow10u[k] {
+		return -1
+	}
+	ni := putDec16(p, ip)
+	if fp == 0 {
+		return ni
+	}
+	// The fraction's k digits, the last k of digits8(fp); its trailing
+	// zeros are the high zero bytes, cut off by the length.
+	w := digits8(fp)
+	p.SetByte(ni, '.')
+	p.Store64(ni+1, (w+'0'*lo8)>>(64-8*k))
+	return ni + 1 + k - bits.LeadingZeros64(w)>>3
+}
+
 // putFloat8 writes f, for 1e-6 ≤ a = |f| < 1e7, at p (numRoom bytes of
 // room) when some decimal with at most 8 fraction digits reads back as f,
 // and returns its length; otherwise it writes nothing and returns -1.
 // These are the common shapes of prices, ratios and measures, written
-// without appendShortFloat's search for the scale.
+// with one multiplication and one division where shortestDigits needs
+// three products of 128 bits.
 //
-// Why it is exact: p = fl(a·10^8) < 10^15, so by the argument given at
-// appendShortFloat (which holds for any scale K with a·10^K < 10^15, not
-// only the largest) a decimal with at most 8 fraction digits that reads
-// back as f is n·10^-8, n the integer nearest to p, and it does exactly
-// when the correctly rounded n/10^8 is a. It is then also the shortest
-// decimal that reads back as f: one with fewer significant digits would
-// need more than 8 fraction digits and a first digit one place lower, so
-// it would lie below a power of ten that n·10^-8 reaches, at least 10^-9
-// away from it, while both lie within half an ulp of a, and an ulp of a
-// number near a power of ten below 10^7 is less than 2·10^-10.
+// Why it is exact: let K be a scale with p = fl(a·10^K) < 10^15 (here 8).
+// If a decimal m·10^-k (k ≤ K) reads back as f, then f is the double
+// nearest to it, so |m·10^(K-k) - a·10^K| ≤ ½ulp(f)·10^K ≤ 2^50·2^-53,
+// and rounding the product adds at most ½ulp(p) ≤ 2^-3 more: m·10^(K-k)
+// is n, the integer nearest to p. And since n < 2^53 and 10^K are exact,
+// the division n/10^K is correctly rounded: it equals a exactly when
+// n·10^-K reads back as f. It is then also the shortest decimal that
+// reads back as f: one with fewer significant digits would need more than
+// 8 fraction digits and a first digit one place lower, so it would lie
+// below a power of ten that n·10^-8 reaches, at least 10^-9 away from it,
+// while both lie within half an ulp of a, and an ulp of a number near a
+// power of ten below 10^7 is less than 2·10^-10.
 //
 // Below 10^4, a decimal with at most 4 fraction digits is tried first, by
 // the same argument with 10^4 for 10^8: its at most 8 digits are one
@@ -426,112 +501,195 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
-// pow10 holds the powers of ten that are exact in a float64.
-var pow10 = [23]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+// pow10 holds the powers of ten up to 10^7 as float64s (all exact).
+var pow10 = [8]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
 
-// appendShortFloat appends f, for 1e-6 ≤ |f| < 1e15, when the shortest
-// decimal that reads back as f has at most 15 significant digits (ok is
-// false otherwise and nothing is appended). The text is strconv's 'f', -1
-// text (checked by TestAppendFloatMatchesStrconv).
+//go:generate go run pow10_gen.go
+
+// shortestDigits returns the decimal n·10^e that strconv's shortest
+// formatting writes for the normal float64 v = c·2^q (2^52 ≤ c < 2^53):
+// of the decimals that read back as v, one with the fewest significant
+// digits and, of those, the one nearest to v, or of two as near the one
+// with an even last digit. n has 16 or 17 digits, trailing zeros
+// included (putDigits drops them).
 //
-// Why it is exact: let K be the largest scale with p = fl(|f|·10^K) < 1e15.
-// If a decimal m·10^-k (k ≤ K, m < 1e15) reads back as f, then f is the
-// double nearest to it, so |m·10^(K-k) - |f|·10^K| ≤ ½ulp(f)·10^K ≤
-// 2^50·2^-53, and rounding the product adds at most ½ulp(p) ≤ 2^-3 more:
-// m·10^(K-k) is n, the integer nearest to p. Two decimals with k fraction
-// digits cannot both read back as f, so n with its trailing zeros dropped
-// is the shortest such decimal. And since n < 2^53 and 10^K are exact, the
-// division n/10^K is correctly rounded: it equals |f| exactly when n·10^-K
-// reads back as f. When it does not, no decimal of 15 digits does.
+// It is R. Giulietti's Schubfach ("The Schubfach way to render doubles",
+// 2020). The decimals that read back as v are those in its rounding
+// interval, (c ± 1/2)·2^q (c - 1/4 below a power of two, where the
+// doubles below are twice as dense), ends included when c is even (they
+// round to it, ties going to the even significand). With k =
+// floor(log10 of the interval's width), the interval holds at least one
+// multiple of 10^k and at most one of 10^(k+1). So the shortest decimal
+// in it is the multiple of 10^(k+1) it holds, if it holds one; otherwise
+// it has the digits of s or s+1, the multiples of 10^k on either side of
+// v, and is the one of them inside, or the nearer if both are. All of
+// this is decided on vb, vbl and vbr, four times v and the interval's
+// ends over 10^k: each is the product of the end (in quarters, cb, cbl,
+// cbr) and 10^-k, as g·2^r from pow10Table, rounded to odd (roundOdd),
+// which the paper shows keeps every comparison with a multiple of 4
+// exact.
+func shortestDigits(c uint64, q int) (n uint64, e int) {
+	open := c & 1 // an odd c does not own its interval's ends
+	cb := c << 2
+	cbr := cb + 2
+	var cbl uint64
+	var k int
+	if c != 1<<52 || q == -1074 {
+		cbl = cb - 2
+		k = floorLog10Pow2(q)
+	} else {
+		cbl = cb - 1
+		k = floorLog10ThreeQuartersPow2(q)
+	}
+	h := q + floorLog2Pow10(-k) + 2 // 2 to 5
+	g := &pow10Table[k-pow10Min]
+	vb := roundOdd(g, cb<<h)
+	vbl := roundOdd(g, cbl<<h)
+	vbr := roundOdd(g, cbr<<h)
+
+	s := vb >> 2
+	lo := s / 10 * 10 // the multiples of 10^(k+1) on either side
+	hi := lo + 10
+	loIn := vbl+open <= lo<<2
+	hiIn := hi<<2+open <= vbr
+	if loIn != hiIn {
+		if loIn {
+			return lo, k
+		}
+		return hi, k
+	}
+	// s or t = s+1, the one inside, or the nearer if both are (of two as
+	// near, the even), chosen without a branch: the choice is a coin toss
+	// for the predictor when the digits are random.
+	t := s + 1
+	sOut := b2u(vbl+open > s<<2)
+	tIn := b2u(t<<2+open <= vbr)
+	side := int64(vb-(s+t)<<1) + int64(s&1) // > 0: t is nearer, or as near and even
+	return s + (sOut | tIn&b2u(side > 0)), k
+}
+
+// b2u is 1 for true and 0 for false.
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// roundOdd returns g·cp/2^127 rounded to odd, g = g[0]·2^63 + g[1]: its
+// integer part, with the lowest bit set if anything is left over. As the
+// paper computes it, the low 64 bits of g[1]·cp and the lowest bit of
+// g[0]·cp are left out: g is one more than 10^-k·2^-r rounded down, and
+// the paper shows that with them left out the result is that of the exact
+// product (looking at them would set the lowest bit for exact products).
+func roundOdd(g *[2]uint64, cp uint64) uint64 {
+	x1, _ := bits.Mul64(g[1], cp)
+	y1, y0 := bits.Mul64(g[0], cp)
+	z := y0>>1 + x1 // g·cp/2^64, less what is left out
+	rest := z << 1  // its bits below 2^63, shifted up
+	return y1 + z>>63 | (rest|-rest)>>63
+}
+
+// floorLog10Pow2 is floor(q·log10(2)), for |q| ≤ 1650 (TestFloorLogs).
+func floorLog10Pow2(q int) int { return q * 78913 >> 18 }
+
+// floorLog10ThreeQuartersPow2 is floor(log10(3/4·2^q)), for |q| ≤ 1100.
+func floorLog10ThreeQuartersPow2(q int) int { return (q*661971961083 - 274743187321) >> 41 }
+
+// floorLog2Pow10 is floor(e·log2(10)), for |e| ≤ 400.
+func floorLog2Pow10(e int) int { return e * 913124641741 >> 38 }
+
+// putDigits writes n·10^e (10^15 ≤ n < 10^17, trailing zeros allowed)
+// at p, which has numRoom-1 bytes of room, and returns its length: as a
+// plain decimal if plain (then 10^-7 ≤ n·10^e < 10^21), else as d.ddde±x
+// with the exponent's digits alone.
 //
-// The digits of n are made 8 at a time (digits8) into a buffer that has
-// 16 '0' bytes before them, so that the leading zeros of 0.000ddd come from
-// the buffer; the integer part and the fraction, its trailing zeros
-// dropped, are copied out a word at a time.
-func appendShortFloat(b []byte, f float64) ([]byte, bool) {
-	a := math.Abs(f)
-	// floor(log10(a)) is d or d+1, where d = floor(e2·log10(2)) from the
-	// binary exponent e2; so K is 14-d or 13-d. 1e-6 ≤ a < 1e15 keeps K in
-	// [0, 21].
-	e2 := int(math.Float64bits(a)>>52&0x7ff) - 1023
-	k := 14 - (e2*78913)>>18 // 78913/2^18 ≈ log10(2); >> rounds down
-	if uint(k) >= uint(len(pow10)) {
-		return b, false
+// The 16 or 17 digits of n are made as a digit and two words of 8
+// (digits8), whose high zero bytes count n's trailing zeros, and are put
+// together in registers as the text of the three words d0, d1, d2; the
+// text with a point after the first i digits is made from them by shifts,
+// so that nothing written is read back.
+func putDigits(p mem.Ptr, n uint64, e int, plain bool) int {
+	h := n / 1e8
+	w2 := digits8(n - h*1e8)
+	top := h / 1e8 // the 17th digit from the right, if any
+	w1 := digits8(h - top*1e8)
+	// The digits without the trailing zeros, the high zero bytes of the
+	// words (w1 is 0 only when n is a digit and 16 zeros).
+	sig := -(bits.LeadingZeros64(w2) >> 3)
+	if w2 == 0 {
+		sig = -8 - bits.LeadingZeros64(w1)>>3
 	}
-	p := a * pow10[k]
-	if p >= 1e15 {
-		k--
-		if k < 0 {
-			return b, false
+	w1 += '0' * lo8
+	w2 += '0' * lo8
+	nd := 16 // the digits, trailing zeros included
+	d0, d1, d2 := w1, w2, uint64(0)
+	if top != 0 {
+		nd = 17
+		d0, d1, d2 = top+'0'|w1<<8, w1>>56|w2<<8, w2>>56
+	}
+	sig += nd
+	x := nd - 1 + e // the exponent of the first digit
+	switch {
+	case !plain:
+		// The first digit, the point, the rest, and the exponent.
+		i := 1
+		if sig > 1 {
+			putPointed(p, d0, d1, d2, 1)
+			i = sig + 1
+		} else {
+			p.Store64(0, d0)
 		}
-		p = a * pow10[k]
-		if p >= 1e15 {
-			return b, false
+		sign := byte('+')
+		if x < 0 {
+			sign, x = '-', -x
 		}
+		p.SetByte(i, 'e')
+		p.SetByte(i+1, sign)
+		return i + 2 + putLead4(p.Add(i+2), digits4(uint64(x)))
+	case x < 0:
+		// "0." and -x-1 zeros (at most 6) before the digits.
+		p.Store64(0, '0'*lo8^('0'^'.')<<8)
+		q := p.Add(1 - x)
+		q.Store64(0, d0)
+		q.Store64(8, d1)
+		q.SetByte(16, byte(d2))
+		return 1 - x + sig
+	case x >= sig-1:
+		// A whole number: its digits, and zeros up to x+1 ≤ 21 of them.
+		p.Store64(0, d0)
+		p.Store64(8, d1)
+		p.SetByte(16, byte(d2))
+		p.Store64(nd, '0'*lo8)
+		return x + 1
 	}
-	n := uint64(p + 0.5) // at most 1e15
-	if float64(n)/pow10[k] != a {
-		return b, false
+	putPointed(p, d0, d1, d2, x+1)
+	return sig + 1
+}
+
+// putPointed stores the text of the words d0, d1, d2 (17 bytes; the last
+// is in the low byte of d2) at p with a point after its first i bytes
+// (1 ≤ i ≤ 16): 18 bytes, the words merged from the text and the text
+// moved up a byte (s0, s1, s2).
+func putPointed(p mem.Ptr, d0, d1, d2 uint64, i int) {
+	s0, s1, s2 := d0<<8|'.', d1<<8|d0>>56, d2<<8|d1>>56
+	// pointed merges the first j bytes of d, the point, and the rest of
+	// s (j < 8; a shift by 64 is 0).
+	pointed := func(d, s uint64, j int) uint64 {
+		keep := uint64(1)<<(8*j) - 1
+		return d&keep | '.'<<(8*j) | s&^(keep<<8|0xff)
 	}
-	if ip := uint64(a); k <= 8 && ip < 1e8 {
-		// The common case, in registers: the integer part is a's (no
-		// integer lies between a and n·10^-k, or it would be a) and n
-		// minus it scaled is the k fraction digits, which the check
-		// below confirms.
-		if fp := n - ip*pow10u[k]; fp < pow10u[k] {
-			b, dst, o := spare(b, 24, f < 0)
-			ni := putLead8(dst, digits8(ip))
-			if fp == 0 {
-				return b[:o+ni], true
-			}
-			d := digits8(fp) // the fraction in the last k of 8 digits
-			dst.SetByte(ni, '.')
-			dst.Store64(ni+1, (d+'0'*lo8)>>(64-8*k))
-			return b[:o+ni+1+k-bits.LeadingZeros64(d)>>3], true
-		}
+	switch {
+	case i < 8:
+		s0 = pointed(d0, s0, i)
+	case i < 16:
+		s0, s1 = d0, pointed(d1, s1, i-8)
+	default:
+		s0, s1, s2 = d0, d1, d2<<8|'.'
 	}
-	// buf[0:16] is zeros and buf[16:32] the 16 digits of n, with k of them
-	// (and up to 5 of the zeros before them) after the point; the copies
-	// below read up to buf[55].
-	var buf [56]byte
-	bp := mem.Of(&buf)
-	hi, lo := digits8(n/1e8), digits8(n%1e8)
-	bp.Store64(0, '0'*lo8)
-	bp.Store64(8, '0'*lo8)
-	bp.Store64(16, hi+'0'*lo8)
-	bp.Store64(24, lo+'0'*lo8)
-	// lead: zero digits before n's first; trail: zero digits after its last.
-	var lead, trail int
-	if hi != 0 {
-		lead = bits.TrailingZeros64(hi) >> 3
-	} else {
-		lead = 8 + bits.TrailingZeros64(lo)>>3
-	}
-	if lo != 0 {
-		trail = bits.LeadingZeros64(lo) >> 3
-	} else {
-		trail = 8 + bits.LeadingZeros64(hi)>>3
-	}
-	point := 32 - k               // index in buf of the first fraction digit
-	from := min(16+lead, point-1) // first digit of the integer part
-	end := max(32-trail, point)   // end of the fraction, zeros dropped
-	b, dst, o := spare(b, 48, f < 0)
-	// The integer part has at most 16 digits, the fraction at most 21.
-	src := bp.Add(from)
-	dst.Store64(0, src.Load64(0))
-	dst.Store64(8, src.Load64(8))
-	ni := point - from
-	if end == point {
-		return b[:o+ni], true
-	}
-	dst = dst.Add(ni)
-	dst.SetByte(0, '.')
-	src = bp.Add(point)
-	dst.Store64(1, src.Load64(0))
-	dst.Store64(9, src.Load64(8))
-	dst.Store64(17, src.Load64(16))
-	return b[:o+ni+1+end-point], true
+	p.Store64(0, s0)
+	p.Store64(8, s1)
+	p.Store16(16, uint16(s2))
 }
 
 // appendNumber appends the number text s (the §4 grammar) in canonical
@@ -937,215 +1095,4 @@ func digits8(u uint64) uint64 {
 	x = q | (x-q*100)<<16                     // 2-digit quarters in 16-bit lanes
 	q = x * 103 >> 10 & 0x000f000f000f000f    // their tens
 	return q | (x-q*10)<<8                    // digits in bytes
-}
-
-// pow5 holds the powers of five that fit a uint64.
-var pow5 = func() (t [28]uint64) {
-	t[0] = 1
-	for i := 1; i < len(t); i++ {
-		t[i] = t[i-1] * 5
-	}
-	return t
-}()
-
-// shortestDecimal returns, for a finite a > 0, the decimal n·10^-k (n not
-// a multiple of 10) that strconv's shortest formatting writes: of the
-// decimals that read back as a, one with the fewest significant digits
-// and, of those, the nearest to a. It tries 15, 16 and 17 digits, each the
-// way appendShortFloat argues for 15: with K the scale that gives a·10^K
-// that many digits before the point, the decimal of that many digits
-// nearest to a is n = round(a·10^K), and if any of that many digits (or
-// fewer) reads back as a, n does. Here round(a·10^K) and whether n·10^-K
-// reads back as a are computed exactly, on integers (scaled), so the
-// argument holds at every scale those reach, -19 ≤ K ≤ 27. ok is false
-// where they do not reach, where the scale is in doubt (n at a power of
-// ten), and for powers of two, whose interval of numbers that read back as
-// them is lopsided (the nearest decimal may lie on its short side and the
-// next one on its long side read back): strconv writes those.
-func shortestDecimal(a float64) (n uint64, k int, ok bool) {
-	fb := math.Float64bits(a)
-	e2 := int(fb >> 52 & 0x7ff)
-	m := fb&(1<<52-1) | 1<<52
-	if e2 == 0 || e2 == 0x7ff || m == 1<<52 {
-		return 0, 0, false
-	}
-	e := e2 - 1075 // a = m·2^e
-	// floor(log10(a)) is d or d+1 (see appendShortFloat).
-	d := ((e2 - 1023) * 78913) >> 18
-	for digits := 15; digits <= 17; digits++ {
-		// d+1 may be the right floor where d is past the last scale.
-		k = min(digits-1-d, len(pow5)-1)
-		n, back, ok := scaled(m, e, k)
-		if ok && n >= pow10u[digits] {
-			k--
-			n, back, ok = scaled(m, e, k)
-		}
-		if !ok || n >= pow10u[digits] || n < pow10u[digits-1] {
-			return 0, 0, false
-		}
-		if back {
-			// The trailing zeros, by halves: at most 14 of them, as
-			// n has at most 15 digits when it has any.
-			if n%1e8 == 0 {
-				n, k = n/1e8, k-8
-			}
-			if n%1e4 == 0 {
-				n, k = n/1e4, k-4
-			}
-			if n%100 == 0 {
-				n, k = n/100, k-2
-			}
-			if n%10 == 0 {
-				n, k = n/10, k-1
-			}
-			return n, k, true
-		}
-	}
-	return 0, 0, false
-}
-
-// scaled returns n = round(a·10^k), for a = m·2^e (2^52 < m < 2^53) and
-// -19 ≤ k ≤ 27, and whether n·10^-k reads back as a: whether it lies
-// within half an ulp of a, 2^(e-1), ties included when m is even (they
-// round to it). ok is false where the integers below do not reach, or n
-// would not be below 2^63.
-func scaled(m uint64, e, k int) (n uint64, back, ok bool) {
-	switch {
-	case k >= 0 && k < len(pow5):
-		// a·10^k = X/2^s, X = m·5^k exact in 128 bits. n is off it by
-		// dist/2^s, so n·10^-k is off a by dist·2^-s·10^-k, which is
-		// within 2^(e-1) when 2·dist ≤ 5^k: never equal, 5^k being odd.
-		p := pow5[k]
-		hi, lo := bits.Mul64(m, p)
-		s := -(k + e)
-		if s <= 0 { // an integer: n·10^-k is a
-			if s < -63 || hi != 0 || lo>>(63+s) != 0 {
-				return 0, false, false
-			}
-			return lo << -s, true, true
-		}
-		if s >= 128 {
-			return 0, false, false
-		}
-		// q = X>>s, and rem = X mod 2^s in rh:rl.
-		var q, rh, rl uint64
-		if s < 64 {
-			q, rh, rl = hi<<(64-s)|lo>>s, 0, lo&(1<<s-1)
-			if hi>>s != 0 {
-				return 0, false, false
-			}
-		} else {
-			q, rh, rl = hi>>(s-64), hi&(1<<(s-64)-1), lo
-		}
-		// half = 2^(s-1) in hh:hl.
-		var hh, hl uint64
-		if s-1 < 64 {
-			hl = 1 << (s - 1)
-		} else {
-			hh = 1 << (s - 65)
-		}
-		var dh, dl uint64 // dist; a tie goes to the even n, as strconv's
-		if rh < hh || rh == hh && rl < hl || rh == hh && rl == hl && q&1 == 0 {
-			n, dh, dl = q, rh, rl
-		} else {
-			n = q + 1
-			var b uint64
-			dl, b = bits.Sub64(0, rl, 0) // 2^s - rem
-			if s < 64 {
-				dl &= 1<<s - 1
-				dh = 0
-			} else {
-				dh, _ = bits.Sub64(0, rh, b)
-				dh &= 1<<(s-64) - 1
-			}
-		}
-		if n>>63 != 0 {
-			return 0, false, false
-		}
-		return n, dh == 0 && dl <= p/2, true
-	case k < 0 && -k < len(pow10u):
-		dv := pow10u[-k]
-		if e < 0 {
-			// a·10^k = m/D, D = 10^-k·2^-e, and n·10^-k is off a by
-			// |n·D - m|·2^e, within 2^(e-1) only when 0.
-			if -e >= 64 || dv > math.MaxUint64>>-e {
-				return 0, false, false
-			}
-			dv <<= -e
-			q, rem := m/dv, m%dv
-			if rem > dv-rem || rem == dv-rem && q&1 != 0 {
-				q++
-			}
-			return q, rem == 0, true
-		}
-		// a·10^k = X/10^-k, X = m·2^e, and n·10^-k is off a by dist,
-		// the distance from n·10^-k to X in units.
-		if e >= 64+11 {
-			return 0, false, false
-		}
-		hi, lo := m>>(64-e), m<<e // (m>>64 is 0)
-		if e >= 64 {
-			hi, lo = m<<(e-64), 0
-		}
-		if hi >= dv {
-			return 0, false, false
-		}
-		q, rem := bits.Div64(hi, lo, dv)
-		dist := rem
-		if rem > dv-rem || rem == dv-rem && q&1 != 0 {
-			q, dist = q+1, dv-rem
-		}
-		if q>>63 != 0 {
-			return 0, false, false
-		}
-		// dist ≤ 2^(e-1), strictly when m is odd.
-		switch {
-		case e == 0:
-			back = dist == 0
-		case e-1 >= 64:
-			back = true
-		case m&1 == 0:
-			back = dist <= 1<<(e-1)
-		default:
-			back = dist < 1<<(e-1)
-		}
-		return q, back, true
-	}
-	return 0, false, false
-}
-
-// appendDecimal appends the canonical text (§2) of n·10^-k, negative if
-// neg, for n > 0 not a multiple of 10: plain decimal for 1e-6 ≤ |x| <
-// 1e21, else exponent notation d.ddde±x with the exponent's digits alone.
-func appendDecimal(b []byte, neg bool, n uint64, k int) []byte {
-	var buf [32]byte
-	nd := putUint(mem.Of(&buf), n)
-	digits := buf[:nd]
-	x := nd - 1 - k // the exponent of the first digit
-	if neg {
-		b = append(b, '-')
-	}
-	switch {
-	case x < -6 || x >= 21:
-		b = append(b, digits[0])
-		if nd > 1 {
-			b = append(b, '.')
-			b = append(b, digits[1:]...)
-		}
-		b = append(b, 'e')
-		if x < 0 {
-			return strconv.AppendInt(append(b, '-'), int64(-x), 10)
-		}
-		return strconv.AppendInt(append(b, '+'), int64(x), 10)
-	case x < 0:
-		b = append(b, '0', '.')
-		b = append(b, zeros[:-x-1]...)
-		return append(b, digits...)
-	case x+1 >= nd:
-		b = append(b, digits...)
-		return append(b, zeros[:x+1-nd]...)
-	}
-	b = append(b, digits[:x+1]...)
-	b = append(b, '.')
-	return append(b, digits[x+1:]...)
 }

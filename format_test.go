@@ -698,9 +698,9 @@ func TestAppendIntUint(t *testing.T) {
 	}
 }
 
-// TestAppendFloatShortPaths aims at the two outputs of appendShortFloat
-// (the register path for k ≤ 8 fraction digits and an integer part under
-// 1e8, and the buffer path for the rest) and their edges, against strconv.
+// TestAppendFloatShortPaths aims at the plain layouts of putFloat8 and
+// putDigits (a point after the integer part, a whole number, 0.000ddd)
+// and their edges, appended to slices of every kind, against strconv.
 func TestAppendFloatShortPaths(t *testing.T) {
 	check := func(f float64) {
 		a := math.Abs(f)
@@ -853,66 +853,164 @@ func TestEscIndex(t *testing.T) {
 	}
 }
 
-// TestShortestDecimal checks shortestDecimal and appendDecimal, the exact
-// path of appendFloat for numbers of 16 and 17 digits and for those in
-// exponent notation, against strconv (refFloat): on random bit patterns,
-// on decimals of 1 to 17 digits at every scale it reaches and their
-// neighbours, and on powers of ten. It requires the path to take every
-// decimal of up to 15 digits it reaches, and most random numbers.
-func TestShortestDecimal(t *testing.T) {
+// TestShortestDigits checks putFloatRest, the path of every float64 that
+// putFloat8 does not take (shortestDigits and putDigits, putFloatScaled,
+// and the whole numbers below 2^53), against strconv (refFloat): on random bit patterns
+// of every exponent, subnormals included (which it leaves to strconv), on
+// decimals of 1 to 17 digits at every scale and their neighbours, on the
+// powers of ten and of two and their neighbours, and on the edges of the
+// plain range (1e-6, 1e-7, 1e21). Each text is written into numRoom bytes
+// followed by a guard, which must stay as it was.
+func TestShortestDigits(t *testing.T) {
 	r := rand.New(rand.NewSource(17))
-	taken, tried := 0, 0
-	check := func(f float64, must bool) {
-		n, k, ok := shortestDecimal(math.Abs(f))
-		tried++
-		if !ok {
-			if must {
-				t.Fatalf("shortestDecimal(%v) not taken", f)
+	var buf [numRoom + 16]byte
+	check := func(f float64) {
+		t.Helper()
+		for i := range buf {
+			buf[i] = 0xAA
+		}
+		want := refFloat(f)
+		n := putFloatRest(mem.Of(&buf), f)
+		if n < 0 {
+			if a := math.Abs(f); a >= 0x1p-1022 && a <= math.MaxFloat64 || f == 0 {
+				t.Fatalf("putFloatRest(%v) left it", f)
 			}
-			return
+		} else if got := string(buf[:n]); got != want {
+			t.Fatalf("putFloatRest(%v) = %s, want %s", f, got, want)
 		}
-		taken++
-		got := string(appendDecimal(nil, f < 0, n, k))
-		if want := refFloat(f); got != want {
-			t.Fatalf("shortestDecimal(%v) = %d·10^-%d, written %s; strconv: %s", f, n, k, got, want)
+		for _, c := range buf[numRoom:] {
+			if c != 0xAA {
+				t.Fatalf("putFloatRest(%v) wrote past its room: %q", f, buf[numRoom:])
+			}
 		}
-		if got := string(appendFloat(nil, f, 64)); got != refFloat(f) {
-			t.Fatalf("appendFloat(%v) = %s, want %s", f, got, refFloat(f))
+		if got := string(appendFloatRest(nil, f)); got != want {
+			t.Fatalf("appendFloatRest(%v) = %s, want %s", f, got, want)
+		}
+		if got := string(appendFloat([]byte("x"), f, 64)); got != "x"+want {
+			t.Fatalf("appendFloat(%v) = %s, want x%s", f, got, want)
 		}
 	}
 	count := longtest.Size(t, 300000, 3000000)
 	for i := 0; i < count; i++ {
-		// Random bits in the range of scales the path reaches.
-		f := math.Float64frombits(r.Uint64()&^(0x7ff<<52) | uint64(1023-70+r.Intn(140))<<52)
-		check(f, false)
-		// A decimal of 1 to 17 digits, at a scale from 1e-13 to 1e25.
+		check(math.Float64frombits(r.Uint64()))
+		// A decimal of 1 to 17 digits, at any scale.
 		digits := 1 + r.Intn(17)
 		m := r.Int63n(int64(pow10u[digits]))
-		e := -13 - digits + r.Intn(40)
-		s := strconv.FormatInt(m, 10) + "e" + strconv.Itoa(e)
-		g, err := strconv.ParseFloat(s, 64)
-		if err != nil || g == 0 {
+		s := strconv.FormatInt(m, 10) + "e" + strconv.Itoa(r.Intn(650)-340)
+		g, _ := strconv.ParseFloat(s, 64)
+		check(g)
+		check(-g)
+		check(math.Nextafter(g, 0))
+		check(math.Nextafter(g, math.Inf(1)))
+		// Whole numbers around 2^53.
+		check(float64(r.Int63() >> r.Intn(20)))
+	}
+	// putFloatScaled takes every decimal of at most 15 digits from 10^7 to
+	// 10^15 (and putFloatRest writes strconv's text of it, above).
+	var one [numRoom]byte
+	for i := 0; i < count/10; i++ {
+		digits := 8 + r.Intn(8)
+		m := r.Int63n(int64(pow10u[digits]))
+		g, _ := strconv.ParseFloat(strconv.FormatInt(m, 10)+"e-"+strconv.Itoa(r.Intn(digits-7)), 64)
+		if g < 1e7 || g >= 1e15 {
 			continue
 		}
-		x := math.Abs(g)
-		must := digits <= 15 && math.Float64bits(g)&(1<<52-1) != 0 && x*1e27 >= 1e14 && x <= 1e33
-		check(g, must)
-		check(-g, false)
-		check(math.Nextafter(g, 0), false)
-		check(math.Nextafter(g, math.Inf(1)), false)
+		if putFloatScaled(mem.Of(&one), g) < 0 {
+			t.Fatalf("putFloatScaled(%v) left it", g)
+		}
+		check(g)
 	}
-	for e := -30; e <= 40; e++ {
-		check(math.Pow10(e), false)
-		check(math.Nextafter(math.Pow10(e), 0), false)
+	for e := -325; e <= 309; e++ {
+		f := math.Pow10(e)
+		check(f)
+		check(math.Nextafter(f, 0))
+		check(math.Nextafter(f, math.Inf(1)))
 	}
-	if taken < tried/2 {
-		t.Fatalf("shortestDecimal took %d of %d numbers", taken, tried)
+	for e := -1075; e <= 1024; e++ {
+		f := math.Ldexp(1, e)
+		check(f)
+		check(-f)
+		check(math.Nextafter(f, 0))
+		check(math.Nextafter(f, math.Inf(1)))
+	}
+	for _, f := range []float64{0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1),
+		1e-6, 1e-7, 9.999999999999999e-7, 1e21, 999999999999999900000, 1e21 - 65536, 1e22, 1e23,
+		5e-324, 1e-323, 0x1p-1022, math.MaxFloat64, math.SmallestNonzeroFloat64, 1 << 53, 1<<53 + 2, 1<<53 - 1,
+		0.1 + 0.2, 1.6438799976812822e15, 3.7e-9, 123456789012345680, 2.2250738585072014e-308} {
+		check(f)
+		check(-f)
+		check(math.Nextafter(f, 0))
+		check(math.Nextafter(f, math.Inf(1)))
+	}
+}
+
+// TestPow10Table checks pow10Table against its definition, with math/big:
+// g = floor(10^-k·2^-r) + 1, r = floorLog2Pow10(-k) - 125, between 2^125
+// and 2^126, for each k from floorLog10Pow2 of the least normal exponent
+// to that of the greatest.
+func TestPow10Table(t *testing.T) {
+	if lo, hi := floorLog10Pow2(-1074), floorLog10Pow2(971); pow10Min != lo || pow10Min+len(pow10Table)-1 != hi {
+		t.Fatalf("pow10Table covers k from %d to %d, want %d to %d", pow10Min, pow10Min+len(pow10Table)-1, lo, hi)
+	}
+	for i, g := range pow10Table {
+		k := pow10Min + i
+		r := floorLog2Pow10(-k) - 125
+		num, den := big.NewInt(1), big.NewInt(1)
+		if k <= 0 {
+			num.Exp(big.NewInt(10), big.NewInt(int64(-k)), nil)
+		} else {
+			den.Exp(big.NewInt(10), big.NewInt(int64(k)), nil)
+		}
+		if r <= 0 {
+			num.Lsh(num, uint(-r))
+		} else {
+			den.Lsh(den, uint(r))
+		}
+		want := new(big.Int).Quo(num, den)
+		want.Add(want, big.NewInt(1))
+		got := new(big.Int).Lsh(new(big.Int).SetUint64(g[0]), 63)
+		got.Or(got, new(big.Int).SetUint64(g[1]))
+		if got.Cmp(want) != 0 || got.BitLen() != 126 || g[1]>>63 != 0 {
+			t.Fatalf("pow10Table[%d] (k = %d) = %#x, want %#x", i, k, got, want)
+		}
+	}
+}
+
+// TestFloorLogs checks floorLog10Pow2, floorLog10ThreeQuartersPow2 and
+// floorLog2Pow10 against exact comparisons of powers, with math/big, over
+// the ranges shortestDigits gives them and more.
+func TestFloorLogs(t *testing.T) {
+	pow := func(b, e int64) *big.Rat { // b^e
+		x := new(big.Int).Exp(big.NewInt(b), big.NewInt(max(e, -e)), nil)
+		if e < 0 {
+			return new(big.Rat).SetFrac(big.NewInt(1), x)
+		}
+		return new(big.Rat).SetInt(x)
+	}
+	// floorOf reports whether k = floor(log_b(x)): b^k ≤ x < b^(k+1).
+	floorOf := func(k int, b int64, x *big.Rat) bool {
+		return pow(b, int64(k)).Cmp(x) <= 0 && x.Cmp(pow(b, int64(k+1))) < 0
+	}
+	for q := -1100; q <= 1100; q++ {
+		x := pow(2, int64(q))
+		if k := floorLog10Pow2(q); !floorOf(k, 10, x) {
+			t.Fatalf("floorLog10Pow2(%d) = %d", q, k)
+		}
+		x.Mul(x, big.NewRat(3, 4))
+		if k := floorLog10ThreeQuartersPow2(q); !floorOf(k, 10, x) {
+			t.Fatalf("floorLog10ThreeQuartersPow2(%d) = %d", q, k)
+		}
+	}
+	for e := -400; e <= 400; e++ {
+		if k := floorLog2Pow10(e); !floorOf(k, 2, pow(10, int64(e))) {
+			t.Fatalf("floorLog2Pow10(%d) = %d", e, k)
+		}
 	}
 }
 
 // FuzzAppendFloat requires appendFloat's text of any float64 (its bits
 // from the fuzzer) to be refFloat's, strconv's: the fast paths
-// (putFloat8, appendShortFloat, shortestDecimal) and the fallbacks alike.
+// (putFloat8, shortestDigits and putDigits) and the fallbacks alike.
 func FuzzAppendFloat(f *testing.F) {
 	for _, x := range []float64{1.6438799976812822e15, 3.7e-9, 1e21, 1e23, 5e-324, 0.1 + 0.2, -1e-7, 123.45} {
 		f.Add(math.Float64bits(x))

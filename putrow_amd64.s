@@ -11,9 +11,10 @@
 // putCellsGo (tablewriter.go) is its specification: it writes the same
 // text for the same cells, each followed by the delimiter (the low byte of
 // dw), and stops before the first cell putCellsGo would leave to
-// appendCell, with two additions: it also writes Uint cells below 10^16,
-// and strings of 33 to 63 bytes. It returns the number of bytes it wrote,
-// up to the last delimiter, and of cells.
+// appendCell, with differences: it also writes Uint cells and strings of
+// 33 to 63 bytes, and it leaves the floats that putFloat8 does not take.
+// It returns the number of bytes it wrote, up to the last delimiter, and
+// of cells.
 //
 // A string of 1 to 63 bytes is loaded with a mask of its length (the
 // bytes past it read as zero and cannot fault), and the class of each
@@ -172,9 +173,6 @@ int:
 	CMOVQMI R9, BX             // the magnitude
 
 digits: // BX is the magnitude, R8 1 for a sign
-	MOVQ $10000000000000000, R9
-	CMPQ BX, R9
-	JAE  done                  // 10^16 or more
 	MOVB $0x2d, (DI)           // '-', overwritten if not negative
 	LEAQ (DI)(R8*1), R10       // where the digits go
 	CMPQ BX, $100000000
@@ -194,13 +192,15 @@ digits: // BX is the magnitude, R8 1 for a sign
 	ADDQ   R8, AX
 	JMP    next
 
-int16: // 10^8 <= BX < 10^16: two groups of eight digits
+int16: // 10^8 <= BX: two groups of eight digits, or three from 10^16 on
 	MOVQ   BX, AX
 	MOVQ   $0xabcc77118461cefd, R9
 	MULQ   R9
 	SHRQ   $26, DX             // the first digits
-	IMUL3Q $100000000, DX, R9
-	SUBQ   R9, BX              // the last eight
+	IMUL3Q $100000000, DX, R11
+	SUBQ   R11, BX             // the last eight
+	CMPQ   DX, $100000000
+	JAE    int20
 	DIGITS(DX)
 	MOVQ   DX, R9
 	BTSQ   $56, R9
@@ -219,6 +219,35 @@ int16: // 10^8 <= BX < 10^16: two groups of eight digits
 	ADDQ   R11, BX
 	MOVQ   BX, (DI)(AX*1)
 	ADDQ   $8, AX
+	JMP    next
+
+int20: // DX = BX/10^8 >= 10^8 (BX its last eight): at most four digits, then eight, then eight
+	MOVQ   DX, R12
+	MOVQ   DX, AX
+	MULQ   R9
+	SHRQ   $26, DX             // the first digits, below 10^4
+	IMUL3Q $100000000, DX, R11
+	SUBQ   R11, R12            // the middle eight
+	DIGITS(DX)
+	MOVQ   DX, R9
+	BTSQ   $56, R9
+	TZCNTQ R9, R9
+	ANDQ   $-8, R9
+	MOVQ   $0x3030303030303030, R11
+	ADDQ   R11, DX
+	SHRXQ  R9, DX, DX
+	MOVQ   DX, (R10)
+	SHRQ   $3, R9
+	MOVL   $8, AX
+	SUBQ   R9, AX
+	ADDQ   R8, AX              // the length so far
+	DIGITS(R12)
+	ADDQ   R11, R12
+	MOVQ   R12, (DI)(AX*1)
+	DIGITS(BX)
+	ADDQ   R11, BX
+	MOVQ   BX, 8(DI)(AX*1)
+	ADDQ   $16, AX
 	JMP    next
 
 float:

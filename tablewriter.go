@@ -406,15 +406,17 @@ const maxCell = cellRoom + 64
 
 // putCells writes the common cells of cells at base[o:], each followed by
 // the delimiter, the low byte of its word dw: strings of up to 32 bytes
-// of valid UTF-8 with nothing to escape, integers below 10^16, floats of
-// putFloat8's shape and booleans. The buffer must have room for
-// len(cells) cells of maxCell bytes. It stops before the first cell that
-// is of none of these shapes, and returns the new end of the text (just
-// past the last delimiter it wrote) and the number of cells it wrote.
+// of valid UTF-8 with nothing to escape, integers, floats other than NaN,
+// the infinities and subnormals, and booleans. The buffer must have room
+// for len(cells) cells of maxCell bytes. It stops before the first cell
+// that is of none of these shapes, and returns the new end of the text
+// (just past the last delimiter it wrote) and the number of cells it
+// wrote.
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it (it also writes Uint cells below 10^16, and strings of up to 63
-// bytes); putCellsGo is its specification and the way of other machines.
+// it, for fewer floats: those of putFloat8's shape (it also writes Uint
+// cells, and strings of up to 63 bytes); putCellsGo is its specification
+// and the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
@@ -425,8 +427,8 @@ func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 
 // putCellsGo is putCells in Go.
 //
-// Integers and floats are written by putDec16 and putFloat8, as appendInt
-// and appendFloat write them. Strings are tested and copied here, by the
+// Integers and floats are written by putDec16 (putUint from 10^16 on),
+// putFloat8 and putFloatRest, as appendInt and appendFloat write them. Strings are tested and copied here, by the
 // word tests of quote.go that putStr uses (special, shapeOf), so that the
 // common cell, a short string, costs no call; the tests compare every
 // path with the general writers.
@@ -446,19 +448,22 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 			if neg != 0 {
 				u = -u
 			}
-			if u >= 1e16 {
-				return p.Diff(base), i
-			}
 			p.SetByte(0, '-')
-			n = neg + putDec16(p.Add(neg), u)
+			if u < 1e16 {
+				n = neg + putDec16(p.Add(neg), u)
+			} else {
+				n = neg + putUint(p.Add(neg), u)
+			}
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
-			a := math.Abs(f)
-			if !(a >= 1e-6 && a < 1e7) {
-				return p.Diff(base), i
+			n = -1
+			if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
+				n = putFloat8(p, f, a)
 			}
-			if n = putFloat8(p, f, a); n < 0 {
-				return p.Diff(base), i
+			if n < 0 {
+				if n = putFloatRest(p, f); n < 0 {
+					return p.Diff(base), i
+				}
 			}
 		case uintptr(vBool):
 			// Without a branch: a column of booleans is a coin toss for
@@ -581,7 +586,7 @@ func appendCell(b []byte, c *Value, rs *rowStyle) ([]byte, bool) {
 	case vString:
 		return appendStrW(b, c.str(), rs.dw), true
 	case vFloat:
-		return appendFloatRest(b, math.Float64frombits(c.u), 64), true
+		return appendFloatRest(b, math.Float64frombits(c.u)), true
 	}
 	return appendValue(b, c, rs.mask)
 }
