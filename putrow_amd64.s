@@ -60,6 +60,24 @@
 	VPMOVQB      Z26, X27;      \
 	VMOVQ        X27, r
 
+// LEAD writes the digits of r, below 10^8, without its leading zeros at
+// (R10), and sets AX to R8 (the sign's byte) plus their count. R9 is
+// clobbered; R11 is left holding eight '0' bytes.
+#define LEAD(r) \
+	DIGITS(r);                         \
+	MOVQ   r, R9;                      \
+	BTSQ   $56, R9;                    \
+	TZCNTQ R9, R9;                     \
+	ANDQ   $-8, R9;                    \
+	MOVQ   $0x3030303030303030, R11;   \
+	ADDQ   R11, r;                     \
+	SHRXQ  R9, r, r;                   \
+	MOVQ   r, (R10);                   \
+	SHRQ   $3, R9;                     \
+	MOVL   $8, AX;                     \
+	SUBQ   R9, AX;                     \
+	ADDQ   R8, AX
+
 // The float constants, read from memory by the instructions that use them.
 DATA rowFloats<>+0(SB)/8, $0x3eb0c6f7a0b5ed8d  // 1e-6
 DATA rowFloats<>+8(SB)/8, $0x416312d000000000  // 1e7
@@ -177,19 +195,7 @@ digits: // BX is the magnitude, R8 1 for a sign
 	LEAQ (DI)(R8*1), R10       // where the digits go
 	CMPQ BX, $100000000
 	JAE  int16
-	DIGITS(BX)
-	MOVQ   BX, R9
-	BTSQ   $56, R9
-	TZCNTQ R9, R9
-	ANDQ   $-8, R9             // the leading zero digits' bits
-	MOVQ   $0x3030303030303030, R11
-	ADDQ   R11, BX
-	SHRXQ  R9, BX, BX
-	MOVQ   BX, (R10)
-	SHRQ   $3, R9
-	MOVL   $8, AX
-	SUBQ   R9, AX
-	ADDQ   R8, AX
+	LEAD(BX)
 	JMP    next
 
 int16: // 10^8 <= BX: two groups of eight digits, or three from 10^16 on
@@ -201,19 +207,7 @@ int16: // 10^8 <= BX: two groups of eight digits, or three from 10^16 on
 	SUBQ   R11, BX             // the last eight
 	CMPQ   DX, $100000000
 	JAE    int20
-	DIGITS(DX)
-	MOVQ   DX, R9
-	BTSQ   $56, R9
-	TZCNTQ R9, R9
-	ANDQ   $-8, R9
-	MOVQ   $0x3030303030303030, R11
-	ADDQ   R11, DX
-	SHRXQ  R9, DX, DX
-	MOVQ   DX, (R10)
-	SHRQ   $3, R9
-	MOVL   $8, AX
-	SUBQ   R9, AX
-	ADDQ   R8, AX              // the length so far
+	LEAD(DX)                   // AX: the length so far
 	DIGITS(BX)
 	MOVQ   $0x3030303030303030, R11
 	ADDQ   R11, BX
@@ -228,19 +222,7 @@ int20: // DX = BX/10^8 >= 10^8 (BX its last eight): at most four digits, then ei
 	SHRQ   $26, DX             // the first digits, below 10^4
 	IMUL3Q $100000000, DX, R11
 	SUBQ   R11, R12            // the middle eight
-	DIGITS(DX)
-	MOVQ   DX, R9
-	BTSQ   $56, R9
-	TZCNTQ R9, R9
-	ANDQ   $-8, R9
-	MOVQ   $0x3030303030303030, R11
-	ADDQ   R11, DX
-	SHRXQ  R9, DX, DX
-	MOVQ   DX, (R10)
-	SHRQ   $3, R9
-	MOVL   $8, AX
-	SUBQ   R9, AX
-	ADDQ   R8, AX              // the length so far
+	LEAD(DX)                   // AX: the length so far
 	DIGITS(R12)
 	ADDQ   R11, R12
 	MOVQ   R12, (DI)(AX*1)

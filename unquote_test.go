@@ -75,6 +75,26 @@ func refBadEscape(b []byte, i int) ([]byte, int, int, error) {
 // quoted tokens with escapes at every distance from each other and from
 // the ends (so that each falls at every place in a word), followed by
 // more text or not, with a scratch buffer with and without room.
+// checkUnquote fails unless unquote gives for b what unquoteRef gives,
+// with or without (and with a random) scratch buffer, which it must not
+// shorten.
+func checkUnquote(t *testing.T, rng *rand.Rand, b []byte) {
+	t.Helper()
+	var scratch []byte
+	if rng.Intn(2) == 0 {
+		scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
+	}
+	before := len(scratch)
+	s, next, bad, err := unquote(b, &scratch)
+	ws, wnext, wbad, werr := unquoteRef(b)
+	if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
+		t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
+	}
+	if len(scratch) < before {
+		t.Fatalf("unquote(%q) shortened scratch", b)
+	}
+}
+
 func TestUnquoteDifferential(t *testing.T) {
 	rng := rand.New(rand.NewSource(17))
 	pieces := []string{"a", "bc", "defghij", "klmnopqrstuvwx", "é", "福", `\"`, `\\`, `\n`, `\t`, `\r`,
@@ -94,19 +114,7 @@ func TestUnquoteDifferential(t *testing.T) {
 		if rng.Intn(3) == 0 {
 			b = append(b, ",x,\"y\""...)
 		}
-		var scratch []byte
-		if rng.Intn(2) == 0 {
-			scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
-		}
-		before := len(scratch)
-		s, next, bad, err := unquote(b, &scratch)
-		ws, wnext, wbad, werr := unquoteRef(b)
-		if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
-			t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
-		}
-		if len(scratch) < before {
-			t.Fatalf("unquote(%q) shortened scratch", b)
-		}
+		checkUnquote(t, rng, b)
 	}
 }
 
@@ -177,19 +185,7 @@ func TestUnquoteLongDifferential(t *testing.T) {
 				if rng.Intn(2) == 0 {
 					b = append(b, ",x,\"y\\n\""...)
 				}
-				var scratch []byte
-				if rng.Intn(2) == 0 {
-					scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
-				}
-				before := len(scratch)
-				s, next, bad, err := unquote(b, &scratch)
-				ws, wnext, wbad, werr := unquoteRef(b)
-				if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
-					t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
-				}
-				if len(scratch) < before {
-					t.Fatalf("unquote(%q) shortened scratch", b)
-				}
+				checkUnquote(t, rng, b)
 			}
 		})
 	}
