@@ -67,7 +67,10 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 // and the values new pointers point to are carved out of shared blocks
 // too, one kind per element type, each slice with a capacity of its own
 // elements only. A block stays in memory as long as any value in it does.
-// Map values are decoded in the map's own storage.
+// Map values are decoded in the map's own storage: the receiver of an
+// UnmarshalTOON, UnmarshalJSON or UnmarshalText method of a map value (or
+// of a field of one) is an entry of the map, which a later write to the
+// map may move, so the method must not keep it.
 //
 // Called before any token has been read, Decode reads the whole document
 // and consumes the input to its end, so trailing content and count errors
