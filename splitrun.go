@@ -1,8 +1,6 @@
 package toon
 
 import (
-	"sync"
-
 	"github.com/toonstream/toon/internal/ordered"
 )
 
@@ -76,38 +74,8 @@ type cutJob[O any] struct {
 	r      Range
 	out    O
 	failed bool
-	found  rangeMode     // what the range's decoder found (rows, last, stopped)
-	from   *rangeOuts[O] // the pool of the goroutine that made it, which out goes back to
-}
-
-// rangeOuts holds the outputs of the ranges a goroutine made, once they
-// have been emitted, for the next ranges it makes: an output is memory a
-// range fills (a buffer, a slice of values), and the one the goroutine
-// filled last is the likeliest to be in its core's cache still. (Outputs
-// handed out as ranges were cut rotated through every range in flight,
-// and a megabyte range's output was then out of the cache by the time it
-// was filled again: writing JSON into it cost the serial caller 9% more
-// CPU time than the serial decoder's own buffer.)
-type rangeOuts[O any] struct {
-	mu   sync.Mutex
-	free []O
-}
-
-// get returns the output emitted last, or the zero O.
-func (p *rangeOuts[O]) get() O {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	var o O
-	if n := len(p.free); n > 0 {
-		o, p.free = p.free[n-1], p.free[:n-1]
-	}
-	return o
-}
-
-func (p *rangeOuts[O]) put(o O) {
-	p.mu.Lock()
-	p.free = append(p.free, o)
-	p.mu.Unlock()
+	found  rangeMode        // what the range's decoder found (rows, last, stopped)
+	from   *ordered.Pool[O] // the pool of the goroutine that made it, which out goes back to
 }
 
 // runTable is ParallelTable's work on t, whose rows start at line line0; it
@@ -117,7 +85,7 @@ func runTable[O any](t *Table, line0, workers, size int, newWork func() func(*De
 	o := ordered.New(workers, func() func(*cutJob[O]) {
 		work := newWork()
 		rd := &Decoder{}
-		pool := &rangeOuts[O]{}
+		pool := &ordered.Pool[O]{}
 		fresh := true
 		return func(j *cutJob[O]) {
 			if !fresh {
@@ -126,7 +94,8 @@ func runTable[O any](t *Table, line0, workers, size int, newWork func() func(*De
 				t.initRange(rd, j.r)
 				fresh = false
 			}
-			j.out, j.from = pool.get(), pool
+			j.out, _ = pool.Get() // or the zero O
+			j.from = pool
 			j.failed = work(rd, &j.out)
 			j.found = rd.rng
 		}
@@ -175,7 +144,7 @@ func runTable[O any](t *Table, line0, workers, size int, newWork func() func(*De
 		if !emit(r, &j.out) {
 			return false
 		}
-		j.from.put(j.out)
+		j.from.Put(j.out)
 		if r.final {
 			t.End, t.Rows, t.Ranges = r.End, r.FirstRow+r.Rows, []Range{r}
 			return true

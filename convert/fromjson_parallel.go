@@ -6,7 +6,6 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
-	"sync"
 
 	"github.com/toonstream/toon"
 	opipe "github.com/toonstream/toon/internal/ordered" // (convert_test.go has a function called ordered)
@@ -230,9 +229,9 @@ type encJob struct {
 	opipe.Job
 	r    encRange
 	blk  *toon.RowBlock
-	ok   bool           // blk holds the range's rows
-	from *blockPool     // the pool of the worker that made it, which blk goes back to once written
-	tmpl *toon.RowBlock // an empty block of the table, for a worker with none
+	ok   bool                        // blk holds the range's rows
+	from *opipe.Pool[*toon.RowBlock] // the pool of the worker that made it, which blk goes back to once written
+	tmpl *toon.RowBlock              // an empty block of the table, for a worker with none
 }
 
 func newEncPar(c *config, src *source, ranges io.Reader, ra io.ReaderAt, raStart, size int64) *encPar {
@@ -444,7 +443,7 @@ func (e *emitter) writeBlock(o *opipe.Pipeline[*encJob]) error {
 	if err := e.enc.WriteRowBlock(j.blk); err != nil {
 		return err
 	}
-	j.from.put(j.blk)
+	j.from.Put(j.blk)
 	return nil
 }
 
@@ -459,35 +458,7 @@ type encWorker struct {
 	cells []mcell
 	vals  []toon.Value
 	data  []byte
-	pool  blockPool
-}
-
-// blockPool holds the blocks a worker filled, once they are written, for
-// the next ranges it encodes: the block it filled last is the likeliest
-// to be in its core's cache still.
-type blockPool struct {
-	mu   sync.Mutex
-	free []*toon.RowBlock
-}
-
-// get returns the block written last, or a copy of empty (an empty block
-// of the table is a value, and a copy of it is another).
-func (bp *blockPool) get(empty *toon.RowBlock) *toon.RowBlock {
-	bp.mu.Lock()
-	defer bp.mu.Unlock()
-	if n := len(bp.free); n > 0 {
-		b := bp.free[n-1]
-		bp.free = bp.free[:n-1]
-		return b
-	}
-	b := *empty
-	return &b
-}
-
-func (bp *blockPool) put(b *toon.RowBlock) {
-	bp.mu.Lock()
-	bp.free = append(bp.free, b)
-	bp.mu.Unlock()
+	pool  opipe.Pool[*toon.RowBlock] // the blocks it filled, once written
 }
 
 // encode writes the rows of j's range into its block, and sets j.ok if
@@ -510,7 +481,12 @@ func (w *encWorker) encode(j *encJob) {
 	if j.tmpl == nil {
 		return
 	}
-	j.blk, j.from = w.pool.get(j.tmpl), &w.pool
+	blk, ok := w.pool.Get()
+	if !ok {
+		b := *j.tmpl // an empty block of the table is a value, and a copy of it is another
+		blk = &b
+	}
+	j.blk, j.from = blk, &w.pool
 	j.blk.Reset(0) // (a row's index only names it in an error, which the serial path reports)
 	lx := w.lexerAt(j.r.start)
 	for range j.r.rows {
