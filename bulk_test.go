@@ -18,6 +18,15 @@ import (
 // the line Line reports and the line Unmarshal would blame for it.
 func renderWithLines(t *testing.T, d *Decoder, limit int) (string, error) {
 	t.Helper()
+	return renderEach(t, d, limit, func(sb *strings.Builder, tok Token, line, col int) {
+		fmt.Fprintf(sb, "%c%q@%d:%d:%d:%d ", tok.Kind(), tok.Bytes(), d.Line(), line, col, d.InputOffset())
+	})
+}
+
+// renderEach reads up to limit tokens from d and renders each with put,
+// given the line and column Unmarshal would blame for it.
+func renderEach(t *testing.T, d *Decoder, limit int, put func(sb *strings.Builder, tok Token, line, col int)) (string, error) {
+	t.Helper()
 	var sb strings.Builder
 	for n := 0; n <= limit; n++ {
 		tok, err := d.Token()
@@ -29,7 +38,7 @@ func renderWithLines(t *testing.T, d *Decoder, limit int) (string, error) {
 		}
 		s := decState{d: d, cell: -1}
 		line, col := s.pos(tok)
-		fmt.Fprintf(&sb, "%c%q@%d:%d:%d:%d ", tok.Kind(), tok.Bytes(), d.Line(), line, col, d.InputOffset())
+		put(&sb, tok, line, col)
 	}
 	t.Fatalf("more than %d tokens", limit)
 	return "", nil

@@ -169,21 +169,9 @@ func checkRuns(t *testing.T, data []byte, opts ...Option) {
 // form) and the positions after it (renderWithLines's).
 func renderRuns(t *testing.T, d *Decoder, limit int) (string, error) {
 	t.Helper()
-	var sb strings.Builder
-	for n := 0; n <= limit; n++ {
-		tok, err := d.Token()
-		if err != nil {
-			if err.Error() == "EOF" {
-				return sb.String(), nil
-			}
-			return sb.String(), err
-		}
-		s := decState{d: d, cell: -1}
-		line, col := s.pos(tok)
-		fmt.Fprintf(&sb, "%c%q/%d/%v/%c/%d@%d:%d:%d:%d\n", tok.Kind(), tok.Bytes(), tok.Len(), tok.Form(), tok.Delim(), len(tok.Fields()), d.Line(), line, col, d.InputOffset())
-	}
-	t.Fatalf("more than %d tokens", limit)
-	return "", nil
+	return renderEach(t, d, limit, func(sb *strings.Builder, tok Token, line, col int) {
+		fmt.Fprintf(sb, "%c%q/%d/%v/%c/%d@%d:%d:%d:%d\n", tok.Kind(), tok.Bytes(), tok.Len(), tok.Form(), tok.Delim(), len(tok.Fields()), d.Line(), line, col, d.InputOffset())
+	})
 }
 
 // runOpts are the option sets the run tests decode with.
