@@ -14,14 +14,7 @@ import (
 // escaped cells, numbers of every form, digit-leading strings, empty
 // cells), so a shape that fell to code that allocates would show here.
 func TestDecodeAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
-	for _, name := range Names {
-		d, err := Generate(name, 4*testScale)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachDataset(t, 4*testScale, func(name string, d *Dataset) {
 		r := bytes.NewReader(d.TOON)
 		dec := toon.NewDecoder(r)
 		for _, loop := range []struct {
@@ -42,5 +35,5 @@ func TestDecodeAllocs(t *testing.T) {
 				t.Errorf("%s: the %s loop made %v allocations for %d records", name, loop.name, allocs, d.Records)
 			}
 		}
-	}
+	})
 }

@@ -12,14 +12,7 @@ import (
 // values, an Encoder reused for each document allocates nothing once warm,
 // and Marshal only its result.
 func TestMarshalAllocs(t *testing.T) {
-	if raceEnabled {
-		t.Skip("the race detector allocates")
-	}
-	for _, name := range Names {
-		d, err := Generate(name, testScale)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachDataset(t, testScale, func(name string, d *Dataset) {
 		for _, v := range []struct {
 			form string
 			v    any
@@ -43,5 +36,5 @@ func TestMarshalAllocs(t *testing.T) {
 				t.Errorf("%s, %s: Marshal made %v allocations for %d records, want only its result", name, v.form, marshal, d.Records)
 			}
 		}
-	}
+	})
 }
