@@ -143,6 +143,23 @@ func mSample() mAll {
 // jsonEquivalent returns the generic value equivalent to v, computed by
 // encoding/json and parsed with key order kept: an oracle independent of
 // the typed encoder.
+// sameAsGeneric fails unless Marshal writes doc as it writes the generic
+// values (jsonEquivalent) of the same document.
+func sameAsGeneric(t *testing.T, doc any) {
+	t.Helper()
+	got, err := Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Marshal(jsonEquivalent(t, doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("typed and generic differ:\n--- typed\n%s\n--- generic\n%s", got, want)
+	}
+}
+
 func jsonEquivalent(t *testing.T, v any) any {
 	t.Helper()
 	js, err := json.Marshal(v)
@@ -888,15 +905,5 @@ func TestMarshalNestedAllocs(t *testing.T) {
 	}
 	// The documents are those the writer's differential tests cover too.
 	doc := aoDocument(7)
-	got, err := Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := Marshal(jsonEquivalent(t, doc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("typed and generic differ:\n--- typed\n%s\n--- generic\n%s", got, want)
-	}
+	sameAsGeneric(t, doc)
 }
