@@ -322,6 +322,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 	c := 0       // cells typed
 	nq := 0      // quotes in the current cell
 	esc := false // the current cell has a backslash
+	kc := k      // the current cell's first index entry
 	for {
 		if k >= len(idx) {
 			return k, lineOpen, false
@@ -371,9 +372,14 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				if len(*scratch)+e-s > cap(*scratch) {
 					return k, lineStop, false // scratch would move (see fastQueue)
 				}
-				u, next, _, err := unquote(src[s:e], scratch)
-				if err != nil || next != e-s {
-					return k, lineStop, false
+				u, ok := unquoteIndexed(src[s:e], idx[kc:k-1], s, scratch)
+				if !ok {
+					var next int
+					var err error
+					u, next, _, err = unquote(src[s:e], scratch)
+					if err != nil || next != e-s {
+						return k, lineStop, false
+					}
 				}
 				putToken(slot, textToken(KindString, u))
 			}
@@ -416,7 +422,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			}
 			return k, p, high
 		}
-		cs = p + 1
+		cs, kc = p+1, k
 	}
 }
 

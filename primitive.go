@@ -86,6 +86,57 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 	return unescape(b, 1+e, scratch)
 }
 
+// unquoteIndexed decodes the quoted cell b whose quotes, backslashes and
+// bytes >= 0x80 are at the offsets in idx (relative to b, in order, the
+// opening quote first), as the index kernels list them, into *scratch,
+// which must have room for len(b) more bytes. The text between escapes is
+// copied in runs, with no second look at its bytes. It reports false, and
+// writes nothing, when b is not one string with only the one-letter
+// escapes: unquote then decides (its \u escapes and errors included).
+func unquoteIndexed(b []byte, idx []uint32, base int, scratch *[]byte) ([]byte, bool) {
+	end := len(b) - 1 // the closing quote's offset
+	if end < 1 || b[0] != '"' || b[end] != '"' || len(idx) == 0 || int(idx[0]) != base {
+		return nil, false
+	}
+	out := (*scratch)[:cap(*scratch)]
+	start := len(*scratch)
+	o, last, closed := start, 1, false
+	for _, x := range idx[1:] {
+		p := int(x) - base
+		if p < last {
+			continue // the byte a backslash escapes
+		}
+		if p > end {
+			break // a CR or the like after the cell, the caller's to judge
+		}
+		switch b[p] {
+		case '\\':
+			if p+1 >= end {
+				return nil, false
+			}
+			c := unescaped[b[p+1]]
+			if c == 0 {
+				return nil, false
+			}
+			o += copy(out[o:], b[last:p])
+			out[o] = c
+			o++
+			last = p + 2
+		case '"':
+			if p != end {
+				return nil, false
+			}
+			closed = true
+		}
+	}
+	if !closed {
+		return nil, false
+	}
+	o += copy(out[o:], b[last:end])
+	*scratch = out[:o]
+	return out[start:o], true
+}
+
 // unescape is unquote from the first backslash, b[i], on: it decodes the
 // string into *scratch. The text between escapes is copied a word at a
 // time, the word's first '"' or '\\' found with SWAR masks, so that an

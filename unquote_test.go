@@ -93,6 +93,34 @@ func checkUnquote(t *testing.T, rng *rand.Rand, b []byte) {
 	if len(scratch) < before {
 		t.Fatalf("unquote(%q) shortened scratch", b)
 	}
+	checkUnquoteIndexed(t, b, ws, wnext, werr)
+}
+
+// checkUnquoteIndexed checks unquoteIndexed on b, given unquoteRef's
+// result for it: the same string whenever it takes b, and it takes every
+// cell that is one string with only one-letter escapes. Its index lists
+// every quote, backslash and byte >= 0x80 (the kernels list only the first
+// of a run of the last, which it does not need), offset by a base.
+func checkUnquoteIndexed(t *testing.T, b, ws []byte, wnext int, werr error) {
+	t.Helper()
+	const base = 1000
+	var idx []uint32
+	for i, c := range b {
+		if c == '"' || c == '\\' || c >= 0x80 {
+			idx = append(idx, uint32(base+i))
+		}
+	}
+	scratch := make([]byte, 3, 3+len(b))
+	s, ok := unquoteIndexed(b, idx, base, &scratch)
+	whole := werr == nil && wnext == len(b)
+	switch {
+	case ok && (!whole || !bytes.Equal(s, ws)):
+		t.Fatalf("unquoteIndexed(%q) = %q; want %q (whole cell: %v)", b, s, ws, whole)
+	case !ok && whole && !bytes.Contains(b, []byte(`\u`)):
+		t.Fatalf("unquoteIndexed(%q) left a cell of one-letter escapes to unquote", b)
+	case !ok && len(scratch) != 3:
+		t.Fatalf("unquoteIndexed(%q) wrote to scratch and failed", b)
+	}
 }
 
 func TestUnquoteDifferential(t *testing.T) {
@@ -146,6 +174,7 @@ func FuzzUnquote(f *testing.F) {
 		if !bytes.Equal(s, ws) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
 			t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
 		}
+		checkUnquoteIndexed(t, b, ws, wnext, werr)
 	})
 }
 
