@@ -168,6 +168,11 @@ type encField struct {
 	key    []byte    // the key as written (appendKeyR)
 	keyBad bool      // key has bad UTF-8 bytes replaced
 	form   fieldForm // what the type settles of how the field is written
+	// lit is the text of a field line after its indentation and before
+	// its value: the key, and ": " for formPrim or ":" for formStatic
+	// (nothing for formOther, whose value starts with what it needs),
+	// padded for putFieldLine.
+	lit []byte
 }
 
 // fieldForm is what a field's type settles of how it is written
@@ -369,6 +374,7 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 			case f.plan.shape == shapeObj && !f.plan.keyed:
 				f.form = formStatic
 			}
+			f.lit = fieldLit(f.key, f.form)
 		}
 		pl.staticShape()
 	}
