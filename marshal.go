@@ -727,8 +727,12 @@ const maxValueRow = 32
 // on every primitive; TestWriteRowsMatchesMarshal and
 // TestMarshalRowsMatchesGeneric check it).
 func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
-	var rs rowStyle
-	rs.set(d*e.opts.indent, e.delim)
+	// The row style of the last table is kept: the next is most often at
+	// the same depth (a table in each item of a list).
+	rs := &e.rows
+	if indent := d * e.opts.indent; len(rs.lead) != indent+1 || rs.delim != byte(e.delim) {
+		rs.set(indent, e.delim)
+	}
 	var row [maxValueRow]Value
 	cells := row[:len(ep.leaves)]
 	setLeafKinds(cells, ep.leaves)
@@ -754,7 +758,7 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		}
 		if o, ok := rs.putRow(b, cells); ok {
 			b = b[:o]
-		} else if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
+		} else if b, bad = appendRowCells(b, cells, rs); bad >= 0 {
 			e.setB(b)
 			return invalidNumber(cells[bad].str())
 		}
