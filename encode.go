@@ -1184,7 +1184,9 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			}
 			b = e.b
 		}
-		if len(b) >= flushSize {
+		// Marshal (noFlush) keeps everything: past flushSize, every field
+		// would call flush for nothing.
+		if len(b) >= flushSize && !e.noFlush {
 			e.setB(b)
 			if err := e.flush(); err != nil {
 				return err

@@ -148,7 +148,7 @@ type encPlan struct {
 	leaves []encLeaf
 	depth  int
 
-	// simpleLeaves: no leaf has the kind vGeneral (copyLeaves).
+	// simpleLeaves: no leaf has the kind vGeneral (valueRows copies them).
 	simpleLeaves bool
 
 	// Keyed (§9.5): an shapeObj struct of at least two shapeObj fields with the
@@ -751,7 +751,22 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		}
 		q := base.Offset(uintptr(i) * ep.size)
 		if ep.simpleLeaves {
-			copyLeaves(cells, ep.leaves, q)
+			// leafValues for leaves of the common kinds, here: a store of
+			// a string's address into row, an array on this function's
+			// stack, needs no write barrier, where a store through a
+			// slice in another function does while the collector marks.
+			for j := range ep.leaves {
+				l := &ep.leaves[j]
+				c := q.Offset(l.off)
+				switch l.vk {
+				case vString:
+					row[j] = String(*mem.As[string](c))
+				case vBool:
+					row[j].u = uint64(c.Byte(0))
+				default: // vInt, vFloat
+					row[j].u = c.Load64(0)
+				}
+			}
 		} else if err := e.rowValues(cells, ep.leaves, q); err != nil {
 			e.setB(b)
 			return err
@@ -814,25 +829,6 @@ func leafValues(cells []Value, leaves []encLeaf, p mem.Ptr, text *[]byte) error 
 func (e *Encoder) rowValues(cells []Value, leaves []encLeaf, p mem.Ptr) error {
 	e.cellText = e.cellText[:0]
 	return leafValues(cells, leaves, p, &e.cellText)
-}
-
-// copyLeaves is leafValues for static objects whose leaves are all of the
-// common kinds (simpleLeaves). Its loop calls nothing, so that the
-// compiler can keep the loop's state in registers.
-func copyLeaves(cells []Value, leaves []encLeaf, p mem.Ptr) {
-	cells = cells[:len(leaves)]
-	for i := range leaves {
-		l := &leaves[i]
-		q := p.Offset(l.off)
-		switch l.vk {
-		case vString:
-			cells[i] = String(*mem.As[string](q))
-		case vBool:
-			cells[i].u = uint64(q.Byte(0))
-		default: // vInt, vFloat
-			cells[i].u = q.Load64(0)
-		}
-	}
 }
 
 // setLeafKinds sets the tags of the cells of the number and boolean
