@@ -391,16 +391,30 @@ func keyPrefix(k string) uint64 {
 }
 
 // sortEnts sorts the entries of a map by key. Most maps are small: they
-// are sorted by insertion, with the comparison inline.
+// are sorted by insertion, with the comparison inline, of their indexes
+// in an array on the stack, and then each entry is stored once in its
+// place. Entries hold pointers, and ents is on the heap: each move of an
+// entry there costs write barriers while the collector marks, which a
+// Marshal that allocates its large result has it do much of the time.
 func sortEnts(ents []mapEnt) {
 	if len(ents) <= 16 {
-		for i := 1; i < len(ents); i++ {
-			x := ents[i]
+		var ix [16]uint8
+		moved := false
+		for i := range ents {
 			j := i
-			for ; j > 0 && entBefore(&x, &ents[j-1]); j-- {
-				ents[j] = ents[j-1]
+			for ; j > 0 && entBefore(&ents[i], &ents[ix[j-1]]); j-- {
+				ix[j] = ix[j-1]
 			}
-			ents[j] = x
+			ix[j] = uint8(i)
+			moved = moved || j != i
+		}
+		if !moved {
+			return
+		}
+		var tmp [16]mapEnt
+		copy(tmp[:], ents)
+		for i := range ents {
+			ents[i] = tmp[ix[i]]
 		}
 		return
 	}
@@ -1085,24 +1099,28 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
-	lead := rowLead(indent) // LF and the indentation of a field line
+	dw := delimWord(e.docMask)
 	b := e.b
 	for i := 0; i < n; i++ {
 		f := &pl.fields[i]
 		if lo >= 0 {
 			f = &pl.fields[e.sc.fidx[lo+i]]
 		}
+		// The key, with what follows it in the field's form (f.lit).
 		switch {
 		case i == 0 && hyphen:
 			e.line(d - 1)
 			b = append(e.b, '-', ' ')
+			b = append(b, f.lit...)
 		case i == 0 && !e.started:
 			e.line(d)
-			b = e.b
+			b = append(e.b, f.lit...)
 		default:
-			b = append(b, lead...)
+			var p mem.Ptr
+			var o int
+			b, p, o = spare(b, indent+len(f.lit)+fieldLineRoom, false)
+			b = b[:o+putFieldLine(p, indent, f.lit)]
 		}
-		b = append(b, f.key...)
 		if f.keyBad && !checked {
 			e.setB(b)
 			v := objView{kind: vwStruct, pl: pl, p: p, n: n, lo: lo}
@@ -1117,17 +1135,36 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		}
 		switch f.form {
 		case formPrim:
-			b = append(b, ':', ' ')
-			var err error
-			if b, err = appendTyped(b, f.plan, fp, e.docMask); err != nil {
-				e.setB(b)
-				return err
+			// Strings and integers are written here, a call less each
+			// than through appendTyped (appendStrW, appendInt).
+			switch f.plan.kind {
+			case ekString:
+				s := *mem.As[string](fp)
+				var p mem.Ptr
+				var o int
+				b, p, o = spare(b, len(s)+2, false)
+				if n := putStr(p, s, dw); n >= 0 {
+					b = b[:o+n]
+				} else {
+					b = appendStrSlow(b, s, dw)
+				}
+			case ekInt:
+				var p mem.Ptr
+				var o int
+				b, p, o = spare(b, numRoom, false)
+				b = b[:o+putInt(p, loadInt(fp, f.plan.size))]
+			default:
+				var err error
+				if b, err = appendTyped(b, f.plan, fp, e.docMask); err != nil {
+					e.setB(b)
+					return err
+				}
 			}
 		case formStatic:
 			// A static object that is not a keyed table: its fields, as
 			// writeObject would choose, the type settling it. It holds
 			// no container that could lead back to it (visit).
-			e.setB(append(b, ':'))
+			e.setB(b)
 			if err := e.enter(); err != nil {
 				return err
 			}
@@ -1147,7 +1184,9 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			}
 			b = e.b
 		}
-		if len(b) >= flushSize {
+		// Marshal (noFlush) keeps everything: past flushSize, every field
+		// would call flush for nothing.
+		if len(b) >= flushSize && !e.noFlush {
 			e.setB(b)
 			if err := e.flush(); err != nil {
 				return err

@@ -198,19 +198,24 @@ func TestSortEnts(t *testing.T) {
 		for round := 0; round < 50; round++ {
 			ents := make([]mapEnt, n)
 			keys := make([]string, n)
+			vals := make([]string, n) // each entry's value: its key
 			for i := range ents {
 				var k string
 				for j := r.Intn(4); j >= 0; j-- {
 					k += alphabet[r.Intn(len(alphabet))]
 				}
-				keys[i] = k
-				ents[i] = mapEnt{key: k, pre: keyPrefix(k)}
+				keys[i], vals[i] = k, k
+				ents[i] = mapEnt{key: k, pre: keyPrefix(k), p: mem.Of(&vals[i])}
 			}
 			sortEnts(ents)
 			slices.Sort(keys)
 			for i := range ents {
 				if ents[i].key != keys[i] {
 					t.Fatalf("%d keys: position %d is %q, want %q", n, i, ents[i].key, keys[i])
+				}
+				// The entry moved whole: its prefix and value with its key.
+				if ents[i].pre != keyPrefix(ents[i].key) || *mem.As[string](ents[i].p) != ents[i].key {
+					t.Fatalf("%d keys: the entry of %q at %d has another key's prefix or value", n, ents[i].key, i)
 				}
 			}
 		}

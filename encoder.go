@@ -91,6 +91,7 @@ type Encoder struct {
 	dynType  mem.Ptr          // the type word of the last interface value of a type dynamic looked up ...
 	dynPlan  *encPlan         // ... and its plan
 	cellText []byte           // text of a row's cells that are not in the value (rowValues)
+	rows     rowStyle         // the layout of valueRows' last table's rows
 }
 
 // NewEncoder returns an Encoder that writes to w. The options that apply

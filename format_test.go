@@ -621,6 +621,31 @@ func TestAppendStrRandom(t *testing.T) {
 	}
 }
 
+// TestAppendStrEscapeRoom compares appendStr with refAppendStr on long
+// strings dense with escapes, the six-byte ones (\u00XX) included, which
+// take more room than appendEscaped makes at first: runs of control
+// bytes, quotes and newlines between plain text, appended to buffers with
+// no spare capacity and with some.
+func TestAppendStrEscapeRoom(t *testing.T) {
+	parts := []string{"\x01", "\x1f\x02\x03", "\"", "\n\n", "\\", "ab", "plain text ", "é", "\t"}
+	r := rand.New(rand.NewSource(3))
+	for k := 0; k < 20000; k++ {
+		var sb strings.Builder
+		for n := r.Intn(120); n > 0; n-- {
+			sb.WriteString(parts[r.Intn(len(parts))])
+		}
+		s := sb.String()
+		prefix := []byte("xy")
+		if r.Intn(2) == 0 {
+			prefix = append(make([]byte, 0, 2+r.Intn(3*len(s)+2)), "xy"...)
+		}
+		got := appendStr(prefix, s, quoteMask(Comma))
+		if want := "xy" + refAppendStr(s, Comma); string(got) != want {
+			t.Fatalf("appendStr(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
 // TestDigits8 checks the lane divisions digits8 rests on, for every value
 // they meet, digits8 itself at and around every power of ten and on
 // random values, and digits4 on all its values.

@@ -148,7 +148,7 @@ type encPlan struct {
 	leaves []encLeaf
 	depth  int
 
-	// simpleLeaves: no leaf has the kind vGeneral (copyLeaves).
+	// simpleLeaves: no leaf has the kind vGeneral (valueRows copies them).
 	simpleLeaves bool
 
 	// Keyed (§9.5): an shapeObj struct of at least two shapeObj fields with the
@@ -168,6 +168,11 @@ type encField struct {
 	key    []byte    // the key as written (appendKeyR)
 	keyBad bool      // key has bad UTF-8 bytes replaced
 	form   fieldForm // what the type settles of how the field is written
+	// lit is the text of a field line after its indentation and before
+	// its value: the key, and ": " for formPrim or ":" for formStatic
+	// (nothing for formOther, whose value starts with what it needs),
+	// padded for putFieldLine.
+	lit []byte
 }
 
 // fieldForm is what a field's type settles of how it is written
@@ -369,6 +374,7 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 			case f.plan.shape == shapeObj && !f.plan.keyed:
 				f.form = formStatic
 			}
+			f.lit = fieldLit(f.key, f.form)
 		}
 		pl.staticShape()
 	}
@@ -721,8 +727,12 @@ const maxValueRow = 32
 // on every primitive; TestWriteRowsMatchesMarshal and
 // TestMarshalRowsMatchesGeneric check it).
 func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
-	var rs rowStyle
-	rs.set(d*e.opts.indent, e.delim)
+	// The row style of the last table is kept: the next is most often at
+	// the same depth (a table in each item of a list).
+	rs := &e.rows
+	if indent := d * e.opts.indent; len(rs.lead) != indent+1 || rs.delim != byte(e.delim) {
+		rs.set(indent, e.delim)
+	}
 	var row [maxValueRow]Value
 	cells := row[:len(ep.leaves)]
 	setLeafKinds(cells, ep.leaves)
@@ -741,14 +751,29 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		}
 		q := base.Offset(uintptr(i) * ep.size)
 		if ep.simpleLeaves {
-			copyLeaves(cells, ep.leaves, q)
+			// leafValues for leaves of the common kinds, here: a store of
+			// a string's address into row, an array on this function's
+			// stack, needs no write barrier, where a store through a
+			// slice in another function does while the collector marks.
+			for j := range ep.leaves {
+				l := &ep.leaves[j]
+				c := q.Offset(l.off)
+				switch l.vk {
+				case vString:
+					row[j] = String(*mem.As[string](c))
+				case vBool:
+					row[j].u = uint64(c.Byte(0))
+				default: // vInt, vFloat
+					row[j].u = c.Load64(0)
+				}
+			}
 		} else if err := e.rowValues(cells, ep.leaves, q); err != nil {
 			e.setB(b)
 			return err
 		}
 		if o, ok := rs.putRow(b, cells); ok {
 			b = b[:o]
-		} else if b, bad = appendRowCells(b, cells, &rs); bad >= 0 {
+		} else if b, bad = appendRowCells(b, cells, rs); bad >= 0 {
 			e.setB(b)
 			return invalidNumber(cells[bad].str())
 		}
@@ -804,25 +829,6 @@ func leafValues(cells []Value, leaves []encLeaf, p mem.Ptr, text *[]byte) error 
 func (e *Encoder) rowValues(cells []Value, leaves []encLeaf, p mem.Ptr) error {
 	e.cellText = e.cellText[:0]
 	return leafValues(cells, leaves, p, &e.cellText)
-}
-
-// copyLeaves is leafValues for static objects whose leaves are all of the
-// common kinds (simpleLeaves). Its loop calls nothing, so that the
-// compiler can keep the loop's state in registers.
-func copyLeaves(cells []Value, leaves []encLeaf, p mem.Ptr) {
-	cells = cells[:len(leaves)]
-	for i := range leaves {
-		l := &leaves[i]
-		q := p.Offset(l.off)
-		switch l.vk {
-		case vString:
-			cells[i] = String(*mem.As[string](q))
-		case vBool:
-			cells[i].u = uint64(q.Byte(0))
-		default: // vInt, vFloat
-			cells[i].u = q.Load64(0)
-		}
-	}
 }
 
 // setLeafKinds sets the tags of the cells of the number and boolean
