@@ -414,15 +414,31 @@ const maxCell = cellRoom + 64
 // wrote.
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it, for fewer floats: those of putFloat8's shape (it also writes Uint
-// cells, and strings of up to 63 bytes); putCellsGo is its specification
-// and the way of other machines.
+// it (it also writes Uint cells, and strings of up to 63 bytes);
+// putCellsGo is its specification and the way of other machines. The
+// kernel writes only the floats of putFloat8's shape: at a float it
+// leaves, putCells writes the float with putFloatRest, as putCellsGo
+// does, and goes on with the kernel after it, so that a row of numbers
+// stays in this loop rather than going back to rowFrom for each float.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
-	if usePutRow {
-		m, k := putRow(base.Add(o), cells, dw)
-		return o + m, k
+	if !usePutRow {
+		return putCellsGo(base, o, cells, dw)
 	}
-	return putCellsGo(base, o, cells, dw)
+	i := 0
+	for {
+		m, k := putRow(base.Add(o), cells[i:], dw)
+		o += m
+		if i += k; i == len(cells) || valueTag(cells[i].p) != uintptr(vFloat) {
+			return o, i
+		}
+		n := putFloatRest(base.Add(o), math.Float64frombits(cells[i].u))
+		if n < 0 {
+			return o, i // NaN, an infinity or a subnormal: appendCell's
+		}
+		base.SetByte(o+n, uint8(dw))
+		o += n + 1
+		i++
+	}
 }
 
 // putCellsGo is putCells in Go.
