@@ -416,29 +416,42 @@ const maxCell = cellRoom + 64
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
 // it (it also writes Uint cells, and strings of up to 63 bytes);
 // putCellsGo is its specification and the way of other machines. The
-// kernel writes only the floats of putFloat8's shape: at a float it
-// leaves, putCells writes the float with putFloatRest, as putCellsGo
-// does, and goes on with the kernel after it, so that a row of numbers
-// stays in this loop rather than going back to rowFrom for each float.
+// kernel writes only the floats of putFloat8's shape; at a float it
+// leaves, putKernelFrom takes over.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
-	if !usePutRow {
-		return putCellsGo(base, o, cells, dw)
-	}
-	i := 0
-	for {
-		m, k := putRow(base.Add(o), cells[i:], dw)
-		o += m
-		if i += k; i == len(cells) || valueTag(cells[i].p) != uintptr(vFloat) {
-			return o, i
+	if usePutRow {
+		m, k := putRow(base.Add(o), cells, dw)
+		if k == len(cells) {
+			return o + m, k
 		}
+		return putKernelFrom(base, o+m, cells, k, dw)
+	}
+	return putCellsGo(base, o, cells, dw)
+}
+
+// putKernelFrom is putCells with the kernel from cell i on, where the
+// kernel stopped: it writes each float the kernel leaves with
+// putFloatRest, as putCellsGo does, and goes on with the kernel after it,
+// so that a row of numbers stays in this loop rather than going back to
+// rowFrom for each float.
+func putKernelFrom(base mem.Ptr, o int, cells []Value, i int, dw uint64) (int, int) {
+	for valueTag(cells[i].p) == uintptr(vFloat) {
 		n := putFloatRest(base.Add(o), math.Float64frombits(cells[i].u))
 		if n < 0 {
-			return o, i // NaN, an infinity or a subnormal: appendCell's
+			break // NaN, an infinity or a subnormal: appendCell's
 		}
 		base.SetByte(o+n, uint8(dw))
 		o += n + 1
-		i++
+		if i++; i == len(cells) {
+			break
+		}
+		m, k := putRow(base.Add(o), cells[i:], dw)
+		o += m
+		if i += k; i == len(cells) {
+			break
+		}
 	}
+	return o, i
 }
 
 // putCellsGo is putCells in Go.
