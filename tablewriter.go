@@ -421,7 +421,7 @@ const maxCell = cellRoom + 64
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
-		if k == len(cells) {
+		if k == len(cells) || valueTag(cells[k].p) != uintptr(vFloat) {
 			return o + m, k
 		}
 		return putKernelFrom(base, o+m, cells, k, dw)
@@ -429,8 +429,8 @@ func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	return putCellsGo(base, o, cells, dw)
 }
 
-// putKernelFrom is putCells with the kernel from cell i on, where the
-// kernel stopped: it writes each float the kernel leaves with
+// putKernelFrom is putCells with the kernel from cell i on, a float where
+// the kernel stopped: it writes each float the kernel leaves with
 // putFloatRest, as putCellsGo does, and goes on with the kernel after it,
 // so that a row of numbers stays in this loop rather than going back to
 // rowFrom for each float.
