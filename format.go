@@ -610,9 +610,11 @@ func floorLog2Pow10(e int) int { return e * 913124641741 >> 38 }
 // text with a point after the first i digits is made from them by shifts,
 // so that nothing written is read back.
 func putDigits(p mem.Ptr, n uint64, e int, plain bool) int {
+	// h and top from n each, rather than top from h: two short chains
+	// of multiplications in place of one long one.
 	h := n / 1e8
+	top := n / 1e16 // the 17th digit from the right, if any
 	w2 := digits8(n - h*1e8)
-	top := h / 1e8 // the 17th digit from the right, if any
 	w1 := digits8(h - top*1e8)
 	// The digits without the trailing zeros, the high zero bytes of the
 	// words (w1 is 0 only when n is a digit and 16 zeros).
@@ -1123,10 +1125,12 @@ func digits4(u uint64) uint64 {
 // per byte with the most significant in the lowest byte (so that stored
 // little-endian they read in order) and without the '0' offset. It splits
 // u into halves, quarters and single digits in parallel lanes of one word,
-// dividing by multiplication: x*10486>>20 is x/100 for x < 10^4, and
-// x*103>>10 is x/10 for x < 100 (checked exhaustively by TestDigits8).
+// dividing by multiplication: u*109951163>>40 is u/10^4 for u < 10^8 (one
+// multiplication where the compiler's u/1e4 takes a 128-bit one),
+// x*10486>>20 is x/100 for x < 10^4, and x*103>>10 is x/10 for x < 100
+// (checked exhaustively by TestDigits8).
 func digits8(u uint64) uint64 {
-	hi := u / 1e4
+	hi := u * 109951163 >> 40
 	x := hi | (u-hi*1e4)<<32                  // 4-digit halves in 32-bit lanes
 	q := x * 10486 >> 20 & 0x0000007f0000007f // their first two digits
 	x = q | (x-q*100)<<16                     // 2-digit quarters in 16-bit lanes

@@ -650,6 +650,11 @@ func TestAppendStrEscapeRoom(t *testing.T) {
 // they meet, digits8 itself at and around every power of ten and on
 // random values, and digits4 on all its values.
 func TestDigits8(t *testing.T) {
+	for u := uint64(0); u < 1e8; u++ {
+		if u*109951163>>40 != u/1e4 {
+			t.Fatalf("%d*109951163>>40 != %d/1e4", u, u)
+		}
+	}
 	for x := uint64(0); x < 1e4; x++ {
 		if x*10486>>20 != x/100 {
 			t.Fatalf("%d*10486>>20 != %d/100", x, x)
