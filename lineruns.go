@@ -12,8 +12,9 @@ package toon
 // Like the table fast path (fastrows.go), runLines decides nothing of its
 // own: it takes a line only when the general path would take it without an
 // error and queue the same tokens, and it stops at the first line that is
-// anything else (a header, a key that is neither plain nor a quoted key
-// followed by its colon, a table row, a comment, a blank
+// anything else (a header other than a plain key's inline primitive array,
+// a key that is neither plain nor a quoted key followed by its colon, a
+// table row, a comment, a blank
 // line, a tab or an odd width in the indentation, a deeper line, a scope
 // that would close with a wrong count, a duplicate key, a bad quoted value,
 // ill-formed UTF-8, a line longer than the limit or not yet wholly in the
@@ -26,8 +27,9 @@ package toon
 // scratch, which readLine empties only when the queue is empty; the queue
 // is the general queue, memory the collector scans, so scratch may grow. A
 // run never starts beside the lazy sources of a line (rowChunk, inlineChunk)
-// or the fast path's queue, and it never parses a header, so the field list
-// of a header token in the queue stays where it is.
+// or the fast path's queue, and the only headers it reads are those of
+// inline primitive arrays (runArray), which have no field list, so the
+// field list of a header token in the queue stays where it is.
 
 // runTokens is the most tokens a run queues: it bounds the general queue's
 // memory.
@@ -57,6 +59,7 @@ type lineRuns struct {
 	marks []lineMark
 	first rawLine
 	at    rawLine // tokenLine's result for a line of the run
+	vals  []Token // the values of an inline array, until its line is taken
 }
 
 // closeFails reports whether closing scope f (pop) would fail: a list,
@@ -114,9 +117,10 @@ lines:
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
 		item := false
+		n, delim := -1, byte(0) // an inline array's declared length and delimiter
 		switch f.kind {
 		case fObject, fItem:
-			k, v = d.runKey(text)
+			k, v, n, delim = d.runField(text)
 		case fList:
 			if len(text) < 2 || text[0] != '-' || text[1] != ' ' || strict && f.count >= f.n {
 				break
@@ -125,7 +129,7 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			k, v = d.runKey(rest)
+			k, v, n, delim = d.runField(rest)
 			item = true
 		}
 		if k == nil {
@@ -135,6 +139,11 @@ lines:
 		var t Token
 		opens := 0 // scopes the line opens
 		switch {
+		case n >= 0:
+			if len(v) == 0 || !d.runArray(v, delim, n, strict) {
+				break lines // a list or an empty array, or step reports an error
+			}
+			opens = 1 // the array's level (openArray's depth check)
 		case len(v) == 0:
 			opens = 1
 		case string(v) == "[]":
@@ -195,6 +204,10 @@ lines:
 		}
 		d.queue = append(d.queue, KeyToken(k))
 		switch {
+		case n >= 0:
+			d.queue = append(d.queue, ArrayStartToken(n, FormInline, Delimiter(delim), nil))
+			d.queue = append(d.queue, d.vals...)
+			d.queue = append(d.queue, ArrayEndToken())
 		case len(v) == 0:
 			d.queue = append(d.queue, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
@@ -231,6 +244,100 @@ func (d *Decoder) runKey(text []byte) (k, v []byte) {
 		s = text[1:1] // the empty key: not nil
 	}
 	return s, text[next+1:]
+}
+
+// runField returns the key and the value text of a field line that runs
+// take: a key and its colon (runKey), or a plain key's array header
+// without fields, key[N]: or key[N|]: or key[N<tab>]:, whose declared
+// length and delimiter it also returns (n is -1 for a key-value line).
+// k is nil for any other text. The general path (fieldLine, parseHeader)
+// reads such a header the same way: the line's first unquoted bracket and
+// colon are the header's, and a plain key is a key in both modes.
+func (d *Decoder) runField(text []byte) (k, v []byte, n int, delim byte) {
+	i := plainKeyEnd(text)
+	switch {
+	case i == 0:
+		k, v = d.runKey(text) // a quoted key, or none
+		return k, v, -1, 0
+	case i == len(text):
+		return nil, nil, -1, 0
+	case text[i] == ':':
+		return text[:i], text[i+1:], -1, 0
+	case text[i] != '[':
+		return nil, nil, -1, 0
+	}
+	// The bracket segment: digits, with no leading zero and at most 18
+	// of them (parse's rule), then an optional delimiter, then "]:".
+	j := i + 1
+	for j < len(text) && text[j]-'0' < 10 {
+		n = n*10 + int(text[j]-'0')
+		j++
+	}
+	if j == i+1 || text[i+1] == '0' && j-i > 2 || j-i > 19 {
+		return nil, nil, -1, 0
+	}
+	delim = ','
+	if j < len(text) && (text[j] == '|' || text[j] == '\t') {
+		delim = text[j]
+		j++
+	}
+	if j+1 >= len(text) || text[j] != ']' || text[j+1] != ':' {
+		return nil, nil, -1, 0 // a keyed header, fields, or no header
+	}
+	return text[:i], text[j+2:], n, delim
+}
+
+// runArray splits v, the values of an inline primitive array with n
+// values declared, at its unquoted delimiters into d.vals, as the general
+// path splits them (splitCells, cellToken), and reports whether the line
+// can be taken: every value is well formed, the count is the declared one
+// in strict mode, and the values are at most a lazy chunk (longer arrays
+// are queued a chunk at a time by the general path).
+func (d *Decoder) runArray(v []byte, delim byte, n int, strict bool) bool {
+	d.seps, _ = scanLine(v, delim, d.seps[:0])
+	cells := len(d.seps) + 1
+	if cells > lazyChunk || strict && cells != n {
+		return false
+	}
+	vals := d.vals[:0]
+	s := 0
+	for c := 0; c < cells; c++ {
+		e := len(v)
+		if c < len(d.seps) {
+			e = int(d.seps[c])
+		}
+		a, b := trimSpan(v, s, e)
+		cell := v[a:b]
+		switch {
+		case len(cell) == 0:
+			vals = append(vals, emptyString())
+		case cell[0] != '"':
+			vals = append(vals, plainToken(cell))
+		default:
+			u, next, _, err := unquote(cell, &d.scratch)
+			if err != nil || next != len(cell) {
+				d.vals = vals
+				return false
+			}
+			vals = append(vals, textToken(KindString, u))
+		}
+		s = e + 1
+	}
+	d.vals = vals
+	return true
+}
+
+// plainKeyEnd returns the length of the unquoted key (§7.3's pattern) at
+// the start of text, 0 when text does not start with one.
+func plainKeyEnd(text []byte) int {
+	if len(text) == 0 || keyStart[text[0]] == 0 {
+		return 0
+	}
+	i := 1
+	for i < len(text) && keyChar[text[i]] != 0 {
+		i++
+	}
+	return i
 }
 
 // markLine returns the line of mark m.
