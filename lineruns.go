@@ -77,8 +77,8 @@ func (d *Decoder) runLines() {
 	if runLinesOff || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
 		return
 	}
-	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n {
-		return // rows follow, which runs do not take
+	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
+		return // rows follow, which the fast path or step takes
 	}
 	lr := &d.lr
 	strict := d.opts.strict
@@ -117,10 +117,23 @@ lines:
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
 		item := false
-		n, delim := -1, byte(0) // an inline array's declared length and delimiter
+		var h runHead // a header on the line (kind runNone: none)
+		row := false  // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
-			k, v, n, delim = d.runField(text)
+			k, v, h = d.runField(text)
+		case fKeyed:
+			if !d.runRows(f) || strict && f.count >= f.n {
+				break
+			}
+			if k, v = d.runKey(text); k == nil || len(trimSpaces(v)) == 0 {
+				k = nil // a bare "key:" entry has no cells: step reports its width
+				break
+			}
+			if !d.runCells(trimSpaces(v), d.hdr.delim) || len(d.vals) != d.hdr.nleaf {
+				break lines // step reports the error
+			}
+			row = true
 		case fList:
 			if len(text) < 2 || text[0] != '-' || text[1] != ' ' || strict && f.count >= f.n {
 				break
@@ -129,7 +142,7 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			k, v, n, delim = d.runField(rest)
+			k, v, h = d.runField(rest)
 			item = true
 		}
 		if k == nil {
@@ -139,11 +152,17 @@ lines:
 		var t Token
 		opens := 0 // scopes the line opens
 		switch {
-		case n >= 0:
-			if len(v) == 0 || !d.runArray(v, delim, n, strict) {
+		case row:
+		case h.kind == runInline:
+			if len(v) == 0 || !d.runCells(v, h.delim) || strict && len(d.vals) != h.n {
 				break lines // a list or an empty array, or step reports an error
 			}
 			opens = 1 // the array's level (openArray's depth check)
+		case h.kind != runNone:
+			if len(v) != 0 {
+				break lines // a header error
+			}
+			opens = 1
 		case len(v) == 0:
 			opens = 1
 		case string(v) == "[]":
@@ -193,6 +212,17 @@ lines:
 		}
 		f.fresh = false
 		d.rowKept = false
+		if row {
+			f.count++
+			d.queue = append(d.queue, KeyToken(k))
+			base := len(d.queue)
+			d.queue = append(d.queue, d.rowTmpl...)
+			r := d.queue[base:]
+			for c, at := range d.cellAt {
+				r[at] = d.vals[c]
+			}
+			continue
+		}
 		if item {
 			f.count++
 			d.queue = append(d.queue, ObjectStartToken())
@@ -204,10 +234,12 @@ lines:
 		}
 		d.queue = append(d.queue, KeyToken(k))
 		switch {
-		case n >= 0:
-			d.queue = append(d.queue, ArrayStartToken(n, FormInline, Delimiter(delim), nil))
+		case h.kind == runInline:
+			d.queue = append(d.queue, ArrayStartToken(h.n, FormInline, Delimiter(h.delim), nil))
 			d.queue = append(d.queue, d.vals...)
 			d.queue = append(d.queue, ArrayEndToken())
+		case h.kind != runNone:
+			d.runTable(k, h, depth)
 		case len(v) == 0:
 			d.queue = append(d.queue, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
@@ -246,57 +278,122 @@ func (d *Decoder) runKey(text []byte) (k, v []byte) {
 	return s, text[next+1:]
 }
 
+// runHead is what runField found of an array header on a field line.
+type runHead struct {
+	kind  uint8 // runNone, runInline, runTabular, runKeyed
+	delim byte
+	n     int        // declared length
+	group *seenGroup // the fields, for a table
+}
+
+// The kinds of runHead.
+const (
+	runNone    = iota // a key-value line
+	runInline         // key[N]: values
+	runTabular        // key[N]{fields}:
+	runKeyed          // key[N:]{fields}:
+)
+
 // runField returns the key and the value text of a field line that runs
-// take: a key and its colon (runKey), or a plain key's array header
-// without fields, key[N]: or key[N|]: or key[N<tab>]:, whose declared
-// length and delimiter it also returns (n is -1 for a key-value line).
-// k is nil for any other text. The general path (fieldLine, parseHeader)
-// reads such a header the same way: the line's first unquoted bracket and
-// colon are the header's, and a plain key is a key in both modes.
-func (d *Decoder) runField(text []byte) (k, v []byte, n int, delim byte) {
+// take: a key and its colon (runKey), or a plain key's array header:
+// key[N]: with its values, or key[N]{fields}: or key[N:]{fields}: whose
+// fields segment the header parser has parsed before (it parses a new one
+// only from step, so that the field lists of header tokens in the queue
+// stay where they are). The bracket segment may end with a delimiter,
+// | or tab. k is nil for any other text. The general path (fieldLine,
+// parseHeader) reads such a header the same way: the line's first
+// unquoted bracket and colon are the header's, and a plain key is a key
+// in both modes.
+func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
 	i := plainKeyEnd(text)
 	switch {
 	case i == 0:
 		k, v = d.runKey(text) // a quoted key, or none
-		return k, v, -1, 0
+		return k, v, h
 	case i == len(text):
-		return nil, nil, -1, 0
+		return nil, nil, h
 	case text[i] == ':':
-		return text[:i], text[i+1:], -1, 0
+		return text[:i], text[i+1:], h
 	case text[i] != '[':
-		return nil, nil, -1, 0
+		return nil, nil, h
 	}
 	// The bracket segment: digits, with no leading zero and at most 18
-	// of them (parse's rule), then an optional delimiter, then "]:".
+	// of them (parse's rule), an optional ':' for a keyed header, then an
+	// optional delimiter and ']'.
 	j := i + 1
 	for j < len(text) && text[j]-'0' < 10 {
-		n = n*10 + int(text[j]-'0')
+		h.n = h.n*10 + int(text[j]-'0')
 		j++
 	}
 	if j == i+1 || text[i+1] == '0' && j-i > 2 || j-i > 19 {
-		return nil, nil, -1, 0
+		return nil, nil, h
 	}
-	delim = ','
-	if j < len(text) && (text[j] == '|' || text[j] == '\t') {
-		delim = text[j]
+	h.kind, h.delim = runInline, ','
+	if j < len(text) && text[j] == ':' {
+		h.kind = runKeyed
 		j++
 	}
-	if j+1 >= len(text) || text[j] != ']' || text[j+1] != ':' {
-		return nil, nil, -1, 0 // a keyed header, fields, or no header
+	if j < len(text) && (text[j] == '|' || text[j] == '\t') {
+		h.delim = text[j]
+		j++
 	}
-	return text[:i], text[j+2:], n, delim
+	if j >= len(text) || text[j] != ']' {
+		return nil, nil, h
+	}
+	j++
+	if j < len(text) && text[j] == '{' {
+		g := d.headerParser.seenAt(text, j, h.delim)
+		if g == nil || len(g.fields) == 0 {
+			return nil, nil, h
+		}
+		h.group = g
+		j += g.end - g.start
+		if h.kind == runInline {
+			h.kind = runTabular
+		}
+	} else if h.kind == runKeyed {
+		return nil, nil, h // a keyed header needs fields
+	}
+	if j >= len(text) || text[j] != ':' {
+		return nil, nil, h
+	}
+	return text[:i], text[j+1:], h
 }
 
-// runArray splits v, the values of an inline primitive array with n
-// values declared, at its unquoted delimiters into d.vals, as the general
-// path splits them (splitCells, cellToken), and reports whether the line
-// can be taken: every value is well formed, the count is the declared one
-// in strict mode, and the values are at most a lazy chunk (longer arrays
-// are queued a chunk at a time by the general path).
-func (d *Decoder) runArray(v []byte, delim byte, n int, strict bool) bool {
+// runTable opens the table of header h, whose key k stands at depth, as
+// openArray and headerProg do; its Key token is queued.
+func (d *Decoder) runTable(k []byte, h runHead, depth int) {
+	g := h.group
+	kind, form := fTabular, FormTabular
+	if h.kind == runKeyed {
+		d.queue = append(d.queue, KeyedStartToken(h.n, Delimiter(h.delim), g.fields))
+		kind = fKeyed
+	} else {
+		d.queue = append(d.queue, ArrayStartToken(h.n, form, Delimiter(h.delim), g.fields))
+	}
+	d.push(kind, depth+1, h.n) // cannot fail: runLines checked the depth
+	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: kind == fKeyed, delim: h.delim,
+		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
+	d.headerProg(&d.hdr)
+}
+
+// runRows reports whether runs take the rows of table f: the entries of a
+// keyed object whose row program is queued at once. The rows of a tabular
+// array are left to the fast path (fastrows.go), whose kernel types them
+// faster than a run, a few rows included.
+func (d *Decoder) runRows(f *frame) bool {
+	return f.kind == fKeyed && len(d.rowTmpl) <= maxQueuedRow
+}
+
+// runCells splits v at its unquoted delimiters into d.vals, the values of
+// an inline array or the cells of a row, as the general path splits them
+// (splitCells, cellToken; row), and reports whether every value is well
+// formed and there are at most a lazy chunk of them (longer arrays are
+// queued a chunk at a time by the general path).
+func (d *Decoder) runCells(v []byte, delim byte) bool {
 	d.seps, _ = scanLine(v, delim, d.seps[:0])
 	cells := len(d.seps) + 1
-	if cells > lazyChunk || strict && cells != n {
+	if cells > lazyChunk {
 		return false
 	}
 	vals := d.vals[:0]
