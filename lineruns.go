@@ -59,7 +59,12 @@ type lineRuns struct {
 	marks []lineMark
 	first rawLine
 	at    rawLine // tokenLine's result for a line of the run
-	vals  []Token // the values of an inline array, until its line is taken
+	// halted: the last run stopped at a line it does not take, which step
+	// must read; false when it stopped for room in the queue, or when
+	// other lines have been taken since (refill then starts a run before
+	// any step).
+	halted bool
+	vals   []Token // the values of an inline array, until its line is taken
 }
 
 // closeFails reports whether closing scope f (pop) would fail: a list,
@@ -72,7 +77,8 @@ func closeFails(f *frame, strict bool) bool {
 // runLines queues the tokens of the simple lines that follow in the
 // buffer, as many as it can take, up to runTokens (see the top of this
 // file). It is called by refill once the queue holds the tokens of a line
-// and no error.
+// and no error, or with the queue empty where no line is left to step
+// (halted).
 func (d *Decoder) runLines() {
 	if runLinesOff || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
 		return
@@ -250,6 +256,7 @@ lines:
 			d.queue = append(d.queue, t)
 		}
 	}
+	d.halted = len(d.queue) < runTokens
 	if taken {
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
