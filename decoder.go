@@ -35,6 +35,8 @@ type Decoder struct {
 	lazyCells    // cells of the current line still to be typed (rowprog.go)
 	lineRuns     // the lines of a run of simple lines in the queue (lineruns.go)
 
+	prevProg rowProgram // the row program before the open table's (headerProg)
+
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
 	bulk bulkRun    // the fast path over table rows (fastrows.go)
@@ -98,6 +100,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.scopes.reset()
 	d.newTemplate()
 	d.prog = d.prog[:0]
+	d.prevProg.prog = d.prevProg.prog[:0]
 	d.lazyCells.reset()
 	d.marks = d.marks[:0]
 	d.bulk.reset()
