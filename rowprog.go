@@ -163,9 +163,12 @@ func (d *Decoder) headerProg(h *header) {
 			return
 		}
 	}
-	// The new program is built in the older one's memory; the current one
-	// becomes the previous.
-	d.rowProgram, d.prevProg = d.prevProg, d.rowProgram
+	// The new program is built in the older one's memory, and the current
+	// one, if any, becomes the previous (with none, as after Reset, the
+	// memory in use is reused, so that a document of one table uses one).
+	if len(d.prog) > 0 {
+		d.rowProgram, d.prevProg = d.prevProg, d.rowProgram
+	}
 	d.buildProg(h.fields)
 	d.progID = h.fieldsID
 }
