@@ -35,6 +35,8 @@ type Decoder struct {
 	lazyCells    // cells of the current line still to be typed (rowprog.go)
 	lineRuns     // the lines of a run of simple lines in the queue (lineruns.go)
 
+	prevProg rowProgram // the row program before the open table's (headerProg)
+
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
 	bulk bulkRun    // the fast path over table rows (fastrows.go)
@@ -98,6 +100,7 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.scopes.reset()
 	d.newTemplate()
 	d.prog = d.prog[:0]
+	d.prevProg.prog = d.prevProg.prog[:0]
 	d.lazyCells.reset()
 	d.marks = d.marks[:0]
 	d.bulk.reset()
@@ -268,6 +271,7 @@ func (d *Decoder) refill() error {
 	d.queue = d.queue[:0]
 	d.qi = 0
 	d.marks = d.marks[:0]
+	ran := false // runLines has run since the last line step handled
 	for len(d.queue) == 0 {
 		switch {
 		case d.pi < len(d.prog):
@@ -280,12 +284,25 @@ func (d *Decoder) refill() error {
 			}
 			d.bulk.n = 0 // the queue holds no fast-path rows now
 			if d.bulkReady() && d.bulkRows() {
+				d.halted = false
 				continue
 			}
+			if !d.halted && !d.rng.on {
+				// The last run stopped for room, or other lines were taken
+				// since it stopped (the fast path's rows): a run may take
+				// the next lines before any step. The queue is empty, so
+				// nothing views scratch (readLine empties it too).
+				d.scratch = d.scratch[:0]
+				d.runLines()
+				if ran = true; len(d.queue) > 0 {
+					continue
+				}
+			}
 			d.err = d.step()
+			ran = false
 		}
 	}
-	if d.err == nil {
+	if d.err == nil && !ran {
 		d.runLines()
 	}
 	return nil

@@ -2,7 +2,9 @@ package toon
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -703,6 +705,47 @@ func TestHeaderFieldsReused(t *testing.T) {
 		_, wantErr := tokenText(t, NewDecoder(strings.NewReader(fresh)))
 		if err == nil || wantErr == nil || err.Error() != wantErr.Error() {
 			t.Errorf("%q after %q: error %v, want %v", c.second, c.first, err, wantErr)
+		}
+	}
+}
+
+// TestHeaderProgAlternates decodes objects that each hold two tables of
+// other fields, a tabular array and a keyed object, so that the row
+// program of each header is the one kept from two headers before
+// (headerProg), and checks every row's keys and cells against the
+// document, through the general path, runs and the fast path alike.
+func TestHeaderProgAlternates(t *testing.T) {
+	var doc, want strings.Builder
+	doc.WriteString("l[6]:\n")
+	want.WriteString(`{"l":[`) // json.Marshal sorts the keys
+	for i := 0; i < 6; i++ {
+		fmt.Fprintf(&doc, "  - id: %d\n    t[2]{a,b{c,d}}:\n      %d,x,y\n      %d,z,w\n    k[1:]{p,q,r}:\n      e: %d,u,v\n", i, i, i+1, i)
+		if i > 0 {
+			want.WriteString(",")
+		}
+		fmt.Fprintf(&want, `{"id":%d,"k":{"e":{"p":%d,"q":"u","r":"v"}},"t":[{"a":%d,"b":{"c":"x","d":"y"}},{"a":%d,"b":{"c":"z","d":"w"}}]}`, i, i, i, i+1)
+	}
+	want.WriteString("]}")
+	for _, off := range []bool{false, true} {
+		var got string
+		run := func() {
+			var v any
+			if err := Unmarshal([]byte(doc.String()), &v); err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = string(b)
+		}
+		if off {
+			withoutLineRuns(run)
+		} else {
+			run()
+		}
+		if got != want.String() {
+			t.Fatalf("runs off %v:\n got %s\nwant %s", off, got, want.String())
 		}
 	}
 }

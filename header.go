@@ -43,10 +43,8 @@ const seenMax = 8
 // before: parseGroup reads no byte past the segment it parses, so the
 // same bytes give the same fields.
 func (p *headerParser) group(text []byte, i int, delim byte, scratch *[]byte) (*seenGroup, int, headerError) {
-	for k := range p.seen {
-		if g := &p.seen[k]; g.delim == delim && bytes.HasPrefix(text[i:], p.segs[g.start:g.end]) {
-			return g, i + g.end - g.start, headerError{}
-		}
+	if g := p.seenAt(text, i, delim); g != nil {
+		return g, i + g.end - g.start, headerError{}
 	}
 	if len(p.seen) == seenMax {
 		p.seen, p.segs = p.seen[:0], p.segs[:0]
@@ -67,6 +65,17 @@ func (p *headerParser) group(text []byte, i int, delim byte, scratch *[]byte) (*
 	p.ids++
 	p.seen = append(p.seen, seenGroup{start: start, end: len(p.segs), delim: delim, fields: fs, leaves: countLeaves(fs), id: p.ids})
 	return &p.seen[len(p.seen)-1], next, headerError{}
+}
+
+// seenAt returns the fields segment parsed before that text[i:] starts
+// with, with delimiter delim, or nil. It changes nothing.
+func (p *headerParser) seenAt(text []byte, i int, delim byte) *seenGroup {
+	for k := range p.seen {
+		if g := &p.seen[k]; g.delim == delim && bytes.HasPrefix(text[i:], p.segs[g.start:g.end]) {
+			return g
+		}
+	}
+	return nil
 }
 
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:

@@ -12,8 +12,9 @@ package toon
 // Like the table fast path (fastrows.go), runLines decides nothing of its
 // own: it takes a line only when the general path would take it without an
 // error and queue the same tokens, and it stops at the first line that is
-// anything else (a header, a key that is neither plain nor a quoted key
-// followed by its colon, a table row, a comment, a blank
+// anything else (a header other than a plain key's inline primitive array,
+// a key that is neither plain nor a quoted key followed by its colon, a
+// table row, a comment, a blank
 // line, a tab or an odd width in the indentation, a deeper line, a scope
 // that would close with a wrong count, a duplicate key, a bad quoted value,
 // ill-formed UTF-8, a line longer than the limit or not yet wholly in the
@@ -26,8 +27,9 @@ package toon
 // scratch, which readLine empties only when the queue is empty; the queue
 // is the general queue, memory the collector scans, so scratch may grow. A
 // run never starts beside the lazy sources of a line (rowChunk, inlineChunk)
-// or the fast path's queue, and it never parses a header, so the field list
-// of a header token in the queue stays where it is.
+// or the fast path's queue, and the only headers it reads are those of
+// inline primitive arrays (runArray), which have no field list, so the
+// field list of a header token in the queue stays where it is.
 
 // runTokens is the most tokens a run queues: it bounds the general queue's
 // memory.
@@ -57,6 +59,12 @@ type lineRuns struct {
 	marks []lineMark
 	first rawLine
 	at    rawLine // tokenLine's result for a line of the run
+	// halted: the last run stopped at a line it does not take, which step
+	// must read; false when it stopped for room in the queue, or when
+	// other lines have been taken since (refill then starts a run before
+	// any step).
+	halted bool
+	vals   []Token // the values of an inline array, until its line is taken
 }
 
 // closeFails reports whether closing scope f (pop) would fail: a list,
@@ -69,13 +77,14 @@ func closeFails(f *frame, strict bool) bool {
 // runLines queues the tokens of the simple lines that follow in the
 // buffer, as many as it can take, up to runTokens (see the top of this
 // file). It is called by refill once the queue holds the tokens of a line
-// and no error.
+// and no error, or with the queue empty where no line is left to step
+// (halted).
 func (d *Decoder) runLines() {
 	if runLinesOff || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
 		return
 	}
-	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n {
-		return // rows follow, which runs do not take
+	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
+		return // rows follow, which the fast path or step takes
 	}
 	lr := &d.lr
 	strict := d.opts.strict
@@ -114,9 +123,23 @@ lines:
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
 		item := false
+		var h runHead // a header on the line (kind runNone: none)
+		row := false  // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
-			k, v = d.runKey(text)
+			k, v, h = d.runField(text)
+		case fKeyed:
+			if !d.runRows(f) || strict && f.count >= f.n {
+				break
+			}
+			if k, v = d.runKey(text); k == nil || len(trimSpaces(v)) == 0 {
+				k = nil // a bare "key:" entry has no cells: step reports its width
+				break
+			}
+			if !d.runCells(trimSpaces(v), d.hdr.delim) || len(d.vals) != d.hdr.nleaf {
+				break lines // step reports the error
+			}
+			row = true
 		case fList:
 			if len(text) < 2 || text[0] != '-' || text[1] != ' ' || strict && f.count >= f.n {
 				break
@@ -125,7 +148,7 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			k, v = d.runKey(rest)
+			k, v, h = d.runField(rest)
 			item = true
 		}
 		if k == nil {
@@ -135,6 +158,17 @@ lines:
 		var t Token
 		opens := 0 // scopes the line opens
 		switch {
+		case row:
+		case h.kind == runInline:
+			if len(v) == 0 || !d.runCells(v, h.delim) || strict && len(d.vals) != h.n {
+				break lines // a list or an empty array, or step reports an error
+			}
+			opens = 1 // the array's level (openArray's depth check)
+		case h.kind != runNone:
+			if len(v) != 0 {
+				break lines // a header error
+			}
+			opens = 1
 		case len(v) == 0:
 			opens = 1
 		case string(v) == "[]":
@@ -184,6 +218,17 @@ lines:
 		}
 		f.fresh = false
 		d.rowKept = false
+		if row {
+			f.count++
+			d.queue = append(d.queue, KeyToken(k))
+			base := len(d.queue)
+			d.queue = append(d.queue, d.rowTmpl...)
+			r := d.queue[base:]
+			for c, at := range d.cellAt {
+				r[at] = d.vals[c]
+			}
+			continue
+		}
 		if item {
 			f.count++
 			d.queue = append(d.queue, ObjectStartToken())
@@ -195,6 +240,12 @@ lines:
 		}
 		d.queue = append(d.queue, KeyToken(k))
 		switch {
+		case h.kind == runInline:
+			d.queue = append(d.queue, ArrayStartToken(h.n, FormInline, Delimiter(h.delim), nil))
+			d.queue = append(d.queue, d.vals...)
+			d.queue = append(d.queue, ArrayEndToken())
+		case h.kind != runNone:
+			d.runTable(k, h, depth)
 		case len(v) == 0:
 			d.queue = append(d.queue, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
@@ -205,6 +256,7 @@ lines:
 			d.queue = append(d.queue, t)
 		}
 	}
+	d.halted = len(d.queue) < runTokens
 	if taken {
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
@@ -231,6 +283,165 @@ func (d *Decoder) runKey(text []byte) (k, v []byte) {
 		s = text[1:1] // the empty key: not nil
 	}
 	return s, text[next+1:]
+}
+
+// runHead is what runField found of an array header on a field line.
+type runHead struct {
+	kind  uint8 // runNone, runInline, runTabular, runKeyed
+	delim byte
+	n     int        // declared length
+	group *seenGroup // the fields, for a table
+}
+
+// The kinds of runHead.
+const (
+	runNone    = iota // a key-value line
+	runInline         // key[N]: values
+	runTabular        // key[N]{fields}:
+	runKeyed          // key[N:]{fields}:
+)
+
+// runField returns the key and the value text of a field line that runs
+// take: a key and its colon (runKey), or a plain key's array header:
+// key[N]: with its values, or key[N]{fields}: or key[N:]{fields}: whose
+// fields segment the header parser has parsed before (it parses a new one
+// only from step, so that the field lists of header tokens in the queue
+// stay where they are). The bracket segment may end with a delimiter,
+// | or tab. k is nil for any other text. The general path (fieldLine,
+// parseHeader) reads such a header the same way: the line's first
+// unquoted bracket and colon are the header's, and a plain key is a key
+// in both modes.
+func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
+	i := plainKeyEnd(text)
+	switch {
+	case i == 0:
+		k, v = d.runKey(text) // a quoted key, or none
+		return k, v, h
+	case i == len(text):
+		return nil, nil, h
+	case text[i] == ':':
+		return text[:i], text[i+1:], h
+	case text[i] != '[':
+		return nil, nil, h
+	}
+	// The bracket segment: digits, with no leading zero and at most 18
+	// of them (parse's rule), an optional ':' for a keyed header, then an
+	// optional delimiter and ']'.
+	j := i + 1
+	for j < len(text) && text[j]-'0' < 10 {
+		h.n = h.n*10 + int(text[j]-'0')
+		j++
+	}
+	if j == i+1 || text[i+1] == '0' && j-i > 2 || j-i > 19 {
+		return nil, nil, h
+	}
+	h.kind, h.delim = runInline, ','
+	if j < len(text) && text[j] == ':' {
+		h.kind = runKeyed
+		j++
+	}
+	if j < len(text) && (text[j] == '|' || text[j] == '\t') {
+		h.delim = text[j]
+		j++
+	}
+	if j >= len(text) || text[j] != ']' {
+		return nil, nil, h
+	}
+	j++
+	if j < len(text) && text[j] == '{' {
+		g := d.headerParser.seenAt(text, j, h.delim)
+		if g == nil || len(g.fields) == 0 {
+			return nil, nil, h
+		}
+		h.group = g
+		j += g.end - g.start
+		if h.kind == runInline {
+			h.kind = runTabular
+		}
+	} else if h.kind == runKeyed {
+		return nil, nil, h // a keyed header needs fields
+	}
+	if j >= len(text) || text[j] != ':' {
+		return nil, nil, h
+	}
+	return text[:i], text[j+1:], h
+}
+
+// runTable opens the table of header h, whose key k stands at depth, as
+// openArray and headerProg do; its Key token is queued.
+func (d *Decoder) runTable(k []byte, h runHead, depth int) {
+	g := h.group
+	kind, form := fTabular, FormTabular
+	if h.kind == runKeyed {
+		d.queue = append(d.queue, KeyedStartToken(h.n, Delimiter(h.delim), g.fields))
+		kind = fKeyed
+	} else {
+		d.queue = append(d.queue, ArrayStartToken(h.n, form, Delimiter(h.delim), g.fields))
+	}
+	d.push(kind, depth+1, h.n) // cannot fail: runLines checked the depth
+	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: kind == fKeyed, delim: h.delim,
+		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
+	d.headerProg(&d.hdr)
+}
+
+// runRows reports whether runs take the rows of table f: the entries of a
+// keyed object whose row program is queued at once. The rows of a tabular
+// array are left to the fast path (fastrows.go), whose kernel types them
+// faster than a run, a few rows included.
+func (d *Decoder) runRows(f *frame) bool {
+	return f.kind == fKeyed && len(d.rowTmpl) <= maxQueuedRow
+}
+
+// runCells splits v at its unquoted delimiters into d.vals, the values of
+// an inline array or the cells of a row, as the general path splits them
+// (splitCells, cellToken; row), and reports whether every value is well
+// formed and there are at most a lazy chunk of them (longer arrays are
+// queued a chunk at a time by the general path).
+func (d *Decoder) runCells(v []byte, delim byte) bool {
+	d.seps, _ = scanLine(v, delim, d.seps[:0])
+	cells := len(d.seps) + 1
+	if cells > lazyChunk {
+		return false
+	}
+	vals := d.vals[:0]
+	s := 0
+	for c := 0; c < cells; c++ {
+		e := len(v)
+		if c < len(d.seps) {
+			e = int(d.seps[c])
+		}
+		a, b := trimSpan(v, s, e)
+		cell := v[a:b]
+		switch {
+		case len(cell) == 0:
+			vals = append(vals, emptyString())
+		case cell[0] != '"':
+			vals = append(vals, plainToken(cell))
+		default:
+			u, next, _, err := unquote(cell, &d.scratch)
+			if err != nil || next != len(cell) {
+				d.vals = vals
+				return false
+			}
+			vals = append(vals, textToken(KindString, u))
+		}
+		s = e + 1
+	}
+	d.vals = vals
+	return true
+}
+
+// plainKeyEnd returns the length of the unquoted key (§7.3's pattern) at
+// the start of text, 0 when text does not start with one.
+func plainKeyEnd(text []byte) int {
+	if len(text) == 0 || keyStart[text[0]] == 0 {
+		return 0
+	}
+	i := 1
+	for i < len(text) && keyChar[text[i]] != 0 {
+		i++
+	}
+	return i
 }
 
 // markLine returns the line of mark m.

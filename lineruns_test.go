@@ -111,12 +111,10 @@ func runDoc(rng *rand.Rand, size int) []byte {
 			case r == 3 && depth < 8:
 				list(depth, k)
 			case r == 4:
-				b.WriteString(k + "[2]: " + value() + "," + value() + eol)
+				b.WriteString(k + inlineArray(rng, value) + eol)
 			case r == 5:
-				b.WriteString(k + "[2]{a,b}:" + eol)
-				for j := 0; j < 2; j++ {
-					b.WriteString(pad(depth+1) + value() + "," + value() + eol)
-				}
+				b.WriteString(k)
+				tableText(rng, &b, pad(depth+1), eol, value)
 			default:
 				b.WriteString(k + ": " + value() + eol)
 			}
@@ -127,6 +125,95 @@ func runDoc(rng *rand.Rand, size int) []byte {
 		b.WriteString("tail: 1")
 	}
 	return b.Bytes()
+}
+
+// tableHeads are headers of tables and keyed objects (the text after the
+// key), with the delimiter and the number of cells of their rows.
+var tableHeads = []struct {
+	head, delim string
+	cells       int
+}{
+	{"{a,b}:", ",", 2}, {":]{a,b}:", ",", 2}, {"{a,b{c,d}}:", ",", 3}, {":]{a,b{c,d}}:", ",", 3},
+	{"|]{a|b}:", "|", 2}, {":|]{a|b}:", "|", 2}, {"\t]{a\tb}:", "\t", 2}, {"{\"x y\",b}:", ",", 2},
+	{":]{a}:", ",", 1}, {"{a,b}: x", ",", 2}, {":]:", ",", 2}, {"{a,a}:", ",", 2},
+}
+
+// tableText writes a table or keyed object after its key: a header of
+// tableHeads with its count, mostly the declared number of rows, and rows
+// whose cells are values, sometimes with a cell too many or too few, a
+// bare entry, a duplicate entry key, or a key-value line among rows.
+func tableText(rng *rand.Rand, b *bytes.Buffer, pad, eol string, value func() string) {
+	h := tableHeads[rng.Intn(len(tableHeads))]
+	n := 1 + rng.Intn(4)
+	decl := n
+	if rng.Intn(10) == 0 {
+		decl += rng.Intn(3) - 1
+	}
+	head := "[" + strconv.Itoa(decl) + h.head // the rest of the bracket segment in h.head
+	if h.head[0] == '{' {
+		head = "[" + strconv.Itoa(decl) + "]" + h.head
+	}
+	b.WriteString(head + eol)
+	keyed := strings.HasPrefix(h.head, ":")
+	for i := 0; i < n; i++ {
+		cells := h.cells
+		if rng.Intn(25) == 0 {
+			cells += rng.Intn(3) - 1
+		}
+		var row []string
+		for c := 0; c < cells; c++ {
+			row = append(row, value())
+		}
+		line := strings.Join(row, h.delim)
+		if keyed {
+			switch rng.Intn(25) {
+			case 0:
+				line = "e0:" // a bare entry
+			case 1:
+				line = "e0: " + line // a duplicate key, when not the first
+			case 2:
+				line = "\"q e\": " + line
+			case 3:
+				line = "no colon " + line
+			default:
+				line = "e" + strconv.Itoa(i) + ": " + line
+			}
+		} else if rng.Intn(25) == 0 {
+			line = "k: v"
+		}
+		b.WriteString(pad + line + eol)
+	}
+}
+
+// inlineHeads are bracket segments of inline arrays with their
+// delimiters: ones runs take and ones they leave to step (a leading zero,
+// a keyed header, fields, text between the bracket and the colon).
+var inlineHeads = []struct{ seg, delim string }{
+	{"[2]:", ","}, {"[2|]:", "|"}, {"[2\t]:", "\t"}, {"[3]:", ","}, {"[1]:", ","}, {"[0]:", ","},
+	{"[02]:", ","}, {"[2:]:", ","}, {"[2]{a}:", ","}, {"[2] :", ","}, {"[2|]:", ","}, {"[]:", ","},
+}
+
+// inlineArray returns the rest of a field line after its key: an inline
+// array of two values, mostly of a header that runs take, sometimes with
+// spaces around the values, a quoted delimiter in a value, or nothing
+// after the colon.
+func inlineArray(rng *rand.Rand, value func() string) string {
+	h := inlineHeads[0]
+	if rng.Intn(3) == 0 {
+		h = inlineHeads[rng.Intn(len(inlineHeads))]
+	}
+	v1, v2 := value(), value()
+	switch rng.Intn(12) {
+	case 0:
+		return h.seg
+	case 1:
+		return h.seg + "  " + v1 + " " + h.delim + " " + v2 + " "
+	case 2:
+		return h.seg + " \"x" + h.delim + "y\"" + h.delim + v2
+	case 3:
+		return h.seg + " " + h.delim + v2
+	}
+	return h.seg + " " + v1 + h.delim + v2
 }
 
 // checkRuns decodes data with line runs on and off, through a byte slice,
@@ -186,31 +273,50 @@ var runOpts = [][]Option{
 // runCases are documents where a run must stop, or must close scopes as
 // the general path does.
 var runCases = []string{
-	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",              // a list one item short, closed by a field
-	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",                // ... by a field two levels up
-	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",                      // one item too many
-	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                        // a table one row short
-	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n",        // a table closed with its count
-	"a: 1\nb: 2\na: 3\n",                                         // a duplicate key
-	"a:\n  b: 1\n  b: 2\n",                                       // ... in a nested object
-	"a:\n  b:\n    c:\n      d:\n        e: 1\n",                 // deeper than a small depth limit
-	"l[1]:\n  - a:\n      b:\n        c: 1\n",                    // item objects, deep
-	"a: 1\n b: 2\n",                                              // an odd indentation
-	"a: 1\n\tb: 2\n",                                             // a tab
-	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n",                             // CRLF, an unterminated quote
-	"a: 1\nb: \"\\q\"\n",                                         // a bad escape
-	"a: 1\nb: \xff\n",                                            // ill-formed UTF-8
-	"a: 1\nb: é\n  c: 1\n",                                       // a deeper line
-	"a:\n  b: 1\n\n  c: 2\nl[2]:\n  - x: 1\n\n  - y: 2\n",        // blank lines
-	"a:\n  # note\n  b: 1\n",                                     // a comment
-	"a: 1\nb: 2",                                                 // no LF at the end
-	"l[2]:\n  - x: 1\n    y: 2\n  - x: 1\n    x: 2\n",            // a duplicate key in an item
-	"a: 1\nb: " + strings.Repeat("v", 70) + "\nc: 1\n",           // a line over the smallest limit
-	"a: 1\n\"b c\": 2\n\"a\": 3\n",                               // quoted keys, one a duplicate
-	"a: 1\n\"\": 2\n\"q\\\"q\": 3\n\"x\\ty\":\n  z: 1\n",         // the empty key, escapes
-	"a: 1\n\"k\"x: 2\n\"k\"[2]: a,b\n\"a:b\": 3\n",               // a quoted key with text after it, a header
-	"a: 1\n\"k\\q\": 2\n\"open: 3\n",                             // a bad escape and an open quote in a key
-	"l[3]:\n  - \"k\": 1\n  - \"a:b\"\n  - \"k\":\n      x: 1\n", // quoted keys on hyphen lines, a quoted item
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",                                 // a list one item short, closed by a field
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",                                   // ... by a field two levels up
+	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",                                         // one item too many
+	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                                           // a table one row short
+	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n",                           // a table closed with its count
+	"a: 1\nb: 2\na: 3\n",                                                            // a duplicate key
+	"a:\n  b: 1\n  b: 2\n",                                                          // ... in a nested object
+	"a:\n  b:\n    c:\n      d:\n        e: 1\n",                                    // deeper than a small depth limit
+	"l[1]:\n  - a:\n      b:\n        c: 1\n",                                       // item objects, deep
+	"a: 1\n b: 2\n",                                                                 // an odd indentation
+	"a: 1\n\tb: 2\n",                                                                // a tab
+	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n",                                                // CRLF, an unterminated quote
+	"a: 1\nb: \"\\q\"\n",                                                            // a bad escape
+	"a: 1\nb: \xff\n",                                                               // ill-formed UTF-8
+	"a: 1\nb: é\n  c: 1\n",                                                          // a deeper line
+	"a:\n  b: 1\n\n  c: 2\nl[2]:\n  - x: 1\n\n  - y: 2\n",                           // blank lines
+	"a:\n  # note\n  b: 1\n",                                                        // a comment
+	"a: 1\nb: 2",                                                                    // no LF at the end
+	"l[2]:\n  - x: 1\n    y: 2\n  - x: 1\n    x: 2\n",                               // a duplicate key in an item
+	"a: 1\nb: " + strings.Repeat("v", 70) + "\nc: 1\n",                              // a line over the smallest limit
+	"a: 1\n\"b c\": 2\n\"a\": 3\n",                                                  // quoted keys, one a duplicate
+	"a: 1\n\"\": 2\n\"q\\\"q\": 3\n\"x\\ty\":\n  z: 1\n",                            // the empty key, escapes
+	"a: 1\n\"k\"x: 2\n\"k\"[2]: a,b\n\"a:b\": 3\n",                                  // a quoted key with text after it, a header
+	"a: 1\n\"k\\q\": 2\n\"open: 3\n",                                                // a bad escape and an open quote in a key
+	"l[3]:\n  - \"k\": 1\n  - \"a:b\"\n  - \"k\":\n      x: 1\n",                    // quoted keys on hyphen lines, a quoted item
+	"a: 1\nt[2]: x,\"y,z\"\nu[3|]: 1|2|\nv[2\t]: a b\tc\nw: 2\n",                    // inline arrays: a quoted delimiter, an empty value, other delimiters
+	"a: 1\nt[3]: x,y\nb: 2\n",                                                       // an inline array one value short
+	"a: 1\nt[1]: x,y\nb: 2\n",                                                       // ... one value too many
+	"a: 1\nt[2]: x,\"y\nb: 2\n",                                                     // an unterminated quote in a value
+	"a: 1\nt[2]: \"x\"y,z\nb: 2\n",                                                  // text after a quoted value
+	"a: 1\nt[2]: x,\"\\q\"\nb: 2\n",                                                 // a bad escape in a value
+	"a: 1\nt[2]: x,\"\\ty\"\nt[1]: z\n",                                             // an escape, then a duplicate key
+	"l[2]:\n  - t[2]: a,b\n    u: 1\n  - t[1]: c\n",                                 // inline arrays on hyphen lines
+	"a:\n  b:\n    t[2]: 1,2\n    c: 3\n",                                           // an inline array at a small depth limit
+	"a: 1\nt[02]: x,y\nu[2:]: x,y\nv[2]x: 1\nw[2] : a,b\n",                          // headers runs leave to step
+	"a: 1\nt[1000000000000000000]: x\nu[999999999999999999]: y\n",                   // too many digits, the most
+	"a: 1\nt[0]:\nu[2]:\n  - 1\n  - 2\nv[0]: \n",                                    // empty arrays and a list
+	"t[1]{a,b}:\n  1,2\nx: 1\nu[1|]{a,b}:\n  1|2\nv[1]{a,b}:\n  3,4\n",              // a fields segment seen before, under another delimiter
+	"r[2:]{a,b}:\n  x: 1,2\n  \"y z\": 3,\"4\"\nr2[2:]{a,b}:\n  x: 1,2\n  x: 3,4\n", // keyed objects, a duplicate entry key
+	"r[1:]{a,b}:\n  x: 1,2\ns[1:]{a,b}:\n  x: 1,2\n  y: 3,4\nt: 1\n",                // an entry too many
+	"r[2:]{a,b}:\n  x: 1,2\ns[2:]{a,b}:\n  x: 1,2\nt: 1\n",                          // ... one too few, closed by a field
+	"r[1:]{a,b{c,d}}:\n  x: 1,2,3\ns[1:]{a,b{c,d}}:\n  x: 1,2\n",                    // nested fields, a cell short
+	"l[2]:\n  - t[1]{a,b}:\n      1,2\n    u: 1\n  - t[1]{a,b}:\n      3,4\n",       // tables on hyphen lines
+	"t[1]{a,b}: x\nt2[1]{a,b}:\n  1,2\nt3[1]{a,b}: x\n",                             // text after a fields segment
 }
 
 func TestLineRunsCases(t *testing.T) {

@@ -144,11 +144,30 @@ func (d *Decoder) splitCells(text []byte, delim byte, col int) {
 // headerProg makes the row program that of header h's fields: the program
 // already built when it was built from the same fields (the same header
 // repeated in a list of like objects), else a new one.
+//
+// The program before the current one is kept too (prevProg), for objects
+// that hold two tables each, whose headers alternate. Field segments'
+// ids are never given twice (headerParser.ids), so a program found by id
+// is that of the same fields, in the same memory.
 func (d *Decoder) headerProg(h *header) {
-	if h.fieldsID != 0 && h.fieldsID == d.progID && len(d.prog) > 0 {
-		d.pi = len(d.prog)
-		d.newTemplate()
-		return
+	if h.fieldsID != 0 {
+		if h.fieldsID == d.progID && len(d.prog) > 0 {
+			d.pi = len(d.prog)
+			d.newTemplate()
+			return
+		}
+		if h.fieldsID == d.prevProg.progID && len(d.prevProg.prog) > 0 {
+			d.rowProgram, d.prevProg = d.prevProg, d.rowProgram
+			d.pi = len(d.prog)
+			d.newTemplate()
+			return
+		}
+	}
+	// The new program is built in the older one's memory, and the current
+	// one, if any, becomes the previous (with none, as after Reset, the
+	// memory in use is reused, so that a document of one table uses one).
+	if len(d.prog) > 0 {
+		d.rowProgram, d.prevProg = d.prevProg, d.rowProgram
 	}
 	d.buildProg(h.fields)
 	d.progID = h.fieldsID
