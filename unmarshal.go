@@ -138,11 +138,15 @@ const (
 	fastInt64
 	fastFloat64
 	fastBool
+	fastTime // time.Time from an RFC 3339 string in UTC (parseUTC)
 )
 
 // fastKind returns the fast kind of a field of type t, or fastNone.
 func fastKind(f *structField, pl *decPlan) uint8 {
 	t := f.typ
+	if t == timeType && f.direct {
+		return fastTime
+	}
 	if !f.direct || pl.hook != hookNone || fixedType(t) {
 		return fastNone
 	}
@@ -694,6 +698,10 @@ func decTime(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		return err
 	}
 	b := t.text()
+	if tm, ok := parseUTC(b); ok {
+		mem.Store[time.Time](p, tm)
+		return nil
+	}
 	tm, err := time.Parse(time.RFC3339Nano, mem.String(b))
 	if err != nil {
 		// The error refers to its input: parse a copy for the report.
@@ -875,7 +883,7 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if h.Data.IsNil() {
 		dirty = 0
 	}
-	ahead := 0 // elements given ahead, charged to s.d.ahead
+	ahead := 0 // elements given ahead, charged to s.d.ahead until each is read
 	if want := s.d.preallocLen(declared, ep.size); want > h.Cap {
 		if q, ok := s.newElems(ep, pl.typ, want); ok {
 			*h = mem.SliceHeader{Data: q, Cap: want}
@@ -902,6 +910,12 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		if n < dirty {
 			mem.NewAt(ep.typ, e).Elem().SetZero()
 		}
+		if n < ahead {
+			// The element is read: the input holds it, and its memory
+			// leaves the account at once, so that the arrays inside the
+			// elements still to come may be given their capacity too.
+			s.d.ahead -= int(ep.size)
+		}
 		n++
 		h.Len = n
 		if rp != nil {
@@ -914,13 +928,19 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		}
 	}
 	if h.Data.IsNil() {
-		// An empty array is an empty slice, not a nil one.
-		mem.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
+		// An empty array is an empty slice, not a nil one: its data
+		// points at noElems, as the runtime's empty allocations point at
+		// a variable of its own, and nothing is allocated.
+		h.Data = mem.Of(&noElems)
 	}
 	h.Len = n
-	s.d.filled(ahead, n, ep.size)
 	return nil
 }
+
+// noElems is where the data of an empty slice points: a slice of no
+// elements and no capacity needs an address, not memory. It is aligned
+// for any element type.
+var noElems [0]uint64
 
 func isStructPlan(pl *decPlan) bool {
 	return pl.typ.Kind() == reflect.Struct && pl.hook == hookNone && pl.typ != timeType &&
@@ -1263,6 +1283,13 @@ func (s *decState) storeFast(k uint8, vt Token, fp mem.Ptr) bool {
 			mem.Store[bool](fp, vt.n != 0)
 			return true
 		}
+	case fastTime:
+		if vt.kind() == KindString {
+			if v, ok := parseUTC(vt.text()); ok {
+				mem.Store[time.Time](fp, v)
+				return true
+			}
+		}
 	}
 	return false
 }
@@ -1412,6 +1439,13 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 				if vt.kind() == KindBool {
 					mem.Store[bool](fp, vt.n != 0)
 					continue
+				}
+			case fastTime:
+				if vt.kind() == KindString {
+					if v, ok := parseUTC(vt.text()); ok {
+						mem.Store[time.Time](fp, v)
+						continue
+					}
 				}
 			}
 		} else {
