@@ -138,15 +138,11 @@ const (
 	fastInt64
 	fastFloat64
 	fastBool
-	fastTime // time.Time from an RFC 3339 string in UTC (parseUTC)
 )
 
 // fastKind returns the fast kind of a field of type t, or fastNone.
 func fastKind(f *structField, pl *decPlan) uint8 {
 	t := f.typ
-	if t == timeType && f.direct {
-		return fastTime
-	}
 	if !f.direct || pl.hook != hookNone || fixedType(t) {
 		return fastNone
 	}
@@ -1283,13 +1279,6 @@ func (s *decState) storeFast(k uint8, vt Token, fp mem.Ptr) bool {
 			mem.Store[bool](fp, vt.n != 0)
 			return true
 		}
-	case fastTime:
-		if vt.kind() == KindString {
-			if v, ok := parseUTC(vt.text()); ok {
-				mem.Store[time.Time](fp, v)
-				return true
-			}
-		}
 	}
 	return false
 }
@@ -1439,13 +1428,6 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 				if vt.kind() == KindBool {
 					mem.Store[bool](fp, vt.n != 0)
 					continue
-				}
-			case fastTime:
-				if vt.kind() == KindString {
-					if v, ok := parseUTC(vt.text()); ok {
-						mem.Store[time.Time](fp, v)
-						continue
-					}
 				}
 			}
 		} else {
