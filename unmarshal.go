@@ -694,6 +694,10 @@ func decTime(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		return err
 	}
 	b := t.text()
+	if tm, ok := parseUTC(b); ok {
+		mem.Store[time.Time](p, tm)
+		return nil
+	}
 	tm, err := time.Parse(time.RFC3339Nano, mem.String(b))
 	if err != nil {
 		// The error refers to its input: parse a copy for the report.
@@ -875,7 +879,7 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if h.Data.IsNil() {
 		dirty = 0
 	}
-	ahead := 0 // elements given ahead, charged to s.d.ahead
+	ahead := 0 // elements given ahead, charged to s.d.ahead until each is read
 	if want := s.d.preallocLen(declared, ep.size); want > h.Cap {
 		if q, ok := s.newElems(ep, pl.typ, want); ok {
 			*h = mem.SliceHeader{Data: q, Cap: want}
@@ -902,6 +906,12 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		if n < dirty {
 			mem.NewAt(ep.typ, e).Elem().SetZero()
 		}
+		if n < ahead {
+			// The element is read: the input holds it, and its memory
+			// leaves the account at once, so that the arrays inside the
+			// elements still to come may be given their capacity too.
+			s.d.ahead -= int(ep.size)
+		}
 		n++
 		h.Len = n
 		if rp != nil {
@@ -914,13 +924,19 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		}
 	}
 	if h.Data.IsNil() {
-		// An empty array is an empty slice, not a nil one.
-		mem.NewAt(pl.typ, p).Elem().Set(reflect.MakeSlice(pl.typ, 0, 0))
+		// An empty array is an empty slice, not a nil one: its data
+		// points at noElems, as the runtime's empty allocations point at
+		// a variable of its own, and nothing is allocated.
+		h.Data = mem.Of(&noElems)
 	}
 	h.Len = n
-	s.d.filled(ahead, n, ep.size)
 	return nil
 }
+
+// noElems is where the data of an empty slice points: a slice of no
+// elements and no capacity needs an address, not memory. It is aligned
+// for any element type.
+var noElems [0]uint64
 
 func isStructPlan(pl *decPlan) bool {
 	return pl.typ.Kind() == reflect.Struct && pl.hook == hookNone && pl.typ != timeType &&

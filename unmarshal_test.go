@@ -781,3 +781,48 @@ func TestUnmarshalSlabs(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmarshalAllocsPerRecord holds Unmarshal of records with short
+// arrays inside to a few allocations for the whole document (blocks of
+// strings and elements, the slice of records), not one per record: an
+// empty array costs no allocation, and the elements of the records near
+// the end of the input get their capacity ahead as those at the start do.
+func TestUnmarshalAllocsPerRecord(t *testing.T) {
+	type rec struct {
+		ID   int      `toon:"id"`
+		Tags []string `toon:"tags"`
+		Nums []int    `toon:"nums"`
+	}
+	recs := make([]rec, 3000)
+	for i := range recs {
+		recs[i] = rec{ID: i, Tags: []string{}, Nums: []int{}}
+		if i%3 != 0 {
+			recs[i].Tags = []string{"a" + strconv.Itoa(i%7), "b"}
+			recs[i].Nums = []int{i, i + 1, i + 2}
+		}
+	}
+	doc, err := Marshal(map[string]any{"recs": recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Recs []rec `toon:"recs"`
+	}
+	allocs := testing.AllocsPerRun(3, func() {
+		got.Recs = nil
+		if err := Unmarshal(doc, &got); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if !reflect.DeepEqual(got.Recs, recs) {
+		t.Fatal("the decoded records differ from the encoded ones")
+	}
+	for i := range got.Recs {
+		if got.Recs[i].Tags == nil || got.Recs[i].Nums == nil {
+			t.Fatalf("record %d: an empty array decoded to a nil slice", i)
+		}
+	}
+	if max := float64(len(recs)) / 25; allocs > max {
+		t.Errorf("Unmarshal of %d records: %.0f allocations, want at most %.0f", len(recs), allocs, max)
+	}
+}
