@@ -604,21 +604,31 @@ func TestAppendStrRandom(t *testing.T) {
 		":", ",", "|", "\"", "\\", "[", "]", "{", "}", "é", "🚀", "\xff", "\xc3", "true", "null", "false", "~", "@", "`", ";", "<", "^"}
 	r := rand.New(rand.NewSource(7))
 	for k := 0; k < 300000; k++ {
-		var sb strings.Builder
-		for n := r.Intn(12); n > 0; n-- {
-			sb.WriteString(alphabet[r.Intn(len(alphabet))])
-		}
-		s := sb.String()
+		s := randomJoin(r, alphabet, 12)
 		d := []Delimiter{Comma, Tab, Pipe}[r.Intn(3)]
-		prefix := []byte("xy")
-		if r.Intn(2) == 0 {
-			prefix = append(make([]byte, 0, 2+r.Intn(60)), "xy"...)
-		}
-		got := appendStr(prefix, s, quoteMask(d))
+		got := appendStr(randomPrefix(r, 60), s, quoteMask(d))
 		if want := "xy" + refAppendStr(s, d); string(got) != want {
 			t.Fatalf("appendStr(%q, %q) = %q, want %q", s, d, got, want)
 		}
 	}
+}
+
+// randomJoin returns up to max-1 of parts, picked at random, end to end.
+func randomJoin(r *rand.Rand, parts []string, max int) string {
+	var sb strings.Builder
+	for n := r.Intn(max); n > 0; n-- {
+		sb.WriteString(parts[r.Intn(len(parts))])
+	}
+	return sb.String()
+}
+
+// randomPrefix returns "xy" in a buffer of its own length, or, half the
+// time, with up to room-1 bytes of spare capacity.
+func randomPrefix(r *rand.Rand, room int) []byte {
+	if r.Intn(2) == 0 {
+		return append(make([]byte, 0, 2+r.Intn(room)), "xy"...)
+	}
+	return []byte("xy")
 }
 
 // TestAppendStrEscapeRoom compares appendStr with refAppendStr on long
@@ -630,16 +640,8 @@ func TestAppendStrEscapeRoom(t *testing.T) {
 	parts := []string{"\x01", "\x1f\x02\x03", "\"", "\n\n", "\\", "ab", "plain text ", "é", "\t"}
 	r := rand.New(rand.NewSource(3))
 	for k := 0; k < 20000; k++ {
-		var sb strings.Builder
-		for n := r.Intn(120); n > 0; n-- {
-			sb.WriteString(parts[r.Intn(len(parts))])
-		}
-		s := sb.String()
-		prefix := []byte("xy")
-		if r.Intn(2) == 0 {
-			prefix = append(make([]byte, 0, 2+r.Intn(3*len(s)+2)), "xy"...)
-		}
-		got := appendStr(prefix, s, quoteMask(Comma))
+		s := randomJoin(r, parts, 120)
+		got := appendStr(randomPrefix(r, 3*len(s)+2), s, quoteMask(Comma))
 		if want := "xy" + refAppendStr(s, Comma); string(got) != want {
 			t.Fatalf("appendStr(%q) = %q, want %q", s, got, want)
 		}
