@@ -213,5 +213,4 @@ func (p *parallel) convert(ws *workerState, dec *toon.Decoder, depth int, o *par
 	}
 	o.err = err
 	o.rows = len(*o.buf) > 0 && (*o.buf)[0] == ','
-
 }

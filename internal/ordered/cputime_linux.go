@@ -7,20 +7,19 @@ import (
 )
 
 // processCPU returns the CPU time the process has used, all its threads'
-// (the governor's cpu).
-func processCPU() time.Duration {
+// (the governor's cpu), and whether the clock could be read.
+func processCPU() (time.Duration, bool) {
 	var ts unix.Timespec
 	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
-		return 0
+		return 0, false
 	}
-	return time.Duration(ts.Nano())
+	return time.Duration(ts.Nano()), true
 }
 
-// cpuClock is processCPU, or nil if the clock cannot be read.
+// cpuClock reads processCPU, or is nil if the clock cannot be read.
 var cpuClock = func() func() time.Duration {
-	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_PROCESS_CPUTIME_ID, &ts) != nil {
+	if _, ok := processCPU(); !ok {
 		return nil
 	}
-	return processCPU
+	return func() time.Duration { t, _ := processCPU(); return t }
 }()
