@@ -836,16 +836,8 @@ func (d *Decoder) itemObject(rest []byte, col, depth int) error {
 // (§7.3's pattern) at the start of text, when the colon follows the key
 // at once, and 0 otherwise.
 func plainKeyColon(text []byte) int {
-	if len(text) == 0 || keyStart[text[0]] == 0 {
-		return 0
-	}
-	for i := 1; i < len(text); i++ {
-		if keyChar[text[i]] == 0 {
-			if text[i] == ':' {
-				return i
-			}
-			return 0
-		}
+	if i := plainKeyEnd(text); i > 0 && i < len(text) && text[i] == ':' {
+		return i
 	}
 	return 0
 }

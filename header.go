@@ -81,15 +81,8 @@ func (p *headerParser) seenAt(text []byte, i int, delim byte) *seenGroup {
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
 // [A-Za-z_][A-Za-z0-9_.]*.
 func isUnquotedKey(b []byte) bool {
-	if len(b) == 0 || keyStart[b[0]] == 0 {
-		return false
-	}
-	for _, c := range b[1:] {
-		if keyChar[c] == 0 {
-			return false
-		}
-	}
-	return true
+	n := plainKeyEnd(b)
+	return n > 0 && n == len(b)
 }
 
 var keyStart, keyChar [256]byte
