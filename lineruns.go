@@ -324,30 +324,14 @@ func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
 	case text[i] != '[':
 		return nil, nil, h
 	}
-	// The bracket segment: digits, with no leading zero and at most 18
-	// of them (parse's rule), an optional ':' for a keyed header, then an
-	// optional delimiter and ']'.
-	j := i + 1
-	for j < len(text) && text[j]-'0' < 10 {
-		h.n = h.n*10 + int(text[j]-'0')
-		j++
-	}
-	if j == i+1 || text[i+1] == '0' && j-i > 2 || j-i > 19 {
+	n, keyed, delim, j, ok := bracketSegment(text, i+1)
+	if !ok {
 		return nil, nil, h
 	}
-	h.kind, h.delim = runInline, ','
-	if j < len(text) && text[j] == ':' {
+	h.kind, h.delim, h.n = runInline, delim, n
+	if keyed {
 		h.kind = runKeyed
-		j++
 	}
-	if j < len(text) && (text[j] == '|' || text[j] == '\t') {
-		h.delim = text[j]
-		j++
-	}
-	if j >= len(text) || text[j] != ']' {
-		return nil, nil, h
-	}
-	j++
 	if j < len(text) && text[j] == '{' {
 		g := d.headerParser.seenAt(text, j, h.delim)
 		if g == nil || len(g.fields) == 0 {
