@@ -355,15 +355,15 @@ func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
 // openArray and headerProg do; its Key token is queued.
 func (d *Decoder) runTable(k []byte, h runHead, depth int) {
 	g := h.group
-	kind, form := fTabular, FormTabular
-	if h.kind == runKeyed {
+	keyed := h.kind == runKeyed
+	if keyed {
 		d.queue = append(d.queue, KeyedStartToken(h.n, Delimiter(h.delim), g.fields))
-		kind = fKeyed
+		d.push(fKeyed, depth+1, h.n) // cannot fail: runLines checked the depth
 	} else {
-		d.queue = append(d.queue, ArrayStartToken(h.n, form, Delimiter(h.delim), g.fields))
+		d.queue = append(d.queue, ArrayStartToken(h.n, FormTabular, Delimiter(h.delim), g.fields))
+		d.push(fTabular, depth+1, h.n)
 	}
-	d.push(kind, depth+1, h.n) // cannot fail: runLines checked the depth
-	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: kind == fKeyed, delim: h.delim,
+	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: keyed, delim: h.delim,
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
 	d.headerProg(&d.hdr)
 }
