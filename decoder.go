@@ -294,7 +294,8 @@ func (d *Decoder) refill() error {
 				// nothing views scratch (readLine empties it too).
 				d.scratch = d.scratch[:0]
 				d.runLines()
-				if ran = true; len(d.queue) > 0 {
+				ran = true
+				if len(d.queue) > 0 {
 					continue
 				}
 			}
