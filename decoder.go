@@ -294,7 +294,8 @@ func (d *Decoder) refill() error {
 				// nothing views scratch (readLine empties it too).
 				d.scratch = d.scratch[:0]
 				d.runLines()
-				if ran = true; len(d.queue) > 0 {
+				ran = true
+				if len(d.queue) > 0 {
 					continue
 				}
 			}
@@ -836,16 +837,8 @@ func (d *Decoder) itemObject(rest []byte, col, depth int) error {
 // (§7.3's pattern) at the start of text, when the colon follows the key
 // at once, and 0 otherwise.
 func plainKeyColon(text []byte) int {
-	if len(text) == 0 || keyStart[text[0]] == 0 {
-		return 0
-	}
-	for i := 1; i < len(text); i++ {
-		if keyChar[text[i]] == 0 {
-			if text[i] == ':' {
-				return i
-			}
-			return 0
-		}
+	if i := plainKeyEnd(text); i > 0 && i < len(text) && text[i] == ':' {
+		return i
 	}
 	return 0
 }

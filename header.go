@@ -81,15 +81,8 @@ func (p *headerParser) seenAt(text []byte, i int, delim byte) *seenGroup {
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:
 // [A-Za-z_][A-Za-z0-9_.]*.
 func isUnquotedKey(b []byte) bool {
-	if len(b) == 0 || keyStart[b[0]] == 0 {
-		return false
-	}
-	for _, c := range b[1:] {
-		if keyChar[c] == 0 {
-			return false
-		}
-	}
-	return true
+	n := plainKeyEnd(b)
+	return n > 0 && n == len(b)
 }
 
 var keyStart, keyChar [256]byte
@@ -161,33 +154,12 @@ func (p *headerParser) parse(text []byte, bracket int, h *header, scratch *[]byt
 	default:
 		return false, headerError{}
 	}
-	i := bracket + 1
 	bad := func(at int) (bool, headerError) { return true, headerError{ErrHeader, at} }
-	start := i
-	for i < len(text) && text[i]-'0' < 10 {
-		i++
-	}
-	if i == start || (text[start] == '0' && i-start > 1) || i-start > 18 {
-		return bad(start)
-	}
-	n := 0
-	for _, c := range text[start:i] {
-		n = n*10 + int(c-'0')
-	}
-	h.n = n
-	if i < len(text) && text[i] == ':' {
-		h.keyed = true
-		i++
-	}
-	h.delim = ','
-	if i < len(text) && (text[i] == '\t' || text[i] == '|') {
-		h.delim = text[i]
-		i++
-	}
-	if i >= len(text) || text[i] != ']' {
+	var i int
+	var ok bool
+	if h.n, h.keyed, h.delim, i, ok = bracketSegment(text, bracket+1); !ok {
 		return bad(i)
 	}
-	i++
 	if i < len(text) && text[i] == '{' {
 		g, next, herr := p.group(text, i, h.delim, scratch)
 		if herr.err != nil {
@@ -213,6 +185,36 @@ func (p *headerParser) parse(text []byte, bracket int, h *header, scratch *[]byt
 		return bad(j)
 	}
 	return true, headerError{}
+}
+
+// bracketSegment parses a header's bracket segment from text[i], the byte
+// after its '[': the length, at most 18 digits with no leading zero, then
+// a ':' for a keyed header, an optional delimiter ('|' or a tab; ',' when
+// there is none) and the ']'. It returns them and the offset after the
+// ']', or ok false and the offset of the byte that breaks the rule (with
+// the parts read before it when the length was well formed).
+func bracketSegment(text []byte, i int) (n int, keyed bool, delim byte, next int, ok bool) {
+	start := i
+	for i < len(text) && text[i]-'0' < 10 {
+		n = n*10 + int(text[i]-'0')
+		i++
+	}
+	if i == start || (text[start] == '0' && i-start > 1) || i-start > 18 {
+		return 0, false, 0, start, false
+	}
+	if i < len(text) && text[i] == ':' {
+		keyed = true
+		i++
+	}
+	delim = ','
+	if i < len(text) && (text[i] == '\t' || text[i] == '|') {
+		delim = text[i]
+		i++
+	}
+	if i >= len(text) || text[i] != ']' {
+		return n, keyed, delim, i, false
+	}
+	return n, keyed, delim, i + 1, true
 }
 
 // literalHeaderKey reports whether prefix, the text before a header's

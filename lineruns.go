@@ -324,30 +324,14 @@ func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
 	case text[i] != '[':
 		return nil, nil, h
 	}
-	// The bracket segment: digits, with no leading zero and at most 18
-	// of them (parse's rule), an optional ':' for a keyed header, then an
-	// optional delimiter and ']'.
-	j := i + 1
-	for j < len(text) && text[j]-'0' < 10 {
-		h.n = h.n*10 + int(text[j]-'0')
-		j++
-	}
-	if j == i+1 || text[i+1] == '0' && j-i > 2 || j-i > 19 {
+	n, keyed, delim, j, ok := bracketSegment(text, i+1)
+	if !ok {
 		return nil, nil, h
 	}
-	h.kind, h.delim = runInline, ','
-	if j < len(text) && text[j] == ':' {
+	h.kind, h.delim, h.n = runInline, delim, n
+	if keyed {
 		h.kind = runKeyed
-		j++
 	}
-	if j < len(text) && (text[j] == '|' || text[j] == '\t') {
-		h.delim = text[j]
-		j++
-	}
-	if j >= len(text) || text[j] != ']' {
-		return nil, nil, h
-	}
-	j++
 	if j < len(text) && text[j] == '{' {
 		g := d.headerParser.seenAt(text, j, h.delim)
 		if g == nil || len(g.fields) == 0 {
@@ -371,15 +355,15 @@ func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
 // openArray and headerProg do; its Key token is queued.
 func (d *Decoder) runTable(k []byte, h runHead, depth int) {
 	g := h.group
-	kind, form := fTabular, FormTabular
-	if h.kind == runKeyed {
+	keyed := h.kind == runKeyed
+	if keyed {
 		d.queue = append(d.queue, KeyedStartToken(h.n, Delimiter(h.delim), g.fields))
-		kind = fKeyed
+		d.push(fKeyed, depth+1, h.n) // cannot fail: runLines checked the depth
 	} else {
-		d.queue = append(d.queue, ArrayStartToken(h.n, form, Delimiter(h.delim), g.fields))
+		d.queue = append(d.queue, ArrayStartToken(h.n, FormTabular, Delimiter(h.delim), g.fields))
+		d.push(fTabular, depth+1, h.n)
 	}
-	d.push(kind, depth+1, h.n) // cannot fail: runLines checked the depth
-	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: kind == fKeyed, delim: h.delim,
+	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: keyed, delim: h.delim,
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
 	d.headerProg(&d.hdr)
 }

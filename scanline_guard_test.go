@@ -14,19 +14,14 @@ import (
 // implementation that reads a single byte outside its line faults and the
 // test binary dies.
 func TestScanLineNoOverread(t *testing.T) {
-	data := guardpage.Page(t)
-	page := len(data)
+	page := guardpage.Page(t)
 	impls := testedScanImpls()
 	rng := rand.New(rand.NewSource(11))
 	for n := 0; n <= 300; n++ {
-		src := randomLine(rng, n, 8)
-		end := data[page-n : page : page] // ends against the guard page after
-		copy(end, src)
-		start := data[:n:n] // starts against the guard page before
-		copy(start, src)
-		for _, d := range testDelims {
-			checkScan(t, impls, end, d)
-			checkScan(t, impls, start, d)
+		for _, line := range guardedCopies(page, randomLine(rng, n, 8)) {
+			for _, d := range testDelims {
+				checkScan(t, impls, line, d)
+			}
 		}
 	}
 }

@@ -14,8 +14,7 @@ import (
 // unclosed, for every set of kernels that runs here: a read of a single
 // byte outside the token faults and the test binary dies.
 func TestUnquoteNoOverread(t *testing.T) {
-	data := guardpage.Page(t)
-	page := len(data)
+	page := guardpage.Page(t)
 	body := []byte(`ab\"cd\\ef\ngh\tij`)
 	for _, mode := range kernelModes() {
 		restore := useKernels(mode)
@@ -29,8 +28,7 @@ func TestUnquoteNoOverread(t *testing.T) {
 				if closed {
 					src[n-1] = '"'
 				}
-				for _, b := range [][]byte{data[page-n : page : page], data[:n:n]} {
-					copy(b, src)
+				for _, b := range guardedCopies(page, src) {
 					scratch := make([]byte, 0, 2*n+64)
 					s, next, bad, err := unquote(b, &scratch)
 					ws, wnext, wbad, werr := unquoteRef(b)

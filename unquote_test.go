@@ -71,10 +71,6 @@ func refBadEscape(b []byte, i int) ([]byte, int, int, error) {
 	return nil, 0, i, ErrEscape
 }
 
-// TestUnquoteDifferential compares unquote with unquoteRef on random
-// quoted tokens with escapes at every distance from each other and from
-// the ends (so that each falls at every place in a word), followed by
-// more text or not, with a scratch buffer with and without room.
 // checkUnquote fails unless unquote gives for b what unquoteRef gives,
 // with or without (and with a random) scratch buffer, which it must not
 // shorten.
@@ -123,6 +119,10 @@ func checkUnquoteIndexed(t *testing.T, b, ws []byte, wnext int, werr error) {
 	}
 }
 
+// TestUnquoteDifferential compares unquote with unquoteRef on random
+// quoted tokens with escapes at every distance from each other and from
+// the ends (so that each falls at every place in a word), followed by
+// more text or not, with a scratch buffer with and without room.
 func TestUnquoteDifferential(t *testing.T) {
 	rng := rand.New(rand.NewSource(17))
 	pieces := []string{"a", "bc", "defghij", "klmnopqrstuvwx", "é", "福", `\"`, `\\`, `\n`, `\t`, `\r`,

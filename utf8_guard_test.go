@@ -15,8 +15,7 @@ import (
 // set of kernels that runs here: a read of a single byte outside the text
 // faults and the test binary dies.
 func TestUTF8ValidNoOverread(t *testing.T) {
-	data := guardpage.Page(t)
-	page := len(data)
+	page := guardpage.Page(t)
 	text := []byte("Łódź, 福岡 👍 abc Москва ")
 	for _, mode := range kernelModes() {
 		restore := useKernels(mode)
@@ -25,8 +24,7 @@ func TestUTF8ValidNoOverread(t *testing.T) {
 			for i := range src {
 				src[i] = text[i%len(text)]
 			}
-			for _, b := range [][]byte{data[page-n : page : page], data[:n:n]} {
-				copy(b, src)
+			for _, b := range guardedCopies(page, src) {
 				if got, want := utf8Valid(b), utf8.Valid(b); got != want {
 					t.Fatalf("%s: utf8Valid(%x) = %v, want %v", mode, b, got, want)
 				}

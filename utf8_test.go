@@ -71,10 +71,11 @@ func FuzzUTF8Valid(f *testing.F) {
 // TestUTF8ValidLong compares utf8Valid with utf8.Valid on texts long
 // enough for its kernel, for every set of kernels that runs here: every
 // sequence of two bytes, and of three after a lead byte of 3 or 4 bytes
-// (the third among the bytes where the rules change), followed by ASCII or by a sequence that needs continuation
-// bytes, at offsets where it straddles the edges of 32-byte blocks and the
-// end of the text, after ASCII and after text that is not; and random
-// texts from well-formed and ill-formed pieces.
+// (the third among the bytes where the rules change), followed by ASCII
+// or by a sequence that needs continuation bytes, at offsets where it
+// straddles the edges of 32-byte blocks and the end of the text, after
+// ASCII and after text that is not; and random texts from well-formed and
+// ill-formed pieces.
 func TestUTF8ValidLong(t *testing.T) {
 	edges := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
 		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
