@@ -458,11 +458,11 @@ func putKernelFrom(base mem.Ptr, o int, cells []Value, i int, dw uint64) (int, i
 
 // putCellsGo is putCells in Go.
 //
-// Integers and floats are written by putDec16 (putUint from 10^16 on),
-// putFloat8 and putFloatRest, as appendInt and appendFloat write them. Strings are tested and copied here, by the
-// word tests of quote.go that putStr uses (special, shapeOf), so that the
-// common cell, a short string, costs no call; the tests compare every
-// path with the general writers.
+// Integers and floats are written by putInt, putFloat8 and putFloatRest,
+// as appendInt and appendFloat write them. Strings are tested and copied
+// here, by the word tests of quote.go that putStr uses (special,
+// shapeOf), so that the common cell, a short string, costs no call; the
+// tests compare every path with the general writers.
 func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	// p is where the next cell goes. A cell it leaves returns at once,
 	// without a flag to test on every cell.
@@ -475,16 +475,7 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 			p.Store16(0, '"'|'"'<<8)
 			n = 2
 		case uintptr(vInt):
-			u, neg := c.u, int(c.u>>63)
-			if neg != 0 {
-				u = -u
-			}
-			p.SetByte(0, '-')
-			if u < 1e16 {
-				n = neg + putDec16(p.Add(neg), u)
-			} else {
-				n = neg + putUint(p.Add(neg), u)
-			}
+			n = putInt(p, int64(c.u))
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
 			n = -1
