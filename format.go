@@ -415,9 +415,9 @@ func putFloatScaled(p mem.Ptr, a float64) int {
 		d++
 	}
 	k := 15 - d // 0 to 7
-	m := uint64(a*pow10[k] + 0.5)
+	m := uint64(a*exactPow10[k] + 0.5)
 	fp := m - ip*pow10u[k] // the k fraction digits
-	if float64(m)/pow10[k] != a || fp >= pow10u[k] {
+	if float64(m)/exactPow10[k] != a || fp >= pow10u[k] {
 		return -1
 	}
 	ni := putDec16(p, ip)
@@ -500,9 +500,6 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 // pow10u holds the powers of ten that fit a uint64.
 var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
-
-// pow10 holds the powers of ten up to 10^7 as float64s (all exact).
-var pow10 = [8]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7}
 
 //go:generate go run pow10_gen.go
 

@@ -140,9 +140,6 @@ func mSample() mAll {
 	}
 }
 
-// jsonEquivalent returns the generic value equivalent to v, computed by
-// encoding/json and parsed with key order kept: an oracle independent of
-// the typed encoder.
 // sameAsGeneric fails unless Marshal writes doc as it writes the generic
 // values (jsonEquivalent) of the same document.
 func sameAsGeneric(t *testing.T, doc any) {
@@ -160,6 +157,9 @@ func sameAsGeneric(t *testing.T, doc any) {
 	}
 }
 
+// jsonEquivalent returns the generic value equivalent to v, computed by
+// encoding/json and parsed with key order kept: an oracle independent of
+// the typed encoder.
 func jsonEquivalent(t *testing.T, v any) any {
 	t.Helper()
 	js, err := json.Marshal(v)

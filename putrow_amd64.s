@@ -209,7 +209,6 @@ int16: // 10^8 <= BX: two groups of eight digits, or three from 10^16 on
 	JAE    int20
 	LEAD(DX)                   // AX: the length so far
 	DIGITS(BX)
-	MOVQ   $0x3030303030303030, R11
 	ADDQ   R11, BX
 	MOVQ   BX, (DI)(AX*1)
 	ADDQ   $8, AX
