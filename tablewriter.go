@@ -208,6 +208,9 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 		base := mem.SliceData(e.b)
 		base.Store64(len(e.b), t.leadWord)
 		o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw)
+		if k < len(cells) && usePutRow && valueTag(cells[k].p) == uintptr(vFloat) {
+			o, k = putKernelFrom(base, o, cells, k, t.dw)
+		}
 		if k == len(cells) {
 			// The row is in e.b's array: only its length changes, which
 			// the compiler stores without the write barrier that storing
@@ -293,6 +296,9 @@ func (rs *rowStyle) putRow(b []byte, cells []Value) (int, bool) {
 	base := mem.SliceData(b)
 	base.Store64(len(b), rs.leadWord)
 	o, k := putCells(base, len(b)+len(rs.lead), cells, rs.dw)
+	if k < len(cells) && usePutRow && valueTag(cells[k].p) == uintptr(vFloat) {
+		o, k = putKernelFrom(base, o, cells, k, rs.dw)
+	}
 	// o is past the last cell's delimiter.
 	return o - 1, k == len(cells)
 }
@@ -365,7 +371,11 @@ func appendRowCells(b []byte, cells []Value, rs *rowStyle) ([]byte, int) {
 func rowFrom(b []byte, cells []Value, i int, rs *rowStyle) ([]byte, int) {
 	for {
 		fit := (cap(b) - len(b)) / maxCell
-		o, k := putCells(mem.SliceData(b), len(b), cells[i:min(i+fit, len(cells))], rs.dw)
+		w := cells[i:min(i+fit, len(cells))]
+		o, k := putCells(mem.SliceData(b), len(b), w, rs.dw)
+		if k < len(w) && usePutRow && valueTag(w[k].p) == uintptr(vFloat) {
+			o, k = putKernelFrom(mem.SliceData(b), o, w, k, rs.dw)
+		}
 		b = b[:o]
 		if i += k; i == len(cells) {
 			return b[:o-1], -1
@@ -415,15 +425,12 @@ const maxCell = cellRoom + 64
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
 // it, for fewer floats: those of putFloat8's shape (it also writes Uint
-// cells, and strings of up to 63 bytes), and putKernelFrom goes on from a
-// float it leaves; putCellsGo is its specification and the way of other
-// machines.
+// cells, and strings of up to 63 bytes); putCellsGo is its specification
+// and the way of other machines. The floats it leaves, putKernelFrom
+// writes.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
-		if k < len(cells) && valueTag(cells[k].p) == uintptr(vFloat) {
-			return putKernelFrom(base, o+m, cells, k, dw)
-		}
 		return o + m, k
 	}
 	return putCellsGo(base, o, cells, dw)
@@ -433,8 +440,8 @@ func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 // cells[i], a float: it writes each float the kernel leaves with
 // putFloatRest, as putCellsGo does, and calls the kernel again after it,
 // so that a row of numbers stays in this loop rather than going through
-// appendCell for each float. It returns what putCells returns; it stops at
-// a float that putFloatRest leaves too (NaN, an infinity, a subnormal), or
+// appendCell for each float. It returns as putCells does; it stops at a
+// float that putFloatRest leaves too (NaN, an infinity, a subnormal), or
 // another cell the kernel leaves. Only with the kernel (usePutRow).
 func putKernelFrom(base mem.Ptr, o int, cells []Value, i int, dw uint64) (int, int) {
 	for valueTag(cells[i].p) == uintptr(vFloat) {
