@@ -38,10 +38,8 @@ import (
 // they got no CPU of their own, and the caller alone runs next, for a run
 // four times as long each time this is found again (up to maxRun epochs)
 // until a window of the workers passes the test. A probe of the workers
-// that fails the test does not win either; a probe shorter than a window
-// passes it only by its CPU time, not its rate (see noCPU). (Workers that
-// wait rather than compute use no CPU time; in a run, the rate test keeps
-// them.)
+// that fails the test does not win either. (Workers that wait rather than
+// compute use no CPU time; the rate test keeps them.)
 
 const (
 	epochJobs   = 8  // jobs in an epoch
@@ -219,12 +217,9 @@ func (g *governor) took(serial, probe bool) {
 // noCPU reports whether workers that used cpu seconds of CPU in wall
 // seconds, at rate jobs per second, got no CPU of their own: the process
 // used less than minParallel CPUs, and the rate is not clearly above the
-// caller's alone. The rate counts only over minWall or more: the jobs of
-// an epoch may have been made while the epoch before it was taken back
-// (the caller makes jobs while it waits, and jobs are in flight past the
-// oldest), so that one epoch can seem to take a tenth of a millisecond.
+// caller's alone.
 func (g *governor) noCPU(cpu, wall, rate float64) bool {
-	return cpu >= 0 && cpu < minParallel*wall && (wall < minWall || rate < fastEnough*g.serialRate())
+	return cpu >= 0 && cpu < minParallel*wall && rate < fastEnough*g.serialRate()
 }
 
 // serialRate returns the jobs per second of the fastest of the last

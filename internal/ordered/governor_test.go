@@ -171,32 +171,3 @@ func TestPipelineLeavesSlowWorkers(t *testing.T) {
 		t.Errorf("worker as fast as the caller: it made %.0f%% of the jobs, want at least 30%%", 100*share)
 	}
 }
-
-// TestGovernorShortProbe checks that a probe of the workers whose epoch
-// seems to take no time (its jobs were made while the epoch before it was
-// taken back) does not win when the process gets one CPU: the epochs of
-// 8 ms at one CPU in either mode, but the probes' 0.1 ms.
-func TestGovernorShortProbe(t *testing.T) {
-	clock, used := time.Unix(0, 0), time.Duration(0)
-	g := newGovernor(func() time.Time { return clock }, func() time.Duration { return used })
-	const epochs = 400
-	workers := 0
-	for range epochs {
-		var ser, probe bool
-		for range epochJobs {
-			ser, probe, _ = g.send()
-		}
-		d := 8 * time.Millisecond
-		if !ser && probe {
-			d = 100 * time.Microsecond
-		}
-		if !ser {
-			workers++
-		}
-		clock, used = clock.Add(d), used+d
-		g.took(ser, probe)
-	}
-	if share := float64(workers) / epochs; share > 0.05 {
-		t.Errorf("the workers had %.0f%% of the epochs, want at most 5%%", 100*share)
-	}
-}
