@@ -19,9 +19,9 @@ import (
 // An epoch is epochJobs jobs sent in one mode. Its time is measured when
 // its last job is taken back: the time since the epoch before it ended.
 // The workers run for two epochs, then the caller alone is probed for
-// probeEpochs epochs; the faster mode (the probe's epochs against the
-// run's last few) runs for the next run of epochs, then the other is
-// probed again. A mode that wins again runs for a run four times as long
+// an epoch; the faster mode (the probe's epochs against the run's last
+// few) runs for the next run of epochs, then the other is probed again
+// (the workers for two epochs, timed alone: hold). A mode that wins again runs for a run four times as long
 // (up to maxRun epochs), so that probing costs little when one mode is
 // clearly better: over the 800 ranges of a 400 MB table, the caller alone
 // makes three probes of 8 ranges when the workers keep winning. A run
@@ -42,11 +42,14 @@ import (
 // compute use no CPU time; the rate test keeps them.)
 
 const (
-	epochJobs   = 8  // jobs in an epoch
-	probeEpochs = 1  // epochs in a probe
-	maxRun      = 64 // the longest run of epochs between probes
-	minRun      = 2
-	growth      = 4 // a run after a mode won again is this much longer
+	epochJobs = 8 // jobs in an epoch
+	// A probe of the caller alone is an epoch; one of the workers two,
+	// since it starts with no job in flight (hold) and its first jobs
+	// wait for a worker to wake.
+	serialProbe, workersProbe = 1, 2
+	maxRun                    = 64 // the longest run of epochs between probes
+	minRun                    = 2
+	growth                    = 4 // a run after a mode won again is this much longer
 	// margin is how much faster the other mode must have been to be
 	// chosen: a probe is short, and its time is noisy.
 	margin = 1.05
@@ -72,6 +75,7 @@ type governor struct {
 	serial, probe bool
 	sent, left    int
 	restart       bool // took chose another mode: a run of it starts at the next epoch
+	open          bool // a probe of the workers has been sent and not yet taken back
 
 	best bool // the mode of the runs (serial or not)
 	run  int  // the length of the next run, in epochs
@@ -122,7 +126,34 @@ func (g *governor) send() (serial, probe, last bool) {
 		g.next()
 	}
 	g.sent++
-	return g.serial, g.probe, g.sent == epochJobs
+	last = g.sent == epochJobs
+	g.open = g.open || last && g.probe && !g.serial && g.left == 1
+	return g.serial, g.probe, last
+}
+
+// probeLen returns the epochs of a probe of the caller alone (serial) or
+// of the workers.
+func probeLen(serial bool) int {
+	if serial {
+		return serialProbe
+	}
+	return workersProbe
+}
+
+// hold reports whether the next job must wait until every job in flight
+// has been taken back: a probe of the workers starts, or has been sent and
+// not yet taken back. A probe of the workers follows a run of the caller
+// alone, which sends its jobs ahead too; the workers would make the
+// probe's jobs while the caller makes the run's last ones, and the probe
+// would seem faster by that time (with one CPU for the process, it is the
+// caller's time, taken from the run). Jobs of the next run sent before the
+// probe is taken back would make it seem slower. So a probe of the
+// workers starts with nothing else in flight and is timed alone.
+func (g *governor) hold() bool {
+	// The next send starts an epoch; next would turn from a run of the
+	// caller alone to a probe of the workers.
+	starts := g.sent == epochJobs && !g.restart && g.left <= 1 && !g.probe && g.best
+	return g.open || starts
 }
 
 // next chooses the mode of the next epoch: the run's until it ends, then
@@ -137,7 +168,7 @@ func (g *governor) next() {
 		return
 	}
 	if !g.probe {
-		g.serial, g.probe, g.left = !g.best, true, probeEpochs
+		g.serial, g.probe, g.left = !g.best, true, probeLen(!g.best)
 		g.probeTimes, g.probeCPU, g.probeN = 0, 0, 0
 		return
 	}
@@ -164,12 +195,13 @@ func (g *governor) took(serial, probe bool) {
 	}
 	switch {
 	case probe:
+		g.open = false
 		g.probeTimes += d
 		g.probeCPU += c
-		if g.probeN++; g.probeN < probeEpochs {
+		if g.probeN++; g.probeN < probeLen(serial) {
 			return
 		}
-		probeRate := probeEpochs * epochJobs / g.probeTimes
+		probeRate := float64(probeLen(serial)*epochJobs) / g.probeTimes
 		runRate := g.runRate()
 		if probeRate > runRate*margin && (serial || !g.noCPU(g.probeCPU, g.probeTimes, probeRate)) {
 			g.best, g.run, g.chosen = serial, minRun, probeRate

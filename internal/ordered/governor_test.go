@@ -134,8 +134,11 @@ func spin(d time.Duration) {
 
 // TestPipelineLeavesSlowWorkers runs jobs that a worker makes slowly (as
 // when its thread gets no CPU) and the caller quickly: the governor must
-// leave most jobs to the caller. With jobs that take the same time on
-// both, it must keep the worker busy.
+// leave most jobs to the caller. With a worker that waits rather than
+// computes and makes a job in half the caller's time, it must keep the
+// worker busy. (The worker's sleeps end late on a busy machine, by a
+// millisecond or more: with a worker only as fast as the caller, the
+// workers are then no faster, and the governor may rightly leave them.)
 func TestPipelineLeavesSlowWorkers(t *testing.T) {
 	run := func(workerNap, callerWork time.Duration) float64 {
 		makers := 0
@@ -167,7 +170,60 @@ func TestPipelineLeavesSlowWorkers(t *testing.T) {
 	if share := run(4*time.Millisecond, 100*time.Microsecond); share > 0.1 {
 		t.Errorf("slow worker: it made %.0f%% of the jobs, want at most 10%%", 100*share)
 	}
-	if share := run(2*time.Millisecond, 2*time.Millisecond); share < 0.3 {
-		t.Errorf("worker as fast as the caller: it made %.0f%% of the jobs, want at least 30%%", 100*share)
+	if share := run(time.Millisecond, 2*time.Millisecond); share < 0.3 {
+		t.Errorf("worker twice as fast as the caller: it made %.0f%% of the jobs, want at least 30%%", 100*share)
+	}
+}
+
+// TestProbeOfWorkersTimedAlone checks that a probe of the workers is sent
+// with no other job in flight and that no job follows it before it is
+// taken back: the caller alone wins here (the worker is slow), so the
+// workers are probed after runs of the caller alone, whose jobs are sent
+// ahead too.
+func TestProbeOfWorkersTimedAlone(t *testing.T) {
+	o := New(2, func() func(*napJob) {
+		return func(j *napJob) { spin(50 * time.Microsecond) }
+	})
+	// The caller alone is twice as fast: a simulated clock (the
+	// governor's time and CPU time) advances by a job's time in each
+	// mode, as simulated does.
+	var clock time.Time
+	var cpu time.Duration
+	o.gov.now = func() time.Time { return clock }
+	o.gov.cpu = func() time.Duration { return cpu }
+	isProbe := func(j *napJob) bool { b := j.Ordered(); return b.probe && !b.serial }
+	probes := 0
+	for range 400 * epochJobs {
+		j := &napJob{}
+		o.Send(j)
+		if isProbe(j) {
+			for _, p := range o.pending {
+				if !isProbe(p) {
+					t.Fatalf("a probe of the workers was sent with a job of another epoch in flight")
+				}
+			}
+			if j.last {
+				probes++
+			}
+		} else if len(o.pending) > 1 && isProbe(o.pending[len(o.pending)-2]) {
+			t.Fatalf("a job was sent before the probe of the workers in flight was taken back")
+		}
+		for o.Full() {
+			j, _ := o.Next()
+			if j.serial {
+				clock = clock.Add(time.Millisecond)
+				cpu += time.Millisecond
+			} else {
+				clock = clock.Add(2 * time.Millisecond)
+				cpu += 2 * time.Millisecond
+			}
+		}
+	}
+	for !o.Idle() {
+		o.Next()
+	}
+	o.End()
+	if probes < 3 {
+		t.Fatalf("%d probes of the workers, want at least 3", probes)
 	}
 }

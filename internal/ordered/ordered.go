@@ -89,8 +89,12 @@ func (o *Pipeline[J]) Send(j J) {
 	o.jobs <- j
 }
 
-// Full reports whether more than ahead jobs are in flight past the oldest.
-func (o *Pipeline[J]) Full() bool { return len(o.pending) > o.ahead }
+// Full reports whether more than ahead jobs are in flight past the oldest,
+// or the next job must wait until none is (a probe of the workers is timed
+// alone: governor.hold).
+func (o *Pipeline[J]) Full() bool {
+	return len(o.pending) > o.ahead || len(o.pending) > 0 && o.gov.hold()
+}
 
 // Idle reports whether no job is in flight.
 func (o *Pipeline[J]) Idle() bool { return len(o.pending) == 0 }
