@@ -48,8 +48,8 @@ import (
 //
 // Memory stays bounded: encAhead ranges (or 2*workers) are in flight
 // past the one being written, each with a block of about half its
-// input; a worker releases the pages of a mapping that its range touched
-// once it has read it.
+// input; the emitter releases the pages of a mapping as it takes back
+// the ranges that read them, in order (releaseTo).
 
 // encRangeBytes is the input of a range, unless a test sets another size.
 const encRangeBytes = 512 << 10
@@ -208,9 +208,10 @@ type encPar struct {
 	ra      io.ReaderAt
 	raStart int64
 	size    int64
-	// release, if set, releases the pages of the mapping from start to
-	// end (mapped.go): a worker's, once it has read its range.
-	release func(start, end int64)
+	// in is the mapped input, if mem is a mapping; relTo is where the
+	// pages not yet released start while ranges are in flight (holdPages).
+	in    *fileInput
+	relTo int64
 
 	lines   bool // the input is JSON Lines: the root array's rows follow recSep
 	bufSize int  // the workers' lexer buffers
@@ -246,7 +247,7 @@ func newEncPar(c *config, src *source, ranges io.Reader, ra io.ReaderAt, raStart
 		maxLine: c.maxLine,
 	}
 	if in, ok := src.r.(*fileInput); ok && in.data != nil {
-		p.mem, p.release = in.data, in.release
+		p.mem, p.in = in.data, in
 	}
 	return p
 }
@@ -325,6 +326,7 @@ func (e *emitter) parallelRows(cells []mcell, vals []toon.Value) (err error) {
 	defer func() {
 		if o != nil {
 			o.End()
+			p.unholdPages()
 		}
 	}()
 	// drain writes every block in flight.
@@ -350,6 +352,7 @@ func (e *emitter) parallelRows(cells []mcell, vals []toon.Value) (err error) {
 		if p.have && p.next.start == off && e.lx.state == lxAfter {
 			if o == nil {
 				o = e.pipeline()
+				p.holdPages(off)
 			}
 			j := p.job(e)
 			j.r = p.next
@@ -402,6 +405,41 @@ func (e *emitter) pipeline() *opipe.Pipeline[*encJob] {
 	})
 }
 
+// The pages of a mapping that ranges in flight read are released by the
+// emitter, in order, as it takes the ranges back, rather than by the
+// workers and by the emitter's lexer as it jumps past them: each release
+// interrupts the process's other running threads to flush their TLBs
+// (mapped.go), and one goroutine releasing a few MiB at a time makes a
+// few hundred such interrupts over a gigabyte where every worker's
+// releases made thousands.
+
+// holdPages starts the workers' reading of the mapping at input offset
+// off: from there on, passed leaves the releases to releaseTo.
+func (p *encPar) holdPages(off int64) {
+	if p.in != nil {
+		p.in.held, p.relTo = true, off
+	}
+}
+
+// releaseTo releases the pages of the mapping before input offset off,
+// which the ranges taken back and the rows between them have passed.
+func (p *encPar) releaseTo(off int64) {
+	if p.in != nil && off > p.relTo {
+		p.in.release(p.relTo, off)
+		p.relTo = off
+	}
+}
+
+// unholdPages ends holdPages once no range is in flight: it releases
+// what the emitter's lexer has passed since the last range, and gives the
+// releases back to passed.
+func (p *encPar) unholdPages() {
+	if p.in != nil && p.in.held {
+		p.releaseTo(p.in.pos)
+		p.in.held = false
+	}
+}
+
 // job returns a job with an empty block for the open table.
 func (p *encPar) job(e *emitter) *encJob {
 	if p.empty == nil {
@@ -425,6 +463,9 @@ func (e *emitter) writeBlock(o *opipe.Pipeline[*encJob]) error {
 	j, ok := o.Next()
 	if !ok {
 		return errPanicked // End raises the panic again
+	}
+	if j.ok {
+		p.releaseTo(j.r.end)
 	}
 	if !j.ok {
 		for !o.Idle() {
@@ -454,7 +495,6 @@ type encWorker struct {
 	t     *rowTemplate // the emitter's, which does not change while ranges are in flight
 	lines bool         // the table is the root array of JSON Lines
 	lx    *lexer
-	at    int64 // in a mapping: where the pages not yet released start
 	cells []mcell
 	vals  []toon.Value
 	data  []byte
@@ -469,13 +509,9 @@ func (w *encWorker) encode(j *encJob) {
 		// A fault in the mapping (the file shrank) must be a panic here
 		// too: End raises it again on the emitter's goroutine, whose
 		// guard turns it into an error (mapped.go).
+		// (The emitter releases the range's pages once it has taken the
+		// range back: releaseTo.)
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		// What the range's rows were read from need not stay resident
-		// (the lexer has released what it passed as it moved on). This
-		// release takes every block the range touched, the one it shares
-		// with the next range included: if that range is being read, its
-		// worker faults the pages in again, and releases them when done.
-		defer func() { w.p.release(w.at, min(j.r.end+releaseBlock-1, int64(len(w.p.mem)))) }()
 	}
 	j.ok = false
 	if j.tmpl == nil {
@@ -512,13 +548,6 @@ func (w *encWorker) lexerAt(off int64) *lexer {
 		lx = &lexer{maxTok: p.maxLine, lines: w.lines, stack: []byte{'['}}
 		if p.mem != nil {
 			lx.mem, lx.win = p.mem, max(p.bufSize, 16)
-			// Each move of the window releases the pages it has passed.
-			lx.slid = func(base int64) {
-				if base > w.at {
-					p.release(w.at, base)
-					w.at = base
-				}
-			}
 		} else {
 			lx.buf = make([]byte, 0, max(p.bufSize, 16))
 		}
@@ -526,7 +555,6 @@ func (w *encWorker) lexerAt(off int64) *lexer {
 	}
 	lx.i, lx.state, lx.long = 0, lxAfter, false
 	if p.mem != nil {
-		w.at = off
 		lx.window(off)
 		return lx
 	}
