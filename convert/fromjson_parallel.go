@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/mem"
 	opipe "github.com/toonstream/toon/internal/ordered" // (convert_test.go has a function called ordered)
 )
 
@@ -400,7 +401,7 @@ func (e *emitter) pipeline() *opipe.Pipeline[*encJob] {
 	// The rows of JSON Lines's root array follow recSep, not ','.
 	lines := p.lines && len(e.lx.stack) == 1
 	return opipe.NewAhead(p.workers, max(encAhead, 2*p.workers), func() func(*encJob) {
-		w := &encWorker{p: p, t: &e.tmpl, lines: lines, cells: make([]mcell, len(e.tmpl.ends)), vals: make([]toon.Value, len(e.tmpl.ends))}
+		w := &encWorker{p: p, t: &e.tmpl, lines: lines, cells: padded[mcell](len(e.tmpl.ends)), vals: padded[toon.Value](len(e.tmpl.ends))}
 		return w.encode
 	})
 }
@@ -491,6 +492,7 @@ func (e *emitter) writeBlock(o *opipe.Pipeline[*encJob]) error {
 // encWorker is what a goroutine that encodes ranges keeps from one range
 // to the next.
 type encWorker struct {
+	_     linePad
 	p     *encPar
 	t     *rowTemplate // the emitter's, which does not change while ranges are in flight
 	lines bool         // the table is the root array of JSON Lines
@@ -499,6 +501,23 @@ type encWorker struct {
 	vals  []toon.Value
 	data  []byte
 	pool  opipe.Pool[*toon.RowBlock] // the blocks it filled, once written
+	_     linePad
+}
+
+// linePad keeps what lies before it and after it in memory on other
+// cache lines: 128 bytes, since a core fetches lines in pairs. The
+// pipeline makes its workers' states one after another on the emitter's
+// goroutine, where they come out side by side in memory. Unpadded, two
+// workers wrote their own fields and cells on each row to the same
+// lines, which then went back and forth between the cores: the second
+// pass used a third more CPU time with two workers than with one, and
+// 7% more CPU and 4.5% more wall time than it does padded.
+type linePad [128]byte
+
+// padded returns a slice of n T's with room after them for a linePad
+// (see there).
+func padded[T any](n int) []T {
+	return make([]T, n, n+len(linePad{})/int(mem.Sizeof[T]())+1)
 }
 
 // encode writes the rows of j's range into its block, and sets j.ok if
