@@ -93,6 +93,23 @@ func TestDecodeAnyAllocs(t *testing.T) {
 	}
 }
 
+// TestKeyPrintIn checks that the print read from a line's text is the
+// key's print, for keys of every length up to 12 at the start of texts of
+// eight bytes and more, whatever bytes follow the key.
+func TestKeyPrintIn(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for round := 0; round < 2000; round++ {
+		text := make([]byte, 8+rng.Intn(8))
+		for j := range text {
+			text[j] = byte(rng.Intn(256))
+		}
+		n := rng.Intn(min(len(text), 12) + 1)
+		if got, want := keyPrintIn(text, n), keyPrint(text[:n]); got != want {
+			t.Fatalf("keyPrintIn(%q, %d) = %#x, keyPrint = %#x", text, n, got, want)
+		}
+	}
+}
+
 // TestKeySet checks duplicate detection against a map, for sets that stay
 // small (the linear search through key prints) and sets that grow past it
 // (the hash table), with keys that share prefixes, lengths and zero bytes.

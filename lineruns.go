@@ -122,6 +122,7 @@ lines:
 		f := &d.stack[top]
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
+		src := text // the text the key is read from
 		item := false
 		var h runHead // a header on the line (kind runNone: none)
 		row := false  // the line is an entry of the keyed object f
@@ -148,6 +149,7 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
+			src = rest
 			k, v, h = d.runField(rest)
 			item = true
 		}
@@ -187,8 +189,16 @@ lines:
 		if top+1+opens > d.opts.maxDepth {
 			break
 		}
-		if strict && !item && !f.keys.add(k) {
-			break // a duplicate key
+		var fp uint64 // keyPrint(k)
+		if strict {
+			if len(src) >= 8 && len(k) > 0 && &src[0] == &k[0] {
+				fp = keyPrintIn(src, len(k))
+			} else {
+				fp = keyPrint(k)
+			}
+			if !item && !f.keys.addPrint(k, fp) {
+				break // a duplicate key
+			}
 		}
 
 		// The line is taken: the general path's steps, without their checks.
@@ -234,7 +244,7 @@ lines:
 			d.queue = append(d.queue, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
-				f.keys.add(k) // the first key of a new object
+				f.keys.addPrint(k, fp) // the first key of a new object
 			}
 			depth++
 		}

@@ -116,14 +116,19 @@ func (d *Decoder) pop() error {
 }
 
 // keySet remembers the keys of one object to find duplicates. Small sets are
-// searched linearly, through a word per key (its first eight bytes and its
-// length) so that most keys are told apart without comparing their bytes;
-// larger ones through an open-addressing table, so a million sibling keys
-// cost linear time.
+// searched linearly, through a word per key (its print: its first seven
+// bytes and its length) so that most keys are told apart without comparing
+// their bytes, and a filter of one bit per print (seen) settles most new
+// keys without any search; larger sets through an open-addressing table,
+// so a million sibling keys cost linear time.
 type keySet struct {
 	arena []byte
+	// ends: in a small set, where each key of eight bytes or more ends in
+	// the arena (shorter keys are kept as their prints alone, and longer
+	// ones in order); in a table, where every key ends.
 	ends  []int32
 	fps   []uint64 // per key, keyPrint of it (small sets only)
+	seen  uint64   // the bits printBit of the prints in fps
 	spare []byte   // toTable's other arena, kept for its capacity
 	table []int32  // slot: index+1 into ends, 0 empty
 }
@@ -134,6 +139,7 @@ func (s *keySet) reset() {
 	s.arena = s.arena[:0]
 	s.ends = s.ends[:0]
 	s.fps = s.fps[:0]
+	s.seen = 0
 	s.table = s.table[:0]
 }
 
@@ -166,26 +172,70 @@ func keyPrint(k []byte) uint64 {
 	return 0
 }
 
-// add records k and reports whether it was new. Keys shorter than eight
-// bytes are kept as their prints alone; longer ones also in the arena.
+// keyPrintIn returns keyPrint(text[:n]) for a key at the start of text,
+// which holds at least eight bytes (a line holds its key and more): one
+// word read from text, with the bytes past the key masked off, and no
+// branch on the key's length.
+func keyPrintIn(text []byte, n int) uint64 {
+	w := binary.LittleEndian.Uint64(text[:8])
+	keep := ^uint64(0) >> (64 - 8*uint(min(n, 7))) // its first min(n, 7) bytes (none for 0)
+	return w&keep | uint64(min(n, 255))<<56
+}
+
+// printBit is the bit of print fp in a small set's filter.
+func printBit(fp uint64) uint64 {
+	return 1 << ((fp * 0x9e3779b97f4a7c15) >> 58)
+}
+
+// add records k and reports whether it was new.
 func (s *keySet) add(k []byte) bool {
 	if len(s.table) == 0 {
-		fp := keyPrint(k)
-		for i, f := range s.fps {
-			if f == fp && (len(k) < 8 || bytes.Equal(s.key(i), k)) {
-				return false
-			}
-		}
-		if len(k) >= 8 {
-			s.arena = append(s.arena, k...)
-		}
-		s.ends = append(s.ends, int32(len(s.arena)))
-		s.fps = append(s.fps, fp)
-		if len(s.ends) > 16 {
-			s.rehash(64)
-		}
-		return true
+		return s.addPrint(k, keyPrint(k))
 	}
+	return s.addHashed(k)
+}
+
+// addPrint is add for a set with no table, given fp, keyPrint(k). Keys
+// shorter than eight bytes are kept as their prints alone; longer ones
+// also in the arena.
+func (s *keySet) addPrint(k []byte, fp uint64) bool {
+	if len(s.table) != 0 {
+		return s.addHashed(k)
+	}
+	bit := printBit(fp)
+	if s.seen&bit != 0 && s.has(k, fp) {
+		return false
+	}
+	s.seen |= bit
+	if len(k) >= 8 {
+		s.arena = append(s.arena, k...)
+		s.ends = append(s.ends, int32(len(s.arena)))
+	}
+	s.fps = append(s.fps, fp)
+	if len(s.fps) > 16 {
+		s.rehash(64)
+	}
+	return true
+}
+
+// has reports whether the small set holds k, whose print is fp.
+func (s *keySet) has(k []byte, fp uint64) bool {
+	long := 0 // keys of eight bytes or more before i
+	for _, f := range s.fps {
+		if f>>56 >= 8 {
+			long++
+			if f == fp && bytes.Equal(s.key(long-1), k) {
+				return true
+			}
+		} else if f == fp {
+			return true
+		}
+	}
+	return false
+}
+
+// addHashed is add for a set with a table.
+func (s *keySet) addHashed(k []byte) bool {
 	mask := len(s.table) - 1
 	for i := int(maphash.Bytes(keySeed, k)) & mask; ; i = (i + 1) & mask {
 		v := s.table[i]
@@ -204,24 +254,30 @@ func (s *keySet) add(k []byte) bool {
 	}
 }
 
-// toTable moves a small set's short keys, kept as prints only, into the
-// arena, so that every key has its bytes there: the hash table needs them.
+// toTable moves a small set's keys into the arena, each with its end in
+// ends, so that every key has its bytes there: the hash table needs them.
+// A short key's bytes are its print's.
 func (s *keySet) toTable() {
+	var longEnds [17]int32 // a small set holds at most 17 keys
+	copy(longEnds[:], s.ends)
 	arena := s.spare[:0]
-	start := int32(0) // of key i in the old arena
-	for i, fp := range s.fps {
-		end := s.ends[i]
+	ends := s.ends[:0]
+	start, long := int32(0), 0 // of the next long key in the old arena
+	for _, fp := range s.fps {
 		if n := int(fp >> 56); n < 8 {
 			for j := 0; j < n; j++ {
 				arena = append(arena, byte(fp>>(8*uint(j))))
 			}
 		} else {
+			end := longEnds[long]
 			arena = append(arena, s.arena[start:end]...)
+			start = end
+			long++
 		}
-		start = end
-		s.ends[i] = int32(len(arena))
+		ends = append(ends, int32(len(arena)))
 	}
 	s.arena, s.spare = arena, s.arena[:0] // both keep their capacity
+	s.ends = ends
 	s.fps = s.fps[:0]
 }
 
