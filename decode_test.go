@@ -93,9 +93,36 @@ func TestDecodeAnyAllocs(t *testing.T) {
 	}
 }
 
+// TestKeyWords checks that the words read from a line's buffer are the
+// key's words (keyWordsOf), for keys of every length up to 20 at the start
+// of buffers of shortKey bytes and more, whatever bytes follow the key, and
+// keyWordsOf against its definition.
+func TestKeyWords(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for round := 0; round < 5000; round++ {
+		b := make([]byte, shortKey+rng.Intn(10))
+		for j := range b {
+			b[j] = byte(rng.Intn(256))
+		}
+		n := rng.Intn(min(len(b), 20) + 1)
+		k := b[:n]
+		want := keyWord{lo: keyPrint(k)}
+		for j := min(n, shortKey) - 1; j >= 7; j-- {
+			want.hi = want.hi<<8 | uint64(k[j])
+		}
+		if got := keyWordsOf(k); got != want {
+			t.Fatalf("keyWordsOf(%q) = %#x, want %#x", k, got, want)
+		}
+		if got := keyWords(b, n); got != want {
+			t.Fatalf("keyWords(%q, %d) = %#x, want %#x", b, n, got, want)
+		}
+	}
+}
+
 // TestKeySet checks duplicate detection against a map, for sets that stay
-// small (the linear search through key prints) and sets that grow past it
-// (the hash table), with keys that share prefixes, lengths and zero bytes.
+// small (the filter and the linear search through key words) and sets that
+// grow past it (the hash table), with keys that share prefixes, lengths and
+// zero bytes.
 func TestKeySet(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
 	alphabet := []byte{'a', 'b', 0, 0xff}
@@ -103,15 +130,27 @@ func TestKeySet(t *testing.T) {
 	for round := 0; round < 300; round++ {
 		s.reset()
 		seen := map[string]bool{}
+		var added []string
 		n := rng.Intn(40)
 		for i := 0; i < n; i++ {
 			// Half the keys sit in a larger buffer with other bytes after
 			// them, as keys do in the decoder's line buffer.
-			buf := make([]byte, 20)
+			buf := make([]byte, 24)
 			for j := range buf {
 				buf[j] = alphabet[rng.Intn(len(alphabet))]
 			}
-			k := buf[:rng.Intn(12)]
+			// Lengths on both sides of 8 and of shortKey, where the
+			// words stop holding a key whole.
+			k := buf[:rng.Intn(21)]
+			if len(added) > 0 && rng.Intn(4) == 0 {
+				// A key added before, long ones included, or one that
+				// differs from it in its last byte only.
+				k = append(buf[:0], added[rng.Intn(len(added))]...)
+				if len(k) > 0 && rng.Intn(2) == 0 {
+					k[len(k)-1] ^= 1
+				}
+			}
+			added = append(added, string(k))
 			if rng.Intn(2) == 0 {
 				k = append([]byte(nil), k...)
 			}

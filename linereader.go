@@ -298,53 +298,6 @@ func (l *lineReader) depthOf(spaces int) (int, bool) {
 	return l.lastDepth, l.lastOdd
 }
 
-// buffered returns the next line, without its LF, when the whole of it is
-// already in the buffer and no longer than the limit, without reading
-// more input or taking the line: a caller that takes it calls take with
-// its length. ok is false otherwise (readLine then reads it). Lines
-// returned before stay where they are, since nothing moves the buffer.
-// ascii reports that the line's bytes are all below 0x80.
-//
-// A short line is scanned a word at a time for its LF and its high bits
-// at once; from the 64th byte on, or near the end of the data, the rest
-// is left to indexNewline.
-func (l *lineReader) buffered() (line []byte, off int64, ascii, ok bool) {
-	buf := l.buf[:l.end]
-	i := l.scanned
-	hi := uint64(0)
-	for stop := min(i+64, len(buf)-8); i <= stop; i += 8 {
-		w := binary.LittleEndian.Uint64(buf[i:])
-		x := w ^ ('\n' * swarLo)
-		if lf := (x - swarLo) &^ x & swarHi; lf != 0 {
-			// The lowest flag is exact (a borrow only runs upward); the
-			// bytes before the LF are those below it.
-			below := lf&-lf - 1
-			i += bits.TrailingZeros64(lf) >> 3
-			if i-l.pos > l.maxLine {
-				return nil, 0, false, false
-			}
-			return buf[l.pos:i], l.base + int64(l.pos), (hi|w&below)&swarHi == 0 && l.scanned == l.pos, true
-		}
-		hi |= w
-	}
-	j := indexNewline(buf[i:])
-	if j < 0 {
-		return nil, 0, false, false
-	}
-	i += j
-	if i-l.pos > l.maxLine {
-		return nil, 0, false, false
-	}
-	return buf[l.pos:i], l.base + int64(l.pos), false, true
-}
-
-// take consumes the line of n bytes that buffered returned.
-func (l *lineReader) take(n int) {
-	l.pos += n + 1
-	l.scanned = l.pos
-	l.lineNum++
-}
-
 // validUTF8 reports whether b is well-formed UTF-8 (no surrogates). Lines
 // are mostly short and ASCII: a word-at-a-time check settles those before
 // utf8Valid is called. The last partial word is checked as the line's

@@ -1,5 +1,10 @@
 package toon
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // This file holds the decoder's runs of simple lines. In a nested document
 // most lines are field lines (`key: value`, or `key:` opening an object) of
 // the object at their depth, or list items whose first field is on the
@@ -86,16 +91,53 @@ func (d *Decoder) runLines() {
 	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
 		return // rows follow, which the fast path or step takes
 	}
+	// The state a line changes is kept in locals while the run goes on,
+	// and stored back when it ends (or, for the queue, before a call that
+	// appends to it): the position in the buffer, the line count, the
+	// queue, the marks, and the last two lines taken (d.end and d.cur,
+	// which no error of a run needs before then).
 	lr := &d.lr
 	strict := d.opts.strict
+	maxDepth := d.opts.maxDepth
+	buf := lr.buf[:lr.end]
+	pos, scanned, num := lr.pos, lr.scanned, lr.lineNum
+	q, marks := d.queue, d.marks
+	end, cur := d.end, d.cur
 	taken := false
 lines:
-	for len(d.queue) < runTokens {
-		line, off, ascii, ok := lr.buffered()
-		if !ok {
+	for len(q) < runTokens {
+		// The line at pos, when the whole of it is in the buffer: its LF,
+		// found a word at a time from scanned (readLine may have scanned
+		// part of the line for it before), with the high bits of the
+		// bytes before it (ascii: all below 0x80, known only for a line
+		// scanned from its start). The lowest LF flag of a word is exact
+		// (a borrow only runs upward), and the bytes before the LF are
+		// those below it. From the 64th byte on, or near the end of the
+		// data, the rest is left to indexNewline.
+		e, ascii := -1, false
+		i, hi := scanned, uint64(0)
+		for stop := min(i+64, len(buf)-8); i <= stop; i += 8 {
+			w := binary.LittleEndian.Uint64(buf[i:])
+			x := w ^ ('\n' * swarLo)
+			if lf := (x - swarLo) &^ x & swarHi; lf != 0 {
+				below := lf&-lf - 1
+				e = i + bits.TrailingZeros64(lf)>>3
+				ascii = (hi|w&below)&swarHi == 0 && scanned == pos
+				break
+			}
+			hi |= w
+		}
+		if e < 0 {
+			j := indexNewline(buf[i:])
+			if j < 0 {
+				break
+			}
+			e = i + j
+		}
+		if e-pos > lr.maxLine {
 			break
 		}
-		full := line
+		full := buf[pos:e]
 		if n := len(full); n > 0 && full[n-1] == '\r' {
 			full = full[:n-1]
 		}
@@ -122,12 +164,18 @@ lines:
 		f := &d.stack[top]
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
+		src := text // the text the key is read from
 		item := false
 		var h runHead // a header on the line (kind runNone: none)
 		row := false  // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
-			k, v, h = d.runField(text)
+			// Most field lines are a plain key and its colon.
+			if i := plainKeyEnd(text); i > 0 && i < len(text) && text[i] == ':' {
+				k, v = text[:i], text[i+1:]
+			} else {
+				k, v, h = d.runField(text, i)
+			}
 		case fKeyed:
 			if !d.runRows(f) || strict && f.count >= f.n {
 				break
@@ -148,7 +196,8 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			k, v, h = d.runField(rest)
+			src = rest
+			k, v, h = d.runField(rest, plainKeyEnd(rest))
 			item = true
 		}
 		if k == nil {
@@ -184,46 +233,72 @@ lines:
 		if item {
 			opens++
 		}
-		if top+1+opens > d.opts.maxDepth {
+		if top+1+opens > maxDepth {
 			break
 		}
-		if strict && !item && !f.keys.add(k) {
-			break // a duplicate key
+		var kw keyWord // the key's words (keyWordsOf)
+		if strict {
+			// A key read from the line is followed in the buffer by the
+			// rest of the line and its LF: its words are read from there.
+			if at := pos + len(full) - len(src); len(k) > 0 && &src[0] == &k[0] && at+shortKey <= len(buf) {
+				kw = keyWords(buf[at:], len(k))
+			} else {
+				kw = keyWordsOf(k)
+			}
+			if !item {
+				// A key of up to shortKey bytes new to a small set's
+				// filter is new: the common case of addWords, here
+				// without its call.
+				ks := &f.keys
+				if bit := kw.bit(); len(k) <= shortKey && len(ks.table) == 0 && len(ks.words) < 16 && ks.seen&bit == 0 {
+					ks.seen |= bit
+					ks.words = append(ks.words, kw)
+				} else if !ks.addWords(k, kw) {
+					break // a duplicate key
+				}
+			}
 		}
 
 		// The line is taken: the general path's steps, without their checks.
 		if !taken {
 			taken = true
-			if len(d.marks) == 0 {
+			if len(marks) == 0 {
 				d.first = d.line
 			}
 		}
-		num := lr.lineNum + 1
+		num++
+		off := lr.base + int64(pos)
 		// The mark's fields are stored one at a time: a composite
 		// literal is built on the stack and copied with wider loads than
 		// its stores, which stalls.
-		if len(d.marks) < cap(d.marks) {
-			d.marks = d.marks[:len(d.marks)+1]
+		if len(marks) < cap(marks) {
+			marks = marks[:len(marks)+1]
 		} else {
-			d.marks = append(d.marks, lineMark{})
+			marks = append(marks, lineMark{})
 		}
-		m := &d.marks[len(d.marks)-1]
-		m.q, m.start, m.n, m.num, m.indent = len(d.queue), int(off-lr.base), len(full), num, sp
-		lr.take(len(line))
-		d.end, d.cur = d.cur, lineRef{num, off}
-		lr.keepOff = off
+		m := &marks[len(marks)-1]
+		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
+		pos = e + 1
+		scanned = pos
+		end, cur = cur, lineRef{num, off}
 		d.line.num = num // push records it
-		for len(d.stack) > top+1 {
-			d.pop() // cannot fail: see closeFails
+		// The scopes the line closes end with their tokens (closeFails
+		// told that none fails its count), as pop ends them.
+		for j := len(d.stack) - 1; j > top; j-- {
+			if c := d.stack[j].kind; c == fList || c == fTabular {
+				q = append(q, ArrayEndToken())
+			} else {
+				q = append(q, ObjectEndToken())
+			}
 		}
+		d.stack = d.stack[:top+1]
 		f.fresh = false
-		d.rowKept = false
 		if row {
 			f.count++
-			d.queue = append(d.queue, KeyToken(k))
-			base := len(d.queue)
-			d.queue = append(d.queue, d.rowTmpl...)
-			r := d.queue[base:]
+			q = append(q, KeyToken(k))
+			base := len(q)
+			q = append(q, d.rowTmpl...)
+			r := q[base:]
 			for c, at := range d.cellAt {
 				r[at] = d.vals[c]
 			}
@@ -231,33 +306,40 @@ lines:
 		}
 		if item {
 			f.count++
-			d.queue = append(d.queue, ObjectStartToken())
+			q = append(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
-				f.keys.add(k) // the first key of a new object
+				f.keys.addWords(k, kw) // the first key of a new object
 			}
 			depth++
 		}
-		d.queue = append(d.queue, KeyToken(k))
+		q = append(q, KeyToken(k))
 		switch {
 		case h.kind == runInline:
-			d.queue = append(d.queue, ArrayStartToken(h.n, FormInline, Delimiter(h.delim), nil))
-			d.queue = append(d.queue, d.vals...)
-			d.queue = append(d.queue, ArrayEndToken())
+			q = append(q, ArrayStartToken(h.n, FormInline, Delimiter(h.delim), nil))
+			q = append(q, d.vals...)
+			q = append(q, ArrayEndToken())
 		case h.kind != runNone:
+			d.queue = q
 			d.runTable(k, h, depth)
+			q = d.queue
 		case len(v) == 0:
-			d.queue = append(d.queue, ObjectStartToken())
+			q = append(q, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
 			f.fresh = true
 		case string(v) == "[]":
-			d.queue = append(d.queue, ArrayStartToken(0, FormEmpty, 0, nil), ArrayEndToken())
+			q = append(q, ArrayStartToken(0, FormEmpty, 0, nil), ArrayEndToken())
 		default:
-			d.queue = append(d.queue, t)
+			q = append(q, t)
 		}
 	}
-	d.halted = len(d.queue) < runTokens
+	d.queue, d.marks = q, marks
+	d.halted = len(q) < runTokens
 	if taken {
+		lr.pos, lr.scanned, lr.lineNum = pos, scanned, num
+		lr.keepOff = cur.off
+		d.end, d.cur = end, cur
+		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
 }
@@ -310,9 +392,8 @@ const (
 // | or tab. k is nil for any other text. The general path (fieldLine,
 // parseHeader) reads such a header the same way: the line's first
 // unquoted bracket and colon are the header's, and a plain key is a key
-// in both modes.
-func (d *Decoder) runField(text []byte) (k, v []byte, h runHead) {
-	i := plainKeyEnd(text)
+// in both modes. i is plainKeyEnd(text).
+func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
 	switch {
 	case i == 0:
 		k, v = d.runKey(text) // a quoted key, or none
@@ -416,12 +497,23 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 }
 
 // plainKeyEnd returns the length of the unquoted key (§7.3's pattern) at
-// the start of text, 0 when text does not start with one.
+// the start of text, 0 when text does not start with one. Its bytes are
+// classed eight at a time, with no branch on each: the first byte that is
+// no key character ends the key (a key's length varies from line to
+// line, and a loop ending on it would be mispredicted at most lines).
 func plainKeyEnd(text []byte) int {
 	if len(text) == 0 || keyStart[text[0]] == 0 {
 		return 0
 	}
 	i := 1
+	for ; i+8 <= len(text); i += 8 {
+		c := text[i : i+8 : i+8]
+		m := uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
+			uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
+		if m != 0xff {
+			return i + bits.TrailingZeros(^m)
+		}
+	}
 	for i < len(text) && keyChar[text[i]] != 0 {
 		i++
 	}

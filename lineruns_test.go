@@ -27,7 +27,7 @@ var runKeys = []string{"a", "b", "name", "id", "x_1", "k.y", "timeout_seconds", 
 // runValues are values of field lines: ones that runLines takes and ones
 // that it must leave to step (bad quotes and escapes, ill-formed UTF-8).
 var runValues = []string{
-	"1", "-2.5", "0", "007", "1e5", "true", "false", "null", "x", "Ada Lovelace", `""`, `"a,b"`, `"q\"q"`,
+	"1", "-2.5", "0", "007", "1e5", "12ab", "12345678", "123456789", "9.5x", "42 ", "true", "false", "null", "x", "Ada Lovelace", `""`, `"a,b"`, `"q\"q"`,
 	`"tab\there"`, "[]", "a: b", "é", "€x", " pad ", `"open`, `"bad\q"`, `"x"y`, "\xff", `"\u00e9"`, "- x", "#x",
 }
 

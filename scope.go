@@ -116,24 +116,38 @@ func (d *Decoder) pop() error {
 }
 
 // keySet remembers the keys of one object to find duplicates. Small sets are
-// searched linearly, through a word per key (its first eight bytes and its
-// length) so that most keys are told apart without comparing their bytes;
-// larger ones through an open-addressing table, so a million sibling keys
-// cost linear time.
+// searched linearly, through two words per key (keyWords: its length and
+// first fifteen bytes, the whole of most keys) so that most keys are told
+// apart, and keys of up to fifteen bytes found equal, without their bytes;
+// a filter of one bit per key (seen) settles most new keys without any
+// search. Larger sets go through an open-addressing table, so a million
+// sibling keys cost linear time.
 type keySet struct {
 	arena []byte
+	// ends: in a small set, where each key longer than fifteen bytes ends
+	// in the arena (shorter keys are kept as their words alone, and longer
+	// ones in order); in a table, where every key ends.
 	ends  []int32
-	fps   []uint64 // per key, keyPrint of it (small sets only)
-	spare []byte   // toTable's other arena, kept for its capacity
-	table []int32  // slot: index+1 into ends, 0 empty
+	words []keyWord // per key, its words (small sets only)
+	seen  uint64    // the bits wordBit of the words in words
+	spare []byte    // toTable's other arena, kept for its capacity
+	table []int32   // slot: index+1 into ends, 0 empty
 }
+
+// keyWord is a key's two words (keyWords): lo, its print (keyPrint), and
+// hi, its bytes 7 to 14.
+type keyWord struct{ lo, hi uint64 }
+
+// shortKey is the length of the longest key that its words hold whole.
+const shortKey = 15
 
 var keySeed = maphash.MakeSeed()
 
 func (s *keySet) reset() {
 	s.arena = s.arena[:0]
 	s.ends = s.ends[:0]
-	s.fps = s.fps[:0]
+	s.words = s.words[:0]
+	s.seen = 0
 	s.table = s.table[:0]
 }
 
@@ -166,26 +180,87 @@ func keyPrint(k []byte) uint64 {
 	return 0
 }
 
-// add records k and reports whether it was new. Keys shorter than eight
-// bytes are kept as their prints alone; longer ones also in the arena.
+// keyWordsOf returns the words of key k, reading only its bytes: its
+// print, and its bytes 7 to 14 packed as keyPrint packs the first ones
+// (zero past the key's end).
+func keyWordsOf(k []byte) keyWord {
+	w := keyWord{lo: keyPrint(k)}
+	switch n := len(k); {
+	case n >= shortKey:
+		w.hi = binary.LittleEndian.Uint64(k[7:])
+	case n > 7:
+		w.hi = keyPrint(k[7:]) &^ (0xff << 56)
+	}
+	return w
+}
+
+// keyWords returns keyWordsOf(b[:n]) for a key at the start of b, which
+// holds at least shortKey bytes (a line and the buffer after it hold the
+// key and more): two words read from b, with the bytes past the key
+// masked off, and no branch on the key's length.
+func keyWords(b []byte, n int) keyWord {
+	lo := binary.LittleEndian.Uint64(b[:8])
+	hi := binary.LittleEndian.Uint64(b[7:shortKey])
+	// The masks keep the key's first min(n, 7) bytes, and its bytes from
+	// the 8th on (none below 8: a shift by 64 is 0).
+	return keyWord{
+		lo: lo&(^uint64(0)>>(64-8*uint(min(n, 7)))) | uint64(min(n, 255))<<56,
+		hi: hi & (^uint64(0) >> (64 - 8*uint(min(max(n-7, 0), 8)))),
+	}
+}
+
+// bit is the bit of w in a small set's filter.
+func (w keyWord) bit() uint64 {
+	return 1 << (((w.lo + w.hi) * 0x9e3779b97f4a7c15) >> 58)
+}
+
+// add records k and reports whether it was new.
 func (s *keySet) add(k []byte) bool {
 	if len(s.table) == 0 {
-		fp := keyPrint(k)
-		for i, f := range s.fps {
-			if f == fp && (len(k) < 8 || bytes.Equal(s.key(i), k)) {
-				return false
-			}
-		}
-		if len(k) >= 8 {
-			s.arena = append(s.arena, k...)
-		}
-		s.ends = append(s.ends, int32(len(s.arena)))
-		s.fps = append(s.fps, fp)
-		if len(s.ends) > 16 {
-			s.rehash(64)
-		}
-		return true
+		return s.addWords(k, keyWordsOf(k))
 	}
+	return s.addHashed(k)
+}
+
+// addWords is add given w, keyWordsOf(k).
+func (s *keySet) addWords(k []byte, w keyWord) bool {
+	if len(s.table) != 0 {
+		return s.addHashed(k)
+	}
+	bit := w.bit()
+	if s.seen&bit != 0 && s.has(k, w) {
+		return false
+	}
+	s.seen |= bit
+	if len(k) > shortKey {
+		s.arena = append(s.arena, k...)
+		s.ends = append(s.ends, int32(len(s.arena)))
+	}
+	s.words = append(s.words, w)
+	if len(s.words) > 16 {
+		s.rehash(64)
+	}
+	return true
+}
+
+// has reports whether the small set holds k, whose words are w.
+func (s *keySet) has(k []byte, w keyWord) bool {
+	long := 0 // keys longer than shortKey before the one looked at
+	for _, x := range s.words {
+		if x.lo>>56 > shortKey {
+			long++
+			if x == w && bytes.Equal(s.key(long-1), k) {
+				return true
+			}
+		} else if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// addHashed is add for a set with a table.
+func (s *keySet) addHashed(k []byte) bool {
 	mask := len(s.table) - 1
 	for i := int(maphash.Bytes(keySeed, k)) & mask; ; i = (i + 1) & mask {
 		v := s.table[i]
@@ -204,29 +279,39 @@ func (s *keySet) add(k []byte) bool {
 	}
 }
 
-// toTable moves a small set's short keys, kept as prints only, into the
-// arena, so that every key has its bytes there: the hash table needs them.
+// toTable moves a small set's keys into the arena, each with its end in
+// ends, so that every key has its bytes there: the hash table needs them.
+// The bytes of a key of up to shortKey bytes are its words'.
 func (s *keySet) toTable() {
+	var longEnds [17]int32 // a small set holds at most 17 keys
+	copy(longEnds[:], s.ends)
 	arena := s.spare[:0]
-	start := int32(0) // of key i in the old arena
-	for i, fp := range s.fps {
-		end := s.ends[i]
-		if n := int(fp >> 56); n < 8 {
+	ends := s.ends[:0]
+	start, long := int32(0), 0 // of the next long key in the old arena
+	for _, w := range s.words {
+		if n := int(w.lo >> 56); n <= shortKey {
 			for j := 0; j < n; j++ {
-				arena = append(arena, byte(fp>>(8*uint(j))))
+				if j < 7 {
+					arena = append(arena, byte(w.lo>>(8*uint(j))))
+				} else {
+					arena = append(arena, byte(w.hi>>(8*uint(j-7))))
+				}
 			}
 		} else {
+			end := longEnds[long]
 			arena = append(arena, s.arena[start:end]...)
+			start = end
+			long++
 		}
-		start = end
-		s.ends[i] = int32(len(arena))
+		ends = append(ends, int32(len(arena)))
 	}
 	s.arena, s.spare = arena, s.arena[:0] // both keep their capacity
-	s.fps = s.fps[:0]
+	s.ends = ends
+	s.words = s.words[:0]
 }
 
 func (s *keySet) rehash(size int) {
-	if len(s.fps) > 0 {
+	if len(s.words) > 0 {
 		s.toTable()
 	}
 	if cap(s.table) >= size {
