@@ -45,7 +45,7 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 // settles the common cases, strings of valid UTF-8 with no byte that needs
 // an escape: the special test on the first and last 8 bytes (4 for
 // strings of 4 to 7 bytes; the words overlap when the string is short)
-// and on the words between them if any, utf8.ValidString if a byte is not
+// and on the words between them if any, validString if a byte is not
 // ASCII, and the shapes of §7.2 (shapeOf, and numericLike for text that
 // starts as a number does). For every other string it writes nothing and
 // returns -1, for appendStrSlow.
@@ -76,7 +76,7 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
-	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !validString(s)) {
 		return -1
 	}
 	q := 0
@@ -113,7 +113,7 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		h, q, g := special(sp.Load64(i), dw)
 		hard, quo, high = hard|h, quo|q, high|g
 	}
-	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !validString(s)) {
 		return -1
 	}
 	q := 0
@@ -149,13 +149,13 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	if escIndex(s) < len(s) {
 		o := len(b)
 		b, high := appendEscaped(b, s)
-		if high&hi8 == 0 || utf8.ValidString(s) {
+		if high&hi8 == 0 || validString(s) {
 			return b
 		}
 		b, _ = appendEscaped(b[:o], strings.ToValidUTF8(s, "\uFFFD"))
 		return b
 	}
-	if !utf8.ValidString(s) {
+	if !validString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	if _, quo, _ := strFlags(s, dw); quo != 0 || quoteByShape(s) {
@@ -165,6 +165,11 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	}
 	return append(b, s...)
 }
+
+// validString reports whether s is well-formed UTF-8: utf8Valid, the
+// module's validator (faster than utf8.ValidString on text that is not
+// ASCII), on the bytes of s.
+func validString(s string) bool { return utf8Valid(mem.Bytes(s)) }
 
 // escWord has the high bit set in the lane of the first byte of x that
 // needs an escape inside quotes (§7.1: a control U+0000–U+001F, '"' or
