@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // strBenchTexts returns n strings of each kind the string writer meets in
@@ -89,5 +90,34 @@ func BenchmarkAppendStr(b *testing.B) {
 				b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
 			}
 		})
+	}
+}
+
+// BenchmarkAppendTime measures appendTime, the text of a time.Time field,
+// on UTC instants with and without a fraction, in ns per time of the
+// thread's CPU time (cpu-ns/op).
+func BenchmarkAppendTime(b *testing.B) {
+	r := rand.New(rand.NewSource(3))
+	times := make([]time.Time, 256)
+	for i := range times {
+		ns := int64(0)
+		if i%2 == 0 {
+			ns = r.Int63n(1e9)
+		}
+		times[i] = time.Unix(1.6e9+r.Int63n(2e8), ns).UTC()
+	}
+	buf := make([]byte, 0, 64*len(times))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ResetTimer()
+	t0 := threadCPU()
+	for range b.N {
+		buf = buf[:0]
+		for i := range times {
+			buf = appendTime(buf, &times[i])
+		}
+	}
+	if cpu := threadCPU() - t0; t0 >= 0 && cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(times)), "cpu-ns/op")
 	}
 }
