@@ -568,8 +568,11 @@ func appendTyped(b []byte, pl *encPlan, p mem.Ptr, mask uint8) ([]byte, error) {
 	case ekNull:
 		return append(b, "null"...), nil
 	case ekTime:
-		var buf [64]byte
-		return appendBytesStr(b, appendTime(buf[:0], mem.As[time.Time](p)), mask), nil
+		// The text of a time has the colons of its clock, which force
+		// quotes (§7.2), and no byte that needs an escape.
+		b = append(b, '"')
+		b = appendTime(b, mem.As[time.Time](p))
+		return append(b, '"'), nil
 	}
 	s, isNull, num, err := primText(pl, p)
 	switch {

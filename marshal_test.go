@@ -332,6 +332,16 @@ func TestAppendTime(t *testing.T) {
 	} {
 		check(tm)
 	}
+	// As a field and in a list, written quoted without a scan, as the
+	// generic path writes the same text.
+	for _, z := range zones {
+		tm := time.Date(2025, 5, 9, 14, 30, 1, 120000000, z)
+		sameAsGeneric(t, struct {
+			T time.Time   `json:"t"`
+			P *time.Time  `json:"p"`
+			L []time.Time `json:"l"`
+		}{tm, &tm, []time.Time{tm, {}}})
+	}
 }
 
 // TestMarshalRowsRetry checks tables whose rows the whole-row writer
