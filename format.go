@@ -45,7 +45,7 @@ func appendStrW(b []byte, s string, dw uint64) []byte {
 // settles the common cases, strings of valid UTF-8 with no byte that needs
 // an escape: the special test on the first and last 8 bytes (4 for
 // strings of 4 to 7 bytes; the words overlap when the string is short)
-// and on the words between them if any, utf8.ValidString if a byte is not
+// and on the words between them if any, validString if a byte is not
 // ASCII, and the shapes of §7.2 (shapeOf, and numericLike for text that
 // starts as a number does). For every other string it writes nothing and
 // returns -1, for appendStrSlow.
@@ -76,7 +76,7 @@ func putStr(p mem.Ptr, s string, dw uint64) int {
 		p.Store16(0, '"'|'"'<<8)
 		return 2
 	}
-	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !validString(s)) {
 		return -1
 	}
 	q := 0
@@ -113,7 +113,7 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 		h, q, g := special(sp.Load64(i), dw)
 		hard, quo, high = hard|h, quo|q, high|g
 	}
-	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !utf8.ValidString(s)) {
+	if (hard|high)&hi8 != 0 && (hard&hi8 != 0 || !validString(s)) {
 		return -1
 	}
 	q := 0
@@ -138,16 +138,25 @@ func putLongStr(p mem.Ptr, s string, dw uint64) int {
 
 // appendStrSlow is appendStrW for the strings its fast test does not
 // settle: those with a byte that may need an escape or force quotes, and
-// those that are not valid UTF-8.
+// those that are not valid UTF-8. A string with a byte that needs an
+// escape is written by appendEscaped, which also tells whether it met a
+// byte that is not ASCII: only then is the string checked for UTF-8, and
+// written again with its ill-formed bytes replaced if it is not valid.
 func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	if len(s) == 0 {
 		return append(b, '"', '"')
 	}
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
+	if escIndex(s) < len(s) {
+		o := len(b)
+		b, high := appendEscaped(b, s)
+		if high&hi8 == 0 || validString(s) {
+			return b
+		}
+		b, _ = appendEscaped(b[:o], strings.ToValidUTF8(s, "\uFFFD"))
+		return b
 	}
-	if i := escIndex(s); i < len(s) {
-		return appendEscaped(b, s, i)
+	if !validString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	if _, quo, _ := strFlags(s, dw); quo != 0 || quoteByShape(s) {
 		b = append(b, '"')
@@ -156,6 +165,11 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 	}
 	return append(b, s...)
 }
+
+// validString reports whether s is well-formed UTF-8: utf8Valid, the
+// module's validator (faster than utf8.ValidString on text that is not
+// ASCII), on the bytes of s.
+func validString(s string) bool { return utf8Valid(mem.Bytes(s)) }
 
 // escWord has the high bit set in the lane of the first byte of x that
 // needs an escape inside quotes (§7.1: a control U+0000–U+001F, '"' or
@@ -196,61 +210,123 @@ func escIndex(s string) int {
 	return n
 }
 
+// escRoom is the room appendEscaped keeps past the rest of the text
+// while it writes: an escape stored as a whole word (8 bytes), the word
+// that may end the text, and the closing quote.
+const escRoom = 17
+
+// escSeqs holds the escape of §7.1 of each byte that needs one (a control
+// U+0000–U+001F, '"' or '\\'), in the low bytes of a word, with its length
+// (2, or 6 for \u00xx) in the top byte; the other entries are unused.
+var escSeqs = func() (t [0x80]uint64) {
+	put := func(c byte, seq string) {
+		var w uint64
+		for k := len(seq) - 1; k >= 0; k-- {
+			w = w<<8 | uint64(seq[k])
+		}
+		t[c] = w | uint64(len(seq))<<56
+	}
+	for c := byte(0); c < 0x20; c++ {
+		put(c, `\u00`+string(hexDigits[c>>4])+string(hexDigits[c&15]))
+	}
+	put('\n', `\n`)
+	put('\r', `\r`)
+	put('\t', `\t`)
+	put('"', `\"`)
+	put('\\', `\\`)
+	return t
+}()
+
 // appendEscaped appends s in double quotes with the escapes of §7.1 (see
-// appendQuoted); s[:i] needs none, and s[i] does. Between the bytes that
-// need an escape, the text is copied a word at a time as escWord tests
-// it: each word is stored whole, and the next escape overwrites the bytes
-// of the word from its own on.
-func appendEscaped(b []byte, s string, i int) []byte {
+// appendQuoted), and returns with it the OR of the words of s it read,
+// whose high bits tell whether s has a byte that is not ASCII. The text
+// between the bytes that need an escape is copied a word at a time (two
+// at a time while 16 bytes remain) as escWord tests it: each word is
+// stored whole, and the escape of the first byte that needs one
+// overwrites the bytes of the word from its own on. The last bytes of a
+// string of 8 bytes or more are read in the word that ends with them.
+// The output is written through a pointer into b's spare capacity, which
+// is kept at least escRoom bytes past the rest of the text at each
+// escape; an escape is stored as a word of escSeqs.
+func appendEscaped(b []byte, s string) ([]byte, uint64) {
 	n := len(s)
-	b = slices.Grow(b, n+8)
+	if cap(b)-len(b) < n+n/8+escRoom {
+		b = slices.Grow(b, n+n/8+escRoom)
+	}
 	b = append(b, '"')
-	b = append(b, s[:i]...)
+	d, j, c := mem.BytesData(b), len(b), cap(b)
 	sp := mem.StringData(s)
-	for i < n {
-		b = appendEscape(b, s[i])
-		i++
-		// Room for the rest of s, which the word stores below stay
-		// within: they store 8 bytes only where 8 remain.
-		var d mem.Ptr
-		var o int
-		b, d, o = spare(b, n-i, false)
-		j := 0
-	words:
-		for i+8 <= n {
+	var high uint64
+	i := 0
+	for {
+		// A run of bytes that need no escape, from i.
+		for i+16 <= n {
+			x0, x1 := sp.Load64(i), sp.Load64(i+8)
+			d.Store64(j, x0)
+			d.Store64(j+8, x1)
+			high |= x0 | x1
+			m0, m1 := escWord(x0), escWord(x1)
+			if m0|m1 != 0 {
+				k := bits.TrailingZeros64(m0) >> 3
+				if m0 == 0 {
+					k = 8 + bits.TrailingZeros64(m1)>>3
+				}
+				i, j = i+k, j+k
+				goto escape
+			}
+			i, j = i+16, j+16
+		}
+		if i+8 <= n {
 			x := sp.Load64(i)
 			d.Store64(j, x)
+			high |= x
 			if m := escWord(x); m != 0 {
 				k := bits.TrailingZeros64(m) >> 3
 				i, j = i+k, j+k
-				break words
+				goto escape
 			}
 			i, j = i+8, j+8
 		}
-		if i+8 > n {
+		if i == n {
+			break
+		}
+		if n >= 8 {
+			// The r < 8 bytes left, in the low lanes of the word
+			// that ends the string; the lanes above them (zeros,
+			// which escWord flags) are masked off.
+			r := n - i
+			x := sp.Load64(n-8) >> (64 - 8*r)
+			d.Store64(j, x)
+			high |= x
+			m := escWord(x) & (1<<(8*r) - 1)
+			if m == 0 {
+				i, j = n, j+r
+				break
+			}
+			k := bits.TrailingZeros64(m) >> 3
+			i, j = i+k, j+k
+		} else {
 			for i < n && charClass[sp.Byte(i)]&clsEscape == 0 {
 				d.SetByte(j, sp.Byte(i))
+				high |= uint64(sp.Byte(i))
 				i, j = i+1, j+1
 			}
+			if i == n {
+				break
+			}
 		}
-		b = b[:o+j]
+	escape:
+		// s[i] needs an escape.
+		if c-j < n-i+escRoom {
+			b = slices.Grow(b[:j], n-i+(n-i)/8+escRoom)
+			d, c = mem.BytesData(b), cap(b)
+		}
+		e := escSeqs[sp.Byte(i)&0x7f]
+		d.Store64(j, e)
+		i, j = i+1, j+int(e>>56)
 	}
-	return append(b, '"')
-}
-
-// appendEscape appends the escape of §7.1 of c, a byte that needs one.
-func appendEscape(b []byte, c byte) []byte {
-	switch c {
-	case '\\', '"':
-		return append(b, '\\', c)
-	case '\n':
-		return append(b, '\\', 'n')
-	case '\r':
-		return append(b, '\\', 'r')
-	case '\t':
-		return append(b, '\\', 't')
-	}
-	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&15])
+	d.SetByte(j, '"')
+	return b[:j+1], high
 }
 
 // appendBytesStr is appendStr for a byte slice.
@@ -265,9 +341,8 @@ const hexDigits = "0123456789abcdef"
 // classify(s); when it has no clsEscape bit the bytes are copied as they are.
 func appendQuoted(b []byte, s string, cls uint8) []byte {
 	if cls&clsEscape != 0 {
-		if i := escIndex(s); i < len(s) {
-			return appendEscaped(b, s, i)
-		}
+		b, _ = appendEscaped(b, s)
+		return b
 	}
 	b = append(b, '"')
 	b = append(b, s...)

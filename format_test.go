@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/longtest"
 	"github.com/toonstream/toon/internal/mem"
@@ -646,6 +647,54 @@ func TestAppendStrEscapeRoom(t *testing.T) {
 			t.Fatalf("appendStr(%q) = %q, want %q", s, got, want)
 		}
 	}
+}
+
+// FuzzAppendStr compares appendStr, whose long strings with escapes go
+// through appendEscaped's word loop, with refAppendStr, a byte at a time,
+// appending after a prefix with spare capacity from none to some. It also
+// checks the high bits appendEscaped reports against the bytes of s.
+func FuzzAppendStr(f *testing.F) {
+	for _, s := range []string{"", "a", "Hi team,\n\nplain text \"quoted\" then\ttab\\", "\x00\x01\x1f", "é\n", "\xff\n\xc3",
+		"0123456789abcdef\n0123456789abcdef\"", "exactly-16-bytes", "- a, b: [c] {d} | e"} {
+		f.Add(s, uint8(0), uint8(0))
+		f.Add(s, uint8(1), uint8(40))
+	}
+	f.Fuzz(func(t *testing.T, s string, delim, room uint8) {
+		d := []Delimiter{Comma, Tab, Pipe}[delim%3]
+		prefix := append(make([]byte, 0, 2+int(room)), "xy"...)
+		got := appendStr(prefix, s, quoteMask(d))
+		if want := "xy" + refAppendStr(s, d); string(got) != want {
+			t.Fatalf("appendStr(%q, %q) = %q, want %q", s, d, got, want)
+		}
+		if !utf8.ValidString(s) {
+			return
+		}
+		got, high := appendEscaped(prefix[:2], s)
+		var want strings.Builder
+		want.WriteString("xy\"")
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c == '\\' || c == '"':
+				want.WriteString("\\" + string(c))
+			case c == '\n':
+				want.WriteString(`\n`)
+			case c == '\r':
+				want.WriteString(`\r`)
+			case c == '\t':
+				want.WriteString(`\t`)
+			case c < 0x20:
+				fmt.Fprintf(&want, `\u%04x`, c)
+			default:
+				want.WriteByte(c)
+				ascii = ascii && c < 0x80
+			}
+		}
+		want.WriteByte('"')
+		if string(got) != want.String() || (high&hi8 == 0) != ascii {
+			t.Fatalf("appendEscaped(%q) = %q, high %#x; want %q, ASCII %v", s, got, high, want.String(), ascii)
+		}
+	})
 }
 
 // TestDigits8 checks the lane divisions digits8 rests on, for every value

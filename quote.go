@@ -95,7 +95,7 @@ func delimWord(mask uint8) uint64 { return delimWords[mask>>2&3] }
 // 0x80 and above, which is an ordinary byte of the string's text (§7.2
 // quotes for none) when the string is valid UTF-8, and is replaced with
 // the rest of its ill-formed sequence otherwise (appendStrSlow): a string
-// with one is written as it is once utf8.ValidString accepts it.
+// with one is written as it is once validString accepts it.
 const (
 	wordHard  = 0x80
 	wordHigh  = 0x40
