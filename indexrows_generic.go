@@ -114,10 +114,14 @@ func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) 
 		w := binary.LittleEndian.Uint64(blk[k:])
 		h := w & swarHi
 		lo := w & swar7f
-		// High bit set: the byte is not that byte of interest.
-		nq := (lo ^ quoteW) + swar7f
-		nb := (lo ^ bslashW) + swar7f
+		// High bit set: the byte is not that byte of interest. Each word's
+		// masks enter at the top; after the eighth, word k's are in bits
+		// 8k to 8k+7. A high byte starts a run when the byte before it,
+		// in this word or the last one, is not high.
+		q = q>>8 | packWord(^((lo^quoteW)+swar7f|h)&swarHi)
+		bs = bs>>8 | packWord(^((lo^bslashW)+swar7f|h)&swarHi)
 		ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
+		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
 		var nd uint64 // with h or-ed in
 		if ascii {
 			nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
@@ -126,13 +130,7 @@ func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) 
 			x := w ^ delimW
 			nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
 		}
-		// Each word's masks enter at the top; after the eighth, word k's
-		// are in bits 8k to 8k+7. A high byte starts a run when the byte
-		// before it, in this word or the last one, is not high.
-		q = q>>8 | packWord(^(nq|h)&swarHi)
-		bs = bs>>8 | packWord(^(nb|h)&swarHi)
 		dc = dc>>8 | packWord(^nd&swarHi)
-		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
 		prev = h >> 56
 	}
 	return q, bs, dc, o, prev
