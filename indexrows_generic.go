@@ -66,17 +66,30 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // first byte of each run of high bytes, found within each word with the
 // last byte of the word before carried in) share one mask: four masks a
 // block (blockMasks), each packed from the words' high bits at one
-// multiply a word (packWord).
+// multiply a word (packWord); three for a block inside a quoted region
+// (regionMasks), and the fourth (delimMasks) only when it leaves it.
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
 	delimW := uint64(delim) * swarLo
 	n := 0
 	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
 		blk := (*[64]byte)(src[st.pos : st.pos+64])
-		q, bs, dc, o, last := blockMasks(blk, delimW, st.high<<7)
+		// A block that starts inside a quoted region (a long quoted
+		// text) often ends inside it: its delimiters and colons are
+		// looked for only when some of it is outside.
+		inside := st.inq != 0
+		var q, bs, dc, o, last uint64
+		if inside {
+			q, bs, o, last = regionMasks(blk, st.high<<7)
+		} else {
+			q, bs, dc, o, last = blockMasks(blk, delimW, st.high<<7)
+		}
 		st.high = last >> 7
 		region := st.inq
 		if q|bs|st.esc != 0 {
 			region = quoteRegions(q, bs, st)
+		}
+		if inside && region != ^uint64(0) {
+			dc = delimMasks(blk, delimW)
 		}
 		e := dc&^region | q | bs | o
 		for ; e != 0; e &= e - 1 {
@@ -134,4 +147,46 @@ func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) 
 		prev = h >> 56
 	}
 	return q, bs, dc, o, prev
+}
+
+// regionMasks is blockMasks without the delimiters and colons, for a block
+// that starts inside a quoted region.
+func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last uint64) {
+	const (
+		quoteW  = '"' * swarLo
+		bslashW = '\\' * swarLo
+		lfW     = '\n' * swarLo
+		crW     = '\r' * swarLo
+	)
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		h := w & swarHi
+		lo := w & swar7f
+		q = q>>8 | packWord(^((lo^quoteW)+swar7f|h)&swarHi)
+		bs = bs>>8 | packWord(^((lo^bslashW)+swar7f|h)&swarHi)
+		ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
+		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
+		prev = h >> 56
+	}
+	return q, bs, o, prev
+}
+
+// delimMasks is the mask of blockMasks's delimiters and colons alone.
+func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
+	const colonW = ':' * swarLo
+	ascii := delimW < 0x80*swarLo
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		h := w & swarHi
+		lo := w & swar7f
+		var nd uint64 // with h or-ed in
+		if ascii {
+			nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
+		} else {
+			x := w ^ delimW
+			nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
+		}
+		dc = dc>>8 | packWord(^nd&swarHi)
+	}
+	return dc
 }
