@@ -391,8 +391,9 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			case primPlain:
 				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
 			case primDigit:
-				if e-s <= 8 && s+8 <= len(src) && shortNumber(binary.LittleEndian.Uint64(src[s:s+8]), lenMask[(e-s)&15]) {
-					putToken(slot, Token{h: uint64(KindNumber), p: sp.Add(s), n: e - s})
+				if n := e - s; n <= 8 && s+8 <= len(src) && shortNumber(sp.Load64(s), lenMask[n&15]) ||
+					n > 8 && n <= 16 && s+16 <= len(src) && longInteger(sp.Add(s), lenMask[(n-8)&15]) {
+					putToken(slot, Token{h: uint64(KindNumber), p: sp.Add(s), n: n})
 				} else {
 					putToken(slot, plainToken(src[s:e]))
 				}
@@ -480,6 +481,21 @@ func shortNumber(w, valid uint64) bool {
 	// leading '0' only alone or before the '.'.
 	return (nd == 0 || nd&(nd-1) == 0 && byte(w>>(bits.TrailingZeros64(nd)-7)) == '.' && nd&(valid>>8)&^0x80 != 0) &&
 		(byte(w) != '0' || byte(w>>8) == '.' || valid == 0x80)
+}
+
+// longInteger reports whether the 9 to 16 bytes at p (16 bytes readable)
+// that valid selects in the second word (lenMask[n-8] for a cell of n
+// bytes; the bytes after them may be anything) are an integer of 9 to 16
+// digits (ids, timestamps, byte counts): all digits, the first not '0'.
+// The second word is read only when the first is all digits. It may
+// report false for a number, which then goes through plainToken.
+func longInteger(p mem.Ptr, valid uint64) bool {
+	const hiNibbles, digits = 0xf0f0f0f0f0f0f0f0, '0' * swarLo
+	w := p.Load64(0)
+	// The first word is all digits when each byte's high nibble is 3 and
+	// adding 6 leaves it 3.
+	return w&hiNibbles == digits && (w+6*swarLo)&hiNibbles == digits && w&0xff != '0' &&
+		nonDigits(p.Load64(8))&valid == 0
 }
 
 // typeChunk is about how many cells typeRows types per call.

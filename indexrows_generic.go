@@ -8,10 +8,6 @@ import (
 // This file is the portable index kernel, indexBlocksGeneric, and the
 // specification the kernels of indexrows_amd64.s must match byte for byte.
 
-// swarBits packs the high bits of a SWAR mask (0x80 or 0 in each byte) into
-// the low 8 bits, byte k of the word becoming bit k.
-func swarBits(m uint64) uint64 { return (m >> 7) * 0x0102040810204080 >> 56 }
-
 // prefixXor returns the word whose bit i is the parity of bits 0..i of x:
 // the quoted regions of a block from the mask of its quotes.
 func prefixXor(x uint64) uint64 {
@@ -64,7 +60,61 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // that match none of a set of them are those whose sums, and-ed together,
 // or-ed with the byte's own high bit, have the high bit set. That is two
 // operations a byte of interest, where an exact equality test is five.
+//
+// Only delimiters and colons depend on the quoted regions, so the other
+// bytes of interest that are not quotes or backslashes (line ends and the
+// first byte of each run of high bytes, found within each word with the
+// last byte of the word before carried in) share one mask: four masks a
+// block (blockMasks), each packed from the words' high bits at one
+// multiply a word (packWord); three for a block inside a quoted region
+// (regionMasks), and the fourth (delimMasks) only when it leaves it.
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
+	delimW := uint64(delim) * swarLo
+	n := 0
+	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
+		blk := (*[64]byte)(src[st.pos : st.pos+64])
+		// A block that starts inside a quoted region (a long quoted
+		// text) often ends inside it: its delimiters and colons are
+		// looked for only when some of it is outside.
+		inside := st.inq != 0
+		var q, bs, dc, o, last uint64
+		if inside {
+			q, bs, o, last = regionMasks(blk, st.high<<7)
+		} else {
+			q, bs, dc, o, last = blockMasks(blk, delimW, st.high<<7)
+		}
+		st.high = last >> 7
+		region := st.inq
+		if q|bs|st.esc != 0 {
+			region = quoteRegions(q, bs, st)
+		}
+		if inside && region != ^uint64(0) {
+			dc = delimMasks(blk, delimW)
+		}
+		e := dc&^region | q | bs | o
+		for ; e != 0; e &= e - 1 {
+			out[n] = uint32(st.pos + bits.TrailingZeros64(e))
+			n++
+		}
+	}
+	return n
+}
+
+// packWord packs the high bits of a SWAR mask (0x80 or 0 in each byte)
+// into the top 8 bits, byte k of m becoming bit 56+k, the others 0; eight
+// of them shifted in from the top make the mask of 64 bytes. The multiply
+// moves bit 8k+7 to 56+k: each of its terms adds a shift of 7i, and the
+// terms that do not land there land below bit 56 or beyond bit 63,
+// without carries, since no two of them share a position.
+func packWord(m uint64) uint64 { return m * 0x02040810204081 & 0xff00000000000000 }
+
+// blockMasks returns the bit masks of a block's quotes, backslashes,
+// delimiters and colons, and other bytes of interest (line ends and the
+// first byte of each run of high bytes), for the delimiter delimW (a word
+// of it) and prev, 0x80 when the byte before the block is >= 0x80, else 0;
+// and last, the same for the block's last byte. It is a function of its
+// own so that its loop has the registers to itself.
+func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) {
 	const (
 		quoteW  = '"' * swarLo
 		bslashW = '\\' * swarLo
@@ -72,44 +122,71 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		lfW     = '\n' * swarLo
 		crW     = '\r' * swarLo
 	)
-	delimW := uint64(delim) * swarLo
-	n := 0
-	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
-		blk := src[st.pos : st.pos+64]
-		var q, bs, dc, sp, hi uint64
-		for k := 0; k < 8; k++ {
-			w := binary.LittleEndian.Uint64(blk[8*k:])
-			sh := uint(8 * k)
-			h := w & swarHi
-			lo := w & swar7f
-			// High bit set: the byte is not that byte of interest.
-			nq := (lo ^ quoteW) + swar7f
-			nb := (lo ^ bslashW) + swar7f
-			var nd uint64 // with h or-ed in
-			if delim < 0x80 {
-				nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
-			} else {
-				// A delimiter that is not ASCII: the exact test.
-				x := w ^ delimW
-				nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
-			}
-			ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
-			q |= swarBits(^(nq|h)&swarHi) << sh
-			bs |= swarBits(^(nb|h)&swarHi) << sh
-			dc |= swarBits(^nd&swarHi) << sh
-			sp |= swarBits(^(ns|h)&swarHi) << sh
-			hi |= swarBits(h) << sh
+	ascii := delimW < 0x80*swarLo
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		h := w & swarHi
+		lo := w & swar7f
+		// High bit set: the byte is not that byte of interest. Each word's
+		// masks enter at the top; after the eighth, word k's are in bits
+		// 8k to 8k+7. A high byte starts a run when the byte before it,
+		// in this word or the last one, is not high.
+		q = q>>8 | packWord(^((lo^quoteW)+swar7f|h)&swarHi)
+		bs = bs>>8 | packWord(^((lo^bslashW)+swar7f|h)&swarHi)
+		ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
+		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
+		var nd uint64 // with h or-ed in
+		if ascii {
+			nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
+		} else {
+			// A delimiter that is not ASCII: the exact test.
+			x := w ^ delimW
+			nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
 		}
-		region := st.inq
-		if q|bs|st.esc != 0 {
-			region = quoteRegions(q, bs, st)
-		}
-		e := dc&^region | q | sp | bs | hi&^(hi<<1|st.high)
-		st.high = hi >> 63
-		for ; e != 0; e &= e - 1 {
-			out[n] = uint32(st.pos + bits.TrailingZeros64(e))
-			n++
-		}
+		dc = dc>>8 | packWord(^nd&swarHi)
+		prev = h >> 56
 	}
-	return n
+	return q, bs, dc, o, prev
+}
+
+// regionMasks is blockMasks without the delimiters and colons, for a block
+// that starts inside a quoted region.
+func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last uint64) {
+	const (
+		quoteW  = '"' * swarLo
+		bslashW = '\\' * swarLo
+		lfW     = '\n' * swarLo
+		crW     = '\r' * swarLo
+	)
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		h := w & swarHi
+		lo := w & swar7f
+		q = q>>8 | packWord(^((lo^quoteW)+swar7f|h)&swarHi)
+		bs = bs>>8 | packWord(^((lo^bslashW)+swar7f|h)&swarHi)
+		ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
+		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
+		prev = h >> 56
+	}
+	return q, bs, o, prev
+}
+
+// delimMasks is the mask of blockMasks's delimiters and colons alone.
+func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
+	const colonW = ':' * swarLo
+	ascii := delimW < 0x80*swarLo
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		h := w & swarHi
+		lo := w & swar7f
+		var nd uint64 // with h or-ed in
+		if ascii {
+			nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
+		} else {
+			x := w ^ delimW
+			nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
+		}
+		dc = dc>>8 | packWord(^nd&swarHi)
+	}
+	return dc
 }

@@ -118,7 +118,7 @@ func unquoteIndexed(b []byte, idx []uint32, base int, scratch *[]byte) ([]byte, 
 			if c == 0 {
 				return nil, false
 			}
-			o += copy(out[o:], b[last:p])
+			o += copyRun(out[o:], b, last, p)
 			out[o] = c
 			o++
 			last = p + 2
@@ -135,6 +135,26 @@ func unquoteIndexed(b []byte, idx []uint32, base int, scratch *[]byte) ([]byte, 
 	o += copy(out[o:], b[last:end])
 	*scratch = out[:o]
 	return out[start:o], true
+}
+
+// copyRun copies b[i:j] to the start of dst, which has room for len(b)-i
+// bytes, and returns j-i. The runs between escapes are short, so those of
+// up to 16 bytes are copied with one or two word loads and stores (the
+// two overlapping when the run is shorter than 16 bytes), which may write
+// bytes of b after the run into dst's room past it; a longer run, or one
+// too near the end of b, goes through copy.
+func copyRun(dst, b []byte, i, j int) int {
+	n := j - i
+	switch {
+	case n <= 8 && i+8 <= len(b):
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(b[i:]))
+	case n > 8 && n <= 16:
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(b[i:]))
+		binary.LittleEndian.PutUint64(dst[n-8:], binary.LittleEndian.Uint64(b[j-8:]))
+	default:
+		copy(dst, b[i:j])
+	}
+	return n
 }
 
 // unescape is unquote from the first backslash, b[i], on: it decodes the
