@@ -108,42 +108,62 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 // without carries, since no two of them share a position.
 func packWord(m uint64) uint64 { return m * 0x02040810204081 & 0xff00000000000000 }
 
+// SWAR words of the bytes the index looks for.
+const (
+	quoteIdxW  = '"' * swarLo
+	bslashIdxW = '\\' * swarLo
+	colonIdxW  = ':' * swarLo
+	lfIdxW     = '\n' * swarLo
+	crIdxW     = '\r' * swarLo
+)
+
+// wordMasks returns the SWAR masks (0x80 in each byte that is one, else
+// 0) of a word's quotes, backslashes and other bytes of interest (line
+// ends and the first byte of each run of high bytes), from h, the word's
+// high bits, lo, its low seven bits, and prev, 0x80 when the byte before
+// the word is >= 0x80, else 0. A byte with its high bit set is none of the
+// ASCII bytes; it starts a run when the byte before it is not high.
+func wordMasks(lo, h, prev uint64) (q, bs, o uint64) {
+	q = ^((lo ^ quoteIdxW) + swar7f | h) & swarHi
+	bs = ^((lo ^ bslashIdxW) + swar7f | h) & swarHi
+	ns := ((lo ^ lfIdxW) + swar7f) & ((lo ^ crIdxW) + swar7f)
+	o = ^(ns|h)&swarHi | h&^(h<<8|prev)
+	return q, bs, o
+}
+
+// wordDelims returns the SWAR mask of a word w's delimiters (delimW, a
+// word of the delimiter; ascii reports whether it is < 0x80) and colons,
+// with h and lo as for wordMasks.
+func wordDelims(w, lo, h, delimW uint64, ascii bool) uint64 {
+	var nd uint64 // with h or-ed in
+	if ascii {
+		nd = ((lo^delimW)+swar7f)&((lo^colonIdxW)+swar7f) | h
+	} else {
+		// A delimiter that is not ASCII: the exact test.
+		x := w ^ delimW
+		nd = (x&swar7f + swar7f | x) & ((lo ^ colonIdxW) + swar7f | h)
+	}
+	return ^nd & swarHi
+}
+
 // blockMasks returns the bit masks of a block's quotes, backslashes,
-// delimiters and colons, and other bytes of interest (line ends and the
-// first byte of each run of high bytes), for the delimiter delimW (a word
-// of it) and prev, 0x80 when the byte before the block is >= 0x80, else 0;
-// and last, the same for the block's last byte. It is a function of its
-// own so that its loop has the registers to itself.
+// delimiters and colons, and other bytes of interest (wordMasks), for the
+// delimiter delimW (a word of it) and prev, 0x80 when the byte before the
+// block is >= 0x80, else 0; and last, the same for the block's last byte.
+// It is a function of its own so that its loop has the registers to
+// itself. Each word's masks enter at the top (packWord); after the eighth,
+// word k's are in bits 8k to 8k+7.
 func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) {
-	const (
-		quoteW  = '"' * swarLo
-		bslashW = '\\' * swarLo
-		colonW  = ':' * swarLo
-		lfW     = '\n' * swarLo
-		crW     = '\r' * swarLo
-	)
 	ascii := delimW < 0x80*swarLo
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		h := w & swarHi
 		lo := w & swar7f
-		// High bit set: the byte is not that byte of interest. Each word's
-		// masks enter at the top; after the eighth, word k's are in bits
-		// 8k to 8k+7. A high byte starts a run when the byte before it,
-		// in this word or the last one, is not high.
-		q = q>>8 | packWord(^((lo^quoteW)+swar7f|h)&swarHi)
-		bs = bs>>8 | packWord(^((lo^bslashW)+swar7f|h)&swarHi)
-		ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
-		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
-		var nd uint64 // with h or-ed in
-		if ascii {
-			nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
-		} else {
-			// A delimiter that is not ASCII: the exact test.
-			x := w ^ delimW
-			nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
-		}
-		dc = dc>>8 | packWord(^nd&swarHi)
+		wq, wbs, wo := wordMasks(lo, h, prev)
+		q = q>>8 | packWord(wq)
+		bs = bs>>8 | packWord(wbs)
+		o = o>>8 | packWord(wo)
+		dc = dc>>8 | packWord(wordDelims(w, lo, h, delimW, ascii))
 		prev = h >> 56
 	}
 	return q, bs, dc, o, prev
@@ -152,20 +172,13 @@ func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) 
 // regionMasks is blockMasks without the delimiters and colons, for a block
 // that starts inside a quoted region.
 func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last uint64) {
-	const (
-		quoteW  = '"' * swarLo
-		bslashW = '\\' * swarLo
-		lfW     = '\n' * swarLo
-		crW     = '\r' * swarLo
-	)
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		h := w & swarHi
-		lo := w & swar7f
-		q = q>>8 | packWord(^((lo^quoteW)+swar7f|h)&swarHi)
-		bs = bs>>8 | packWord(^((lo^bslashW)+swar7f|h)&swarHi)
-		ns := ((lo ^ lfW) + swar7f) & ((lo ^ crW) + swar7f)
-		o = o>>8 | packWord(^(ns|h)&swarHi|h&^(h<<8|prev))
+		wq, wbs, wo := wordMasks(w&swar7f, h, prev)
+		q = q>>8 | packWord(wq)
+		bs = bs>>8 | packWord(wbs)
+		o = o>>8 | packWord(wo)
 		prev = h >> 56
 	}
 	return q, bs, o, prev
@@ -173,20 +186,10 @@ func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last uint64) {
 
 // delimMasks is the mask of blockMasks's delimiters and colons alone.
 func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
-	const colonW = ':' * swarLo
 	ascii := delimW < 0x80*swarLo
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		h := w & swarHi
-		lo := w & swar7f
-		var nd uint64 // with h or-ed in
-		if ascii {
-			nd = ((lo^delimW)+swar7f)&((lo^colonW)+swar7f) | h
-		} else {
-			x := w ^ delimW
-			nd = (x&swar7f + swar7f | x) & ((lo ^ colonW) + swar7f | h)
-		}
-		dc = dc>>8 | packWord(^nd&swarHi)
+		dc = dc>>8 | packWord(wordDelims(w, w&swar7f, w&swarHi, delimW, ascii))
 	}
 	return dc
 }
