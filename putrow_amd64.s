@@ -430,51 +430,51 @@ sreg:
 	SHRQ   $3, BX
 	LEAQ   (BX)(BX*4), BX
 	ADDQ   BX, BX              // lo, the multiple of 10^(k+1) at or below s
-	MOVQ   BX, R8
-	SHLQ   $2, R8
-	CMPQ   R11, R8
-	JHI    snolo               // lo is outside
-	LEAQ   40(R8)(R12*1), R8   // hi<<2 + open
-	CMPQ   R8, AX
-	JLS    sboth               // both inside
-	MOVQ   BX, R10             // lo alone
-	JMP    sdigits
 
-snolo:
-	LEAQ   40(R8)(R12*1), R8
-	CMPQ   R8, AX
-	JHI    sboth               // neither
-	LEAQ   10(BX), R10         // hi alone
-	JMP    sdigits
-
-sboth: // s or t = s+1: the one inside, or the nearer (of two as near, the even)
-	MOVQ   R10, R8
-	SHLQ   $2, R8              // s<<2
-	XORL   BX, BX
-	CMPQ   R11, R8
-	SETHI  BL                  // s is outside
-	LEAQ   4(R8)(R12*1), DX
-	XORL   R12, R12
-	CMPQ   DX, AX
-	SETLS  R12B                // t is inside
-	ADDQ   $2, R8
+	// Without a branch (which one is inside is a coin toss for the
+	// predictor): of s and t = s+1, the one inside, or the nearer if both
+	// are (of two as near, the even); then lo or hi = lo+10 instead, if
+	// exactly one of them is inside.
+	MOVQ   R10, DX
+	SHLQ   $2, DX              // s<<2
+	LEAQ   2(DX), R8
 	SUBQ   R8, R9              // vb - (s+t)<<1
-	MOVL   R10, DX
-	ANDL   $1, DX
-	ADDQ   DX, R9              // > 0: t is nearer, or as near and even
-	XORL   DX, DX
-	TESTQ  R9, R9
-	SETGT  DL
-	ANDL   DX, R12
-	ORL    R12, BX
-	ADDQ   BX, R10
+	MOVL   R10, R8
+	ANDL   $1, R8
+	ADDQ   R9, R8              // > 0: t is nearer, or as near and even
+	XORL   R9, R9
+	TESTQ  R8, R8
+	SETGT  R9B
+	LEAQ   4(DX)(R12*1), R8    // t<<2 + open
+	CMPQ   AX, R8
+	SBBQ   R8, R8              // -1 if t is outside
+	NOTQ   R8
+	ANDQ   R8, R9              // 1 if t is inside and nearer
+	CMPQ   DX, R11
+	SBBQ   R8, R8              // -1 if s is outside
+	NEGQ   R8
+	ORQ    R8, R9
+	ADDQ   R9, R10             // s or t
+	MOVQ   BX, R8
+	SHLQ   $2, R8              // lo<<2
+	LEAQ   40(R8)(R12*1), DX   // hi<<2 + open
+	CMPQ   R8, R11
+	SBBQ   R9, R9              // -1 if lo is outside
+	CMPQ   AX, DX
+	SBBQ   DX, DX              // -1 if hi is outside
+	XORQ   R9, DX              // not 0 if exactly one is inside
+	ANDL   $10, R9
+	ADDQ   BX, R9              // lo if it is inside, else hi
+	TESTQ  DX, DX
+	CMOVQNE R9, R10
 
 sdigits: // R10: n, 16 or 17 digits with trailing zeros; X6: k, n·10^k the value
 	MOVQ   $0xabcc77118461cefd, DX
 	MULXQ  R10, R9, R11
+	MOVQ   $0xe69594bec44de15c, DX // ceil(2^117/10^16): n/10^16 from n too,
+	MULXQ  R10, R9, R12            // not from n/10^8, for a shorter chain
 	SHRQ   $26, R11            // n/10^8
-	MULXQ  R11, R9, R12
-	SHRQ   $26, R12            // top, the 17th digit from the right, or 0
+	SHRQ   $53, R12            // top, the 17th digit from the right, or 0
 	IMUL3Q $100000000, R11, R9
 	SUBQ   R9, R10             // the last eight digits
 	IMUL3Q $100000000, R12, R9
