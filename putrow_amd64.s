@@ -349,6 +349,210 @@ float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
 	SUBQ   R9, AX
 	JMP    fdone
 
+str: // AX is the text, BX its length, or null or a NumberValue
+	LEAQ       -1(BX), R8
+	CMPQ       R8, $63
+	JAE        done            // null, a NumberValue, or longer than 63 bytes
+	MOVQ       $-1, R9
+	BZHIQ      BX, R9, R9
+	KMOVQ      R9, K1          // the text's bytes
+	VMOVDQU8.Z (AX), K1, Z0
+	VPMOVB2M   Z0, K2          // bytes of 0x80 and above
+	VMOVDQA64  Z0, Z3
+	VPERMI2B.Z Z2, Z1, K1, Z3  // each byte's class, by its low 7 bits
+	VPMOVB2M   Z3, K3
+	KANDNQ     K3, K2, K3      // ASCII bytes of class byteHard
+	KORTESTQ   K3, K3
+	JNE        done            // for appendCell
+	KANDNQ     K1, K2, K5      // the text's ASCII bytes
+	KORTESTQ   K2, K2
+	JNE        utf8            // not ASCII: valid UTF-8 is written as it is
+
+ascii:
+	VPTESTMB   Z3, Z3, K5, K4  // ASCII bytes of class byteQuote
+	KORTESTQ   K4, K4
+	JNE        quote
+	CMPB       -1(AX)(BX*1), $0x20
+	JEQ        quote           // a space at the end
+	MOVBLZX    (AX), R9
+	TESTB      $const_clsFirst, (R13)(R9*1)
+	JEQ        plain
+	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
+	CMPQ       R10, $0x65757274 // "true"
+	JEQ        quote
+	CMPQ       R10, $0x6c6c756e // "null"
+	JEQ        quote
+	MOVQ       $0x65736c6166, R11 // "false"
+	CMPQ       R10, R11
+	JEQ        quote
+	CMPB       R9, $0x2d       // '-'
+	JEQ        quote
+	CMPB       R9, $0x23       // '#'
+	JEQ        quote
+	CMPB       R9, $0x20       // ' '
+	JEQ        quote
+	CMPB       R9, $0x74       // 't'
+	JEQ        plain
+	CMPB       R9, $0x66       // 'f'
+	JEQ        plain
+	CMPB       R9, $0x6e       // 'n'
+	JNE        number          // a digit or '+'
+
+plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
+	CMPQ      BX, $32
+	JA        plain64
+	VMOVDQU   Y0, (DI)
+	MOVQ      BX, AX
+	JMP       next
+
+plain64:
+	VMOVDQU64 Z0, (DI)
+	MOVQ      BX, AX
+	JMP       next
+
+quote:
+	MOVB      $0x22, (DI)
+	CMPQ      BX, $32
+	JA        quote64
+	VMOVDQU   Y0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+quote64:
+	VMOVDQU64 Z0, 1(DI)
+	MOVB      $0x22, 1(DI)(BX*1)
+	LEAQ      2(BX), AX
+	JMP       next
+
+number:
+	// A digit or '+': quoted if numericLike, that is if the text is
+	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
+	// byte that is not a digit, the zeros past the text included, so
+	// that the first one at or after bit k is TZCNT of R10>>k (k <= 33).
+	VPCMPUB $5, B_0, Z0, K6         // >= '0'
+	VPCMPUB $1, B_COLON, Z0, K6, K6 // and < ':'
+	KMOVQ   K6, R10
+	NOTQ    R10
+	XORL    R11, R11
+	CMPB    R9, $0x2b          // '+'
+	SETEQ   R11B               // k: where the digits start
+	SHRXQ   R11, R10, R12
+	TZCNTQ  R12, R12
+	ADDQ    R11, R12           // j: the first byte after them
+	CMPQ    R12, R11
+	JEQ     plain              // no digit
+	CMPQ    R12, BX
+	JEQ     quote              // digits to the end
+	MOVBLZX (AX)(R12*1), R8
+	CMPB    R8, $0x2e          // '.'
+	JNE     nexp
+	LEAQ    1(R12), R11        // the fraction's digits
+	SHRXQ   R11, R10, R12
+	TZCNTQ  R12, R12
+	ADDQ    R11, R12
+	CMPQ    R12, R11
+	JEQ     plain              // no digit after the point
+	CMPQ    R12, BX
+	JEQ     quote
+	MOVBLZX (AX)(R12*1), R8
+
+nexp: // R8 is the byte at j, which is not the last
+	ORB     $0x20, R8
+	CMPB    R8, $0x65          // 'e' or 'E'
+	JNE     plain
+	LEAQ    1(R12), R11
+	CMPQ    R11, BX
+	JAE     plain              // nothing after it
+	MOVBLZX (AX)(R11*1), R8
+	CMPB    R8, $0x2b          // '+'
+	JEQ     esign
+	CMPB    R8, $0x2d          // '-'
+	JNE     edigits
+
+esign:
+	INCQ R11
+
+edigits: // the exponent's digits from R11 on
+	SHRXQ  R11, R10, R12
+	TZCNTQ R12, R12
+	ADDQ   R11, R12
+	CMPQ   R12, R11
+	JEQ    plain
+	CMPQ   R12, BX
+	JEQ    quote
+	JMP    plain
+
+utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
+	// With masks of the bytes in GPRs (bit i for byte i), each byte
+	// after a lead byte of a sequence of n bytes (n-1 of them) must be a
+	// continuation byte, and no other; the zeros past the text are ASCII,
+	// so a sequence cut short at its end fails too. Then the second
+	// byte's narrower ranges after E0, ED, F0 and F4 (no overlong forms,
+	// no surrogates, nothing past U+10FFFF).
+	KMOVQ   K2, R8             // 0x80 and above
+	VPCMPUB $5, B_C0, Z0, K6
+	KMOVQ   K6, R9             // 0xC0 and above
+	VPCMPUB $5, B_C2, Z0, K6
+	KMOVQ   K6, R10            // 0xC2 and above
+	VPCMPUB $5, B_E0, Z0, K6
+	KMOVQ   K6, R11            // 0xE0 and above
+	VPCMPUB $5, B_F0, Z0, K6
+	KMOVQ   K6, R12            // 0xF0 and above
+	VPCMPUB $5, B_F5, Z0, K6
+	KMOVQ   K6, DX             // 0xF5 and above: never in UTF-8
+	ANDNQ   R8, R9, R8         // continuation bytes: 0x80-0xBF
+	ANDNQ   R9, R10, R9        // 0xC0 and 0xC1: never in UTF-8
+	ORQ     DX, R9
+	JNE     done
+	ANDNQ   R12, DX, DX        // leads of 4 bytes: 0xF0-0xF4
+	ANDNQ   R11, R12, R12      // leads of 3: 0xE0-0xEF
+	ANDNQ   R10, R11, R10      // leads of 2: 0xC2-0xDF
+	ORQ     R12, R10
+	ORQ     DX, R10            // every lead
+	ORQ     DX, R12            // leads of 3 or 4
+	SHLQ    $1, R10
+	SHLQ    $2, R12
+	SHLQ    $3, DX
+	ORQ     R12, R10
+	ORQ     DX, R10            // the bytes that must continue a sequence
+	CMPQ    R10, R8
+	JNE     done
+	VPCMPUB $1, B_A0, Z0, K6
+	KMOVQ   K6, R10            // below 0xA0
+	VPCMPUB $1, B_90, Z0, K6
+	KMOVQ   K6, R11            // below 0x90
+	VPCMPUB $0, B_E0, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	TESTQ   R10, R8
+	JNE     done               // E0 80-9F: overlong
+	VPCMPUB $0, B_ED, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	ANDNQ   R8, R10, R8
+	JNE     done               // ED A0-BF: a surrogate
+	VPCMPUB $0, B_F0, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	TESTQ   R11, R8
+	JNE     done               // F0 80-8F: overlong
+	VPCMPUB $0, B_F4, Z0, K6
+	KMOVQ   K6, R8
+	SHLQ    $1, R8
+	ANDNQ   R8, R11, R8
+	JNE     done               // F4 90-BF: past U+10FFFF
+	JMP     ascii
+
+done:
+	VZEROUPPER
+	SUBQ p+0(FP), DI
+	MOVQ DI, m+40(FP)
+	SUBQ cells_base+8(FP), SI
+	SHRQ $4, SI
+	MOVQ SI, k+48(FP)
+	RET
+
 shortest: // BX: the float's bits, R8: 1 if negative, X4: its magnitude
 	// putFloatRest's work: 0, whole numbers below 2^53 as integers, and
 	// every other normal float as shortestDigits finds its digits (the
@@ -586,207 +790,3 @@ sepos:
 	LEAQ   2(R8)(AX*1), R8
 	LEAD(DX)                   // AX: the whole length
 	JMP    next
-
-str: // AX is the text, BX its length, or null or a NumberValue
-	LEAQ       -1(BX), R8
-	CMPQ       R8, $63
-	JAE        done            // null, a NumberValue, or longer than 63 bytes
-	MOVQ       $-1, R9
-	BZHIQ      BX, R9, R9
-	KMOVQ      R9, K1          // the text's bytes
-	VMOVDQU8.Z (AX), K1, Z0
-	VPMOVB2M   Z0, K2          // bytes of 0x80 and above
-	VMOVDQA64  Z0, Z3
-	VPERMI2B.Z Z2, Z1, K1, Z3  // each byte's class, by its low 7 bits
-	VPMOVB2M   Z3, K3
-	KANDNQ     K3, K2, K3      // ASCII bytes of class byteHard
-	KORTESTQ   K3, K3
-	JNE        done            // for appendCell
-	KANDNQ     K1, K2, K5      // the text's ASCII bytes
-	KORTESTQ   K2, K2
-	JNE        utf8            // not ASCII: valid UTF-8 is written as it is
-
-ascii:
-	VPTESTMB   Z3, Z3, K5, K4  // ASCII bytes of class byteQuote
-	KORTESTQ   K4, K4
-	JNE        quote
-	CMPB       -1(AX)(BX*1), $0x20
-	JEQ        quote           // a space at the end
-	MOVBLZX    (AX), R9
-	TESTB      $const_clsFirst, (R13)(R9*1)
-	JEQ        plain
-	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
-	CMPQ       R10, $0x65757274 // "true"
-	JEQ        quote
-	CMPQ       R10, $0x6c6c756e // "null"
-	JEQ        quote
-	MOVQ       $0x65736c6166, R11 // "false"
-	CMPQ       R10, R11
-	JEQ        quote
-	CMPB       R9, $0x2d       // '-'
-	JEQ        quote
-	CMPB       R9, $0x23       // '#'
-	JEQ        quote
-	CMPB       R9, $0x20       // ' '
-	JEQ        quote
-	CMPB       R9, $0x74       // 't'
-	JEQ        plain
-	CMPB       R9, $0x66       // 'f'
-	JEQ        plain
-	CMPB       R9, $0x6e       // 'n'
-	JNE        number          // a digit or '+'
-
-plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
-	CMPQ      BX, $32
-	JA        plain64
-	VMOVDQU   Y0, (DI)
-	MOVQ      BX, AX
-	JMP       next
-
-plain64:
-	VMOVDQU64 Z0, (DI)
-	MOVQ      BX, AX
-	JMP       next
-
-quote:
-	MOVB      $0x22, (DI)
-	CMPQ      BX, $32
-	JA        quote64
-	VMOVDQU   Y0, 1(DI)
-	MOVB      $0x22, 1(DI)(BX*1)
-	LEAQ      2(BX), AX
-	JMP       next
-
-quote64:
-	VMOVDQU64 Z0, 1(DI)
-	MOVB      $0x22, 1(DI)(BX*1)
-	LEAQ      2(BX), AX
-	JMP       next
-
-number:
-	// A digit or '+': quoted if numericLike, that is if the text is
-	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
-	// byte that is not a digit, the zeros past the text included, so
-	// that the first one at or after bit k is TZCNT of R10>>k (k <= 33).
-	VPCMPUB $5, B_0, Z0, K6         // >= '0'
-	VPCMPUB $1, B_COLON, Z0, K6, K6 // and < ':'
-	KMOVQ   K6, R10
-	NOTQ    R10
-	XORL    R11, R11
-	CMPB    R9, $0x2b          // '+'
-	SETEQ   R11B               // k: where the digits start
-	SHRXQ   R11, R10, R12
-	TZCNTQ  R12, R12
-	ADDQ    R11, R12           // j: the first byte after them
-	CMPQ    R12, R11
-	JEQ     plain              // no digit
-	CMPQ    R12, BX
-	JEQ     quote              // digits to the end
-	MOVBLZX (AX)(R12*1), R8
-	CMPB    R8, $0x2e          // '.'
-	JNE     nexp
-	LEAQ    1(R12), R11        // the fraction's digits
-	SHRXQ   R11, R10, R12
-	TZCNTQ  R12, R12
-	ADDQ    R11, R12
-	CMPQ    R12, R11
-	JEQ     plain              // no digit after the point
-	CMPQ    R12, BX
-	JEQ     quote
-	MOVBLZX (AX)(R12*1), R8
-
-nexp: // R8 is the byte at j, which is not the last
-	ORB     $0x20, R8
-	CMPB    R8, $0x65          // 'e' or 'E'
-	JNE     plain
-	LEAQ    1(R12), R11
-	CMPQ    R11, BX
-	JAE     plain              // nothing after it
-	MOVBLZX (AX)(R11*1), R8
-	CMPB    R8, $0x2b          // '+'
-	JEQ     esign
-	CMPB    R8, $0x2d          // '-'
-	JNE     edigits
-
-esign:
-	INCQ R11
-
-edigits: // the exponent's digits from R11 on
-	SHRXQ  R11, R10, R12
-	TZCNTQ R12, R12
-	ADDQ   R11, R12
-	CMPQ   R12, R11
-	JEQ    plain
-	CMPQ   R12, BX
-	JEQ    quote
-	JMP    plain
-
-utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
-	// With masks of the bytes in GPRs (bit i for byte i), each byte
-	// after a lead byte of a sequence of n bytes (n-1 of them) must be a
-	// continuation byte, and no other; the zeros past the text are ASCII,
-	// so a sequence cut short at its end fails too. Then the second
-	// byte's narrower ranges after E0, ED, F0 and F4 (no overlong forms,
-	// no surrogates, nothing past U+10FFFF).
-	KMOVQ   K2, R8             // 0x80 and above
-	VPCMPUB $5, B_C0, Z0, K6
-	KMOVQ   K6, R9             // 0xC0 and above
-	VPCMPUB $5, B_C2, Z0, K6
-	KMOVQ   K6, R10            // 0xC2 and above
-	VPCMPUB $5, B_E0, Z0, K6
-	KMOVQ   K6, R11            // 0xE0 and above
-	VPCMPUB $5, B_F0, Z0, K6
-	KMOVQ   K6, R12            // 0xF0 and above
-	VPCMPUB $5, B_F5, Z0, K6
-	KMOVQ   K6, DX             // 0xF5 and above: never in UTF-8
-	ANDNQ   R8, R9, R8         // continuation bytes: 0x80-0xBF
-	ANDNQ   R9, R10, R9        // 0xC0 and 0xC1: never in UTF-8
-	ORQ     DX, R9
-	JNE     done
-	ANDNQ   R12, DX, DX        // leads of 4 bytes: 0xF0-0xF4
-	ANDNQ   R11, R12, R12      // leads of 3: 0xE0-0xEF
-	ANDNQ   R10, R11, R10      // leads of 2: 0xC2-0xDF
-	ORQ     R12, R10
-	ORQ     DX, R10            // every lead
-	ORQ     DX, R12            // leads of 3 or 4
-	SHLQ    $1, R10
-	SHLQ    $2, R12
-	SHLQ    $3, DX
-	ORQ     R12, R10
-	ORQ     DX, R10            // the bytes that must continue a sequence
-	CMPQ    R10, R8
-	JNE     done
-	VPCMPUB $1, B_A0, Z0, K6
-	KMOVQ   K6, R10            // below 0xA0
-	VPCMPUB $1, B_90, Z0, K6
-	KMOVQ   K6, R11            // below 0x90
-	VPCMPUB $0, B_E0, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	TESTQ   R10, R8
-	JNE     done               // E0 80-9F: overlong
-	VPCMPUB $0, B_ED, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	ANDNQ   R8, R10, R8
-	JNE     done               // ED A0-BF: a surrogate
-	VPCMPUB $0, B_F0, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	TESTQ   R11, R8
-	JNE     done               // F0 80-8F: overlong
-	VPCMPUB $0, B_F4, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	ANDNQ   R8, R11, R8
-	JNE     done               // F4 90-BF: past U+10FFFF
-	JMP     ascii
-
-done:
-	VZEROUPPER
-	SUBQ p+0(FP), DI
-	MOVQ DI, m+40(FP)
-	SUBQ cells_base+8(FP), SI
-	SHRQ $4, SI
-	MOVQ SI, k+48(FP)
-	RET
