@@ -11,10 +11,9 @@
 // putCellsGo (tablewriter.go) is its specification: it writes the same
 // text for the same cells, each followed by the delimiter (the low byte of
 // dw), and stops before the first cell putCellsGo would leave to
-// appendCell, with differences: it also writes Uint cells and strings of
-// 33 to 63 bytes, and it leaves the floats that putFloat8 does not take.
-// It returns the number of bytes it wrote, up to the last delimiter, and
-// of cells.
+// appendCell, with one difference: it also writes Uint cells and strings
+// of 33 to 63 bytes. It returns the number of bytes it wrote, up to the
+// last delimiter, and of cells.
 //
 // A string of 1 to 63 bytes is loaded with a mask of its length (the
 // bytes past it read as zero and cannot fault), and the class of each
@@ -29,13 +28,19 @@
 // Integers and floats are made into digits eight at a time, in the lanes
 // of a vector (DIGITS, with 52-bit multiplies), which takes a third of the
 // steps one after another that digits8 takes; u/10^8 is the high word of
-// u*0xabcc77118461cefd, shifted by 26 (exact for every uint64).
+// u*0xabcc77118461cefd, shifted by 26 (exact for every uint64). A float
+// is tried as putFloat8 tries it (a short decimal below 10^7, at a scale
+// of 10^4 or 10^8), then as putFloatRest writes it: a whole number below
+// 2^53 as an integer, any other normal float by shortestDigits's steps
+// (ROUNDODD, with pow10Table) and putDigits's layouts; 0 is "0", and
+// NaN, the infinities and subnormals are left to appendCell.
 //
 // The Value layout, the kinds' numbers and the charClass bit come from
 // go_asm.h (Value_p, const_vInt, const_clsFirst); the shifts by 4 (the
 // size of a Value) and the 8 tags of valueTags are checked by
 // TestKernelLayout (kernels_amd64_test.go), the digit constants by
-// TestRowDigitConstants, the UTF-8 test by TestRowUTF8, the rest by
+// TestRowDigitConstants, the UTF-8 test by TestRowUTF8, the floats by
+// TestRowKernelFloats and FuzzRowKernelFloat, the rest by
 // comparing its rows with refCell's (TestPutRowKernel, and every row
 // writer test). Z1 and Z2 hold the class table for the whole call and
 // Z20-Z22 the digit constants, so the float code works in X4-X7 (and with
@@ -87,7 +92,8 @@ DATA rowFloats<>+32(SB)/8, $0x3fe0000000000000 // 0.5
 DATA rowFloats<>+40(SB)/8, $0x7fffffffffffffff // all but the sign
 DATA rowFloats<>+48(SB)/8, $0x4330000000000000 // 2^52
 DATA rowFloats<>+56(SB)/8, $0                  // (VPSUBQ reads 16 bytes)
-GLOBL rowFloats<>(SB), RODATA|NOPTR, $64
+DATA rowFloats<>+64(SB)/8, $0x444b1ae4d6e2ef50 // 1e21
+GLOBL rowFloats<>(SB), RODATA|NOPTR, $72
 
 // The bounds of rowBytes (putrow_amd64.go), 64 bytes each.
 #define B_C0 ·rowBytes+0(SB)
@@ -109,6 +115,25 @@ GLOBL rowFloats<>(SB), RODATA|NOPTR, $64
 #define F_HALF rowFloats<>+32(SB)
 #define F_ABS rowFloats<>+40(SB)
 #define F_2P52 rowFloats<>+48(SB)
+#define F_1E21 rowFloats<>+64(SB)
+
+// ROUNDODD sets r, a significand in quarters shifted by h (shortestDigits),
+// to roundOdd(g, r), g being the pair of words at (BX): the high word of
+// g[0]*r, plus the carry of z = (g[0]*r mod 2^64)/2 + hi(g[1]*r), ORed
+// with 1 if z's low 63 bits are not all zero. DX, R8 and R10 are
+// clobbered.
+#define ROUNDODD(r) \
+	MOVQ  r, DX;          \
+	MULXQ 8(BX), R10, R8; \
+	MULXQ (BX), R10, r;   \
+	SHRQ  $1, R10;        \
+	ADDQ  R8, R10;        \
+	SHLQ  $1, R10;        \
+	ADCQ  $0, r;          \
+	NEGQ  R10;            \
+	SBBQ  R10, R10;       \
+	ANDL  $1, R10;        \
+	ORQ   R10, r
 
 TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
 	LEAQ ·valueTags(SB), R14
@@ -237,9 +262,9 @@ float:
 	VMOVSD   Value_u(SI), X4
 	VANDPD   F_ABS, X4, X4       // a, the magnitude
 	VUCOMISD F_1EM6, X4
-	JCS      done              // below 1e-6, or NaN
+	JCS      shortest          // below 1e-6, or NaN
 	VUCOMISD F_1E7, X4
-	JCC      done              // 1e7 or more
+	JCC      shortest          // 1e7 or more
 	MOVB     $0x2d, (DI)       // '-', overwritten if not negative
 	LEAQ     (DI)(R8*1), R10   // where the digits go
 	VUCOMISD F_1E4, X4
@@ -291,8 +316,8 @@ float8: // m = a*1e8 rounded, if m/1e8 is a: eight digits either side
 	VCVTSI2SDQ R11, X5, X5
 	VDIVSD     F_1E8, X5, X5
 	VUCOMISD   X4, X5
-	JNE        done
-	JPS        done
+	JNE        shortest
+	JPS        shortest
 	MOVQ   R11, AX
 	MOVQ   $0xabcc77118461cefd, R9
 	MULQ   R9
@@ -527,3 +552,241 @@ done:
 	SHRQ $4, SI
 	MOVQ SI, k+48(FP)
 	RET
+
+shortest: // BX: the float's bits, R8: 1 if negative, X4: its magnitude
+	// putFloatRest's work: 0, whole numbers below 2^53 as integers, and
+	// every other normal float as shortestDigits finds its digits (the
+	// same steps, on c·2^q), laid out as putDigits lays them out.
+	MOVQ  BX, AX
+	SHRQ  $52, AX
+	ANDL  $0x7ff, AX           // the biased exponent
+	LEAQ  -1(AX), DX
+	CMPQ  DX, $0x7fe
+	JAE   fzero                // 0 or subnormal, or NaN or an infinity
+	MOVQ  $0xfffffffffffff, DX
+	ANDQ  BX, DX
+	BTSQ  $52, DX              // c
+	SUBQ  $1075, AX            // q
+	CMPQ  AX, $-52
+	JLT   schub
+	TESTQ AX, AX
+	JGE   schub
+	MOVQ  AX, R9
+	NEGQ  R9
+	BZHIQ R9, DX, R10          // the bits of c below the point
+	JNE   schub
+	SHRXQ R9, DX, BX           // a whole number below 2^53
+	JMP   digits
+
+fzero:
+	SHLQ $1, BX
+	JNE  done                  // subnormal, NaN or an infinity: appendCell's
+	MOVB $0x30, (DI)           // 0 and -0: "0"
+	MOVL $1, AX
+	JMP  next
+
+schub: // DX: c, AX: q
+	VMOVQ  R8, X5              // the sign, until the digits are laid out
+	MOVQ   DX, R12
+	ANDL   $1, R12             // open: an odd c does not own its interval's ends
+	MOVQ   DX, R9
+	SHLQ   $2, R9              // cb
+	IMUL3Q $78913, AX, R10
+	SARQ   $18, R10            // k = floorLog10Pow2(q)
+	LEAQ   -2(R9), R11         // cbl
+	MOVQ   $0x10000000000000, BX
+	CMPQ   DX, BX
+	JNE    sreg
+	CMPQ   AX, $-1074
+	JEQ    sreg
+	LEAQ   -1(R9), R11         // a power of two: the doubles below are twice as dense
+	MOVQ   $661971961083, R10
+	IMULQ  AX, R10
+	MOVQ   $-274743187321, BX
+	ADDQ   BX, R10
+	SARQ   $41, R10            // k = floorLog10ThreeQuartersPow2(q)
+
+sreg:
+	VMOVQ  R10, X6             // k, until the digits are laid out
+	MOVQ   R10, BX
+	NEGQ   BX
+	MOVQ   $913124641741, DX
+	IMULQ  DX, BX
+	SARQ   $38, BX
+	LEAQ   2(AX)(BX*1), BX     // h = q + floorLog2Pow10(-k) + 2
+	SHLXQ  BX, R9, R9          // cb<<h
+	SHLXQ  BX, R11, R11        // cbl<<h
+	MOVL   $2, AX
+	SHLXQ  BX, AX, AX
+	ADDQ   R9, AX              // cbr<<h
+	SUBQ   $const_pow10Min, R10
+	SHLQ   $4, R10
+	LEAQ   ·pow10Table(SB), BX
+	ADDQ   R10, BX             // &pow10Table[k-pow10Min]
+	ROUNDODD(R9)               // vb
+	ROUNDODD(R11)              // vbl
+	ROUNDODD(AX)               // vbr
+	ADDQ   R12, R11            // vbl+open
+	MOVQ   R9, R10
+	SHRQ   $2, R10             // s
+	MOVQ   $0xcccccccccccccccd, DX
+	MULXQ  R10, R8, BX
+	SHRQ   $3, BX
+	LEAQ   (BX)(BX*4), BX
+	ADDQ   BX, BX              // lo, the multiple of 10^(k+1) at or below s
+
+	// Without a branch (which one is inside is a coin toss for the
+	// predictor): of s and t = s+1, the one inside, or the nearer if both
+	// are (of two as near, the even); then lo or hi = lo+10 instead, if
+	// exactly one of them is inside.
+	MOVQ   R10, DX
+	SHLQ   $2, DX              // s<<2
+	LEAQ   2(DX), R8
+	SUBQ   R8, R9              // vb - (s+t)<<1
+	MOVL   R10, R8
+	ANDL   $1, R8
+	ADDQ   R9, R8              // > 0: t is nearer, or as near and even
+	XORL   R9, R9
+	TESTQ  R8, R8
+	SETGT  R9B
+	LEAQ   4(DX)(R12*1), R8    // t<<2 + open
+	CMPQ   AX, R8
+	SBBQ   R8, R8              // -1 if t is outside
+	NOTQ   R8
+	ANDQ   R8, R9              // 1 if t is inside and nearer
+	CMPQ   DX, R11
+	SBBQ   R8, R8              // -1 if s is outside
+	NEGQ   R8
+	ORQ    R8, R9
+	ADDQ   R9, R10             // s or t
+	MOVQ   BX, R8
+	SHLQ   $2, R8              // lo<<2
+	LEAQ   40(R8)(R12*1), DX   // hi<<2 + open
+	CMPQ   R8, R11
+	SBBQ   R9, R9              // -1 if lo is outside
+	CMPQ   AX, DX
+	SBBQ   DX, DX              // -1 if hi is outside
+	XORQ   R9, DX              // not 0 if exactly one is inside
+	ANDL   $10, R9
+	ADDQ   BX, R9              // lo if it is inside, else hi
+	TESTQ  DX, DX
+	CMOVQNE R9, R10
+
+sdigits: // R10: n, 16 or 17 digits with trailing zeros; X6: k, n·10^k the value
+	MOVQ   $0xabcc77118461cefd, DX
+	MULXQ  R10, R9, R11
+	MOVQ   $0xe69594bec44de15c, DX // ceil(2^117/10^16): n/10^16 from n too,
+	MULXQ  R10, R9, R12            // not from n/10^8, for a shorter chain
+	SHRQ   $26, R11            // n/10^8
+	SHRQ   $53, R12            // top, the 17th digit from the right, or 0
+	IMUL3Q $100000000, R11, R9
+	SUBQ   R9, R10             // the last eight digits
+	IMUL3Q $100000000, R12, R9
+	SUBQ   R9, R11             // the eight before them
+	DIGITS(R10)                // w2
+	DIGITS(R11)                // w1
+	LZCNTQ R10, AX             // n's trailing zeros: the high zero bytes of w2,
+	LZCNTQ R11, BX             // and of w1 when w2 is 0
+	XORL   DX, DX
+	TESTQ  R10, R10
+	CMOVQNE DX, BX
+	ADDQ   BX, AX
+	SHRQ   $3, AX
+	MOVQ   $0x3030303030303030, R9
+	ADDQ   R9, R10
+	ADDQ   R9, R11
+	MOVL   $16, BX             // nd, the digits of n
+	TESTQ  R12, R12
+	JEQ    sd16
+	MOVL   $17, BX             // the 17 digits as d0, d1, d2: top and w1's
+	MOVQ   R10, R9             // first seven, w1's last and w2's first seven,
+	SHRQ   $56, R9             // w2's last
+	SHLQ   $8, R10
+	MOVQ   R11, DX
+	SHRQ   $56, DX
+	ORQ    DX, R10
+	SHLQ   $8, R11
+	ADDQ   $0x30, R12
+	ORQ    R12, R11
+	MOVQ   R9, R12
+
+sd16: // the text in R11, R10, R12 (d0, d1, d2); BX: nd; AX: its trailing zeros
+	NEGQ   AX
+	ADDQ   BX, AX              // sig, the significant digits
+	VMOVQ  X6, DX
+	LEAQ   -1(BX)(DX*1), DX    // x, the exponent of the first digit
+	VMOVQ  X5, R8
+	MOVB   $0x2d, (DI)         // '-', overwritten if not negative
+	LEAQ   (DI)(R8*1), R9      // p, where the digits go
+	VUCOMISD F_1EM6, X4
+	JCS    sexp
+	VUCOMISD F_1E21, X4
+	JCC    sexp
+	TESTQ  DX, DX
+	JLT    ssmall
+	INCQ   DX                  // the digits before the point
+	CMPQ   DX, AX
+	JGE    swhole
+	// The text at p+1, then its first DX bytes at p, and the point after
+	// them: sig+1 bytes.
+	MOVQ   R11, 1(R9)
+	MOVQ   R10, 9(R9)
+	MOVB   R12, 17(R9)
+	VMOVQ  R11, X7
+	VPINSRQ $1, R10, X7, X7
+	MOVQ   $-1, BX
+	BZHIQ  DX, BX, BX
+	KMOVQ  BX, K6
+	VMOVDQU8 X7, K6, (R9)
+	MOVB   $0x2e, (R9)(DX*1)   // '.'
+	INCQ   AX
+	JMP    fdone
+
+swhole: // DX = x+1 digits: n's, then zeros (at most 5)
+	MOVQ   R11, (R9)
+	MOVQ   R10, 8(R9)
+	MOVB   R12, 16(R9)
+	MOVQ   $0x3030303030303030, R11
+	MOVQ   R11, (R9)(BX*1)
+	MOVQ   DX, AX
+	JMP    fdone
+
+ssmall: // "0." and -x-1 zeros (at most 5), then the digits: 1-x+sig bytes
+	MOVQ   $0x3030303030302e30, BX
+	MOVQ   BX, (R9)
+	NEGQ   DX
+	LEAQ   1(AX)(DX*1), AX
+	LEAQ   1(R9)(DX*1), R9
+	MOVQ   R11, (R9)
+	MOVQ   R10, 8(R9)
+	MOVB   R12, 16(R9)
+	JMP    fdone
+
+sexp: // d.ddde±x: the first digit, the point and the rest if sig > 1
+	CMPQ   AX, $1
+	JEQ    sexp1
+	MOVQ   R11, 1(R9)
+	MOVQ   R10, 9(R9)
+	MOVB   R12, 17(R9)
+	MOVB   R11, (R9)
+	MOVB   $0x2e, 1(R9)        // '.'
+	INCQ   AX
+	JMP    sexpe
+
+sexp1:
+	MOVQ   R11, (R9)
+
+sexpe: // AX: the length so far; the exponent, signed, without padding
+	MOVB   $0x65, (R9)(AX*1)   // 'e'
+	MOVL   $0x2b, BX           // '+'
+	TESTQ  DX, DX
+	JGE    sepos
+	NEGQ   DX
+	MOVL   $0x2d, BX           // '-'
+
+sepos:
+	MOVB   BX, 1(R9)(AX*1)
+	LEAQ   2(R9)(AX*1), R10
+	LEAQ   2(R8)(AX*1), R8
+	LEAD(DX)                   // AX: the whole length
+	JMP    next

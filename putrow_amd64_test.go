@@ -3,7 +3,10 @@
 package toon
 
 import (
+	"math"
 	"math/bits"
+	"math/rand"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
@@ -122,4 +125,92 @@ func TestRowBytes(t *testing.T) {
 			t.Errorf("byte %#x: second bytes %#x-%#x, utf8 %#x-%#x", c, lo, hi, seconds[0], seconds[1])
 		}
 	}
+}
+
+// kernelFloat returns the row kernel's text of the float cell f, and
+// whether it took the cell.
+func kernelFloat(f float64) (string, bool) {
+	var buf [2 * maxCell]byte
+	for i := range buf {
+		buf[i] = 0xAA
+	}
+	m, k := putRow(mem.Of(&buf), []Value{Float(f)}, delimWord(quoteMask(Comma)))
+	if k == 0 {
+		return "", false
+	}
+	return string(buf[:m]), true
+}
+
+// checkKernelFloat requires the row kernel to write f as refFloat does
+// (strconv's shortest text, laid out as §2 asks), followed by the
+// delimiter, and to leave only the floats putFloatRest leaves too (NaN,
+// the infinities and subnormals).
+func checkKernelFloat(t *testing.T, f float64) {
+	t.Helper()
+	got, ok := kernelFloat(f)
+	if !ok {
+		if a := math.Abs(f); a >= 0x1p-1022 && a <= math.MaxFloat64 || f == 0 {
+			t.Fatalf("putRowAVX512 left the float %v (%#x)", f, math.Float64bits(f))
+		}
+		return
+	}
+	if want := refFloat(f) + ","; got != want {
+		t.Fatalf("putRowAVX512(%v (%#x)) = %q, want %q", f, math.Float64bits(f), got, want)
+	}
+}
+
+// TestRowKernelFloats checks the row kernel's floats against strconv
+// (refFloat), as TestShortestDigits checks putFloatRest: random bit
+// patterns of every exponent, decimals of 1 to 17 digits at every scale
+// and their neighbours, whole numbers around 2^53, the powers of ten and
+// of two and their neighbours, subnormals, and the edges of the plain
+// range (1e-6, 1e-7, 1e21).
+func TestRowKernelFloats(t *testing.T) {
+	if !usePutRow {
+		t.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
+	}
+	r := rand.New(rand.NewSource(23))
+	count := longtest.Size(t, 200000, 2000000)
+	for i := 0; i < count; i++ {
+		checkKernelFloat(t, math.Float64frombits(r.Uint64()))
+		digits := 1 + r.Intn(17)
+		m := r.Int63n(int64(pow10u[digits]))
+		g, _ := strconv.ParseFloat(strconv.FormatInt(m, 10)+"e"+strconv.Itoa(r.Intn(650)-340), 64)
+		for _, f := range []float64{g, -g, math.Nextafter(g, 0), math.Nextafter(g, math.Inf(1))} {
+			checkKernelFloat(t, f)
+		}
+		checkKernelFloat(t, float64(r.Int63()>>r.Intn(20)))
+		checkKernelFloat(t, -float64(r.Int63()>>r.Intn(63)))
+	}
+	var edges []float64
+	for e := -325; e <= 309; e++ {
+		edges = append(edges, math.Pow10(e))
+	}
+	for e := -1075; e <= 1024; e++ {
+		edges = append(edges, math.Ldexp(1, e), math.Ldexp(3, e))
+	}
+	edges = append(edges, 0, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1),
+		1e-6, 1e-7, 9.999999999999999e-7, 1e21, 999999999999999900000, 1e21-65536, 1e22, 1e23,
+		5e-324, 1e-323, 0x1p-1022, math.MaxFloat64, 1<<53, 1<<53+2, 1<<53-1, 1<<53+1,
+		0.1+0.2, 1.6438799976812822e15, 3.7e-9, 123456789012345680, 2.2250738585072014e-308)
+	for _, f := range edges {
+		for _, g := range []float64{f, math.Nextafter(f, 0), math.Nextafter(f, math.Inf(1))} {
+			checkKernelFloat(t, g)
+			checkKernelFloat(t, -g)
+		}
+	}
+}
+
+// FuzzRowKernelFloat requires the row kernel's text of any float64 (its
+// bits from the fuzzer) to be refFloat's, strconv's.
+func FuzzRowKernelFloat(f *testing.F) {
+	if !usePutRow {
+		f.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
+	}
+	for _, x := range []float64{1.6438799976812822e15, 3.7e-9, 1e21, 1e23, 5e-324, 0.1 + 0.2, -1e-7, 123.45, 1 << 53, -0.5} {
+		f.Add(math.Float64bits(x))
+	}
+	f.Fuzz(func(t *testing.T, u uint64) {
+		checkKernelFloat(t, math.Float64frombits(u))
+	})
 }

@@ -208,9 +208,6 @@ func (e *Encoder) WriteRow(cells ...Value) error {
 		base := mem.SliceData(e.b)
 		base.Store64(len(e.b), t.leadWord)
 		o, k := putCells(base, len(e.b)+len(t.lead), cells, t.dw)
-		if k < len(cells) && usePutRow && valueTag(cells[k].p) == uintptr(vFloat) {
-			o, k = putKernelFrom(base, o, cells, k, t.dw)
-		}
 		if k == len(cells) {
 			// The row is in e.b's array: only its length changes, which
 			// the compiler stores without the write barrier that storing
@@ -296,9 +293,6 @@ func (rs *rowStyle) putRow(b []byte, cells []Value) (int, bool) {
 	base := mem.SliceData(b)
 	base.Store64(len(b), rs.leadWord)
 	o, k := putCells(base, len(b)+len(rs.lead), cells, rs.dw)
-	if k < len(cells) && usePutRow && valueTag(cells[k].p) == uintptr(vFloat) {
-		o, k = putKernelFrom(base, o, cells, k, rs.dw)
-	}
 	// o is past the last cell's delimiter.
 	return o - 1, k == len(cells)
 }
@@ -373,9 +367,6 @@ func rowFrom(b []byte, cells []Value, i int, rs *rowStyle) ([]byte, int) {
 		fit := (cap(b) - len(b)) / maxCell
 		w := cells[i:min(i+fit, len(cells))]
 		o, k := putCells(mem.SliceData(b), len(b), w, rs.dw)
-		if k < len(w) && usePutRow && valueTag(w[k].p) == uintptr(vFloat) {
-			o, k = putKernelFrom(mem.SliceData(b), o, w, k, rs.dw)
-		}
 		b = b[:o]
 		if i += k; i == len(cells) {
 			return b[:o-1], -1
@@ -424,43 +415,14 @@ const maxCell = cellRoom + 64
 // wrote.
 //
 // Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it, for fewer floats: those of putFloat8's shape (it also writes Uint
-// cells, and strings of up to 63 bytes); putCellsGo is its specification
-// and the way of other machines. The floats it leaves, putKernelFrom
-// writes.
+// it (it also writes Uint cells, and strings of up to 63 bytes);
+// putCellsGo is its specification and the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
 		return o + m, k
 	}
 	return putCellsGo(base, o, cells, dw)
-}
-
-// putKernelFrom goes on with a row where the row kernel stopped, at
-// cells[i], a float: it writes each float the kernel leaves with
-// putFloatRest, as putCellsGo does, and calls the kernel again after it,
-// so that a row of numbers stays in this loop rather than going through
-// appendCell for each float. It returns as putCells does; it stops at a
-// float that putFloatRest leaves too (NaN, an infinity, a subnormal), or
-// another cell the kernel leaves. Only with the kernel (usePutRow).
-func putKernelFrom(base mem.Ptr, o int, cells []Value, i int, dw uint64) (int, int) {
-	for valueTag(cells[i].p) == uintptr(vFloat) {
-		n := putFloatRest(base.Add(o), math.Float64frombits(cells[i].u))
-		if n < 0 {
-			break
-		}
-		base.SetByte(o+n, uint8(dw))
-		o += n + 1
-		if i++; i == len(cells) {
-			break
-		}
-		m, k := putRow(base.Add(o), cells[i:], dw)
-		o += m
-		if i += k; i == len(cells) {
-			break
-		}
-	}
-	return o, i
 }
 
 // putCellsGo is putCells in Go.
