@@ -143,3 +143,41 @@ func TestUTF8ValidLong(t *testing.T) {
 		})
 	}
 }
+
+// TestUTF8ValidHalves compares utf8Valid with utf8.Valid on texts long
+// enough to be checked in two halves, with a sequence (well-formed, cut
+// short, ill-formed, or a run of continuation bytes) at every offset
+// around the middle, where the text is split, after ASCII and after text
+// that is not.
+func TestUTF8ValidHalves(t *testing.T) {
+	seqs := []string{"é", "€", "𝄞", "\x80", "\x80\x80\x80\x80", "\xbf\xbf\xbf", "\xe2\x82", "\xf0\x9d\x84",
+		"\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc0\xaf", "\xe0\x9f\xbf", "\xf0\x8f\xbf\xbf", "\xff"}
+	for _, mode := range kernelModes() {
+		t.Run(mode, func(t *testing.T) {
+			defer useKernels(mode)()
+			for _, fill := range []byte{'x', 0} {
+				for n := 64; n <= 80; n++ {
+					for at := n/2 - 6; at <= n/2+4; at++ {
+						for _, seq := range seqs {
+							b := make([]byte, 0, n+8)
+							for len(b) < at {
+								if fill == 0 && len(b)%3 == 0 && len(b)+2 <= at {
+									b = append(b, "é"...)
+								} else {
+									b = append(b, 'x')
+								}
+							}
+							b = append(b, seq...)
+							for len(b) < n {
+								b = append(b, 'y')
+							}
+							if got, want := utf8Valid(b), utf8.Valid(b); got != want {
+								t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
