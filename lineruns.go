@@ -285,11 +285,7 @@ lines:
 		// The scopes the line closes end with their tokens (closeFails
 		// told that none fails its count), as pop ends them.
 		for j := len(d.stack) - 1; j > top; j-- {
-			if c := d.stack[j].kind; c == fList || c == fTabular {
-				q = append(q, ArrayEndToken())
-			} else {
-				q = append(q, ObjectEndToken())
-			}
+			q = append(q, d.stack[j].kind.endToken())
 		}
 		d.stack = d.stack[:top+1]
 		f.fresh = false
