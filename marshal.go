@@ -741,7 +741,6 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 	// is much of the time.
 	b := e.b
 	start := len(b)
-	bad, misses := 0, 0
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
 			e.setB(b)
@@ -770,26 +769,20 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 			e.setB(b)
 			return err
 		}
-		// The whole-row writer is tried first; a row it cannot finish
-		// is written again from its first cell by appendRowCells. Once
-		// it has failed on rowMisses rows in a row (a column whose every
-		// cell needs escapes, say), the rows go straight to
-		// appendRowCells, which runs the same cell writers, and the
-		// whole-row writer is tried again every rowRetry rows.
-		done := false
-		if misses < rowMisses || i%rowRetry == 0 {
-			var o int
-			if o, done = rs.putRow(b, cells); done {
-				b, misses = b[:o], 0
-			} else {
-				misses++
-			}
+		// The whole-row writer first; a row it does not finish goes on
+		// from the cell it stopped at, as WriteRow's does.
+		bad := -1 // a malformed number's cell
+		switch o, k := rs.putRow(b, cells); {
+		case k == len(cells):
+			b = b[:o-1] // o is past the last cell's delimiter
+		case k >= 0:
+			b, bad = rowFrom(b[:o], cells, k, rs)
+		default:
+			b, bad = appendRowCells(b, cells, rs)
 		}
-		if !done {
-			if b, bad = appendRowCells(b, cells, rs); bad >= 0 {
-				e.setB(b)
-				return invalidNumber(cells[bad].str())
-			}
+		if bad >= 0 {
+			e.setB(b)
+			return invalidNumber(cells[bad].str())
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
 		// would call flush for nothing.
@@ -854,14 +847,6 @@ func setLeafKinds(cells []Value, leaves []encLeaf) {
 		}
 	}
 }
-
-// rowMisses is the number of rows in a row that the whole-row writer
-// (rowStyle.putRow) fails to write before valueRows stops trying it, and
-// rowRetry how often it tries it again then.
-const (
-	rowMisses = 4
-	rowRetry  = 64
-)
 
 // sampleRows is the number of rows Marshal writes before it estimates the
 // size of a large table and makes room for the rest at once.
