@@ -4,7 +4,10 @@ package toon
 // UTC: parseUTC for the decoding of time.Time (decTime) without
 // time.Parse, appendTime for its encoding without time.Time.AppendFormat.
 
-import "time"
+import (
+	"math/bits"
+	"time"
+)
 
 // parseUTC reads b when it is a timestamp in UTC of the form
 // 2006-01-02T15:04:05Z, with optionally 1 to 9 digits of fractional
@@ -119,11 +122,14 @@ func appendTime(b []byte, t *time.Time) []byte {
 	if ns != 0 {
 		// The point and nine digits, cut after the last that is not 0.
 		p.SetByte(19, '.')
-		p.Store64(20, digits8(ns/10)+'0'*lo8)
+		d := digits8(ns / 10)
+		p.Store64(20, d+'0'*lo8)
 		p.SetByte(28, byte(ns%10)+'0')
 		n = 29
-		for ; ns%10 == 0; ns /= 10 {
-			n--
+		if ns%10 == 0 {
+			// The zeros of d's last digits are its high bytes, as in
+			// putFloat8's fraction; d is not 0.
+			n = 28 - bits.LeadingZeros64(d)>>3
 		}
 	}
 	p.SetByte(n, 'Z')
