@@ -32,9 +32,7 @@ func pooledDecoder(data []byte, opts []Option) *Decoder {
 	if d == nil {
 		return newBytesDecoder(data, opts)
 	}
-	d.opts = makeOptions(opts)
-	d.lr.initBytes(data, &d.opts)
-	d.headerParser.strict = d.opts.strict
+	d.initBytes(data, opts)
 	return d
 }
 
@@ -48,10 +46,8 @@ func pooledDecoder(data []byte, opts []Option) *Decoder {
 // named here starts from zero, as in a Decoder just made, so state added
 // to Decoder later is never carried from one document to the next.
 func recycle(d *Decoder) {
+	d.generalQueue() // d.queue may view the fast queue's memory
 	q := d.queue
-	if d.inFast {
-		q = d.gq // d.queue views the fast queue's memory
-	}
 	clear(q[:cap(q)])
 	n := Decoder{queue: q[:0]}
 	n.fast.mem = d.fast.mem // words the collector does not scan; rewritten before they are read

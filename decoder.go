@@ -84,10 +84,17 @@ func NewBytesDecoder(data []byte, opts ...Option) *Decoder {
 
 // newBytesDecoder returns a decoder that reads lines straight out of data.
 func newBytesDecoder(data []byte, opts []Option) *Decoder {
-	d := &Decoder{opts: makeOptions(opts)}
+	d := new(Decoder)
+	d.initBytes(data, opts)
+	return d
+}
+
+// initBytes makes d, a zero Decoder, read data in place with the options
+// opts.
+func (d *Decoder) initBytes(data []byte, opts []Option) {
+	d.opts = makeOptions(opts)
 	d.lr.initBytes(data, &d.opts)
 	d.headerParser.strict = d.opts.strict
-	return d
 }
 
 // Reset discards the decoder's state and makes it read a new document

@@ -84,14 +84,19 @@ func startCPU() *cpuTimer {
 	return &cpuTimer{start: threadCPU()}
 }
 
-// report adds the thread CPU time per row as the "cpu-ns/row" metric.
-func (c *cpuTimer) report(b *testing.B, rows int) {
+// stop returns the thread CPU time since startCPU, and false where the
+// thread clock is not available.
+func (c *cpuTimer) stop() (time.Duration, bool) {
 	end := threadCPU()
 	runtime.UnlockOSThread()
-	if c.start < 0 || end < 0 {
-		return
+	return end - c.start, c.start >= 0 && end >= 0
+}
+
+// report adds the thread CPU time per row as the "cpu-ns/row" metric.
+func (c *cpuTimer) report(b *testing.B, rows int) {
+	if d, ok := c.stop(); ok {
+		b.ReportMetric(float64(d)/float64(rows)/float64(b.N), "cpu-ns/row")
 	}
-	b.ReportMetric(float64(end-c.start)/float64(rows)/float64(b.N), "cpu-ns/row")
 }
 
 // BenchmarkDecodeTable measures the Token loop over the 500,000-row table

@@ -490,12 +490,8 @@ func shortNumber(w, valid uint64) bool {
 // The second word is read only when the first is all digits. It may
 // report false for a number, which then goes through plainToken.
 func longInteger(p mem.Ptr, valid uint64) bool {
-	const hiNibbles, digits = 0xf0f0f0f0f0f0f0f0, '0' * swarLo
 	w := p.Load64(0)
-	// The first word is all digits when each byte's high nibble is 3 and
-	// adding 6 leaves it 3.
-	return w&hiNibbles == digits && (w+6*swarLo)&hiNibbles == digits && w&0xff != '0' &&
-		nonDigits(p.Load64(8))&valid == 0
+	return nonDigits(w) == 0 && byte(w) != '0' && nonDigits(p.Load64(8))&valid == 0
 }
 
 // typeChunk is about how many cells typeRows types per call.

@@ -155,10 +155,13 @@ func appendStrSlow(b []byte, s string, dw uint64) []byte {
 		b, _ = appendEscaped(b[:o], strings.ToValidUTF8(s, "\uFFFD"))
 		return b
 	}
-	if !validString(s) {
+	// quo comes from ASCII bytes only, which replacing ill-formed bytes
+	// leaves alone.
+	_, quo, high := strFlags(s, dw)
+	if high&hi8 != 0 && !validString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	if _, quo, _ := strFlags(s, dw); quo != 0 || quoteByShape(s) {
+	if quo != 0 || quoteByShape(s) {
 		b = append(b, '"')
 		b = append(b, s...)
 		return append(b, '"')

@@ -2,7 +2,6 @@ package toon
 
 import (
 	"math/rand"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -76,18 +75,16 @@ func BenchmarkAppendStr(b *testing.B) {
 			b.ReportAllocs()
 			buf := make([]byte, 0, 4*size)
 			mask := quoteMask(Comma)
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
 			b.ResetTimer()
-			t0 := threadCPU()
+			cpu := startCPU()
 			for range b.N {
 				buf = buf[:0]
 				for _, s := range ss {
 					buf = appendStr(buf, s, mask)
 				}
 			}
-			if cpu := threadCPU() - t0; t0 >= 0 && cpu > 0 {
-				b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
+			if d, ok := cpu.stop(); ok && d > 0 {
+				b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
 			}
 		})
 	}
@@ -107,17 +104,15 @@ func BenchmarkAppendTime(b *testing.B) {
 		times[i] = time.Unix(1.6e9+r.Int63n(2e8), ns).UTC()
 	}
 	buf := make([]byte, 0, 64*len(times))
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	b.ResetTimer()
-	t0 := threadCPU()
+	cpu := startCPU()
 	for range b.N {
 		buf = buf[:0]
 		for i := range times {
 			buf = appendTime(buf, &times[i])
 		}
 	}
-	if cpu := threadCPU() - t0; t0 >= 0 && cpu > 0 {
-		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*len(times)), "cpu-ns/op")
+	if d, ok := cpu.stop(); ok && d > 0 {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N*len(times)), "cpu-ns/op")
 	}
 }

@@ -285,11 +285,7 @@ lines:
 		// The scopes the line closes end with their tokens (closeFails
 		// told that none fails its count), as pop ends them.
 		for j := len(d.stack) - 1; j > top; j-- {
-			if c := d.stack[j].kind; c == fList || c == fTabular {
-				q = append(q, ArrayEndToken())
-			} else {
-				q = append(q, ObjectEndToken())
-			}
+			q = append(q, d.stack[j].kind.endToken())
 		}
 		d.stack = d.stack[:top+1]
 		f.fresh = false
@@ -432,21 +428,15 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
 	return text[:i], text[j+1:], h
 }
 
-// runTable opens the table of header h, whose key k stands at depth, as
-// openArray and headerProg do; its Key token is queued.
+// runTable opens the table of header h, whose key k stands at depth, with
+// openArray; its Key token is queued. (A run's header has fields, so
+// openArray opens a keyed or tabular table, which cannot fail: runLines
+// checked the depth.)
 func (d *Decoder) runTable(k []byte, h runHead, depth int) {
 	g := h.group
-	keyed := h.kind == runKeyed
-	if keyed {
-		d.queue = append(d.queue, KeyedStartToken(h.n, Delimiter(h.delim), g.fields))
-		d.push(fKeyed, depth+1, h.n) // cannot fail: runLines checked the depth
-	} else {
-		d.queue = append(d.queue, ArrayStartToken(h.n, FormTabular, Delimiter(h.delim), g.fields))
-		d.push(fTabular, depth+1, h.n)
-	}
-	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: keyed, delim: h.delim,
+	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: h.kind == runKeyed, delim: h.delim,
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
-	d.headerProg(&d.hdr)
+	d.openArray(&d.hdr, depth, false)
 }
 
 // runRows reports whether runs take the rows of table f: the entries of a

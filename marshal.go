@@ -590,49 +590,6 @@ func appendTyped(b []byte, pl *encPlan, p mem.Ptr, mask uint8) ([]byte, error) {
 	return appendStr(b, s, mask), nil
 }
 
-// appendTime appends the text of a time.Time: RFC 3339 with nanoseconds,
-// as encoding/json writes it (time.RFC3339Nano: the fraction without its
-// trailing zeros, none if it is zero). A time in UTC of the years 0 to
-// 9999, the usual case, is written here, the digits of its date and of
-// its clock a word each (digits8) and stored with their separators;
-// every other time by time.Time.AppendFormat.
-func appendTime(b []byte, t *time.Time) []byte {
-	if t.Location() != time.UTC {
-		return t.AppendFormat(b, time.RFC3339Nano)
-	}
-	y, mo, d := t.Date()
-	if uint(y) > 9999 {
-		return t.AppendFormat(b, time.RFC3339Nano)
-	}
-	hh, mm, ss := t.Clock()
-	ns := uint64(t.Nanosecond())
-	b, p, o := spare(b, timeRoom, false)
-	// YYYYMMDD, stored as YYYY-MM-DD.
-	w := digits8(uint64(y)*10000+uint64(mo)*100+uint64(d)) + '0'*lo8
-	p.Store64(0, w&0xffffffff|'-'<<32|(w>>32&0xffff)<<40|'-'<<56)
-	p.Store16(8, uint16(w>>48))
-	// 00hhmmss, stored as Thh:mm:ss.
-	w = digits8(uint64(hh)*10000+uint64(mm)*100+uint64(ss)) + '0'*lo8
-	p.Store64(10, 'T'|(w>>16&0xffff)<<8|':'<<24|(w>>32&0xffff)<<32|':'<<48|(w>>48&0xff)<<56)
-	p.SetByte(18, byte(w>>56))
-	n := 19
-	if ns != 0 {
-		// The point and nine digits, cut after the last that is not 0.
-		p.SetByte(19, '.')
-		p.Store64(20, digits8(ns/10)+'0'*lo8)
-		p.SetByte(28, byte(ns%10)+'0')
-		n = 29
-		for ; ns%10 == 0; ns /= 10 {
-			n--
-		}
-	}
-	p.SetByte(n, 'Z')
-	return b[:o+n+1]
-}
-
-// timeRoom is the room appendTime needs for a time it writes itself.
-const timeRoom = 32
-
 // primText renders the primitives that are not Go basic types: a string,
 // a number's text (num), or null.
 func primText(pl *encPlan, p mem.Ptr) (s string, isNull, num bool, err error) {
@@ -784,7 +741,6 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 	// is much of the time.
 	b := e.b
 	start := len(b)
-	bad, misses := 0, 0
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
 			e.setB(b)
@@ -813,26 +769,20 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 			e.setB(b)
 			return err
 		}
-		// The whole-row writer is tried first; a row it cannot finish
-		// is written again from its first cell by appendRowCells. Once
-		// it has failed on rowMisses rows in a row (a column whose every
-		// cell needs escapes, say), the rows go straight to
-		// appendRowCells, which runs the same cell writers, and the
-		// whole-row writer is tried again every rowRetry rows.
-		done := false
-		if misses < rowMisses || i%rowRetry == 0 {
-			var o int
-			if o, done = rs.putRow(b, cells); done {
-				b, misses = b[:o], 0
-			} else {
-				misses++
-			}
+		// The whole-row writer first; a row it does not finish goes on
+		// from the cell it stopped at, as WriteRow's does.
+		bad := -1 // a malformed number's cell
+		switch o, k := rs.putRow(b, cells); {
+		case k == len(cells):
+			b = b[:o-1] // o is past the last cell's delimiter
+		case k >= 0:
+			b, bad = rowFrom(b[:o], cells, k, rs)
+		default:
+			b, bad = appendRowCells(b, cells, rs)
 		}
-		if !done {
-			if b, bad = appendRowCells(b, cells, rs); bad >= 0 {
-				e.setB(b)
-				return invalidNumber(cells[bad].str())
-			}
+		if bad >= 0 {
+			e.setB(b)
+			return invalidNumber(cells[bad].str())
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
 		// would call flush for nothing.
@@ -897,14 +847,6 @@ func setLeafKinds(cells []Value, leaves []encLeaf) {
 		}
 	}
 }
-
-// rowMisses is the number of rows in a row that the whole-row writer
-// (rowStyle.putRow) fails to write before valueRows stops trying it, and
-// rowRetry how often it tries it again then.
-const (
-	rowMisses = 4
-	rowRetry  = 64
-)
 
 // sampleRows is the number of rows Marshal writes before it estimates the
 // size of a large table and makes room for the rest at once.

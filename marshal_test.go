@@ -345,11 +345,12 @@ func TestAppendTime(t *testing.T) {
 }
 
 // TestMarshalRowsRetry checks tables whose rows the whole-row writer
-// cannot write (a cell with escapes), in runs of every length around the
-// point where valueRows stops trying it (rowMisses) and between its
-// retries (rowRetry), against the generic values: the rows it writes and
-// those appendRowCells writes must be alike, in any order.
+// cannot finish (a cell with escapes, which rowFrom writes, going on from
+// it), in runs of lengths from 1 to a few hundred rows between rows it
+// writes whole, against the generic values: the rows must be alike in
+// any order.
 func TestMarshalRowsRetry(t *testing.T) {
+	const rowMisses, rowRetry = 4, 64 // run lengths around these
 	type row struct {
 		ID   int     `json:"id"`
 		Note string  `json:"note"`

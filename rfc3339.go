@@ -1,9 +1,13 @@
 package toon
 
-// This file reads the common form of an RFC 3339 timestamp, in UTC, for
-// the decoding of time.Time (decTime) without time.Parse.
+// This file reads and writes the common form of an RFC 3339 timestamp, in
+// UTC: parseUTC for the decoding of time.Time (decTime) without
+// time.Parse, appendTime for its encoding without time.Time.AppendFormat.
 
-import "time"
+import (
+	"math/bits"
+	"time"
+)
 
 // parseUTC reads b when it is a timestamp in UTC of the form
 // 2006-01-02T15:04:05Z, with optionally 1 to 9 digits of fractional
@@ -88,3 +92,49 @@ func daysSinceEpoch(year, month, day int) int64 {
 	doe := yoe*365 + yoe/4 - yoe/100 + doy         // [0, 146096]
 	return int64(era)*146097 + int64(doe) - 719468 // 719468: 0000-03-01 to 1970-01-01
 }
+
+// appendTime appends the text of a time.Time: RFC 3339 with nanoseconds,
+// as encoding/json writes it (time.RFC3339Nano: the fraction without its
+// trailing zeros, none if it is zero). A time in UTC of the years 0 to
+// 9999, the usual case, is written here, the digits of its date and of
+// its clock a word each (digits8) and stored with their separators;
+// every other time by time.Time.AppendFormat.
+func appendTime(b []byte, t *time.Time) []byte {
+	if t.Location() != time.UTC {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	y, mo, d := t.Date()
+	if uint(y) > 9999 {
+		return t.AppendFormat(b, time.RFC3339Nano)
+	}
+	hh, mm, ss := t.Clock()
+	ns := uint64(t.Nanosecond())
+	b, p, o := spare(b, timeRoom, false)
+	// YYYYMMDD, stored as YYYY-MM-DD.
+	w := digits8(uint64(y)*10000+uint64(mo)*100+uint64(d)) + '0'*lo8
+	p.Store64(0, w&0xffffffff|'-'<<32|(w>>32&0xffff)<<40|'-'<<56)
+	p.Store16(8, uint16(w>>48))
+	// 00hhmmss, stored as Thh:mm:ss.
+	w = digits8(uint64(hh)*10000+uint64(mm)*100+uint64(ss)) + '0'*lo8
+	p.Store64(10, 'T'|(w>>16&0xffff)<<8|':'<<24|(w>>32&0xffff)<<32|':'<<48|(w>>48&0xff)<<56)
+	p.SetByte(18, byte(w>>56))
+	n := 19
+	if ns != 0 {
+		// The point and nine digits, cut after the last that is not 0.
+		p.SetByte(19, '.')
+		d := digits8(ns / 10)
+		p.Store64(20, d+'0'*lo8)
+		p.SetByte(28, byte(ns%10)+'0')
+		n = 29
+		if ns%10 == 0 {
+			// The zeros of d's last digits are its high bytes, as in
+			// putFloat8's fraction; d is not 0.
+			n = 28 - bits.LeadingZeros64(d)>>3
+		}
+	}
+	p.SetByte(n, 'Z')
+	return b[:o+n+1]
+}
+
+// timeRoom is the room appendTime needs for a time it writes itself.
+const timeRoom = 32

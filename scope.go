@@ -54,6 +54,14 @@ const (
 	fKeyed                    // keyed entry rows
 )
 
+// endToken returns the token that ends a scope of kind k.
+func (k frameKind) endToken() Token {
+	if k == fList || k == fTabular {
+		return ArrayEndToken()
+	}
+	return ObjectEndToken()
+}
+
 // frame is one open scope. depth is the depth of the scope's content lines.
 type frame struct {
 	kind  frameKind
@@ -103,12 +111,7 @@ func (d *Decoder) pop() error {
 			return d.shortErr(f, "entry", "entries")
 		}
 	}
-	switch f.kind {
-	case fObject, fItem, fKeyed:
-		d.emit(ObjectEndToken())
-	case fList, fTabular:
-		d.emit(ArrayEndToken())
-	}
+	d.emit(f.kind.endToken())
 	if len(d.stack) == 0 && d.root != rootScalar {
 		d.root = rootDone
 	}

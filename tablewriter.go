@@ -280,21 +280,20 @@ func (e *Encoder) flushRows() error {
 	return e.flush()
 }
 
-// putRow writes a row, with its leading LF and indentation, after the
-// text of b, in b's spare capacity, when that has room for it and
-// putCells writes all its cells, and returns the new length of the text.
-// Otherwise it returns false, for appendRow. It is WriteRow's fast path:
-// one call of putCells, without appendRowCells's loop (and Marshal's,
-// through valueRows).
-func (rs *rowStyle) putRow(b []byte, cells []Value) (int, bool) {
+// putRow is WriteRow's fast path for Marshal (valueRows): when b's spare
+// capacity has room for a row, it writes the row's leading LF and
+// indentation and then its cells with one call of putCells, and returns
+// what putCells returns: the length of the text past the delimiter after
+// the last cell written, and the number of cells written, for rowFrom to
+// go on from. It returns k = -1, having written nothing, when the row's
+// layout or the room does not allow it, for appendRowCells.
+func (rs *rowStyle) putRow(b []byte, cells []Value) (o, k int) {
 	if len(rs.lead) > 8 || len(cells) > rowSlack/maxCell || cap(b)-len(b) < rowSlack {
-		return 0, false
+		return 0, -1
 	}
 	base := mem.SliceData(b)
 	base.Store64(len(b), rs.leadWord)
-	o, k := putCells(base, len(b)+len(rs.lead), cells, rs.dw)
-	// o is past the last cell's delimiter.
-	return o - 1, k == len(cells)
+	return putCells(base, len(b)+len(rs.lead), cells, rs.dw)
 }
 
 // appendRow appends a row, with its leading LF and indentation, to b. On

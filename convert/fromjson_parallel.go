@@ -465,9 +465,6 @@ func (e *emitter) writeBlock(o *opipe.Pipeline[*encJob]) error {
 	if !ok {
 		return errPanicked // End raises the panic again
 	}
-	if j.ok {
-		p.releaseTo(j.r.end)
-	}
 	if !j.ok {
 		for !o.Idle() {
 			if _, ok := o.Next(); !ok {
@@ -482,6 +479,7 @@ func (e *emitter) writeBlock(o *opipe.Pipeline[*encJob]) error {
 		e.lx.state = lxAfter
 		return errRedo
 	}
+	p.releaseTo(j.r.end)
 	if err := e.enc.WriteRowBlock(j.blk); err != nil {
 		return err
 	}

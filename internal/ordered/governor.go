@@ -21,10 +21,11 @@ import (
 // The workers run for two epochs, then the caller alone is probed for
 // an epoch; the faster mode (the probe's epochs against the run's last
 // few) runs for the next run of epochs, then the other is probed again
-// (the workers for two epochs, timed alone: hold). A mode that wins again runs for a run four times as long
-// (up to maxRun epochs), so that probing costs little when one mode is
-// clearly better: over the 800 ranges of a 400 MB table, the caller alone
-// makes three probes of 8 ranges when the workers keep winning. A run
+// (the workers for two epochs, timed alone: hold). A mode that wins again
+// runs for a run four times as long (up to maxRun epochs), so that
+// probing costs little when one mode is clearly better: over the 800
+// ranges of a 400 MB table, the caller alone makes three probes of 8
+// ranges when the workers keep winning. A run
 // whose last epochs have become much slower than when it was chosen (the
 // machine got busy) is cut short by a probe.
 //
@@ -150,29 +151,41 @@ func probeLen(serial bool) int {
 // probe is taken back would make it seem slower. So a probe of the
 // workers starts with nothing else in flight and is timed alone.
 func (g *governor) hold() bool {
-	// The next send starts an epoch; next would turn from a run of the
-	// caller alone to a probe of the workers.
-	starts := g.sent == epochJobs && !g.restart && g.left <= 1 && !g.probe && g.best
-	return g.open || starts
+	if g.open {
+		return true
+	}
+	if g.sent < epochJobs || g.probe {
+		return false // the epoch goes on, or a probe does
+	}
+	serial, probe, _ := g.following()
+	return probe && !serial
 }
 
-// next chooses the mode of the next epoch: the run's until it ends, then
-// the other mode's for a probe, then a run of the mode took chose.
+// following returns the mode of the epoch after the current one, whether
+// it is a probe's, and the epochs left in its run or probe counting it:
+// the run's until it ends, then the other mode's for a probe, then a run
+// of the mode took chose (at once if took chose another mode).
+func (g *governor) following() (serial, probe bool, left int) {
+	switch {
+	case g.restart:
+		return g.best, false, g.run
+	case g.left > 1:
+		return g.serial, g.probe, g.left - 1
+	case !g.probe:
+		return !g.best, true, probeLen(!g.best)
+	}
+	return g.best, false, g.run
+}
+
+// next moves on to the epoch following returns; a probe starts with no
+// time measured.
 func (g *governor) next() {
-	if g.restart {
-		g.restart = false
-		g.serial, g.probe, g.left = g.best, false, g.run
-		return
-	}
-	if g.left--; g.left > 0 {
-		return
-	}
-	if !g.probe {
-		g.serial, g.probe, g.left = !g.best, true, probeLen(!g.best)
+	probe := g.probe
+	g.serial, g.probe, g.left = g.following()
+	if g.probe && !probe {
 		g.probeTimes, g.probeCPU, g.probeN = 0, 0, 0
-		return
 	}
-	g.serial, g.probe, g.left = g.best, false, g.run
+	g.restart = false
 }
 
 // took records that the last job of an epoch has been taken back, with
