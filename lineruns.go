@@ -104,6 +104,11 @@ func (d *Decoder) runLines() {
 	q, marks := d.queue, d.marks
 	end, cur := d.end, d.cur
 	taken := false
+	// An indent size that is a power of two gives a line's depth by a
+	// shift, with no branch on the line's width (depthOf keeps the last
+	// width's depth, which changes from line to line here).
+	pow2 := lr.indent&(lr.indent-1) == 0
+	shift := uint(bits.TrailingZeros(uint(lr.indent)))
 lines:
 	for len(q) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
@@ -116,7 +121,25 @@ lines:
 		// data, the rest is left to indexNewline.
 		e, ascii := -1, false
 		i, hi := scanned, uint64(0)
-		for stop := min(i+64, len(buf)-8); i <= stop; i += 8 {
+		sp := -1 // the line's indentation, when the block below finds it
+		if i == pos && pos+lineBlock <= len(buf) {
+			// Most lines are shorter than a block: its LF and the
+			// line's first byte that is no space are found in the
+			// block's words with no branch on where they are. A line
+			// that goes on past the block goes on from there.
+			var b lineWords
+			b.load(buf[pos : pos+lineBlock])
+			if n := b.lf(); n < lineBlock {
+				e = pos + n
+				ascii = b.ascii() // a sufficient test: the whole block
+			} else {
+				i, hi = pos+lineBlock, b.w[0]|b.w[1]|b.w[2]|b.w[3]
+			}
+			if n := b.indent(); n < lineBlock/2 {
+				sp = n
+			}
+		}
+		for stop := min(i+64, len(buf)-8); e < 0 && i <= stop; i += 8 {
 			w := binary.LittleEndian.Uint64(buf[i:])
 			x := w ^ ('\n' * swarLo)
 			if lf := (x - swarLo) &^ x & swarHi; lf != 0 {
@@ -141,15 +164,23 @@ lines:
 		if n := len(full); n > 0 && full[n-1] == '\r' {
 			full = full[:n-1]
 		}
-		sp := leadingSpaces(full)
-		if sp == len(full) {
+		if sp < 0 {
+			sp = leadingSpaces(full)
+		}
+		if sp >= len(full) {
 			break // a blank line
 		}
 		text := full[sp:]
 		if c := text[0]; c == '#' || c == '\t' {
 			break // a comment, or a tab in the indentation
 		}
-		depth, odd := lr.depthOf(sp)
+		var depth int
+		var odd bool
+		if pow2 {
+			depth, odd = sp>>shift, sp&(lr.indent-1) != 0
+		} else {
+			depth, odd = lr.depthOf(sp)
+		}
 		if odd || strict && !ascii && !validUTF8(text) {
 			break
 		}
@@ -171,7 +202,7 @@ lines:
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are a plain key and its colon.
-			if i := plainKeyEnd(text); i > 0 && i < len(text) && text[i] == ':' {
+			if i := plainKeyEndAt(buf, pos+sp); i > 0 && i < len(text) && text[i] == ':' {
 				k, v = text[:i], text[i+1:]
 			} else {
 				k, v, h = d.runField(text, i)
@@ -197,7 +228,7 @@ lines:
 				rest = rest[1:]
 			}
 			src = rest
-			k, v, h = d.runField(rest, plainKeyEnd(rest))
+			k, v, h = d.runField(rest, plainKeyEndAt(buf, pos+len(full)-len(rest)))
 			item = true
 		}
 		if k == nil {
@@ -510,6 +541,29 @@ func plainKeyEnd(text []byte) int {
 	return i
 }
 
+// plainKeyEndAt returns plainKeyEnd(text) for the text b[at:] of a line
+// that b holds with its LF (or CR LF), neither of which is a key
+// character: the key ends at or before them. It reads words of b past the
+// line's end, so a key of any length ends with no loop over its last bytes.
+func plainKeyEndAt(b []byte, at int) int {
+	if keyStart[b[at]] == 0 {
+		return 0
+	}
+	i := at + 1
+	for ; i+8 <= len(b); i += 8 {
+		c := b[i : i+8 : i+8]
+		m := uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
+			uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
+		if m != 0xff {
+			return i - at + bits.TrailingZeros(^m)
+		}
+	}
+	for i < len(b) && keyChar[b[i]] != 0 {
+		i++
+	}
+	return i - at
+}
+
 // markLine returns the line of mark m.
 func (d *Decoder) markLine(m *lineMark) rawLine {
 	full := d.lr.buf[m.start : m.start+m.n]
@@ -533,4 +587,68 @@ func (d *Decoder) tokenLine() *rawLine {
 	}
 	d.at = d.markLine(&d.marks[i])
 	return &d.at
+}
+
+// lineBlock is the width of the block of bytes at a line's start that
+// runLines reads as whole words (lineWords).
+const lineBlock = 32
+
+// lineWords holds the first lineBlock bytes of a line and of what follows
+// it, as words.
+type lineWords struct {
+	w [lineBlock / 8]uint64
+}
+
+func (b *lineWords) load(p []byte) {
+	p = p[:lineBlock]
+	b.w[0] = binary.LittleEndian.Uint64(p[0:])
+	b.w[1] = binary.LittleEndian.Uint64(p[8:])
+	b.w[2] = binary.LittleEndian.Uint64(p[16:])
+	b.w[3] = binary.LittleEndian.Uint64(p[24:])
+}
+
+// firstFlag returns the offset of the first byte flagged in f0 to f3,
+// the flags of four consecutive words (0x80 in a flagged byte; only the
+// lowest flag of each word needs to be exact), 32 when none is flagged.
+// It has no branch: a word with no flag counts 8 bytes (its trailing
+// zeros are 64), and a later word counts only when the ones before it
+// counted 8 each.
+func firstFlag(f0, f1, f2, f3 uint64) int {
+	p0 := bits.TrailingZeros64(f0) >> 3
+	p1 := bits.TrailingZeros64(f1) >> 3
+	p2 := bits.TrailingZeros64(f2) >> 3
+	p3 := bits.TrailingZeros64(f3) >> 3
+	return p0 + (-(p0 >> 3) & (p1 + (-(p1 >> 3) & (p2 + (-(p2 >> 3) & p3)))))
+}
+
+// lfFlags flags the LFs of w; the lowest flag is exact (a borrow only runs
+// upward, and only from a byte that is an LF).
+func lfFlags(w uint64) uint64 {
+	x := w ^ ('\n' * swarLo)
+	return (x - swarLo) &^ x & swarHi
+}
+
+// lf returns the offset of the block's first LF, lineBlock when it has none.
+func (b *lineWords) lf() int {
+	return firstFlag(lfFlags(b.w[0]), lfFlags(b.w[1]), lfFlags(b.w[2]), lfFlags(b.w[3]))
+}
+
+// nonSpaces flags the bytes of w that are not spaces; the lowest flag is
+// exact (a carry only runs upward, and only from a byte that is no space).
+func nonSpaces(w uint64) uint64 {
+	x := w ^ swarSpaces
+	return (x + (swarHi - swarLo) | x) & swarHi
+}
+
+// indent returns the offset of the first byte that is no space in the
+// block's first half, lineBlock/2 when there is none.
+func (b *lineWords) indent() int {
+	p0 := bits.TrailingZeros64(nonSpaces(b.w[0])) >> 3
+	p1 := bits.TrailingZeros64(nonSpaces(b.w[1])) >> 3
+	return p0 + (-(p0 >> 3) & p1)
+}
+
+// ascii reports whether the whole block is ASCII.
+func (b *lineWords) ascii() bool {
+	return (b.w[0]|b.w[1]|b.w[2]|b.w[3])&swarHi == 0
 }

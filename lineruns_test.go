@@ -339,6 +339,100 @@ func TestLineRunsMatchGeneralPath(t *testing.T) {
 		for _, o := range runOpts {
 			checkRuns(t, data, o...)
 		}
+		if i%4 == 0 {
+			// Other indent sizes: a power of two and one that is not
+			// (runLines finds the depth of each in its own way).
+			checkRuns(t, reindent(data, 4), WithIndent(4))
+			checkRuns(t, reindent(data, 3), WithIndent(3), WithStrict(false))
+		}
+	}
+}
+
+// reindent returns doc with the indentation of each line, read in units of
+// two spaces, written in units of n spaces (an odd space stays one).
+func reindent(doc []byte, n int) []byte {
+	var b bytes.Buffer
+	for _, line := range bytes.SplitAfter(doc, []byte("\n")) {
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		b.WriteString(strings.Repeat(" ", sp/2*n+sp%2))
+		b.Write(line[sp:])
+	}
+	return b.Bytes()
+}
+
+// TestLineWords holds the word tests of a line's block (lineWords) and
+// plainKeyEndAt to byte loops, for every placement of an LF, a first
+// byte that is no space and a key's end in and past the block.
+func TestLineWords(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	fill := []byte("  ab:\n\r\t#-_.Z9\x80\xff\x00\x0a \x2a\x8a")
+	for n := 0; n < 20000; n++ {
+		p := make([]byte, lineBlock+24)
+		for i := range p {
+			p[i] = fill[rng.Intn(len(fill))]
+		}
+		switch n % 4 {
+		case 0: // runs of spaces and key bytes, an LF late or never
+			s := rng.Intn(lineBlock + 1)
+			for i := 0; i < s; i++ {
+				p[i] = ' '
+			}
+			for i := s; i < len(p); i++ {
+				p[i] = "abcXYZ019_."[rng.Intn(11)]
+			}
+			if k := rng.Intn(len(p) + 8); k < len(p) {
+				p[k] = '\n'
+			}
+		case 1: // no LF at all
+			for i := range p {
+				if p[i] == '\n' {
+					p[i] = ' '
+				}
+			}
+		}
+		var b lineWords
+		b.load(p[:lineBlock])
+		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
+		if wantLF < 0 {
+			wantLF = lineBlock
+		}
+		if got := b.lf(); got != wantLF {
+			t.Fatalf("lf of %q = %d, want %d", p[:lineBlock], got, wantLF)
+		}
+		wantSp := 0
+		for wantSp < lineBlock/2 && p[wantSp] == ' ' {
+			wantSp++
+		}
+		if got := b.indent(); got != wantSp {
+			t.Fatalf("indent of %q = %d, want %d", p[:lineBlock], got, wantSp)
+		}
+		ascii := true
+		for _, c := range p[:lineBlock] {
+			ascii = ascii && c < 0x80
+		}
+		if b.ascii() != ascii {
+			t.Fatalf("ascii of %q = %v", p[:lineBlock], b.ascii())
+		}
+		// A line ends at its LF (or the CR before it): the key ends there
+		// too, whatever follows in the buffer.
+		at := rng.Intn(len(p))
+		end := at + bytes.IndexByte(p[at:], '\n')
+		if end < at {
+			continue
+		}
+		text := p[at:end]
+		if len(text) > 0 && text[len(text)-1] == '\r' {
+			text = text[:len(text)-1]
+		}
+		if len(text) == 0 {
+			continue
+		}
+		if got, want := plainKeyEndAt(p, at), plainKeyEnd(text); got != want {
+			t.Fatalf("plainKeyEndAt(%q, %d) = %d, want %d", p, at, got, want)
+		}
 	}
 }
 
