@@ -3,6 +3,8 @@ package toon
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds the decoder's runs of simple lines. In a nested document
@@ -253,7 +255,7 @@ lines:
 			opens = 1
 		case string(v) == "[]":
 		case v[0] != '"':
-			t = plainToken(v)
+			t = runValue(buf, v)
 		default:
 			s, next, _, err := unquote(v, &d.scratch)
 			if err != nil || next != len(v) {
@@ -562,6 +564,33 @@ func plainKeyEndAt(b []byte, at int) int {
 		i++
 	}
 	return i - at
+}
+
+// runValue returns plainToken(v) for a value v that is a view into buf.
+// A value of up to 8 bytes that starts with a digit is read as one word
+// from buf, when buf holds 8 bytes from its start: where its digits end is
+// found with no loop, which settles an integer, or a text such as 10m
+// whose first byte that is no digit cannot go on a number. A fraction or
+// an exponent is left to plainToken.
+func runValue(buf, v []byte) Token {
+	off := cap(buf) - cap(v) // v's offset in buf, if it views buf
+	if n := len(v); n <= 8 && v[0]-'0' < 10 && off >= 0 && off+8 <= len(buf) && &buf[off] == &v[0] {
+		w := binary.LittleEndian.Uint64(buf[off:])
+		// The bytes past v count as no digits (none when n is 8: a
+		// shift by 64 is 0).
+		p := bits.TrailingZeros64(nonDigits(w)|^uint64(0)<<(8*uint(n))&swarHi) >> 3
+		k := KindString
+		switch {
+		case p == n:
+			if v[0] != '0' || n == 1 {
+				k = KindNumber // not "05": a leading zero is a text
+			}
+		case v[p] == '.' || v[p]|0x20 == 'e':
+			return plainToken(v)
+		}
+		return Token{h: uint64(k), p: mem.BytesData(v), n: n}
+	}
+	return plainToken(v)
 }
 
 // markLine returns the line of mark m.

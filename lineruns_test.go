@@ -474,3 +474,29 @@ func FuzzLineRuns(f *testing.F) {
 		checkRuns(t, data, WithStrict(strict), WithMaxLineLength(64), WithMaxDepth(4))
 	})
 }
+
+// TestRunValue holds runValue to plainToken on values of up to 10 bytes
+// made of digits and the bytes that can go on a number or end it, at
+// every offset in a buffer, with what follows them and the buffer's end
+// in the way.
+func TestRunValue(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	const alphabet = "0123456789000.eE+-xm \n"
+	buf := make([]byte, 48)
+	for n := 0; n < 200000; n++ {
+		for i := range buf {
+			buf[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		off := rng.Intn(len(buf) - 1)
+		end := off + 1 + rng.Intn(min(10, len(buf)-off))
+		b := buf[:rng.Intn(len(buf)-end+1)+end] // the buffer ends at or after v
+		v := b[off:end]
+		if v[0] == '"' || v[0] == ' ' || v[len(v)-1] == ' ' {
+			continue
+		}
+		got, want := runValue(b, v), plainToken(v)
+		if got != want {
+			t.Fatalf("runValue(%q) = %v %q, plainToken: %v %q", v, got.Kind(), got.Bytes(), want.Kind(), want.Bytes())
+		}
+	}
+}
