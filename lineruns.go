@@ -129,15 +129,18 @@ lines:
 			// line's first byte that is no space are found in the
 			// block's words with no branch on where they are. A line
 			// that goes on past the block goes on from there.
-			var b lineWords
-			b.load(buf[pos : pos+lineBlock])
-			if n := b.lf(); n < lineBlock {
+			blk := buf[pos : pos+lineBlock]
+			w0 := binary.LittleEndian.Uint64(blk[0:])
+			w1 := binary.LittleEndian.Uint64(blk[8:])
+			w2 := binary.LittleEndian.Uint64(blk[16:])
+			w3 := binary.LittleEndian.Uint64(blk[24:])
+			if n := firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3)); n < lineBlock {
 				e = pos + n
-				ascii = b.ascii() // a sufficient test: the whole block
+				ascii = (w0|w1|w2|w3)&swarHi == 0 // a sufficient test: the whole block
 			} else {
-				i, hi = pos+lineBlock, b.w[0]|b.w[1]|b.w[2]|b.w[3]
+				i, hi = pos+lineBlock, w0|w1|w2|w3
 			}
-			if n := b.indent(); n < lineBlock/2 {
+			if n := firstFlag(nonSpaces(w0), nonSpaces(w1), swarHi, 0); n < lineBlock/2 {
 				sp = n
 			}
 		}
@@ -619,22 +622,8 @@ func (d *Decoder) tokenLine() *rawLine {
 }
 
 // lineBlock is the width of the block of bytes at a line's start that
-// runLines reads as whole words (lineWords).
+// runLines reads as four words.
 const lineBlock = 32
-
-// lineWords holds the first lineBlock bytes of a line and of what follows
-// it, as words.
-type lineWords struct {
-	w [lineBlock / 8]uint64
-}
-
-func (b *lineWords) load(p []byte) {
-	p = p[:lineBlock]
-	b.w[0] = binary.LittleEndian.Uint64(p[0:])
-	b.w[1] = binary.LittleEndian.Uint64(p[8:])
-	b.w[2] = binary.LittleEndian.Uint64(p[16:])
-	b.w[3] = binary.LittleEndian.Uint64(p[24:])
-}
 
 // firstFlag returns the offset of the first byte flagged in f0 to f3,
 // the flags of four consecutive words (0x80 in a flagged byte; only the
@@ -657,27 +646,9 @@ func lfFlags(w uint64) uint64 {
 	return (x - swarLo) &^ x & swarHi
 }
 
-// lf returns the offset of the block's first LF, lineBlock when it has none.
-func (b *lineWords) lf() int {
-	return firstFlag(lfFlags(b.w[0]), lfFlags(b.w[1]), lfFlags(b.w[2]), lfFlags(b.w[3]))
-}
-
 // nonSpaces flags the bytes of w that are not spaces; the lowest flag is
 // exact (a carry only runs upward, and only from a byte that is no space).
 func nonSpaces(w uint64) uint64 {
 	x := w ^ swarSpaces
 	return (x + (swarHi - swarLo) | x) & swarHi
-}
-
-// indent returns the offset of the first byte that is no space in the
-// block's first half, lineBlock/2 when there is none.
-func (b *lineWords) indent() int {
-	p0 := bits.TrailingZeros64(nonSpaces(b.w[0])) >> 3
-	p1 := bits.TrailingZeros64(nonSpaces(b.w[1])) >> 3
-	return p0 + (-(p0 >> 3) & p1)
-}
-
-// ascii reports whether the whole block is ASCII.
-func (b *lineWords) ascii() bool {
-	return (b.w[0]|b.w[1]|b.w[2]|b.w[3])&swarHi == 0
 }

@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -363,8 +364,8 @@ func reindent(doc []byte, n int) []byte {
 	return b.Bytes()
 }
 
-// TestLineWords holds the word tests of a line's block (lineWords) and
-// plainKeyEndAt to byte loops, for every placement of an LF, a first
+// TestLineWords holds the word tests of a line's block (firstFlag of
+// lfFlags and nonSpaces) and plainKeyEndAt to byte loops, for every placement of an LF, a first
 // byte that is no space and a key's end in and past the block.
 func TestLineWords(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
@@ -393,28 +394,23 @@ func TestLineWords(t *testing.T) {
 				}
 			}
 		}
-		var b lineWords
-		b.load(p[:lineBlock])
+		w := [4]uint64{}
+		for j := range w {
+			w[j] = binary.LittleEndian.Uint64(p[8*j:])
+		}
 		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
 		if wantLF < 0 {
 			wantLF = lineBlock
 		}
-		if got := b.lf(); got != wantLF {
-			t.Fatalf("lf of %q = %d, want %d", p[:lineBlock], got, wantLF)
+		if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
+			t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
 		}
 		wantSp := 0
-		for wantSp < lineBlock/2 && p[wantSp] == ' ' {
+		for wantSp < lineBlock && p[wantSp] == ' ' {
 			wantSp++
 		}
-		if got := b.indent(); got != wantSp {
-			t.Fatalf("indent of %q = %d, want %d", p[:lineBlock], got, wantSp)
-		}
-		ascii := true
-		for _, c := range p[:lineBlock] {
-			ascii = ascii && c < 0x80
-		}
-		if b.ascii() != ascii {
-			t.Fatalf("ascii of %q = %v", p[:lineBlock], b.ascii())
+		if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
+			t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
 		}
 		// A line ends at its LF (or the CR before it): the key ends there
 		// too, whatever follows in the buffer.
