@@ -96,15 +96,16 @@ func (d *Decoder) runLines() {
 	// The state a line changes is kept in locals while the run goes on,
 	// and stored back when it ends (or, for the queue, before a call that
 	// appends to it): the position in the buffer, the line count, the
-	// queue, the marks, and the last two lines taken (d.end and d.cur,
-	// which no error of a run needs before then).
+	// queue and the marks. The last two lines taken (d.end and d.cur,
+	// which no error of a run needs before then) are set from the marks
+	// when it ends.
 	lr := &d.lr
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
 	buf := lr.buf[:lr.end]
 	pos, scanned, num := lr.pos, lr.scanned, lr.lineNum
 	q, marks := d.queue, d.marks
-	end, cur := d.end, d.cur
+	nmarks := len(marks) // the marks before this run's
 	taken := false
 	// An indent size that is a power of two gives a line's depth by a
 	// shift, with no branch on the line's width (depthOf keeps the last
@@ -303,7 +304,6 @@ lines:
 			}
 		}
 		num++
-		off := lr.base + int64(pos)
 		// The mark's fields are stored one at a time: a composite
 		// literal is built on the stack and copied with wider loads than
 		// its stores, which stalls.
@@ -316,7 +316,6 @@ lines:
 		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
 		pos = e + 1
 		scanned = pos
-		end, cur = cur, lineRef{num, off}
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
 		// told that none fails its count), as pop ends them.
@@ -369,8 +368,17 @@ lines:
 	d.halted = len(q) < runTokens
 	if taken {
 		lr.pos, lr.scanned, lr.lineNum = pos, scanned, num
-		lr.keepOff = cur.off
-		d.end, d.cur = end, cur
+		// The last two lines taken: the marks of this run's last two, or
+		// the line before it and its only one.
+		last := &marks[len(marks)-1]
+		if len(marks)-nmarks >= 2 {
+			prev := &marks[len(marks)-2]
+			d.end = lineRef{prev.num, lr.base + int64(prev.start)}
+		} else {
+			d.end = d.cur
+		}
+		d.cur = lineRef{last.num, lr.base + int64(last.start)}
+		lr.keepOff = d.cur.off
 		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
