@@ -103,10 +103,9 @@ func (d *Decoder) runLines() {
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
 	buf := lr.buf[:lr.end]
-	pos, scanned, num := lr.pos, lr.scanned, lr.lineNum
+	pos, num := lr.pos, lr.lineNum
 	q, marks := d.queue, d.marks
 	nmarks := len(marks) // the marks before this run's
-	taken := false
 	// An indent size that is a power of two gives a line's depth by a
 	// shift, with no branch on the line's width (depthOf keeps the last
 	// width's depth, which changes from line to line here).
@@ -123,9 +122,13 @@ lines:
 		// those below it. From the 64th byte on, or near the end of the
 		// data, the rest is left to indexNewline.
 		e, ascii := -1, false
-		i, hi := scanned, uint64(0)
-		sp := -1 // the line's indentation, when the block below finds it
-		if i == pos && pos+lineBlock <= len(buf) {
+		i, hi := pos, uint64(0)
+		if pos == lr.pos {
+			i = lr.scanned // the run's first line
+		}
+		whole := i == pos // the line is scanned from its start
+		sp := -1          // the line's indentation, when the block below finds it
+		if whole && pos+lineBlock <= len(buf) {
 			// Most lines are shorter than a block: its LF and the
 			// line's first byte that is no space are found in the
 			// block's words with no branch on where they are. A line
@@ -151,7 +154,7 @@ lines:
 			if lf := (x - swarLo) &^ x & swarHi; lf != 0 {
 				below := lf&-lf - 1
 				e = i + bits.TrailingZeros64(lf)>>3
-				ascii = (hi|w&below)&swarHi == 0 && scanned == pos
+				ascii = (hi|w&below)&swarHi == 0 && whole
 				break
 			}
 			hi |= w
@@ -201,7 +204,10 @@ lines:
 		f := &d.stack[top]
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
-		src := text // the text the key is read from
+		// kat: the offset in buf of a key read from the line (followed
+		// there by the rest of the line and its LF), -1 for a key
+		// unquoted into scratch or out of its quotes.
+		kat := -1
 		item := false
 		var h runHead // a header on the line (kind runNone: none)
 		row := false  // the line is an entry of the keyed object f
@@ -210,14 +216,18 @@ lines:
 			// Most field lines are a plain key and its colon.
 			if i := plainKeyEndAt(buf, pos+sp); i > 0 && i < len(text) && text[i] == ':' {
 				k, v = text[:i], text[i+1:]
+				kat = pos + sp
 			} else {
 				k, v, h = d.runField(text, i)
+				kat = keyAt(k, text, pos+sp)
 			}
 		case fKeyed:
 			if !d.runRows(f) || strict && f.count >= f.n {
 				break
 			}
-			if k, v = d.runKey(text); k == nil || len(trimSpaces(v)) == 0 {
+			k, v = d.runKey(text)
+			kat = keyAt(k, text, pos+sp)
+			if k == nil || len(trimSpaces(v)) == 0 {
 				k = nil // a bare "key:" entry has no cells: step reports its width
 				break
 			}
@@ -233,8 +243,9 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			src = rest
-			k, v, h = d.runField(rest, plainKeyEndAt(buf, pos+len(full)-len(rest)))
+			at := pos + len(full) - len(rest)
+			k, v, h = d.runField(rest, plainKeyEndAt(buf, at))
+			kat = keyAt(k, rest, at)
 			item = true
 		}
 		if k == nil {
@@ -277,8 +288,8 @@ lines:
 		if strict {
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
-			if at := pos + len(full) - len(src); len(k) > 0 && &src[0] == &k[0] && at+shortKey <= len(buf) {
-				kw = keyWords(buf[at:], len(k))
+			if kat >= 0 && kat+shortKey <= len(buf) {
+				kw = keyWords(buf[kat:], len(k))
 			} else {
 				kw = keyWordsOf(k)
 			}
@@ -297,11 +308,8 @@ lines:
 		}
 
 		// The line is taken: the general path's steps, without their checks.
-		if !taken {
-			taken = true
-			if len(marks) == 0 {
-				d.first = d.line
-			}
+		if len(marks) == 0 {
+			d.first = d.line
 		}
 		num++
 		// The mark's fields are stored one at a time: a composite
@@ -315,7 +323,6 @@ lines:
 		m := &marks[len(marks)-1]
 		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
 		pos = e + 1
-		scanned = pos
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
 		// told that none fails its count), as pop ends them.
@@ -366,8 +373,8 @@ lines:
 	}
 	d.queue, d.marks = q, marks
 	d.halted = len(q) < runTokens
-	if taken {
-		lr.pos, lr.scanned, lr.lineNum = pos, scanned, num
+	if len(marks) > nmarks { // lines were taken
+		lr.pos, lr.scanned, lr.lineNum = pos, pos, num
 		// The last two lines taken: the marks of this run's last two, or
 		// the line before it and its only one.
 		last := &marks[len(marks)-1]
@@ -382,6 +389,15 @@ lines:
 		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
+}
+
+// keyAt returns at, the offset of src in the line reader's buffer, when
+// key k is read from the start of src, and -1 otherwise.
+func keyAt(k, src []byte, at int) int {
+	if len(k) > 0 && len(src) > 0 && &src[0] == &k[0] {
+		return at
+	}
+	return -1
 }
 
 // runKey returns the key and the value text of a field line whose key
