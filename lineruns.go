@@ -347,7 +347,13 @@ lines:
 			q = append(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
-				f.keys.addWords(k, kw) // the first key of a new object
+				// The first key of a new object: no duplicate.
+				if ks := &f.keys; len(k) <= shortKey {
+					ks.seen |= kw.bit()
+					ks.words = append(ks.words, kw)
+				} else {
+					ks.addWords(k, kw)
+				}
 			}
 			depth++
 		}
@@ -595,24 +601,35 @@ func plainKeyEndAt(b []byte, at int) int {
 
 // runValue returns plainToken(v) for a value v that is a view into buf.
 // A value of up to 8 bytes that starts with a digit is read as one word
-// from buf, when buf holds 8 bytes from its start: where its digits end is
-// found with no loop, which settles an integer, or a text such as 10m
-// whose first byte that is no digit cannot go on a number. A fraction or
-// an exponent is left to plainToken.
+// from buf, when buf holds 8 bytes from its start: where its digits end,
+// and those of a fraction, are found with no loop, which settles an
+// integer, a decimal, or a text such as 10m whose first byte that is no
+// digit cannot go on a number. An exponent is left to plainToken.
 func runValue(buf, v []byte) Token {
 	off := cap(buf) - cap(v) // v's offset in buf, if it views buf
 	if n := len(v); n <= 8 && v[0]-'0' < 10 && off >= 0 && off+8 <= len(buf) && &buf[off] == &v[0] {
-		w := binary.LittleEndian.Uint64(buf[off:])
-		// The bytes past v count as no digits (none when n is 8: a
-		// shift by 64 is 0).
-		p := bits.TrailingZeros64(nonDigits(w)|^uint64(0)<<(8*uint(n))&swarHi) >> 3
+		// The bytes that are no digits, those past v included (none
+		// when n is 8: a shift by 64 is 0), and the first of them.
+		nd := (nonDigits(binary.LittleEndian.Uint64(buf[off:])) | ^uint64(0)<<(8*uint(n))) & swarHi
+		p := bits.TrailingZeros64(nd) >> 3
 		k := KindString
 		switch {
+		case v[0] == '0' && p > 1:
+			// A leading zero ("05", "00.5"): a text.
 		case p == n:
-			if v[0] != '0' || n == 1 {
-				k = KindNumber // not "05": a leading zero is a text
+			k = KindNumber
+		case v[p] == '.':
+			// The first byte past the fraction's digits.
+			e := bits.TrailingZeros64(nd&(^uint64(0)<<(8*uint(p+1)))) >> 3
+			switch {
+			case e == p+1:
+				// No digit after the point: a text.
+			case e == n:
+				k = KindNumber
+			case v[e]|0x20 == 'e':
+				return plainToken(v)
 			}
-		case v[p] == '.' || v[p]|0x20 == 'e':
+		case v[p]|0x20 == 'e':
 			return plainToken(v)
 		}
 		return Token{h: uint64(k), p: mem.BytesData(v), n: n}
