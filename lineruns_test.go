@@ -496,3 +496,56 @@ func TestRunValue(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLineWords holds the block's word tests, plainKeyEndAt and runValue
+// to their byte-wise definitions on any bytes.
+func FuzzLineWords(f *testing.F) {
+	f.Add([]byte("    key: value\nnext: 1\n"), 4)
+	f.Add([]byte("  n: 00.5e3\r\n  m: 12.\n"), 5)
+	f.Add([]byte("        long_key_name_here: \"x\"\n"), 8)
+	f.Fuzz(func(t *testing.T, data []byte, at int) {
+		p := append(append([]byte(nil), data...), make([]byte, lineBlock)...)
+		var w [4]uint64
+		for j := range w {
+			w[j] = binary.LittleEndian.Uint64(p[8*j:])
+		}
+		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
+		if wantLF < 0 {
+			wantLF = lineBlock
+		}
+		if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
+			t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
+		}
+		wantSp := 0
+		for wantSp < lineBlock && p[wantSp] == ' ' {
+			wantSp++
+		}
+		if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
+			t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
+		}
+		if at < 0 || at >= len(data) {
+			return
+		}
+		// The line at at, and the value after its first ": ".
+		end := bytes.IndexByte(data[at:], '\n')
+		if end < 0 {
+			return
+		}
+		text := data[at : at+end]
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+		if len(text) > 0 {
+			if got, want := plainKeyEndAt(data, at), plainKeyEnd(text); got != want {
+				t.Fatalf("plainKeyEndAt(%q, %d) = %d, want %d", data, at, got, want)
+			}
+		}
+		if c := bytes.Index(text, []byte(": ")); c >= 0 {
+			if v := trimSpaces(text[c+2:]); len(v) > 0 && v[0] != '"' {
+				if got, want := runValue(data, v), plainToken(v); got != want {
+					t.Fatalf("runValue(%q) = %v %q, plainToken: %v %q", v, got.Kind(), got.Bytes(), want.Kind(), want.Bytes())
+				}
+			}
+		}
+	})
+}
