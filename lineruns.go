@@ -114,13 +114,15 @@ func (d *Decoder) runLines() {
 lines:
 	for len(q) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
-		// found a word at a time from scanned (readLine may have scanned
-		// part of the line for it before), with the high bits of the
-		// bytes before it (ascii: all below 0x80, known only for a line
-		// scanned from its start). The lowest LF flag of a word is exact
-		// (a borrow only runs upward), and the bytes before the LF are
-		// those below it. From the 64th byte on, or near the end of the
-		// data, the rest is left to indexNewline.
+		// found in the block of four words at its start, or past it a
+		// word at a time (for the run's first line, from lr.scanned:
+		// readLine may have scanned part of the line for it before),
+		// with the high bits of the bytes before it (ascii: all below
+		// 0x80, known only for a line scanned from its start). The
+		// lowest LF flag of a word is exact (a borrow only runs upward),
+		// and the bytes before the LF are those below it. From the 64th
+		// byte on, or near the end of the data, the rest is left to
+		// indexNewline.
 		e, ascii := -1, false
 		i, hi := pos, uint64(0)
 		if pos == lr.pos {
