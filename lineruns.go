@@ -3,6 +3,8 @@ package toon
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds the decoder's runs of simple lines. In a nested document
@@ -94,35 +96,67 @@ func (d *Decoder) runLines() {
 	// The state a line changes is kept in locals while the run goes on,
 	// and stored back when it ends (or, for the queue, before a call that
 	// appends to it): the position in the buffer, the line count, the
-	// queue, the marks, and the last two lines taken (d.end and d.cur,
-	// which no error of a run needs before then).
+	// queue and the marks. The last two lines taken (d.end and d.cur,
+	// which no error of a run needs before then) are set from the marks
+	// when it ends.
 	lr := &d.lr
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
 	buf := lr.buf[:lr.end]
-	pos, scanned, num := lr.pos, lr.scanned, lr.lineNum
+	pos, num := lr.pos, lr.lineNum
 	q, marks := d.queue, d.marks
-	end, cur := d.end, d.cur
-	taken := false
+	nmarks := len(marks) // the marks before this run's
+	// An indent size that is a power of two gives a line's depth by a
+	// shift, with no branch on the line's width (depthOf keeps the last
+	// width's depth, which changes from line to line here).
+	pow2 := lr.indent&(lr.indent-1) == 0
+	shift := uint(bits.TrailingZeros(uint(lr.indent)))
 lines:
 	for len(q) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
-		// found a word at a time from scanned (readLine may have scanned
-		// part of the line for it before), with the high bits of the
-		// bytes before it (ascii: all below 0x80, known only for a line
-		// scanned from its start). The lowest LF flag of a word is exact
-		// (a borrow only runs upward), and the bytes before the LF are
-		// those below it. From the 64th byte on, or near the end of the
-		// data, the rest is left to indexNewline.
+		// found in the block of four words at its start, or past it a
+		// word at a time (for the run's first line, from lr.scanned:
+		// readLine may have scanned part of the line for it before),
+		// with the high bits of the bytes before it (ascii: all below
+		// 0x80, known only for a line scanned from its start). The
+		// lowest LF flag of a word is exact (a borrow only runs upward),
+		// and the bytes before the LF are those below it. From the 64th
+		// byte on, or near the end of the data, the rest is left to
+		// indexNewline.
 		e, ascii := -1, false
-		i, hi := scanned, uint64(0)
-		for stop := min(i+64, len(buf)-8); i <= stop; i += 8 {
+		i, hi := pos, uint64(0)
+		if pos == lr.pos {
+			i = lr.scanned // the run's first line
+		}
+		whole := i == pos // the line is scanned from its start
+		sp := -1          // the line's indentation, when the block below finds it
+		if whole && pos+lineBlock <= len(buf) {
+			// Most lines are shorter than a block: its LF and the
+			// line's first byte that is no space are found in the
+			// block's words with no branch on where they are. A line
+			// that goes on past the block goes on from there.
+			blk := buf[pos : pos+lineBlock]
+			w0 := binary.LittleEndian.Uint64(blk[0:])
+			w1 := binary.LittleEndian.Uint64(blk[8:])
+			w2 := binary.LittleEndian.Uint64(blk[16:])
+			w3 := binary.LittleEndian.Uint64(blk[24:])
+			if n := firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3)); n < lineBlock {
+				e = pos + n
+				ascii = (w0|w1|w2|w3)&swarHi == 0 // a sufficient test: the whole block
+			} else {
+				i, hi = pos+lineBlock, w0|w1|w2|w3
+			}
+			if n := firstFlag(nonSpaces(w0), nonSpaces(w1), swarHi, 0); n < lineBlock/2 {
+				sp = n
+			}
+		}
+		for stop := min(i+64, len(buf)-8); e < 0 && i <= stop; i += 8 {
 			w := binary.LittleEndian.Uint64(buf[i:])
 			x := w ^ ('\n' * swarLo)
 			if lf := (x - swarLo) &^ x & swarHi; lf != 0 {
 				below := lf&-lf - 1
 				e = i + bits.TrailingZeros64(lf)>>3
-				ascii = (hi|w&below)&swarHi == 0 && scanned == pos
+				ascii = (hi|w&below)&swarHi == 0 && whole
 				break
 			}
 			hi |= w
@@ -141,15 +175,23 @@ lines:
 		if n := len(full); n > 0 && full[n-1] == '\r' {
 			full = full[:n-1]
 		}
-		sp := leadingSpaces(full)
-		if sp == len(full) {
+		if sp < 0 {
+			sp = leadingSpaces(full)
+		}
+		if sp >= len(full) {
 			break // a blank line
 		}
 		text := full[sp:]
 		if c := text[0]; c == '#' || c == '\t' {
 			break // a comment, or a tab in the indentation
 		}
-		depth, odd := lr.depthOf(sp)
+		var depth int
+		var odd bool
+		if pow2 {
+			depth, odd = sp>>shift, sp&(lr.indent-1) != 0
+		} else {
+			depth, odd = lr.depthOf(sp)
+		}
 		if odd || strict && !ascii && !validUTF8(text) {
 			break
 		}
@@ -164,23 +206,30 @@ lines:
 		f := &d.stack[top]
 		// The line's key and value, and the scopes it opens.
 		var k, v []byte
-		src := text // the text the key is read from
+		// kat: the offset in buf of a key read from the line (followed
+		// there by the rest of the line and its LF), -1 for a key
+		// unquoted into scratch or out of its quotes.
+		kat := -1
 		item := false
 		var h runHead // a header on the line (kind runNone: none)
 		row := false  // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are a plain key and its colon.
-			if i := plainKeyEnd(text); i > 0 && i < len(text) && text[i] == ':' {
+			if i := plainKeyEndAt(buf, pos+sp); i > 0 && i < len(text) && text[i] == ':' {
 				k, v = text[:i], text[i+1:]
+				kat = pos + sp
 			} else {
 				k, v, h = d.runField(text, i)
+				kat = keyAt(k, text, pos+sp)
 			}
 		case fKeyed:
 			if !d.runRows(f) || strict && f.count >= f.n {
 				break
 			}
-			if k, v = d.runKey(text); k == nil || len(trimSpaces(v)) == 0 {
+			k, v = d.runKey(text)
+			kat = keyAt(k, text, pos+sp)
+			if k == nil || len(trimSpaces(v)) == 0 {
 				k = nil // a bare "key:" entry has no cells: step reports its width
 				break
 			}
@@ -196,8 +245,9 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			src = rest
-			k, v, h = d.runField(rest, plainKeyEnd(rest))
+			at := pos + len(full) - len(rest)
+			k, v, h = d.runField(rest, plainKeyEndAt(buf, at))
+			kat = keyAt(k, rest, at)
 			item = true
 		}
 		if k == nil {
@@ -222,7 +272,7 @@ lines:
 			opens = 1
 		case string(v) == "[]":
 		case v[0] != '"':
-			t = plainToken(v)
+			t = runValue(buf, v)
 		default:
 			s, next, _, err := unquote(v, &d.scratch)
 			if err != nil || next != len(v) {
@@ -240,8 +290,8 @@ lines:
 		if strict {
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
-			if at := pos + len(full) - len(src); len(k) > 0 && &src[0] == &k[0] && at+shortKey <= len(buf) {
-				kw = keyWords(buf[at:], len(k))
+			if kat >= 0 && kat+shortKey <= len(buf) {
+				kw = keyWords(buf[kat:], len(k))
 			} else {
 				kw = keyWordsOf(k)
 			}
@@ -260,14 +310,10 @@ lines:
 		}
 
 		// The line is taken: the general path's steps, without their checks.
-		if !taken {
-			taken = true
-			if len(marks) == 0 {
-				d.first = d.line
-			}
+		if len(marks) == 0 {
+			d.first = d.line
 		}
 		num++
-		off := lr.base + int64(pos)
 		// The mark's fields are stored one at a time: a composite
 		// literal is built on the stack and copied with wider loads than
 		// its stores, which stalls.
@@ -279,8 +325,6 @@ lines:
 		m := &marks[len(marks)-1]
 		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
 		pos = e + 1
-		scanned = pos
-		end, cur = cur, lineRef{num, off}
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
 		// told that none fails its count), as pop ends them.
@@ -305,7 +349,13 @@ lines:
 			q = append(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
-				f.keys.addWords(k, kw) // the first key of a new object
+				// The first key of a new object: no duplicate.
+				if ks := &f.keys; len(k) <= shortKey {
+					ks.seen |= kw.bit()
+					ks.words = append(ks.words, kw)
+				} else {
+					ks.addWords(k, kw)
+				}
 			}
 			depth++
 		}
@@ -331,13 +381,31 @@ lines:
 	}
 	d.queue, d.marks = q, marks
 	d.halted = len(q) < runTokens
-	if taken {
-		lr.pos, lr.scanned, lr.lineNum = pos, scanned, num
-		lr.keepOff = cur.off
-		d.end, d.cur = end, cur
+	if len(marks) > nmarks { // lines were taken
+		lr.pos, lr.scanned, lr.lineNum = pos, pos, num
+		// The last two lines taken: the marks of this run's last two, or
+		// the line before it and its only one.
+		last := &marks[len(marks)-1]
+		if len(marks)-nmarks >= 2 {
+			prev := &marks[len(marks)-2]
+			d.end = lineRef{prev.num, lr.base + int64(prev.start)}
+		} else {
+			d.end = d.cur
+		}
+		d.cur = lineRef{last.num, lr.base + int64(last.start)}
+		lr.keepOff = d.cur.off
 		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
+}
+
+// keyAt returns at, the offset of src in the line reader's buffer, when
+// key k is read from the start of src, and -1 otherwise.
+func keyAt(k, src []byte, at int) int {
+	if len(k) > 0 && len(src) > 0 && &src[0] == &k[0] {
+		return at
+	}
+	return -1
 }
 
 // runKey returns the key and the value text of a field line whose key
@@ -510,6 +578,67 @@ func plainKeyEnd(text []byte) int {
 	return i
 }
 
+// plainKeyEndAt returns plainKeyEnd(text) for the text b[at:] of a line
+// that b holds with its LF (or CR LF), neither of which is a key
+// character: the key ends at or before them. It reads words of b past the
+// line's end, so a key of any length ends with no loop over its last bytes.
+func plainKeyEndAt(b []byte, at int) int {
+	if keyStart[b[at]] == 0 {
+		return 0
+	}
+	i := at + 1
+	for ; i+8 <= len(b); i += 8 {
+		c := b[i : i+8 : i+8]
+		m := uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
+			uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
+		if m != 0xff {
+			return i - at + bits.TrailingZeros(^m)
+		}
+	}
+	for i < len(b) && keyChar[b[i]] != 0 {
+		i++
+	}
+	return i - at
+}
+
+// runValue returns plainToken(v) for a value v that is a view into buf.
+// A value of up to 8 bytes that starts with a digit is read as one word
+// from buf, when buf holds 8 bytes from its start: where its digits end,
+// and those of a fraction, are found with no loop, which settles an
+// integer, a decimal, or a text such as 10m whose first byte that is no
+// digit cannot go on a number. An exponent is left to plainToken.
+func runValue(buf, v []byte) Token {
+	off := cap(buf) - cap(v) // v's offset in buf, if it views buf
+	if n := len(v); n <= 8 && v[0]-'0' < 10 && off >= 0 && off+8 <= len(buf) && &buf[off] == &v[0] {
+		// The bytes that are no digits, those past v included (none
+		// when n is 8: a shift by 64 is 0), and the first of them.
+		nd := (nonDigits(binary.LittleEndian.Uint64(buf[off:])) | ^uint64(0)<<(8*uint(n))) & swarHi
+		p := bits.TrailingZeros64(nd) >> 3
+		k := KindString
+		switch {
+		case v[0] == '0' && p > 1:
+			// A leading zero ("05", "00.5"): a text.
+		case p == n:
+			k = KindNumber
+		case v[p] == '.':
+			// The first byte past the fraction's digits.
+			e := bits.TrailingZeros64(nd&(^uint64(0)<<(8*uint(p+1)))) >> 3
+			switch {
+			case e == p+1:
+				// No digit after the point: a text.
+			case e == n:
+				k = KindNumber
+			case v[e]|0x20 == 'e':
+				return plainToken(v)
+			}
+		case v[p]|0x20 == 'e':
+			return plainToken(v)
+		}
+		return Token{h: uint64(k), p: mem.BytesData(v), n: n}
+	}
+	return plainToken(v)
+}
+
 // markLine returns the line of mark m.
 func (d *Decoder) markLine(m *lineMark) rawLine {
 	full := d.lr.buf[m.start : m.start+m.n]
@@ -533,4 +662,36 @@ func (d *Decoder) tokenLine() *rawLine {
 	}
 	d.at = d.markLine(&d.marks[i])
 	return &d.at
+}
+
+// lineBlock is the width of the block of bytes at a line's start that
+// runLines reads as four words.
+const lineBlock = 32
+
+// firstFlag returns the offset of the first byte flagged in f0 to f3,
+// the flags of four consecutive words (0x80 in a flagged byte; only the
+// lowest flag of each word needs to be exact), 32 when none is flagged.
+// It has no branch: a word with no flag counts 8 bytes (its trailing
+// zeros are 64), and a later word counts only when the ones before it
+// counted 8 each.
+func firstFlag(f0, f1, f2, f3 uint64) int {
+	p0 := bits.TrailingZeros64(f0) >> 3
+	p1 := bits.TrailingZeros64(f1) >> 3
+	p2 := bits.TrailingZeros64(f2) >> 3
+	p3 := bits.TrailingZeros64(f3) >> 3
+	return p0 + (-(p0 >> 3) & (p1 + (-(p1 >> 3) & (p2 + (-(p2 >> 3) & p3)))))
+}
+
+// lfFlags flags the LFs of w; the lowest flag is exact (a borrow only runs
+// upward, and only from a byte that is an LF).
+func lfFlags(w uint64) uint64 {
+	x := w ^ ('\n' * swarLo)
+	return (x - swarLo) &^ x & swarHi
+}
+
+// nonSpaces flags the bytes of w that are not spaces; the lowest flag is
+// exact (a carry only runs upward, and only from a byte that is no space).
+func nonSpaces(w uint64) uint64 {
+	x := w ^ swarSpaces
+	return (x + (swarHi - swarLo) | x) & swarHi
 }

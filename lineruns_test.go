@@ -2,6 +2,7 @@ package toon
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -339,6 +340,95 @@ func TestLineRunsMatchGeneralPath(t *testing.T) {
 		for _, o := range runOpts {
 			checkRuns(t, data, o...)
 		}
+		if i%4 == 0 {
+			// Other indent sizes: a power of two and one that is not
+			// (runLines finds the depth of each in its own way).
+			checkRuns(t, reindent(data, 4), WithIndent(4))
+			checkRuns(t, reindent(data, 3), WithIndent(3), WithStrict(false))
+		}
+	}
+}
+
+// reindent returns doc with the indentation of each line, read in units of
+// two spaces, written in units of n spaces (an odd space stays one).
+func reindent(doc []byte, n int) []byte {
+	var b bytes.Buffer
+	for _, line := range bytes.SplitAfter(doc, []byte("\n")) {
+		sp := 0
+		for sp < len(line) && line[sp] == ' ' {
+			sp++
+		}
+		b.WriteString(strings.Repeat(" ", sp/2*n+sp%2))
+		b.Write(line[sp:])
+	}
+	return b.Bytes()
+}
+
+// TestLineWords holds the word tests of a line's block (firstFlag of
+// lfFlags and nonSpaces) and plainKeyEndAt to byte loops, for every placement of an LF, a first
+// byte that is no space and a key's end in and past the block.
+func TestLineWords(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	fill := []byte("  ab:\n\r\t#-_.Z9\x80\xff\x00\x0a \x2a\x8a")
+	for n := 0; n < 20000; n++ {
+		p := make([]byte, lineBlock+24)
+		for i := range p {
+			p[i] = fill[rng.Intn(len(fill))]
+		}
+		switch n % 4 {
+		case 0: // runs of spaces and key bytes, an LF late or never
+			s := rng.Intn(lineBlock + 1)
+			for i := 0; i < s; i++ {
+				p[i] = ' '
+			}
+			for i := s; i < len(p); i++ {
+				p[i] = "abcXYZ019_."[rng.Intn(11)]
+			}
+			if k := rng.Intn(len(p) + 8); k < len(p) {
+				p[k] = '\n'
+			}
+		case 1: // no LF at all
+			for i := range p {
+				if p[i] == '\n' {
+					p[i] = ' '
+				}
+			}
+		}
+		w := [4]uint64{}
+		for j := range w {
+			w[j] = binary.LittleEndian.Uint64(p[8*j:])
+		}
+		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
+		if wantLF < 0 {
+			wantLF = lineBlock
+		}
+		if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
+			t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
+		}
+		wantSp := 0
+		for wantSp < lineBlock && p[wantSp] == ' ' {
+			wantSp++
+		}
+		if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
+			t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
+		}
+		// A line ends at its LF (or the CR before it): the key ends there
+		// too, whatever follows in the buffer.
+		at := rng.Intn(len(p))
+		end := at + bytes.IndexByte(p[at:], '\n')
+		if end < at {
+			continue
+		}
+		text := p[at:end]
+		if len(text) > 0 && text[len(text)-1] == '\r' {
+			text = text[:len(text)-1]
+		}
+		if len(text) == 0 {
+			continue
+		}
+		if got, want := plainKeyEndAt(p, at), plainKeyEnd(text); got != want {
+			t.Fatalf("plainKeyEndAt(%q, %d) = %d, want %d", p, at, got, want)
+		}
 	}
 }
 
@@ -378,5 +468,84 @@ func FuzzLineRuns(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
 		checkRuns(t, data, WithStrict(strict))
 		checkRuns(t, data, WithStrict(strict), WithMaxLineLength(64), WithMaxDepth(4))
+	})
+}
+
+// TestRunValue holds runValue to plainToken on values of up to 10 bytes
+// made of digits and the bytes that can go on a number or end it, at
+// every offset in a buffer, with what follows them and the buffer's end
+// in the way.
+func TestRunValue(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	const alphabet = "0123456789000.eE+-xm \n"
+	buf := make([]byte, 48)
+	for n := 0; n < 200000; n++ {
+		for i := range buf {
+			buf[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		off := rng.Intn(len(buf) - 1)
+		end := off + 1 + rng.Intn(min(10, len(buf)-off))
+		b := buf[:rng.Intn(len(buf)-end+1)+end] // the buffer ends at or after v
+		v := b[off:end]
+		if v[0] == '"' || v[0] == ' ' || v[len(v)-1] == ' ' {
+			continue
+		}
+		got, want := runValue(b, v), plainToken(v)
+		if got != want {
+			t.Fatalf("runValue(%q) = %v %q, plainToken: %v %q", v, got.Kind(), got.Bytes(), want.Kind(), want.Bytes())
+		}
+	}
+}
+
+// FuzzLineWords holds the block's word tests, plainKeyEndAt and runValue
+// to their byte-wise definitions on any bytes.
+func FuzzLineWords(f *testing.F) {
+	f.Add([]byte("    key: value\nnext: 1\n"), 4)
+	f.Add([]byte("  n: 00.5e3\r\n  m: 12.\n"), 5)
+	f.Add([]byte("        long_key_name_here: \"x\"\n"), 8)
+	f.Fuzz(func(t *testing.T, data []byte, at int) {
+		p := append(append([]byte(nil), data...), make([]byte, lineBlock)...)
+		var w [4]uint64
+		for j := range w {
+			w[j] = binary.LittleEndian.Uint64(p[8*j:])
+		}
+		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
+		if wantLF < 0 {
+			wantLF = lineBlock
+		}
+		if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
+			t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
+		}
+		wantSp := 0
+		for wantSp < lineBlock && p[wantSp] == ' ' {
+			wantSp++
+		}
+		if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
+			t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
+		}
+		if at < 0 || at >= len(data) {
+			return
+		}
+		// The line at at, and the value after its first ": ".
+		end := bytes.IndexByte(data[at:], '\n')
+		if end < 0 {
+			return
+		}
+		text := data[at : at+end]
+		if n := len(text); n > 0 && text[n-1] == '\r' {
+			text = text[:n-1]
+		}
+		if len(text) > 0 {
+			if got, want := plainKeyEndAt(data, at), plainKeyEnd(text); got != want {
+				t.Fatalf("plainKeyEndAt(%q, %d) = %d, want %d", data, at, got, want)
+			}
+		}
+		if c := bytes.Index(text, []byte(": ")); c >= 0 {
+			if v := trimSpaces(text[c+2:]); len(v) > 0 && v[0] != '"' {
+				if got, want := runValue(data, v), plainToken(v); got != want {
+					t.Fatalf("runValue(%q) = %v %q, plainToken: %v %q", v, got.Kind(), got.Bytes(), want.Kind(), want.Bytes())
+				}
+			}
+		}
 	})
 }
