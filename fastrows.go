@@ -391,12 +391,18 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			case primPlain:
 				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
 			case primDigit:
+				kind := KindString
 				if n := e - s; n <= 8 && s+8 <= len(src) && shortNumber(sp.Load64(s), lenMask[n&15]) ||
 					n > 8 && n <= 16 && s+16 <= len(src) && longInteger(sp.Add(s), lenMask[(n-8)&15]) {
-					putToken(slot, Token{h: uint64(KindNumber), p: sp.Add(s), n: n})
-				} else {
-					putToken(slot, plainToken(src[s:e]))
+					kind = KindNumber
+				} else if n <= 24 && s+(n+7)&^7 <= len(src) {
+					if numberAt(sp.Add(s), n) {
+						kind = KindNumber
+					}
+				} else if isNumber(src[s:e]) {
+					kind = KindNumber
 				}
+				putToken(slot, Token{h: uint64(kind), p: sp.Add(s), n: e - s})
 			case primLetter:
 				if n := e - s; n <= 5 && s+8 <= len(src) {
 					switch binary.LittleEndian.Uint64(src[s:s+8]) & wordMask[n&7] {
