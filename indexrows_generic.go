@@ -70,6 +70,11 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // (regionMasks), and the fourth (delimMasks) only when it leaves it.
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
 	delimW := uint64(delim) * swarLo
+	// After a block of ASCII bytes, the next is tested for being one too,
+	// to take it with asciiMasks (a text of several scripts has few, and
+	// is spared the test after every other block).
+	asciiDelim := delim < 0x80
+	tryASCII := asciiDelim
 	n := 0
 	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
 		blk := (*[64]byte)(src[st.pos : st.pos+64])
@@ -77,12 +82,20 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		// text) often ends inside it: its delimiters and colons are
 		// looked for only when some of it is outside.
 		inside := st.inq != 0
-		var q, bs, dc, o, last uint64
-		if inside {
-			q, bs, o, last = regionMasks(blk, st.high<<7)
-		} else {
-			q, bs, dc, o, last = blockMasks(blk, delimW, st.high<<7)
+		var q, bs, dc, o, last, high uint64
+		switch {
+		case tryASCII && asciiBlock(blk):
+			if inside {
+				q, bs, o = asciiRegionMasks(blk)
+			} else {
+				q, bs, dc, o = asciiMasks(blk, delimW)
+			}
+		case inside:
+			q, bs, o, last, high = regionMasks(blk, st.high<<7)
+		default:
+			q, bs, dc, o, last, high = blockMasks(blk, delimW, st.high<<7)
 		}
+		tryASCII = high == 0 && asciiDelim
 		st.high = last >> 7
 		region := st.inq
 		if q|bs|st.esc != 0 {
@@ -153,11 +166,12 @@ func wordDelims(w, lo, h, delimW uint64, ascii bool) uint64 {
 // It is a function of its own so that its loop has the registers to
 // itself. Each word's masks enter at the top (packWord); after the eighth,
 // word k's are in bits 8k to 8k+7.
-func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) {
+func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last, high uint64) {
 	ascii := delimW < 0x80*swarLo
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		h := w & swarHi
+		high |= h
 		lo := w & swar7f
 		wq, wbs, wo := wordMasks(lo, h, prev)
 		q = q>>8 | packWord(wq)
@@ -166,22 +180,23 @@ func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) 
 		dc = dc>>8 | packWord(wordDelims(w, lo, h, delimW, ascii))
 		prev = h >> 56
 	}
-	return q, bs, dc, o, prev
+	return q, bs, dc, o, prev, high
 }
 
 // regionMasks is blockMasks without the delimiters and colons, for a block
 // that starts inside a quoted region.
-func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last uint64) {
+func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last, high uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		h := w & swarHi
+		high |= h
 		wq, wbs, wo := wordMasks(w&swar7f, h, prev)
 		q = q>>8 | packWord(wq)
 		bs = bs>>8 | packWord(wbs)
 		o = o>>8 | packWord(wo)
 		prev = h >> 56
 	}
-	return q, bs, o, prev
+	return q, bs, o, prev, high
 }
 
 // delimMasks is the mask of blockMasks's delimiters and colons alone.
@@ -192,4 +207,40 @@ func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
 		dc = dc>>8 | packWord(wordDelims(w, w&swar7f, w&swarHi, delimW, ascii))
 	}
 	return dc
+}
+
+// asciiBlock reports whether a block's bytes are all below 0x80.
+func asciiBlock(blk *[64]byte) bool {
+	var or uint64
+	for k := 0; k < 64; k += 8 {
+		or |= binary.LittleEndian.Uint64(blk[k:])
+	}
+	return or&swarHi == 0
+}
+
+// asciiMasks is blockMasks for a block of ASCII bytes (asciiBlock) and an
+// ASCII delimiter: with no high bits, each byte is its own low seven
+// bits, no comparison needs them masked out, and no run of high bytes
+// starts (the block's last byte is not one either).
+func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		q = q>>8 | packWord(^((w^quoteIdxW)+swar7f)&swarHi)
+		bs = bs>>8 | packWord(^((w^bslashIdxW)+swar7f)&swarHi)
+		o = o>>8 | packWord(^(((w^lfIdxW)+swar7f)&((w^crIdxW)+swar7f))&swarHi)
+		dc = dc>>8 | packWord(^(((w^delimW)+swar7f)&((w^colonIdxW)+swar7f))&swarHi)
+	}
+	return q, bs, dc, o
+}
+
+// asciiRegionMasks is asciiMasks without the delimiters and colons, as
+// regionMasks is blockMasks without them.
+func asciiRegionMasks(blk *[64]byte) (q, bs, o uint64) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		q = q>>8 | packWord(^((w^quoteIdxW)+swar7f)&swarHi)
+		bs = bs>>8 | packWord(^((w^bslashIdxW)+swar7f)&swarHi)
+		o = o>>8 | packWord(^(((w^lfIdxW)+swar7f)&((w^crIdxW)+swar7f))&swarHi)
+	}
+	return q, bs, o
 }
