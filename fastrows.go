@@ -477,7 +477,7 @@ var lenMask = [16]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
 // at most one '.' between digits, and no leading zero before another
 // digit. It decides without a per-byte branch, and is small enough to be
 // inlined. It may report false for a number (a sign, an exponent), which
-// then goes through plainToken.
+// bulkLine then settles with numberAt.
 func shortNumber(w, valid uint64) bool {
 	low := w & swar7f
 	// A byte is a digit when its low seven bits reach '0' but not ':' and
@@ -494,7 +494,7 @@ func shortNumber(w, valid uint64) bool {
 // bytes; the bytes after them may be anything) are an integer of 9 to 16
 // digits (ids, timestamps, byte counts): all digits, the first not '0'.
 // The second word is read only when the first is all digits. It may
-// report false for a number, which then goes through plainToken.
+// report false for a number, which bulkLine then settles with numberAt.
 func longInteger(p mem.Ptr, valid uint64) bool {
 	w := p.Load64(0)
 	return nonDigits(w) == 0 && byte(w) != '0' && nonDigits(p.Load64(8))&valid == 0
