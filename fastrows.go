@@ -391,12 +391,18 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			case primPlain:
 				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
 			case primDigit:
+				kind := KindString
 				if n := e - s; n <= 8 && s+8 <= len(src) && shortNumber(sp.Load64(s), lenMask[n&15]) ||
 					n > 8 && n <= 16 && s+16 <= len(src) && longInteger(sp.Add(s), lenMask[(n-8)&15]) {
-					putToken(slot, Token{h: uint64(KindNumber), p: sp.Add(s), n: n})
-				} else {
-					putToken(slot, plainToken(src[s:e]))
+					kind = KindNumber
+				} else if n <= 24 && s+(n+7)&^7 <= len(src) {
+					if numberAt(sp.Add(s), n) {
+						kind = KindNumber
+					}
+				} else if isNumber(src[s:e]) {
+					kind = KindNumber
 				}
+				putToken(slot, Token{h: uint64(kind), p: sp.Add(s), n: e - s})
 			case primLetter:
 				if n := e - s; n <= 5 && s+8 <= len(src) {
 					switch binary.LittleEndian.Uint64(src[s:s+8]) & wordMask[n&7] {
@@ -471,7 +477,7 @@ var lenMask = [16]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
 // at most one '.' between digits, and no leading zero before another
 // digit. It decides without a per-byte branch, and is small enough to be
 // inlined. It may report false for a number (a sign, an exponent), which
-// then goes through plainToken.
+// bulkLine then settles with numberAt.
 func shortNumber(w, valid uint64) bool {
 	low := w & swar7f
 	// A byte is a digit when its low seven bits reach '0' but not ':' and
@@ -488,7 +494,7 @@ func shortNumber(w, valid uint64) bool {
 // bytes; the bytes after them may be anything) are an integer of 9 to 16
 // digits (ids, timestamps, byte counts): all digits, the first not '0'.
 // The second word is read only when the first is all digits. It may
-// report false for a number, which then goes through plainToken.
+// report false for a number, which bulkLine then settles with numberAt.
 func longInteger(p mem.Ptr, valid uint64) bool {
 	w := p.Load64(0)
 	return nonDigits(w) == 0 && byte(w) != '0' && nonDigits(p.Load64(8))&valid == 0

@@ -56,20 +56,28 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 //
 // A byte's match with each byte of interest is found from its low seven
 // bits, lo, computed once a word: (lo^c)+0x7f has its high bit set when
-// lo is not c, and since every byte of interest is below 0x80, the bytes
-// that match none of a set of them are those whose sums, and-ed together,
-// or-ed with the byte's own high bit, have the high bit set. That is two
+// lo is not c, and the bytes that match none of a set of them are those
+// whose sums, and-ed together, have the high bit set. That is two
 // operations a byte of interest, where an exact equality test is five.
+// Every byte of interest is below 0x80, so the bytes >= 0x80 that match by
+// their low bits are cleared once a block, with the block's mask of high
+// bytes, from which the first byte of each run of them also comes.
 //
 // Only delimiters and colons depend on the quoted regions, so the other
 // bytes of interest that are not quotes or backslashes (line ends and the
-// first byte of each run of high bytes, found within each word with the
-// last byte of the word before carried in) share one mask: four masks a
+// first byte of each run of high bytes) share one mask: four masks a
 // block (blockMasks), each packed from the words' high bits at one
-// multiply a word (packWord); three for a block inside a quoted region
-// (regionMasks), and the fourth (delimMasks) only when it leaves it.
+// multiply a word (packWord), and the high bytes' fifth; three and the
+// fifth for a block inside a quoted region (regionMasks), and the fourth
+// (delimMasks) only when it leaves it. A block of ASCII bytes alone,
+// common in most tables, needs no mask of high bytes (asciiMasks).
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
 	delimW := uint64(delim) * swarLo
+	// After a block of ASCII bytes, the next is tested for being one too,
+	// to take it with asciiMasks (a text of several scripts has few, and
+	// is spared the test after every other block).
+	asciiDelim := delim < 0x80
+	tryASCII := asciiDelim
 	n := 0
 	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
 		blk := (*[64]byte)(src[st.pos : st.pos+64])
@@ -77,19 +85,27 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		// text) often ends inside it: its delimiters and colons are
 		// looked for only when some of it is outside.
 		inside := st.inq != 0
-		var q, bs, dc, o, last uint64
-		if inside {
-			q, bs, o, last = regionMasks(blk, st.high<<7)
-		} else {
-			q, bs, dc, o, last = blockMasks(blk, delimW, st.high<<7)
+		var q, bs, dc, o, hm uint64 // hm: the block's bytes >= 0x80
+		switch {
+		case tryASCII && asciiBlock(blk):
+			if inside {
+				q, bs, o = asciiRegionMasks(blk)
+			} else {
+				q, bs, dc, o = asciiMasks(blk, delimW)
+			}
+		case inside:
+			q, bs, o, hm = regionMasks(blk, st.high)
+		default:
+			q, bs, dc, o, hm = blockMasks(blk, delimW, st.high)
 		}
-		st.high = last >> 7
+		tryASCII = hm == 0 && asciiDelim
+		st.high = hm >> 63
 		region := st.inq
 		if q|bs|st.esc != 0 {
 			region = quoteRegions(q, bs, st)
 		}
 		if inside && region != ^uint64(0) {
-			dc = delimMasks(blk, delimW)
+			dc = delimMasks(blk, delimW, hm)
 		}
 		e := dc&^region | q | bs | o
 		for ; e != 0; e &= e - 1 {
@@ -117,79 +133,110 @@ const (
 	crIdxW     = '\r' * swarLo
 )
 
-// wordMasks returns the SWAR masks (0x80 in each byte that is one, else
-// 0) of a word's quotes, backslashes and other bytes of interest (line
-// ends and the first byte of each run of high bytes), from h, the word's
-// high bits, lo, its low seven bits, and prev, 0x80 when the byte before
-// the word is >= 0x80, else 0. A byte with its high bit set is none of the
-// ASCII bytes; it starts a run when the byte before it is not high.
-func wordMasks(lo, h, prev uint64) (q, bs, o uint64) {
-	q = ^((lo ^ quoteIdxW) + swar7f | h) & swarHi
-	bs = ^((lo ^ bslashIdxW) + swar7f | h) & swarHi
-	ns := ((lo ^ lfIdxW) + swar7f) & ((lo ^ crIdxW) + swar7f)
-	o = ^(ns|h)&swarHi | h&^(h<<8|prev)
-	return q, bs, o
-}
-
-// wordDelims returns the SWAR mask of a word w's delimiters (delimW, a
-// word of the delimiter; ascii reports whether it is < 0x80) and colons,
-// with h and lo as for wordMasks.
-func wordDelims(w, lo, h, delimW uint64, ascii bool) uint64 {
-	var nd uint64 // with h or-ed in
+// wordDelims returns the SWAR mask (0x80 in each byte that is one, else
+// 0) of a word w's delimiters (delimW, a word of the delimiter; ascii
+// reports whether it is < 0x80) and colons, from lo, its low seven bits.
+// With an ASCII delimiter, a byte >= 0x80 whose low bits match is
+// reported too, for the caller to clear with the block's mask of high
+// bytes; with another, the test is exact.
+func wordDelims(w, lo, delimW uint64, ascii bool) uint64 {
 	if ascii {
-		nd = ((lo^delimW)+swar7f)&((lo^colonIdxW)+swar7f) | h
-	} else {
-		// A delimiter that is not ASCII: the exact test.
-		x := w ^ delimW
-		nd = (x&swar7f + swar7f | x) & ((lo ^ colonIdxW) + swar7f | h)
+		return ^(((lo ^ delimW) + swar7f) & ((lo ^ colonIdxW) + swar7f)) & swarHi
 	}
-	return ^nd & swarHi
+	x := w ^ delimW
+	return ^((x&swar7f + swar7f | x) & ((lo ^ colonIdxW) + swar7f | w)) & swarHi
 }
 
 // blockMasks returns the bit masks of a block's quotes, backslashes,
-// delimiters and colons, and other bytes of interest (wordMasks), for the
-// delimiter delimW (a word of it) and prev, 0x80 when the byte before the
-// block is >= 0x80, else 0; and last, the same for the block's last byte.
-// It is a function of its own so that its loop has the registers to
-// itself. Each word's masks enter at the top (packWord); after the eighth,
-// word k's are in bits 8k to 8k+7.
-func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, last uint64) {
+// delimiters and colons, and other bytes of interest (line ends and the
+// first byte of each run of bytes >= 0x80), for the delimiter delimW (a
+// word of it) and prev, 1 when the byte before the block is >= 0x80,
+// else 0; and hm, the mask of its bytes >= 0x80. It is a function of its
+// own so that its loop has the registers to itself. Each word's masks
+// enter at the top (packWord); after the eighth, word k's are in bits 8k
+// to 8k+7.
+//
+// The comparisons look at the bytes' low seven bits alone, so a byte
+// >= 0x80 may match one of them: such bytes are cleared once a block with
+// hm, which also gives the runs' first bytes, a bit of hm whose bit
+// before is clear.
+func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, hm uint64) {
 	ascii := delimW < 0x80*swarLo
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		h := w & swarHi
 		lo := w & swar7f
-		wq, wbs, wo := wordMasks(lo, h, prev)
-		q = q>>8 | packWord(wq)
-		bs = bs>>8 | packWord(wbs)
-		o = o>>8 | packWord(wo)
-		dc = dc>>8 | packWord(wordDelims(w, lo, h, delimW, ascii))
-		prev = h >> 56
+		q = q>>8 | packWord(^((lo^quoteIdxW)+swar7f)&swarHi)
+		bs = bs>>8 | packWord(^((lo^bslashIdxW)+swar7f)&swarHi)
+		o = o>>8 | packWord(^(((lo^lfIdxW)+swar7f)&((lo^crIdxW)+swar7f))&swarHi)
+		dc = dc>>8 | packWord(wordDelims(w, lo, delimW, ascii))
+		hm = hm>>8 | packWord(w&swarHi)
 	}
-	return q, bs, dc, o, prev
+	if ascii {
+		dc &^= hm
+	}
+	return q &^ hm, bs &^ hm, dc, o&^hm | hm&^(hm<<1|prev), hm
 }
 
 // regionMasks is blockMasks without the delimiters and colons, for a block
 // that starts inside a quoted region.
-func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, last uint64) {
+func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, hm uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		h := w & swarHi
-		wq, wbs, wo := wordMasks(w&swar7f, h, prev)
-		q = q>>8 | packWord(wq)
-		bs = bs>>8 | packWord(wbs)
-		o = o>>8 | packWord(wo)
-		prev = h >> 56
+		lo := w & swar7f
+		q = q>>8 | packWord(^((lo^quoteIdxW)+swar7f)&swarHi)
+		bs = bs>>8 | packWord(^((lo^bslashIdxW)+swar7f)&swarHi)
+		o = o>>8 | packWord(^(((lo^lfIdxW)+swar7f)&((lo^crIdxW)+swar7f))&swarHi)
+		hm = hm>>8 | packWord(w&swarHi)
 	}
-	return q, bs, o, prev
+	return q &^ hm, bs &^ hm, o&^hm | hm&^(hm<<1|prev), hm
 }
 
-// delimMasks is the mask of blockMasks's delimiters and colons alone.
-func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
+// delimMasks is the mask of blockMasks's delimiters and colons alone, for
+// a block whose mask of high bytes is hm.
+func delimMasks(blk *[64]byte, delimW, hm uint64) (dc uint64) {
 	ascii := delimW < 0x80*swarLo
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		dc = dc>>8 | packWord(wordDelims(w, w&swar7f, w&swarHi, delimW, ascii))
+		dc = dc>>8 | packWord(wordDelims(w, w&swar7f, delimW, ascii))
+	}
+	if ascii {
+		dc &^= hm
 	}
 	return dc
+}
+
+// asciiBlock reports whether a block's bytes are all below 0x80.
+func asciiBlock(blk *[64]byte) bool {
+	var or uint64
+	for k := 0; k < 64; k += 8 {
+		or |= binary.LittleEndian.Uint64(blk[k:])
+	}
+	return or&swarHi == 0
+}
+
+// asciiMasks is blockMasks for a block of ASCII bytes (asciiBlock) and an
+// ASCII delimiter: with no high bits, each byte is its own low seven
+// bits, no comparison needs them masked out, and no run of high bytes
+// starts (the block's last byte is not one either).
+func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		q = q>>8 | packWord(^((w^quoteIdxW)+swar7f)&swarHi)
+		bs = bs>>8 | packWord(^((w^bslashIdxW)+swar7f)&swarHi)
+		o = o>>8 | packWord(^(((w^lfIdxW)+swar7f)&((w^crIdxW)+swar7f))&swarHi)
+		dc = dc>>8 | packWord(^(((w^delimW)+swar7f)&((w^colonIdxW)+swar7f))&swarHi)
+	}
+	return q, bs, dc, o
+}
+
+// asciiRegionMasks is asciiMasks without the delimiters and colons, as
+// regionMasks is blockMasks without them.
+func asciiRegionMasks(blk *[64]byte) (q, bs, o uint64) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		q = q>>8 | packWord(^((w^quoteIdxW)+swar7f)&swarHi)
+		bs = bs>>8 | packWord(^((w^bslashIdxW)+swar7f)&swarHi)
+		o = o>>8 | packWord(^(((w^lfIdxW)+swar7f)&((w^crIdxW)+swar7f))&swarHi)
+	}
+	return q, bs, o
 }

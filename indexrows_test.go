@@ -129,6 +129,46 @@ func TestIndexRowsLong(t *testing.T) {
 	}
 }
 
+// TestIndexRowsASCIIBlocks covers the portable kernel's masks for blocks
+// of ASCII bytes alone (asciiMasks, asciiRegionMasks) and their changes to
+// and from blocks with high bytes: inputs made of 64-byte stretches, each
+// all ASCII or not, placed at every alignment, so that quoted regions,
+// escapes and runs of high bytes cross from one kind of block into the
+// other; and a delimiter that is not ASCII, with which no block is taken
+// as ASCII.
+func TestIndexRowsASCIIBlocks(t *testing.T) {
+	var ascii []string
+	for _, s := range indexAlphabet {
+		if s[0] < 0x80 {
+			ascii = append(ascii, s)
+		}
+	}
+	rng := rand.New(rand.NewSource(11))
+	for i := 0; i < longtest.Size(t, 300, 3000); i++ {
+		var b []byte
+		for stretches := 1 + rng.Intn(6); stretches > 0; stretches-- {
+			end := len(b) + 64
+			for len(b) < end {
+				if rng.Intn(3) == 0 {
+					b = append(b, indexAlphabet[rng.Intn(len(indexAlphabet))]...)
+				} else {
+					b = append(b, ascii[rng.Intn(len(ascii))]...)
+				}
+			}
+			if rng.Intn(2) == 0 {
+				// An ASCII stretch: rows of plain, quoted and escaped cells.
+				for len(b) < end+64 {
+					b = append(b, ascii[rng.Intn(len(ascii))]...)
+				}
+			}
+		}
+		src := placed(b, rng.Intn(64))
+		for _, d := range []byte{',', '\t', '|', 0xc3} {
+			checkIndex(t, src, d)
+		}
+	}
+}
+
 func TestIndexRowsAllocs(t *testing.T) {
 	src := []byte(strings.Repeat("  1,Ada,\"2026-01-01T00:00:00Z\",true\n", 100))
 	out := indexRows(src, ',', nil)

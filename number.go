@@ -196,6 +196,61 @@ func digitsEnd(b []byte, i int) int {
 	return i
 }
 
+// numberAt reports whether the n bytes at p are a number, as isNumber
+// does, for 1 <= n <= 24, with the bytes at p readable up to the next
+// multiple of eight at or after n (their values after the n bytes do not
+// matter). It settles a cell without a loop over its bytes: the mask of
+// its bytes that are not digits, one bit a byte (packWord), leaves at
+// most a leading '-', a '.', an 'e' or 'E' and the exponent's sign to be
+// looked at, each where the grammar allows it.
+func numberAt(p mem.Ptr, n int) bool {
+	m := packWord(nonDigits(p.Load64(0))) >> 56
+	if n > 8 {
+		m |= packWord(nonDigits(p.Load64(8))) >> 48
+		if n > 16 {
+			m |= packWord(nonDigits(p.Load64(16))) >> 40
+		}
+	}
+	m &= 1<<uint(n) - 1
+	s := 0 // where the integer part starts
+	if p.Byte(0) == '-' {
+		s = 1
+		m &^= 1
+	}
+	// The integer part: a digit first, and a leading '0' alone.
+	if s == n || m>>uint(s)&1 != 0 || p.Byte(s) == '0' && s+1 < n && m>>uint(s+1)&1 == 0 {
+		return false
+	}
+	if m == 0 {
+		return true
+	}
+	i := bits.TrailingZeros64(m)
+	c := p.Byte(i)
+	if c == '.' {
+		// A fraction: at least one digit after the '.'.
+		m &^= 1 << uint(i)
+		if i+1 >= n || m>>uint(i+1)&1 != 0 {
+			return false
+		}
+		if m == 0 {
+			return true
+		}
+		i = bits.TrailingZeros64(m)
+		c = p.Byte(i)
+	}
+	if c|0x20 != 'e' {
+		return false
+	}
+	// An exponent: an optional sign, then digits to the end.
+	m &^= 1 << uint(i)
+	i++
+	if i < n && (p.Byte(i) == '+' || p.Byte(i) == '-') {
+		m &^= 1 << uint(i)
+		i++
+	}
+	return i < n && m == 0
+}
+
 // nonDigits returns the mask of the bytes of w that are not ASCII digits:
 // 0x80 in each of them, 0 in the others.
 func nonDigits(w uint64) uint64 {

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"regexp"
 	"testing"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // numberRE is the number grammar of §4 as a regular expression: the
@@ -114,6 +116,76 @@ func FuzzIsNumber(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if got, want := isNumber(b), numberRE.Match(b); got != want {
 			t.Fatalf("isNumber(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
+
+// numberAtBuf runs numberAt on b (at most 24 bytes) copied to the start of
+// a buffer whose bytes after it are fill, so that they must not count.
+func numberAtBuf(b []byte, fill byte) bool {
+	var buf [24]byte
+	for i := range buf {
+		buf[i] = fill
+	}
+	copy(buf[:], b)
+	return numberAt(mem.Of(&buf[0]), len(b))
+}
+
+// TestNumberAt holds numberAt to numberRE over every string of 1 to 6
+// bytes from the bytes that matter to numbers, and over random strings of
+// up to 24 bytes, mostly digits with a sign, a '.', an exponent or a byte
+// out of place anywhere, so that each falls at every place of the three
+// words; the bytes after the text are digits or a '.', which must not
+// count.
+func TestNumberAt(t *testing.T) {
+	check := func(b []byte) {
+		t.Helper()
+		want := numberRE.Match(b)
+		for _, fill := range []byte{'0', '7', '.', 'e'} {
+			if got := numberAtBuf(b, fill); got != want {
+				t.Fatalf("numberAt(%q) with %q after = %v, want %v", b, fill, got, want)
+			}
+		}
+	}
+	eachString("019.eE+-x", 6, func(b []byte) {
+		if len(b) > 0 {
+			check(b)
+		}
+	})
+	const odd = "0.eE+-x\x80/:"
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 300000; i++ {
+		b := make([]byte, 1+rng.Intn(24))
+		for j := range b {
+			b[j] = '0' + byte(rng.Intn(10))
+		}
+		if rng.Intn(3) == 0 {
+			b[0] = '-'
+		}
+		for j := rng.Intn(4); j > 0; j-- {
+			b[rng.Intn(len(b))] = odd[rng.Intn(len(odd))]
+		}
+		if rng.Intn(3) == 0 && len(b) > 3 {
+			e := 1 + rng.Intn(len(b)-2)
+			b[e] = "eE"[rng.Intn(2)]
+			if rng.Intn(2) == 0 {
+				b[e+1] = "+-"[rng.Intn(2)]
+			}
+		}
+		check(b)
+	}
+}
+
+func FuzzNumberAt(f *testing.F) {
+	f.Add([]byte("-1.7800806919969214"))
+	f.Add([]byte("5.02e+23"))
+	f.Add([]byte("2025-05-09"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || len(b) > 24 {
+			return
+		}
+		if got, want := numberAtBuf(b, '1'), numberRE.Match(b); got != want {
+			t.Fatalf("numberAt(%q) = %v, want %v", b, got, want)
 		}
 	})
 }
