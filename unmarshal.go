@@ -127,11 +127,12 @@ type structFields struct {
 type decField struct {
 	structField
 	plan *decPlan
-	fast uint8 // fastNone, or the kind storeFast decodes without a call
+	fast uint8 // fastNone, or the kind decStruct and decodeRow store without a call
 }
 
-// The field kinds that storeFast decodes without a call: basic types with
-// no hook, at a direct offset.
+// The field kinds that decStruct and decodeRow store without a call through
+// their plan: basic types with no hook, at a direct offset. A null, a
+// mismatch or a float outside fastFloat still goes through the plan.
 const (
 	fastNone uint8 = iota
 	fastString
@@ -1076,14 +1077,24 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if !strKey && pl.key == nil {
 		kv = reflect.New(kt).Elem()
 	}
+	d := s.d
 	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k.kind() == KindObjectEnd {
-			s.d.filled(ahead, entries, size)
-			return nil
+		var k, vt Token
+		queued := false // k and vt were both queued, and are taken
+		if q := d.queue; strKey && d.qi+1 < len(q) && q[d.qi].kind() == KindKey {
+			// Token's fast path, inlined, as in decStruct.
+			k, vt = q[d.qi], q[d.qi+1]
+			d.qi += 2
+			queued = true
+		} else {
+			var err error
+			if k, err = s.next(); err != nil {
+				return err
+			}
+			if k.kind() == KindObjectEnd {
+				d.filled(ahead, entries, size)
+				return nil
+			}
 		}
 		entries++
 		kb := k.text()
@@ -1111,9 +1122,11 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			}
 			kp = mem.PtrOf(kv.Addr())
 		}
-		vt, err := s.next()
-		if err != nil {
-			return err
+		if !queued {
+			var err error
+			if vt, err = s.next(); err != nil {
+				return err
+			}
 		}
 		if bad {
 			if err := s.skip(vt); err != nil {
@@ -1209,37 +1222,80 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
+	d := s.d
 	hint := 0
 	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k.kind() == KindObjectEnd {
-			return nil
-		}
-		i := pl.lookup(k.text(), hint)
-		if i < 0 {
-			if s.d.opts.disallowUnknown {
-				s.unknownField(k, pl.typ)
+		var f *decField
+		var vt Token
+		if q := d.queue; d.qi+1 < len(q) && q[d.qi].kind() == KindKey {
+			// Token's fast path, inlined, for a member whose key and
+			// value are both queued (a key and its value come from one
+			// line). A key of no field goes the general way, below, which
+			// reports it at its place.
+			if i := pl.lookup(q[d.qi].text(), hint); i >= 0 {
+				f, vt = &pl.fields[i], q[d.qi+1]
+				d.qi += 2
+				hint = i + 1
 			}
-			vt, err := s.next()
+		}
+		if f == nil {
+			k, err := s.next()
 			if err != nil {
 				return err
 			}
-			if err := s.skip(vt); err != nil {
+			if k.kind() == KindObjectEnd {
+				return nil
+			}
+			i := pl.lookup(k.text(), hint)
+			if i < 0 {
+				if d.opts.disallowUnknown {
+					s.unknownField(k, pl.typ)
+				}
+				vt, err := s.next()
+				if err != nil {
+					return err
+				}
+				if err := s.skip(vt); err != nil {
+					return err
+				}
+				continue
+			}
+			f = &pl.fields[i]
+			hint = i + 1
+			if vt, err = s.next(); err != nil {
 				return err
 			}
-			continue
 		}
-		f := &pl.fields[i]
-		hint = i + 1
-		vt, err := s.next()
-		if err != nil {
-			return err
-		}
-		if f.fast != fastNone && s.storeFast(f.fast, vt, p.Offset(f.off)) {
-			continue
+		if f.direct {
+			fp := p.Offset(f.off)
+			// The fast kinds, written out as in decodeRow, to save a
+			// call per field.
+			switch f.fast {
+			case fastString:
+				if vt.kind() == KindString {
+					mem.Store[string](fp, s.str(vt.text()))
+					continue
+				}
+			case fastInt64:
+				if vt.kind() == KindNumber {
+					if v, ok := parseInt(vt.text()); ok {
+						mem.Store[int64](fp, v)
+						continue
+					}
+				}
+			case fastFloat64:
+				if vt.kind() == KindNumber {
+					if v, ok := fastFloat(vt.text()); ok {
+						mem.Store[float64](fp, v)
+						continue
+					}
+				}
+			case fastBool:
+				if vt.kind() == KindBool {
+					mem.Store[bool](fp, vt.n != 0)
+					continue
+				}
+			}
 		}
 		had := s.err != nil
 		if err := f.plan.fn(s, f.plan, vt, fieldPtr(pl.typ, p, &f.structField, true)); err != nil {
@@ -1247,40 +1303,6 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		}
 		s.inField(had, f.name)
 	}
-}
-
-// storeFast decodes the common values of a field of fast kind k (a direct
-// field: fp is its address) without a call through its plan, and reports
-// whether it did; anything unusual (null, a mismatch, a float outside the
-// fast path) is left to the plan.
-func (s *decState) storeFast(k uint8, vt Token, fp mem.Ptr) bool {
-	switch k {
-	case fastString:
-		if vt.kind() == KindString {
-			mem.Store[string](fp, s.str(vt.text()))
-			return true
-		}
-	case fastInt64:
-		if vt.kind() == KindNumber {
-			if v, ok := parseInt(vt.text()); ok {
-				mem.Store[int64](fp, v)
-				return true
-			}
-		}
-	case fastFloat64:
-		if vt.kind() == KindNumber {
-			if v, ok := fastFloat(vt.text()); ok {
-				mem.Store[float64](fp, v)
-				return true
-			}
-		}
-	case fastBool:
-		if vt.kind() == KindBool {
-			mem.Store[bool](fp, vt.n != 0)
-			return true
-		}
-	}
-	return false
 }
 
 func (s *decState) unknownField(k Token, typ reflect.Type) {
@@ -1402,7 +1424,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 		var fp mem.Ptr
 		if f.direct {
 			fp = p.Offset(f.off)
-			// storeFast's cases, written out: a call per cell costs the
+			// The fast kinds, written out: a call per cell costs the
 			// narrow tables a tenth of their rate.
 			switch f.fast {
 			case fastString:
