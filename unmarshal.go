@@ -891,10 +891,11 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		ahead = s.d.charge(want, ep.size)
 	}
 	n := 0
+	d := s.d
 	for {
-		et, err := s.next()
+		et, err := d.Token() // s.next, written out to save a call per element
 		if err != nil {
-			return err
+			return unexpectedEOF(err)
 		}
 		if et.kind() == KindArrayEnd {
 			break
@@ -1078,6 +1079,7 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		kv = reflect.New(kt).Elem()
 	}
 	d := s.d
+	count := m.Len() // the map's length before the next entry (only this loop writes to it)
 	for {
 		var k, vt Token
 		queued := false // k and vt were both queued, and are taken
@@ -1134,10 +1136,11 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			}
 			continue
 		}
-		n := m.Len()
 		e := mem.MapAssign(pl.mapType, mp, kp)
-		if m.Len() == n {
+		if l := m.Len(); l == count {
 			mem.NewAt(ep.typ, e).Elem().SetZero() // the key was there: its old value goes
+		} else {
+			count = l
 		}
 		had := s.err != nil
 		if err := ep.fn(s, ep, vt, e); err != nil {
