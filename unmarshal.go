@@ -1333,6 +1333,10 @@ type rowStep struct {
 	f     *decField
 	leaf  int
 	leaf1 bool // a leaf field (one cell), not a nested group
+	// group is the plan of a nested field group whose fields are all
+	// fields of the struct field f (groupPlan), nil for a leaf or another
+	// group: its object then needs no key lookups either.
+	group *rowPlan
 }
 
 // rowPlan compiles the header of the tabular ArrayStart t for rows decoded
@@ -1356,6 +1360,9 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}
 		if j := pl.lookup(fs[i].Name, i); j >= 0 {
 			st.f = &pl.fields[j]
+			if !st.leaf1 {
+				st.group = groupPlan(st.f.plan, fs[i].Fields)
+			}
 		} else {
 			rp.clean = false
 			if s.d.opts.disallowUnknown && s.err == nil {
@@ -1373,6 +1380,31 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 		s.rowNext = (s.rowNext + 1) % rowPlansKept
 	}
 	return rp
+}
+
+// groupPlan returns the plan of the objects of a nested field group fs
+// decoded into values of plan pl, or nil unless pl is a struct's and every
+// field of the group (at every depth) is a field of it: a group with an
+// unknown field is left to decStruct, which reports it where it is. The
+// group's steps locate a mismatch as decStruct does, by the value's text
+// and not by its cell (leaf -1).
+func groupPlan(pl *decPlan, fs []Field) *rowPlan {
+	if !isStructPlan(pl) {
+		return nil
+	}
+	gp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true}
+	for i := range fs {
+		j := pl.lookup(fs[i].Name, i)
+		if j < 0 {
+			return nil
+		}
+		st := rowStep{f: &pl.fields[j], leaf: -1, leaf1: fs[i].Fields == nil}
+		if !st.leaf1 {
+			st.group = groupPlan(st.f.plan, fs[i].Fields)
+		}
+		gp.steps[i] = st
+	}
+	return gp
 }
 
 // sameFields reports whether two field lists have the same names and
@@ -1459,6 +1491,13 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 			fp = fieldPtr(pl.typ, p, &f.structField, true)
 		}
 		had := s.err != nil
+		if st.group != nil && vt.kind() == KindObjectStart {
+			if err := s.decodeRow(st.group, vt, fp); err != nil {
+				return err
+			}
+			s.inField(had, f.name)
+			continue
+		}
 		if st.leaf1 {
 			s.cell = st.leaf
 		}
