@@ -1230,15 +1230,21 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	for {
 		var f *decField
 		var vt Token
-		if q := d.queue; d.qi+1 < len(q) && q[d.qi].kind() == KindKey {
+		if q := d.queue; d.qi+1 < len(q) {
 			// Token's fast path, inlined, for a member whose key and
 			// value are both queued (a key and its value come from one
-			// line). A key of no field goes the general way, below, which
-			// reports it at its place.
-			if i := pl.lookup(q[d.qi].text(), hint); i >= 0 {
-				f, vt = &pl.fields[i], q[d.qi+1]
-				d.qi += 2
-				hint = i + 1
+			// line), and for the end of the object. A key of no field
+			// goes the general way, below, which reports it at its place.
+			switch k := q[d.qi]; k.kind() {
+			case KindKey:
+				if i := pl.lookup(k.text(), hint); i >= 0 {
+					f, vt = &pl.fields[i], q[d.qi+1]
+					d.qi += 2
+					hint = i + 1
+				}
+			case KindObjectEnd:
+				d.qi++
+				return nil
 			}
 		}
 		if f == nil {
