@@ -617,25 +617,32 @@ func fastFloat(b []byte) (float64, bool) {
 	if neg {
 		i = 1
 	}
+	// The digits before the point, then those after it, each in a loop
+	// of its own.
 	var m uint64
-	digits, frac := 0, -1
+	start := i
 	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '.' && frac < 0 {
-			frac = 0
-			continue
-		}
-		c -= '0'
+		c := b[i] - '0'
 		if c > 9 {
-			return 0, false
+			break
 		}
 		m = m*10 + uint64(c)
-		digits++
-		if frac >= 0 {
-			frac++
-		}
 	}
-	if digits == 0 || digits > 15 {
+	digits, frac := i-start, 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		start = i
+		for ; i < len(b); i++ {
+			c := b[i] - '0'
+			if c > 9 {
+				return 0, false
+			}
+			m = m*10 + uint64(c)
+		}
+		frac = i - start
+		digits += frac
+	}
+	if i != len(b) || digits == 0 || digits > 15 {
 		return 0, false
 	}
 	f := float64(m)
