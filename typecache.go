@@ -198,6 +198,7 @@ func dominantField(fs []structField) (structField, bool) {
 // reached through embedded pointers, alloc decides what a nil pointer on
 // the way does: with alloc it is allocated, without it the result is the
 // nil address.
+//
 // It is small enough to be inlined: most fields are direct.
 func fieldPtr(t reflect.Type, p mem.Ptr, f *structField, alloc bool) mem.Ptr {
 	if f.direct {

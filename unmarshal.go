@@ -1347,8 +1347,9 @@ type rowStep struct {
 	leaf  int
 	leaf1 bool // a leaf field (one cell), not a nested group
 	// group is the plan of a nested field group whose fields are all
-	// fields of the struct field f (groupPlan), nil for a leaf or another
-	// group: its object then needs no key lookups either.
+	// fields of the struct field f (groupPlan): the group's object then
+	// needs no key lookups either. It is nil for a leaf, and for a group
+	// left to decStruct.
 	group *rowPlan
 }
 
