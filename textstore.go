@@ -30,12 +30,14 @@ type textStore struct {
 // intern is set. A string that fits the current block is copied there
 // at once, the common case.
 func (ts *textStore) str(b []byte, intern bool) string {
-	blk, n := ts.block, len(b)
-	if at := len(blk); uint(n-1) < uint(ts.fit) && n <= cap(blk)-at && !intern {
-		blk = blk[:at+n]
-		copy(blk[at:], b)
-		ts.block = blk
-		return mem.String(blk[at:])
+	n := len(b)
+	if at := len(ts.block); uint(n-1) < uint(ts.fit) && n <= cap(ts.block)-at && !intern {
+		// Written as ts.block = ts.block[:m], the store changes the length
+		// only: no pointer is written, so no write barrier while the
+		// collector marks.
+		ts.block = ts.block[:at+n]
+		copy(ts.block[at:], b)
+		return mem.String(ts.block[at:])
 	}
 	if !intern {
 		return ts.newString(b)

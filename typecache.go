@@ -198,10 +198,18 @@ func dominantField(fs []structField) (structField, bool) {
 // reached through embedded pointers, alloc decides what a nil pointer on
 // the way does: with alloc it is allocated, without it the result is the
 // nil address.
+//
+// It is small enough to be inlined: most fields are direct.
 func fieldPtr(t reflect.Type, p mem.Ptr, f *structField, alloc bool) mem.Ptr {
 	if f.direct {
 		return p.Offset(f.off)
 	}
+	return pathFieldPtr(t, p, f, alloc)
+}
+
+// pathFieldPtr is fieldPtr for a field that is not direct: it follows the
+// field's index path.
+func pathFieldPtr(t reflect.Type, p mem.Ptr, f *structField, alloc bool) mem.Ptr {
 	v := mem.NewAt(t, p).Elem()
 	for i, x := range f.index {
 		if i > 0 && v.Kind() == reflect.Pointer {

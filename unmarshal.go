@@ -127,11 +127,12 @@ type structFields struct {
 type decField struct {
 	structField
 	plan *decPlan
-	fast uint8 // fastNone, or the kind storeFast decodes without a call
+	fast uint8 // fastNone, or the kind decStruct and decodeRow store without a call
 }
 
-// The field kinds that storeFast decodes without a call: basic types with
-// no hook, at a direct offset.
+// The field kinds that decStruct and decodeRow store without a call through
+// their plan: basic types with no hook, at a direct offset. A null, a
+// mismatch or a float outside fastFloat still goes through the plan.
 const (
 	fastNone uint8 = iota
 	fastString
@@ -616,25 +617,32 @@ func fastFloat(b []byte) (float64, bool) {
 	if neg {
 		i = 1
 	}
+	// The digits before the point, then those after it, each in a loop
+	// of its own.
 	var m uint64
-	digits, frac := 0, -1
+	start := i
 	for ; i < len(b); i++ {
-		c := b[i]
-		if c == '.' && frac < 0 {
-			frac = 0
-			continue
-		}
-		c -= '0'
+		c := b[i] - '0'
 		if c > 9 {
-			return 0, false
+			break
 		}
 		m = m*10 + uint64(c)
-		digits++
-		if frac >= 0 {
-			frac++
-		}
 	}
-	if digits == 0 || digits > 15 {
+	digits, frac := i-start, 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		start = i
+		for ; i < len(b); i++ {
+			c := b[i] - '0'
+			if c > 9 {
+				return 0, false
+			}
+			m = m*10 + uint64(c)
+		}
+		frac = i - start
+		digits += frac
+	}
+	if i != len(b) || digits == 0 || digits > 15 {
 		return 0, false
 	}
 	f := float64(m)
@@ -890,10 +898,11 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		ahead = s.d.charge(want, ep.size)
 	}
 	n := 0
+	d := s.d
 	for {
-		et, err := s.next()
+		et, err := d.Token() // s.next, written out to save a call per element
 		if err != nil {
-			return err
+			return unexpectedEOF(err)
 		}
 		if et.kind() == KindArrayEnd {
 			break
@@ -1076,14 +1085,25 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	if !strKey && pl.key == nil {
 		kv = reflect.New(kt).Elem()
 	}
+	d := s.d
+	count := m.Len() // the map's length before the next entry (only this loop writes to it)
 	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k.kind() == KindObjectEnd {
-			s.d.filled(ahead, entries, size)
-			return nil
+		var k, vt Token
+		queued := false // k and vt were both queued, and are taken
+		if q := d.queue; strKey && d.qi+1 < len(q) && q[d.qi].kind() == KindKey {
+			// Token's fast path, inlined, as in decStruct.
+			k, vt = q[d.qi], q[d.qi+1]
+			d.qi += 2
+			queued = true
+		} else {
+			var err error
+			if k, err = s.next(); err != nil {
+				return err
+			}
+			if k.kind() == KindObjectEnd {
+				d.filled(ahead, entries, size)
+				return nil
+			}
 		}
 		entries++
 		kb := k.text()
@@ -1111,9 +1131,11 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			}
 			kp = mem.PtrOf(kv.Addr())
 		}
-		vt, err := s.next()
-		if err != nil {
-			return err
+		if !queued {
+			var err error
+			if vt, err = s.next(); err != nil {
+				return err
+			}
 		}
 		if bad {
 			if err := s.skip(vt); err != nil {
@@ -1121,10 +1143,11 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			}
 			continue
 		}
-		n := m.Len()
 		e := mem.MapAssign(pl.mapType, mp, kp)
-		if m.Len() == n {
+		if l := m.Len(); l == count {
 			mem.NewAt(ep.typ, e).Elem().SetZero() // the key was there: its old value goes
+		} else {
+			count = l
 		}
 		had := s.err != nil
 		if err := ep.fn(s, ep, vt, e); err != nil {
@@ -1209,37 +1232,86 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
+	d := s.d
 	hint := 0
 	for {
-		k, err := s.next()
-		if err != nil {
-			return err
-		}
-		if k.kind() == KindObjectEnd {
-			return nil
-		}
-		i := pl.lookup(k.text(), hint)
-		if i < 0 {
-			if s.d.opts.disallowUnknown {
-				s.unknownField(k, pl.typ)
+		var f *decField
+		var vt Token
+		if q := d.queue; d.qi+1 < len(q) {
+			// Token's fast path, inlined, for a member whose key and
+			// value are both queued (a key and its value come from one
+			// line), and for the end of the object. A key of no field
+			// goes the general way, below, which reports it at its place.
+			switch k := q[d.qi]; k.kind() {
+			case KindKey:
+				if i := pl.lookup(k.text(), hint); i >= 0 {
+					f, vt = &pl.fields[i], q[d.qi+1]
+					d.qi += 2
+					hint = i + 1
+				}
+			case KindObjectEnd:
+				d.qi++
+				return nil
 			}
-			vt, err := s.next()
+		}
+		if f == nil {
+			k, err := s.next()
 			if err != nil {
 				return err
 			}
-			if err := s.skip(vt); err != nil {
+			if k.kind() == KindObjectEnd {
+				return nil
+			}
+			i := pl.lookup(k.text(), hint)
+			if i < 0 {
+				if d.opts.disallowUnknown {
+					s.unknownField(k, pl.typ)
+				}
+				vt, err := s.next()
+				if err != nil {
+					return err
+				}
+				if err := s.skip(vt); err != nil {
+					return err
+				}
+				continue
+			}
+			f = &pl.fields[i]
+			hint = i + 1
+			if vt, err = s.next(); err != nil {
 				return err
 			}
-			continue
 		}
-		f := &pl.fields[i]
-		hint = i + 1
-		vt, err := s.next()
-		if err != nil {
-			return err
-		}
-		if f.fast != fastNone && s.storeFast(f.fast, vt, p.Offset(f.off)) {
-			continue
+		if f.direct {
+			fp := p.Offset(f.off)
+			// The fast kinds, written out as in decodeRow, to save a
+			// call per field.
+			switch f.fast {
+			case fastString:
+				if vt.kind() == KindString {
+					mem.Store[string](fp, s.str(vt.text()))
+					continue
+				}
+			case fastInt64:
+				if vt.kind() == KindNumber {
+					if v, ok := parseInt(vt.text()); ok {
+						mem.Store[int64](fp, v)
+						continue
+					}
+				}
+			case fastFloat64:
+				if vt.kind() == KindNumber {
+					if v, ok := fastFloat(vt.text()); ok {
+						mem.Store[float64](fp, v)
+						continue
+					}
+				}
+			case fastBool:
+				if vt.kind() == KindBool {
+					mem.Store[bool](fp, vt.n != 0)
+					continue
+				}
+			}
 		}
 		had := s.err != nil
 		if err := f.plan.fn(s, f.plan, vt, fieldPtr(pl.typ, p, &f.structField, true)); err != nil {
@@ -1247,40 +1319,6 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		}
 		s.inField(had, f.name)
 	}
-}
-
-// storeFast decodes the common values of a field of fast kind k (a direct
-// field: fp is its address) without a call through its plan, and reports
-// whether it did; anything unusual (null, a mismatch, a float outside the
-// fast path) is left to the plan.
-func (s *decState) storeFast(k uint8, vt Token, fp mem.Ptr) bool {
-	switch k {
-	case fastString:
-		if vt.kind() == KindString {
-			mem.Store[string](fp, s.str(vt.text()))
-			return true
-		}
-	case fastInt64:
-		if vt.kind() == KindNumber {
-			if v, ok := parseInt(vt.text()); ok {
-				mem.Store[int64](fp, v)
-				return true
-			}
-		}
-	case fastFloat64:
-		if vt.kind() == KindNumber {
-			if v, ok := fastFloat(vt.text()); ok {
-				mem.Store[float64](fp, v)
-				return true
-			}
-		}
-	case fastBool:
-		if vt.kind() == KindBool {
-			mem.Store[bool](fp, vt.n != 0)
-			return true
-		}
-	}
-	return false
 }
 
 func (s *decState) unknownField(k Token, typ reflect.Type) {
@@ -1308,6 +1346,11 @@ type rowStep struct {
 	f     *decField
 	leaf  int
 	leaf1 bool // a leaf field (one cell), not a nested group
+	// group is the plan of a nested field group whose fields are all
+	// fields of the struct field f (groupPlan): the group's object then
+	// needs no key lookups either. It is nil for a leaf, and for a group
+	// left to decStruct.
+	group *rowPlan
 }
 
 // rowPlan compiles the header of the tabular ArrayStart t for rows decoded
@@ -1331,6 +1374,9 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}
 		if j := pl.lookup(fs[i].Name, i); j >= 0 {
 			st.f = &pl.fields[j]
+			if !st.leaf1 {
+				st.group = groupPlan(st.f.plan, fs[i].Fields)
+			}
 		} else {
 			rp.clean = false
 			if s.d.opts.disallowUnknown && s.err == nil {
@@ -1348,6 +1394,31 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 		s.rowNext = (s.rowNext + 1) % rowPlansKept
 	}
 	return rp
+}
+
+// groupPlan returns the plan of the objects of a nested field group fs
+// decoded into values of plan pl, or nil unless pl is a struct's and every
+// field of the group (at every depth) is a field of it: a group with an
+// unknown field is left to decStruct, which reports it where it is. The
+// group's steps locate a mismatch as decStruct does, by the value's text
+// and not by its cell (leaf -1).
+func groupPlan(pl *decPlan, fs []Field) *rowPlan {
+	if !isStructPlan(pl) {
+		return nil
+	}
+	gp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true}
+	for i := range fs {
+		j := pl.lookup(fs[i].Name, i)
+		if j < 0 {
+			return nil
+		}
+		st := rowStep{f: &pl.fields[j], leaf: -1, leaf1: fs[i].Fields == nil}
+		if !st.leaf1 {
+			st.group = groupPlan(st.f.plan, fs[i].Fields)
+		}
+		gp.steps[i] = st
+	}
+	return gp
 }
 
 // sameFields reports whether two field lists have the same names and
@@ -1402,7 +1473,7 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 		var fp mem.Ptr
 		if f.direct {
 			fp = p.Offset(f.off)
-			// storeFast's cases, written out: a call per cell costs the
+			// The fast kinds, written out: a call per cell costs the
 			// narrow tables a tenth of their rate.
 			switch f.fast {
 			case fastString:
@@ -1434,6 +1505,13 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 			fp = fieldPtr(pl.typ, p, &f.structField, true)
 		}
 		had := s.err != nil
+		if st.group != nil && vt.kind() == KindObjectStart {
+			if err := s.decodeRow(st.group, vt, fp); err != nil {
+				return err
+			}
+			s.inField(had, f.name)
+			continue
+		}
 		if st.leaf1 {
 			s.cell = st.leaf
 		}

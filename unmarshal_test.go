@@ -826,3 +826,81 @@ func TestUnmarshalAllocsPerRecord(t *testing.T) {
 		t.Errorf("Unmarshal of %d records: %.0f allocations, want at most %.0f", len(recs), allocs, max)
 	}
 }
+
+// TestUnmarshalGroupPlan holds the rows of a table with nested field
+// groups, decoded through the row plan's group plans (groupPlan), to
+// decStruct's result: the same values, and the same first mismatch, at
+// the same place with the same field path. Groups decoded into a pointer
+// field have no group plan and go through decStruct.
+func TestUnmarshalGroupPlan(t *testing.T) {
+	type pos struct {
+		Line int    `toon:"line"`
+		Char int    `toon:"char"`
+		Tag  string `toon:"tag"`
+	}
+	type span struct {
+		End   pos  `toon:"end"`
+		Start pos  `toon:"start"`
+		Flag  bool `toon:"flag"`
+	}
+	type spanP struct {
+		End   *pos `toon:"end"`
+		Start *pos `toon:"start"`
+		Flag  bool `toon:"flag"`
+	}
+	type row struct {
+		Name string  `toon:"name"`
+		Span span    `toon:"span"`
+		Amt  float64 `toon:"amt"`
+	}
+	type rowP struct {
+		Name string  `toon:"name"`
+		Span *spanP  `toon:"span"`
+		Amt  float64 `toon:"amt"`
+	}
+	const head = "rows[3]{name,span{end{line,char,tag},start{line,char,tag},flag},amt}:\n"
+	docs := []string{
+		head + "  a,1,2,x,3,4,y,true,1.5\n  b,5,6,\"z w\",7,8,\"\",false,-2\n  c,9,10,null,11,12,v,null,3e2\n",
+		head + "  a,1,2,x,3,4,y,true,1.5\n  b,5,oops,z,7,8,u,false,-2\n  c,9,10,t,11,12,v,true,0\n", // a string for an int
+		head + "  a,1,2,x,3,4,y,true,1.5\n  b,5,6,z,7,8,u,1,-2\n  c,9,10,t,11,12,v,true,0\n",        // a number for a bool
+		head + "  a,1,2,x,3,4,y,true,1.5\n  b,5,6,7,7,8,u,true,-2\n  c,9,10,t,11,12,v,true,0\n",     // a number for a string
+		head + "  a,1,2,x,3,4,y,true,1.5\n  b,5,6,z,7,false,u,true,-2\n  c,9,10,t,11,12,v,true,0\n", // a bool for an int
+		head + "  a,1,2,x,3,4,y,true,1.5\n  b,5,6,z,1e400,8,u,true,-2\n  c,9,10,t,11,12,v,true,0\n", // out of range
+		"rows[2]{name,span{end{line,zz},flag},amt}:\n  a,1,2,true,1\n  b,3,4,false,2\n",             // a field the group's struct lacks
+		"rows[1]{name,span{end,flag},amt}:\n  a,1,true,1\n",                                         // a leaf where the struct has a group
+	}
+	for i, doc := range docs {
+		for _, opts := range [][]Option{nil, {DisallowUnknownFields()}} {
+			var got struct {
+				Rows []row `toon:"rows"`
+			}
+			var want struct {
+				Rows []rowP `toon:"rows"`
+			}
+			gerr := Unmarshal([]byte(doc), &got, opts...)
+			werr := Unmarshal([]byte(doc), &want, opts...)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+				t.Errorf("doc %d, %d options: error\n%v\nwant\n%v", i, len(opts), gerr, werr)
+			}
+			if len(got.Rows) != len(want.Rows) {
+				t.Fatalf("doc %d: %d rows, want %d", i, len(got.Rows), len(want.Rows))
+			}
+			for j, r := range got.Rows {
+				w := want.Rows[j]
+				var ws span
+				if w.Span != nil {
+					ws.Flag = w.Span.Flag
+					if w.Span.End != nil {
+						ws.End = *w.Span.End
+					}
+					if w.Span.Start != nil {
+						ws.Start = *w.Span.Start
+					}
+				}
+				if r.Name != w.Name || r.Amt != w.Amt || r.Span != ws {
+					t.Errorf("doc %d row %d: got %+v, want %+v %+v", i, j, r, w, ws)
+				}
+			}
+		}
+	}
+}
