@@ -923,7 +923,7 @@ func (e *Encoder) primLead(p place, d int) {
 	case atRoot:
 		e.line(0)
 	case atField:
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 	case atItem:
 		e.itemLead(d)
 	}
@@ -932,24 +932,18 @@ func (e *Encoder) primLead(p place, d int) {
 // itemLead starts a list item at depth d: its line and hyphen (§10). It is
 // small enough to inline, as are line and emptyItem, so that the loops
 // over fields and items call none of them.
-func (e *Encoder) itemLead(d int) {
-	e.line(d)
-	e.b = append(e.b, '-', ' ')
-}
+func (e *Encoder) itemLead(d int) { e.newLine(d*e.opts.indent, "- ") }
 
 // emptyItem writes an empty object as a list item at depth d: a lone
 // hyphen (§10).
-func (e *Encoder) emptyItem(d int) {
-	e.line(d)
-	e.b = append(e.b, '-')
-}
+func (e *Encoder) emptyItem(d int) { e.newLine(d*e.opts.indent, "-") }
 
 // writeValue writes the resolved value at p of a field whose key has been
 // written at depth d.
 func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		b, err := appendTyped(e.b, pl, p, e.docMask)
 		e.setB(b)
 		return err
@@ -1014,7 +1008,7 @@ func (e *Encoder) writeObject(pl *encPlan, p mem.Ptr, at place, d int) error {
 	}
 	if v.n == 0 {
 		if at == atField {
-			e.b = append(e.b, ':')
+			e.setB(append(e.b, ':'))
 		}
 		return nil
 	}
@@ -1026,7 +1020,7 @@ func (e *Encoder) writeObject(pl *encPlan, p mem.Ptr, at place, d int) error {
 	if at == atRoot {
 		return e.writeFields(&v, 0, false)
 	}
-	e.b = append(e.b, ':')
+	e.setB(append(e.b, ':'))
 	return e.writeFields(&v, d+1, false)
 }
 
@@ -1173,6 +1167,16 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			}
 			e.leave()
 			b = e.b
+		case formStruct:
+			// A struct whose fields are all written and which is never a
+			// keyed table: its fields, as writeObject would write them
+			// once it found that out.
+			e.setB(b)
+			v := objView{kind: vwStruct, pl: f.plan, p: fp, n: len(f.plan.fields), lo: -1}
+			if err := e.writeFields(&v, d+1, false); err != nil {
+				return err
+			}
+			b = e.b
 		default:
 			e.setB(b)
 			fpl, fp, err := e.resolve(f.plan, fp)
@@ -1252,7 +1256,7 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 			}
 			checked = true
 		}
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		pl, p, err := e.member(v, i)
 		if err != nil {
 			return err
@@ -1310,10 +1314,10 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	}
 	if inline { // §9.1
 		e.setB(e.appendHeader(e.b, n, false))
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		for i := 0; i < n; i++ {
 			if i > 0 {
-				e.b = append(e.b, byte(e.delim))
+				e.setB(append(e.b, byte(e.delim)))
 			}
 			pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 			if err != nil {
@@ -1347,7 +1351,7 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 		}
 	}
 	e.setB(e.appendHeader(e.b, n, false))
-	e.b = append(e.b, ':')
+	e.setB(append(e.b, ':'))
 	for i := 0; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
@@ -1742,7 +1746,7 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first, ch
 	}
 	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		if !first {
-			e.b = append(e.b, byte(e.delim))
+			e.setB(append(e.b, byte(e.delim)))
 		}
 		b, err := appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
 		e.setB(b)
@@ -1779,7 +1783,7 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first, ch
 			return first, false, nil
 		}
 		if !first {
-			e.b = append(e.b, byte(e.delim))
+			e.setB(append(e.b, byte(e.delim)))
 		}
 		first = false
 		b, err := appendTyped(e.b, mpl, mp, e.docMask)

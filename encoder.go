@@ -327,19 +327,23 @@ func (e *Encoder) Close() error {
 func (e *Encoder) begun() bool { return e.started || e.done || len(e.stack) > 0 }
 
 // line starts a new line at the given depth.
-func (e *Encoder) line(depth int) { e.newLine(depth * e.opts.indent) }
+func (e *Encoder) line(depth int) { e.newLine(depth*e.opts.indent, "") }
 
-// newLine starts a new line indented by n spaces.
-func (e *Encoder) newLine(n int) {
+// newLine starts a new line indented by n spaces, and appends lead to it.
+// The text goes to a local slice, stored back with setB: a store of e.b
+// itself costs a write barrier while the collector marks.
+func (e *Encoder) newLine(n int, lead string) {
+	b := e.b
 	if e.started {
-		e.b = append(e.b, '\n')
+		b = append(b, '\n')
 	}
 	e.started = true
 	if n <= len(spaces) {
-		e.b = append(e.b, spaces[:n]...)
-		return
+		b = append(b, spaces[:n]...)
+	} else {
+		b = appendIndent(b, n)
 	}
-	e.setB(appendIndent(e.b, n))
+	e.setB(append(b, lead...))
 }
 
 // setB stores b, which extends the output e.b, in e.b. Where b is still

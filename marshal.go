@@ -183,6 +183,7 @@ const (
 	formOther  fieldForm = iota // it depends on the value
 	formPrim                    // a primitive: `key: value` (shapePrim)
 	formStatic                  // a static object that is not a keyed table: `key:` and its fields
+	formStruct                  // a struct of fields always written that is never a keyed table: `key:` and its fields, as the values choose
 )
 
 type encLeaf struct {
@@ -373,11 +374,123 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 				f.form = formPrim
 			case f.plan.shape == shapeObj && !f.plan.keyed:
 				f.form = formStatic
+			case f.plan.kind == ekStruct && f.plan.allPresent && len(f.plan.fields) > 0 &&
+				(f.plan.neverKeyed || len(f.plan.fields) == 1):
+				f.form = formStruct
 			}
 			f.lit = fieldLit(f.key, f.form)
 		}
+		if !pl.neverKeyed {
+			pl.neverKeyed = unlikeFields(pl)
+		}
 		pl.staticShape()
 	}
+}
+
+// unlikeFields reports whether two of the fields of a struct's plan that
+// are always written can never be objects of the same field tree, so that
+// the struct is never a keyed table (§9.5), which needs every member to
+// have the first one's tree.
+func unlikeFields(pl *encPlan) bool {
+	var first *encPlan
+	for i := range pl.fields {
+		f := &pl.fields[i]
+		if !f.direct || f.omitEmpty || f.omitZero {
+			continue
+		}
+		if first == nil {
+			first = f.plan
+		} else if !sameTreeMay(first, f.plan, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameTreeMayDepth is how deep sameTreeMay compares before it answers
+// that the trees may be the same: recursive types have no bottom.
+const sameTreeMayDepth = 8
+
+// sameTreeMay reports whether a value of plan a and one of plan b may be
+// objects of the same field tree (as buildTree and matchTree make and
+// compare them: the same keys at each level, each a primitive in both or
+// an object in both). It answers false only where the types settle it:
+// structs whose fields are always written have a fixed set of keys, a
+// map's values are all of its element type, and a primitive, a slice or
+// an array is never an object. Plans under construction, interfaces,
+// hooks and generic objects may be anything.
+func sameTreeMay(a, b *encPlan, depth int) bool {
+	a, b = derefPlan(a), derefPlan(b)
+	if a == b || depth >= sameTreeMayDepth || a.building || b.building {
+		return true
+	}
+	if neverObject(a) || neverObject(b) {
+		return false
+	}
+	if a.kind != ekStruct && a.kind != ekMap || b.kind != ekStruct && b.kind != ekMap {
+		return true
+	}
+	if a.kind == ekMap && b.kind == ekStruct {
+		a, b = b, a
+	}
+	switch {
+	case a.kind == ekMap: // both maps
+		return sameMemberMay(a.elem, b.elem, depth)
+	case !a.allPresent:
+		return true
+	case b.kind == ekMap: // a struct's fields against a map's values
+		for i := range a.fields {
+			if !sameMemberMay(a.fields[i].plan, b.elem, depth) {
+				return false
+			}
+		}
+		return true
+	case !b.allPresent:
+		return true
+	}
+	if len(a.fields) != len(b.fields) {
+		return false
+	}
+	for i := range a.fields {
+		g := b.field(a.fields[i].name)
+		if g == nil || !sameMemberMay(a.fields[i].plan, g.plan, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMemberMay reports whether members of plans a and b may be the same
+// node of two field trees: primitives both, or objects of the same tree.
+func sameMemberMay(a, b *encPlan, depth int) bool {
+	if mayPrim(a) && mayPrim(b) {
+		return true
+	}
+	return mayObject(a) && mayObject(b) && sameTreeMay(a, b, depth+1)
+}
+
+// derefPlan returns the plan of what a pointer of plan pl points to, through
+// any number of pointers; a nil pointer is null, a primitive.
+func derefPlan(pl *encPlan) *encPlan {
+	for i := 0; pl.kind == ekPtr && !pl.building && i < sameTreeMayDepth; i++ {
+		pl = pl.elem
+	}
+	return pl
+}
+
+// mayPrim reports whether a value of plan pl may be a primitive (null
+// included).
+func mayPrim(pl *encPlan) bool {
+	switch pl.kind {
+	case ekStruct, ekArray:
+		return pl.building
+	}
+	return true // primitives, and what may be null or anything
+}
+
+// mayObject reports whether a value of plan pl may be an object.
+func mayObject(pl *encPlan) bool {
+	return !neverObject(derefPlan(pl)) || pl.building
 }
 
 // neverObject reports whether no value of a plan's type is an object.
@@ -672,8 +785,8 @@ func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
 	e.setB(appendTableHeader(e.b, len(pl.fields), true, staticFields(pl.fields[0].plan), e.delim))
 	for i := range pl.fields {
 		e.line(d)
-		e.b = append(e.b, pl.fields[i].key...)
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, pl.fields[i].key...))
+		e.setB(append(e.b, ':', ' '))
 		b, err := appendLeafCells(e.b, pl.keyedCells[i], p, e.delim, e.docMask)
 		e.setB(b)
 		if err != nil {
@@ -702,7 +815,7 @@ func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
 			}
 			checked = true
 		}
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		b, err := appendLeafCells(e.b, ep.leaves, ent.p, e.delim, e.docMask)
 		e.setB(b)
 		if err != nil {

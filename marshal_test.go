@@ -237,7 +237,51 @@ func shapeValues() map[string]any {
 		"direct-in-iface":   []any{mOnePtr{&a.U8}, mOnePtr{}},
 		"any-rows-omit":     []mOmit{{A: 1, F: true}, {A: 2, F: false}},
 		"any-rows-omit-mix": []mOmit{{A: 1}, {B: "x"}},
+		// Structs in structs, written in place, and the keyed form the
+		// fields' types rule out or leave to the values.
+		"struct-in-struct": struct {
+			In struct {
+				S string         `json:"s"`
+				L []int          `json:"l"`
+				M map[string]int `json:"m"`
+			} `json:"in"`
+		}{},
+		"unlike-structs": struct {
+			A struct {
+				X int            `json:"x"`
+				M map[string]int `json:"m"`
+			} `json:"a"`
+			B struct {
+				Y int            `json:"y"`
+				M map[string]int `json:"m"`
+			} `json:"b"`
+		}{},
+		"like-structs":         struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"k": 2}}},
+		"like-structs-other":   struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"j": 2}}},
+		"struct-and-map":       mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "y": 4}},
+		"struct-and-map-other": mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "z": 4}},
+		"struct-and-map-never": struct {
+			A mPoint            `json:"a"`
+			B map[string]mPoint `json:"b"`
+		}{mPoint{1, 2}, map[string]mPoint{"x": {1, 2}, "y": {3, 4}}},
+		"struct-and-ptr-map": struct {
+			A *mPoint            `json:"a"`
+			B map[string]*mPoint `json:"b"`
+		}{&mPoint{1, 2}, map[string]*mPoint{"x": {1, 2}, "y": nil}},
 	}
+}
+
+// mDynPoint is a struct whose values decide whether two of them make a
+// keyed table.
+type mDynPoint struct {
+	X int            `json:"x"`
+	M map[string]int `json:"m"`
+}
+
+// mStructMap is a struct and a map that may have the same keys.
+type mStructMap struct {
+	A mPoint         `json:"a"`
+	B map[string]int `json:"b"`
 }
 
 // mStringer is a value behind a non-empty interface.
@@ -983,4 +1027,66 @@ func TestMarshalNestedAllocs(t *testing.T) {
 	// The documents are those the writer's differential tests cover too.
 	doc := aoDocument(7)
 	sameAsGeneric(t, doc)
+}
+
+// TestPlanNeverKeyed checks what the plans settle of the keyed form
+// (§9.5): a struct is never keyed where two of its fields can never have
+// the same field tree, and is left to its values where they may.
+func TestPlanNeverKeyed(t *testing.T) {
+	type rolling struct {
+		Surge string `json:"surge"`
+		Max   int    `json:"max"`
+	}
+	type region struct {
+		CPU  string `json:"cpu"`
+		Reps int    `json:"reps"`
+	}
+	for _, tc := range []struct {
+		name  string
+		v     any
+		never bool
+	}{
+		{"alike", struct{ A, B struct{ X, Y int } }{}, false},
+		{"different names", struct {
+			A struct{ X, Y int }
+			B struct{ X, Z int }
+		}{}, true},
+		{"a leaf against an object", struct {
+			A struct{ X, Y int }
+			B struct {
+				X int
+				Y struct{ Z int }
+			}
+		}{}, true},
+		{"map of the struct's keys", mStructMap{}, false},
+		{"map of objects against leaves", struct {
+			A mPoint
+			B map[string]mPoint
+		}{}, true},
+		{"map against a struct of other objects", struct {
+			Regions  map[string]region
+			Strategy struct {
+				Rolling rolling
+				Type    string
+			}
+		}{}, true},
+		{"pointers", struct{ A, B *mPoint }{}, false},
+		{"pointers to unlike structs", struct {
+			A *mPoint
+			B *mRow
+		}{}, true},
+		{"an interface", struct {
+			A mPoint
+			B any
+		}{}, false},
+		{"maps", struct {
+			A map[string]int
+			B map[string]mPoint
+		}{}, true},
+		{"a slice", struct{ A, B []int }{}, true},
+	} {
+		if got := encPlanOf(reflect.TypeOf(tc.v)).neverKeyed; got != tc.never {
+			t.Errorf("%s: neverKeyed %v, want %v", tc.name, got, tc.never)
+		}
+	}
 }
