@@ -94,6 +94,9 @@ func (sc *encScratch) reset() {
 			s.vals.Index(i).SetZero()
 		}
 		s.used, s.hi = 0, 0
+		clear(s.known) // the keys of the document's maps
+		s.known = s.known[:0]
+		s.hits, s.misses = 0, 0
 	}
 	for i := range sc.fieldIx {
 		sc.fieldIx[i].first = nil
@@ -447,6 +450,12 @@ type mapScratch struct {
 	used int           // the slots taken by open views
 	hi   int           // the most slots taken since reset, which clears them
 	key  reflect.Value // a variable of the key type
+
+	// known are the sorted keys of the last map of the type that openMap
+	// sorted, for openKnown, which has found them hits times and not
+	// misses times in the document.
+	known        []mapEnt
+	hits, misses int
 }
 
 // scratchFor returns the scratch slice of the maps of plan pl.
@@ -534,6 +543,9 @@ func (e *Encoder) openMap(v *objView) error {
 	v.lo = len(e.sc.ents)
 	s := e.scratchFor(pl)
 	if pl.mapKey == mkString && pl.collect == nil {
+		if e.openKnown(v, s, n) {
+			return nil
+		}
 		var it reflect.MapIter
 		it.Reset(mv)
 		for it.Next() {
@@ -548,6 +560,7 @@ func (e *Encoder) openMap(v *objView) error {
 		for i := range ents {
 			ents[i].p = mem.MapElemString(pl.rtype, v.p, ents[i].key)
 		}
+		s.remember(ents)
 		return nil
 	}
 	if s.used+n > s.len {
@@ -574,6 +587,51 @@ func (e *Encoder) openMap(v *objView) error {
 		}
 	}
 	return nil
+}
+
+// knownMax is the most keys a map may have for mapScratch to remember
+// them, and knownTries how many more maps of a document may miss than
+// hit the keys remembered before it stops trying.
+const (
+	knownMax   = 64
+	knownTries = 8
+)
+
+// openKnown lists the entries of the map v.p, of n entries, in e.sc.ents
+// if its keys are those of the last map of its type that openMap sorted
+// (mapScratch.known): the maps of one type in a document often have the
+// same keys, which are then looked up in their order, with no iteration
+// and no sort. It reports whether they were.
+func (e *Encoder) openKnown(v *objView, s *mapScratch, n int) bool {
+	if n == 0 || len(s.known) != n || s.misses > s.hits+knownTries {
+		return false
+	}
+	for _, k := range s.known {
+		p := mem.MapElemString(v.pl.rtype, v.p, k.key)
+		if p.IsNil() {
+			e.sc.ents = e.sc.ents[:v.lo]
+			s.misses++
+			return false
+		}
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k.key, pre: k.pre, p: p})
+	}
+	// n distinct keys found in a map of n entries: they are all its keys.
+	s.hits++
+	v.n = n
+	e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+	return true
+}
+
+// remember keeps the sorted keys of a map for openKnown, unless the maps
+// of the type have too many keys or seldom the same.
+func (s *mapScratch) remember(ents []mapEnt) {
+	if len(ents) > knownMax || s.misses > s.hits+knownTries {
+		return
+	}
+	s.known = s.known[:0]
+	for i := range ents {
+		s.known = append(s.known, mapEnt{key: ents[i].key, pre: ents[i].pre})
+	}
 }
 
 // collectReflect copies the entries of the map mv into the scratch slice

@@ -1090,3 +1090,45 @@ func TestPlanNeverKeyed(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalMapsAlike writes documents of many maps of one type whose
+// keys are now those of the map before, now others of the same number, a
+// subset or a superset of them (openKnown looks the keys it remembers up
+// before it iterates), and checks them against their generic equivalents.
+func TestMarshalMapsAlike(t *testing.T) {
+	type holder struct {
+		Name string            `json:"name"`
+		M    map[string]mPoint `json:"m"`
+		P    map[string]*int   `json:"p"`
+	}
+	r := rand.New(rand.NewSource(7))
+	keys := []string{"a", "b", "c", "d", "eu-west", "us-east", "ap-east", "k\xff", "", "a long key of many bytes"}
+	for _, same := range []int{0, 1, 3, 10} { // in 10, how many maps repeat the keys before
+		doc := make([]holder, 300)
+		prev := keys[:3]
+		for i := range doc {
+			ks := prev
+			if r.Intn(10) >= same {
+				ks = nil
+				for _, k := range keys[:1+r.Intn(4)*3%len(keys)] {
+					if r.Intn(2) == 0 {
+						ks = append(ks, k)
+					}
+				}
+			}
+			prev = ks
+			doc[i] = holder{Name: strconv.Itoa(i), M: map[string]mPoint{}, P: map[string]*int{}}
+			for j, k := range ks {
+				doc[i].M[k] = mPoint{X: i, Y: j}
+				if j%2 == 0 {
+					x := i * j
+					doc[i].P[k] = &x
+				} else {
+					doc[i].P[k] = nil
+				}
+			}
+		}
+		sameAsGeneric(t, doc)
+		sameAsGeneric(t, map[string]any{"doc": doc, "again": doc})
+	}
+}
