@@ -569,15 +569,18 @@ func (e *Encoder) openMap(v *objView) error {
 		s.base = mem.FromUnsafe(s.vals.UnsafePointer())
 	}
 	v.scr, v.used = s, s.used
+	sorted := false
 	if pl.collect != nil {
-		pl.collect(e, v.p, s)
+		sorted = pl.collect(e, v.p, s)
 	} else if err := e.collectReflect(pl, mv, s); err != nil {
 		return err
 	}
 	ents := e.sc.ents[v.lo:]
 	v.n = len(ents)
 	e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
-	sortEnts(ents)
+	if !sorted {
+		sortEnts(ents)
+	}
 	if pl.mapKey != mkString {
 		// Distinct keys may have the same text.
 		for i := 1; i < len(ents); i++ {
@@ -664,11 +667,35 @@ func (e *Encoder) collectReflect(pl *encPlan, mv reflect.Value, s *mapScratch) e
 }
 
 // collectMap is collectReflect for a map of underlying type map[string]V,
-// in Go.
-func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) {
+// in Go. It reports whether it listed the entries sorted: a map of up to
+// sortSmall entries is sorted as it is read, by insertion into an array on
+// this function's stack, where moving an entry (its key and address) costs
+// no write barrier, and listed once in its order.
+func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) (sorted bool) {
 	vals := mem.SliceAt[V](s.base, s.len)
 	i := s.used
-	for k, x := range mem.Load[map[string]V](mem.Of(&m)) {
+	mp := mem.Load[map[string]V](mem.Of(&m))
+	if len(mp) <= sortSmall && len(mp) <= s.len-i {
+		var loc [sortSmall]mapEnt
+		n := 0
+		for k, x := range mp {
+			if n == len(loc) || i+n == s.len {
+				break
+			}
+			vals[i+n] = x
+			ent := mapEnt{key: k, pre: keyPrefix(k), p: mem.Of(&vals[i+n])}
+			j := n
+			for ; j > 0 && entBefore(&ent, &loc[j-1]); j-- {
+				loc[j] = loc[j-1]
+			}
+			loc[j] = ent
+			n++
+		}
+		e.sc.ents = append(e.sc.ents, loc[:n]...)
+		s.used = i + n
+		return true
+	}
+	for k, x := range mp {
 		if i == s.len {
 			break
 		}
@@ -677,11 +704,16 @@ func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) {
 		i++
 	}
 	s.used = i
+	return false
 }
+
+// sortSmall is the most entries of a map that collectMap sorts as it
+// reads them.
+const sortSmall = 16
 
 // mapCollectors are the maps that openMap iterates in Go: of these
 // underlying types, by their value type.
-var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch){
+var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch) bool{
 	reflect.TypeFor[bool]():    collectMap[bool],
 	reflect.TypeFor[string]():  collectMap[string],
 	reflect.TypeFor[int]():     collectMap[int],

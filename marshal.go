@@ -125,12 +125,12 @@ type encPlan struct {
 	// itself in its pointer word (as reflect has it), not a pointer to it.
 	direct bool
 
-	alen    int                                        // Go arrays: the length
-	eface   bool                                       // interfaces: without methods, laid out as any
-	rtype   mem.Ptr                                    // maps: the type word of an interface holding one
-	anyMap  bool                                       // maps: of underlying type map[string]any
-	mapKey  mapKey                                     // maps: how the keys are written
-	collect func(e *Encoder, m mem.Ptr, s *mapScratch) // maps: how openMap collects the entries in Go, if it can
+	alen    int                                             // Go arrays: the length
+	eface   bool                                            // interfaces: without methods, laid out as any
+	rtype   mem.Ptr                                         // maps: the type word of an interface holding one
+	anyMap  bool                                            // maps: of underlying type map[string]any
+	mapKey  mapKey                                          // maps: how the keys are written
+	collect func(e *Encoder, m mem.Ptr, s *mapScratch) bool // maps: how openMap collects the entries in Go, if it can (sorted, if it says so)
 
 	// Structs: allPresent, every field is always written (none is
 	// omitempty, omitzero or reached through an embedded pointer);

@@ -258,6 +258,8 @@ func shapeValues() map[string]any {
 		}{},
 		"like-structs":         struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"k": 2}}},
 		"like-structs-other":   struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"j": 2}}},
+		"int-map-16":           intMap(16),
+		"int-map-17":           intMap(17),
 		"struct-and-map":       mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "y": 4}},
 		"struct-and-map-other": mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "z": 4}},
 		"struct-and-map-never": struct {
@@ -269,6 +271,16 @@ func shapeValues() map[string]any {
 			B map[string]*mPoint `json:"b"`
 		}{&mPoint{1, 2}, map[string]*mPoint{"x": {1, 2}, "y": nil}},
 	}
+}
+
+// intMap returns a map of n entries whose keys share long prefixes, at
+// and past the size collectMap sorts as it reads.
+func intMap(n int) map[string]int {
+	m := make(map[string]int, n)
+	for i := 0; i < n; i++ {
+		m["key-of-many-bytes-"+strconv.Itoa((i*7)%n)] = i
+	}
+	return m
 }
 
 // mDynPoint is a struct whose values decide whether two of them make a
