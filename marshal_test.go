@@ -258,6 +258,7 @@ func shapeValues() map[string]any {
 		}{},
 		"like-structs":         struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"k": 2}}},
 		"like-structs-other":   struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"j": 2}}},
+		"rows-general-leaves":  generalRows(),
 		"int-map-16":           intMap(16),
 		"int-map-17":           intMap(17),
 		"struct-and-map":       mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "y": 4}},
@@ -271,6 +272,32 @@ func shapeValues() map[string]any {
 			B map[string]*mPoint `json:"b"`
 		}{&mPoint{1, 2}, map[string]*mPoint{"x": {1, 2}, "y": nil}},
 	}
+}
+
+// generalRows returns a table whose cells are of the kinds valueRows
+// converts one by one: times, small and unsigned integers, float32s,
+// pointers, numbers and bytes.
+func generalRows() any {
+	type row struct {
+		T time.Time   `json:"t"`
+		U uint8       `json:"u"`
+		I int16       `json:"i"`
+		F float32     `json:"f"`
+		P *string     `json:"p"`
+		N json.Number `json:"n"`
+		B []byte      `json:"b"`
+		S string      `json:"s"`
+	}
+	s := "pointed"
+	rows := make([]row, 100)
+	for i := range rows {
+		rows[i] = row{T: time.Date(2025, 5, 9, 14, i%60, i%7, i*1000, time.UTC), U: uint8(i), I: int16(-i), F: float32(i) / 3,
+			N: json.Number(strconv.Itoa(i * 11)), B: []byte{byte(i), 1}, S: "row " + strconv.Itoa(i)}
+		if i%3 == 0 {
+			rows[i].P = &s
+		}
+	}
+	return rows
 }
 
 // intMap returns a map of n entries whose keys share long prefixes, at
@@ -569,6 +596,13 @@ func TestMarshalTypedErrors(t *testing.T) {
 	}
 	if _, err := Marshal(struct{ N json.Number }{"1x"}); err == nil {
 		t.Error("bad json.Number: no error")
+	}
+	type nRow struct {
+		T time.Time   `json:"t"`
+		N json.Number `json:"n"`
+	}
+	if _, err := Marshal([]nRow{{N: "1"}, {N: "1x"}}); err == nil || !strings.Contains(err.Error(), "1x") {
+		t.Errorf("bad json.Number in a table: %v", err)
 	}
 	// A cycle stops at the depth limit instead of overflowing the stack.
 	tr := &mTree{Name: "loop"}
