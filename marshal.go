@@ -148,6 +148,10 @@ type encPlan struct {
 	leaves []encLeaf
 	depth  int
 
+	// simpleLeaves: no leaf has the kind vGeneral (valueRows has a loop
+	// of its own for them).
+	simpleLeaves bool
+
 	// Keyed (§9.5): an shapeObj struct of at least two shapeObj fields with the
 	// same field trees; keyedCells[i] are the cells of field i in the
 	// first field's order.
@@ -533,6 +537,12 @@ func (pl *encPlan) staticShape() {
 	for i, d := range [...]Delimiter{Comma, Tab, Pipe} {
 		pl.segs[i] = appendFieldSeg(nil, staticFields(pl), d)
 	}
+	pl.simpleLeaves = true
+	for _, l := range pl.leaves {
+		if l.vk == vGeneral {
+			pl.simpleLeaves = false
+		}
+	}
 	if len(pl.fields) < 2 {
 		return
 	}
@@ -845,8 +855,7 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 	// is much of the time.
 	b := e.b
 	start := len(b)
-	text := e.cellText[:0]
-	defer func() { e.cellText = text[:0] }()
+	text := e.cellText[:0] // kept in e.cellText for the next table
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
 			e.setB(b)
@@ -857,32 +866,49 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		// leafValues, here: a store of a string's address into row, an
 		// array on this function's stack, needs no write barrier, where
 		// a store through a slice in another function does while the
-		// collector marks. The text of a time goes to text, which the
-		// row's cell views until the row is written.
-		text = text[:0]
-		for j := range ep.leaves {
-			l := &ep.leaves[j]
-			c := q.Offset(l.off)
-			switch l.vk {
-			case vString:
-				row[j] = String(*mem.As[string](c))
-			case vBool:
-				row[j].u = uint64(c.Byte(0))
-			case vInt, vFloat:
-				row[j].u = c.Load64(0)
-			default:
-				if l.kind == ekTime {
-					at := len(text)
-					text = appendTime(text, mem.As[time.Time](c))
-					row[j] = Bytes(text[at:])
-					continue
+		// collector marks. The leaves of the common kinds have a loop of
+		// their own; the text of a time goes to text, which the row's
+		// cell views until the row is written.
+		if ep.simpleLeaves {
+			for j := range ep.leaves {
+				l := &ep.leaves[j]
+				c := q.Offset(l.off)
+				switch l.vk {
+				case vString:
+					row[j] = String(*mem.As[string](c))
+				case vBool:
+					row[j].u = uint64(c.Byte(0))
+				default: // vInt, vFloat
+					row[j].u = c.Load64(0)
 				}
-				v, err := cellValue(l.plan, c)
-				if err != nil {
-					e.setB(b)
-					return err
+			}
+		} else {
+			text = text[:0]
+			for j := range ep.leaves {
+				l := &ep.leaves[j]
+				c := q.Offset(l.off)
+				switch l.vk {
+				case vString:
+					row[j] = String(*mem.As[string](c))
+				case vBool:
+					row[j].u = uint64(c.Byte(0))
+				case vInt, vFloat:
+					row[j].u = c.Load64(0)
+				default:
+					if l.kind == ekTime {
+						at := len(text)
+						text = appendTime(text, mem.As[time.Time](c))
+						row[j] = Bytes(text[at:])
+						continue
+					}
+					v, err := cellValue(l.plan, c)
+					if err != nil {
+						e.setB(b)
+						e.cellText = text[:0]
+						return err
+					}
+					row[j] = v
 				}
-				row[j] = v
 			}
 		}
 		// The whole-row writer first; a row it does not finish goes on
@@ -898,6 +924,7 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		}
 		if bad >= 0 {
 			e.setB(b)
+			e.cellText = text[:0]
 			return invalidNumber(cells[bad].str())
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
@@ -905,12 +932,14 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		if len(b) >= flushSize && !e.noFlush {
 			e.setB(b)
 			if err := e.flush(); err != nil {
+				e.cellText = text[:0]
 				return err
 			}
 			b = e.b
 		}
 	}
 	e.setB(b)
+	e.cellText = text[:0]
 	return nil
 }
 
