@@ -24,9 +24,18 @@ import (
 // underlying io.Writer.
 const flushSize = 64 << 10
 
-// outPool holds the encoders' output buffers. It is the encoder's own pool,
-// so its size calibration is not disturbed by other users of bytebufferpool.
-var outPool bytebufferpool.Pool
+// outPool holds the encoders' output buffers, of up to maxPooled bytes.
+// It is a plain sync.Pool: bytebufferpool's own Pool learns which buffers
+// to keep from the lengths it is handed, and after 42,000 of them drops
+// any larger than the usual; handed emptied buffers, it kept none above 64
+// bytes, and handed their capacities, it makes every new buffer as large
+// as the largest reused.
+var outPool = sync.Pool{New: func() any { return new(bytebufferpool.ByteBuffer) }}
+
+// maxPooled is the capacity of the largest output buffer kept for another
+// document. A larger one, which only Marshal of a large document grows
+// (and often hands over as its result), is left to the collector.
+const maxPooled = 4 << 20
 
 // writeOut writes p to w, turning a short write into io.ErrShortWrite.
 func writeOut(w io.Writer, p []byte) error {
@@ -156,21 +165,18 @@ func (e *Encoder) fail(err error) error {
 // acquire makes sure the output buffer is held.
 func (e *Encoder) acquire() {
 	if e.bb == nil {
-		e.bb = outPool.Get()
+		e.bb = outPool.Get().(*bytebufferpool.ByteBuffer)
 		e.b = e.bb.B[:0]
 	}
 }
 
 // release returns the output buffer to the pool, dropping its contents.
-// The pool learns the sizes of the buffers it is to keep from the lengths
-// of those it is given (after 42,000 of them it drops any larger than
-// most): it is given the buffer at its full capacity, what the documents
-// needed. Given it emptied, the pool would learn to keep none larger than
-// 64 bytes, and every document would then grow a new buffer from nothing.
 func (e *Encoder) release() {
 	if e.bb != nil {
-		e.bb.B = e.b[:cap(e.b)]
-		outPool.Put(e.bb)
+		if cap(e.b) <= maxPooled {
+			e.bb.B = e.b[:0]
+			outPool.Put(e.bb)
+		}
 		e.bb, e.b = nil, nil
 	}
 	if e.tkeys != nil {

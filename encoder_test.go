@@ -866,8 +866,9 @@ func TestWriteTokenKeys(t *testing.T) {
 }
 
 // TestMarshalKeepsBuffer checks that the encoders' output buffers stay
-// pooled once the pool has calibrated its sizes (after 42,000 buffers
-// returned): Marshal of a document of some kilobytes then still allocates
+// pooled after many documents (bytebufferpool's Pool, which outPool was,
+// calibrates its sizes after 42,000 buffers returned, and then kept none
+// of them): Marshal of a document of some kilobytes then still allocates
 // only its result, not a buffer grown again from nothing.
 func TestMarshalKeepsBuffer(t *testing.T) {
 	if raceEnabled {
