@@ -855,7 +855,6 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 	// is much of the time.
 	b := e.b
 	start := len(b)
-	text := e.cellText[:0] // kept in e.cellText for the next table
 	for i := 0; i < n; i++ {
 		if i == sampleRows && e.noFlush && n > 2*sampleRows {
 			e.setB(b)
@@ -883,7 +882,7 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 				}
 			}
 		} else {
-			text = text[:0]
+			text := e.cellText[:0]
 			for j := range ep.leaves {
 				l := &ep.leaves[j]
 				c := q.Offset(l.off)
@@ -904,12 +903,12 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 					v, err := cellValue(l.plan, c)
 					if err != nil {
 						e.setB(b)
-						e.cellText = text[:0]
 						return err
 					}
 					row[j] = v
 				}
 			}
+			e.cellText = text // its capacity, for the next row
 		}
 		// The whole-row writer first; a row it does not finish goes on
 		// from the cell it stopped at, as WriteRow's does.
@@ -924,7 +923,6 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		}
 		if bad >= 0 {
 			e.setB(b)
-			e.cellText = text[:0]
 			return invalidNumber(cells[bad].str())
 		}
 		// Marshal (noFlush) keeps everything: past flushSize, every row
@@ -932,14 +930,12 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 		if len(b) >= flushSize && !e.noFlush {
 			e.setB(b)
 			if err := e.flush(); err != nil {
-				e.cellText = text[:0]
 				return err
 			}
 			b = e.b
 		}
 	}
 	e.setB(b)
-	e.cellText = text[:0]
 	return nil
 }
 
