@@ -94,6 +94,9 @@ func (sc *encScratch) reset() {
 			s.vals.Index(i).SetZero()
 		}
 		s.used, s.hi = 0, 0
+		clear(s.known) // the keys of the document's maps
+		s.known = s.known[:0]
+		s.hits, s.misses = 0, 0
 	}
 	for i := range sc.fieldIx {
 		sc.fieldIx[i].first = nil
@@ -447,6 +450,12 @@ type mapScratch struct {
 	used int           // the slots taken by open views
 	hi   int           // the most slots taken since reset, which clears them
 	key  reflect.Value // a variable of the key type
+
+	// known are the sorted keys of the last map of the type that openMap
+	// sorted, for openKnown, which has found them hits times and not
+	// misses times in the document.
+	known        []mapEnt
+	hits, misses int
 }
 
 // scratchFor returns the scratch slice of the maps of plan pl.
@@ -534,6 +543,9 @@ func (e *Encoder) openMap(v *objView) error {
 	v.lo = len(e.sc.ents)
 	s := e.scratchFor(pl)
 	if pl.mapKey == mkString && pl.collect == nil {
+		if e.openKnown(v, s, n) {
+			return nil
+		}
 		var it reflect.MapIter
 		it.Reset(mv)
 		for it.Next() {
@@ -548,6 +560,7 @@ func (e *Encoder) openMap(v *objView) error {
 		for i := range ents {
 			ents[i].p = mem.MapElemString(pl.rtype, v.p, ents[i].key)
 		}
+		s.remember(ents)
 		return nil
 	}
 	if s.used+n > s.len {
@@ -556,15 +569,18 @@ func (e *Encoder) openMap(v *objView) error {
 		s.base = mem.FromUnsafe(s.vals.UnsafePointer())
 	}
 	v.scr, v.used = s, s.used
+	sorted := false
 	if pl.collect != nil {
-		pl.collect(e, v.p, s)
+		sorted = pl.collect(e, v.p, s)
 	} else if err := e.collectReflect(pl, mv, s); err != nil {
 		return err
 	}
 	ents := e.sc.ents[v.lo:]
 	v.n = len(ents)
 	e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
-	sortEnts(ents)
+	if !sorted {
+		sortEnts(ents)
+	}
 	if pl.mapKey != mkString {
 		// Distinct keys may have the same text.
 		for i := 1; i < len(ents); i++ {
@@ -574,6 +590,51 @@ func (e *Encoder) openMap(v *objView) error {
 		}
 	}
 	return nil
+}
+
+// knownMax is the most keys a map may have for mapScratch to remember
+// them, and knownTries how many more maps of a document may miss than
+// hit the keys remembered before it stops trying.
+const (
+	knownMax   = 64
+	knownTries = 8
+)
+
+// openKnown lists the entries of the map v.p, of n entries, in e.sc.ents
+// if its keys are those of the last map of its type that openMap sorted
+// (mapScratch.known): the maps of one type in a document often have the
+// same keys, which are then looked up in their order, with no iteration
+// and no sort. It reports whether they were.
+func (e *Encoder) openKnown(v *objView, s *mapScratch, n int) bool {
+	if n == 0 || len(s.known) != n || s.misses > s.hits+knownTries {
+		return false
+	}
+	for _, k := range s.known {
+		p := mem.MapElemString(v.pl.rtype, v.p, k.key)
+		if p.IsNil() {
+			e.sc.ents = e.sc.ents[:v.lo]
+			s.misses++
+			return false
+		}
+		e.sc.ents = append(e.sc.ents, mapEnt{key: k.key, pre: k.pre, p: p})
+	}
+	// n distinct keys found in a map of n entries: they are all its keys.
+	s.hits++
+	v.n = n
+	e.sc.entsMax = max(e.sc.entsMax, len(e.sc.ents))
+	return true
+}
+
+// remember keeps the sorted keys of a map for openKnown, unless the maps
+// of the type have too many keys or seldom the same.
+func (s *mapScratch) remember(ents []mapEnt) {
+	if len(ents) > knownMax || s.misses > s.hits+knownTries {
+		return
+	}
+	s.known = s.known[:0]
+	for i := range ents {
+		s.known = append(s.known, mapEnt{key: ents[i].key, pre: ents[i].pre})
+	}
 }
 
 // collectReflect copies the entries of the map mv into the scratch slice
@@ -606,11 +667,35 @@ func (e *Encoder) collectReflect(pl *encPlan, mv reflect.Value, s *mapScratch) e
 }
 
 // collectMap is collectReflect for a map of underlying type map[string]V,
-// in Go.
-func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) {
+// in Go. It reports whether it listed the entries sorted: a map of up to
+// sortSmall entries is sorted as it is read, by insertion into an array on
+// this function's stack, where moving an entry (its key and address) costs
+// no write barrier, and listed once in its order.
+func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) (sorted bool) {
 	vals := mem.SliceAt[V](s.base, s.len)
 	i := s.used
-	for k, x := range mem.Load[map[string]V](mem.Of(&m)) {
+	mp := mem.Load[map[string]V](mem.Of(&m))
+	if len(mp) <= sortSmall && len(mp) <= s.len-i {
+		var loc [sortSmall]mapEnt
+		n := 0
+		for k, x := range mp {
+			if n == len(loc) || i+n == s.len {
+				break
+			}
+			vals[i+n] = x
+			ent := mapEnt{key: k, pre: keyPrefix(k), p: mem.Of(&vals[i+n])}
+			j := n
+			for ; j > 0 && entBefore(&ent, &loc[j-1]); j-- {
+				loc[j] = loc[j-1]
+			}
+			loc[j] = ent
+			n++
+		}
+		e.sc.ents = append(e.sc.ents, loc[:n]...)
+		s.used = i + n
+		return true
+	}
+	for k, x := range mp {
 		if i == s.len {
 			break
 		}
@@ -619,11 +704,16 @@ func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) {
 		i++
 	}
 	s.used = i
+	return false
 }
+
+// sortSmall is the most entries of a map that collectMap sorts as it
+// reads them.
+const sortSmall = 16
 
 // mapCollectors are the maps that openMap iterates in Go: of these
 // underlying types, by their value type.
-var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch){
+var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch) bool{
 	reflect.TypeFor[bool]():    collectMap[bool],
 	reflect.TypeFor[string]():  collectMap[string],
 	reflect.TypeFor[int]():     collectMap[int],
@@ -923,7 +1013,7 @@ func (e *Encoder) primLead(p place, d int) {
 	case atRoot:
 		e.line(0)
 	case atField:
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 	case atItem:
 		e.itemLead(d)
 	}
@@ -932,24 +1022,18 @@ func (e *Encoder) primLead(p place, d int) {
 // itemLead starts a list item at depth d: its line and hyphen (§10). It is
 // small enough to inline, as are line and emptyItem, so that the loops
 // over fields and items call none of them.
-func (e *Encoder) itemLead(d int) {
-	e.line(d)
-	e.b = append(e.b, '-', ' ')
-}
+func (e *Encoder) itemLead(d int) { e.newLine(d*e.opts.indent, "- ") }
 
 // emptyItem writes an empty object as a list item at depth d: a lone
 // hyphen (§10).
-func (e *Encoder) emptyItem(d int) {
-	e.line(d)
-	e.b = append(e.b, '-')
-}
+func (e *Encoder) emptyItem(d int) { e.newLine(d*e.opts.indent, "-") }
 
 // writeValue writes the resolved value at p of a field whose key has been
 // written at depth d.
 func (e *Encoder) writeValue(pl *encPlan, p mem.Ptr, d int) error {
 	switch pl.cls() {
 	case cPrim:
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		b, err := appendTyped(e.b, pl, p, e.docMask)
 		e.setB(b)
 		return err
@@ -1014,7 +1098,7 @@ func (e *Encoder) writeObject(pl *encPlan, p mem.Ptr, at place, d int) error {
 	}
 	if v.n == 0 {
 		if at == atField {
-			e.b = append(e.b, ':')
+			e.setB(append(e.b, ':'))
 		}
 		return nil
 	}
@@ -1026,7 +1110,7 @@ func (e *Encoder) writeObject(pl *encPlan, p mem.Ptr, at place, d int) error {
 	if at == atRoot {
 		return e.writeFields(&v, 0, false)
 	}
-	e.b = append(e.b, ':')
+	e.setB(append(e.b, ':'))
 	return e.writeFields(&v, d+1, false)
 }
 
@@ -1173,6 +1257,16 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 			}
 			e.leave()
 			b = e.b
+		case formStruct:
+			// A struct whose fields are all written and which is never a
+			// keyed table: its fields, as writeObject would write them
+			// once it found that out.
+			e.setB(b)
+			v := objView{kind: vwStruct, pl: f.plan, p: fp, n: len(f.plan.fields), lo: -1}
+			if err := e.writeFields(&v, d+1, false); err != nil {
+				return err
+			}
+			b = e.b
 		default:
 			e.setB(b)
 			fpl, fp, err := e.resolve(f.plan, fp)
@@ -1252,7 +1346,7 @@ func (e *Encoder) writeKeyed(v *objView, root, d int) error {
 			}
 			checked = true
 		}
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		pl, p, err := e.member(v, i)
 		if err != nil {
 			return err
@@ -1310,10 +1404,10 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	}
 	if inline { // §9.1
 		e.setB(e.appendHeader(e.b, n, false))
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		for i := 0; i < n; i++ {
 			if i > 0 {
-				e.b = append(e.b, byte(e.delim))
+				e.setB(append(e.b, byte(e.delim)))
 			}
 			pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 			if err != nil {
@@ -1347,7 +1441,7 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 		}
 	}
 	e.setB(e.appendHeader(e.b, n, false))
-	e.b = append(e.b, ':')
+	e.setB(append(e.b, ':'))
 	for i := 0; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
@@ -1742,7 +1836,7 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first, ch
 	}
 	if g := e.sc.nodes[root].pl; g != nil && g == pl {
 		if !first {
-			e.b = append(e.b, byte(e.delim))
+			e.setB(append(e.b, byte(e.delim)))
 		}
 		b, err := appendLeafCells(e.b, pl.leaves, p, e.delim, e.docMask)
 		e.setB(b)
@@ -1779,7 +1873,7 @@ func (e *Encoder) appendCells(pl *encPlan, p mem.Ptr, root, level int, first, ch
 			return first, false, nil
 		}
 		if !first {
-			e.b = append(e.b, byte(e.delim))
+			e.setB(append(e.b, byte(e.delim)))
 		}
 		first = false
 		b, err := appendTyped(e.b, mpl, mp, e.docMask)

@@ -24,9 +24,18 @@ import (
 // underlying io.Writer.
 const flushSize = 64 << 10
 
-// outPool holds the encoders' output buffers. It is the encoder's own pool,
-// so its size calibration is not disturbed by other users of bytebufferpool.
-var outPool bytebufferpool.Pool
+// outPool holds the encoders' output buffers, of up to maxPooled bytes.
+// It is a plain sync.Pool: bytebufferpool's own Pool learns which buffers
+// to keep from the lengths it is handed, and after 42,000 of them drops
+// any larger than the usual; handed emptied buffers, it kept none above 64
+// bytes, and handed their capacities, it makes every new buffer as large
+// as the largest reused.
+var outPool = sync.Pool{New: func() any { return new(bytebufferpool.ByteBuffer) }}
+
+// maxPooled is the capacity of the largest output buffer kept for another
+// document. A larger one, which only Marshal of a large document grows
+// (and often hands over as its result), is left to the collector.
+const maxPooled = 4 << 20
 
 // writeOut writes p to w, turning a short write into io.ErrShortWrite.
 func writeOut(w io.Writer, p []byte) error {
@@ -156,7 +165,7 @@ func (e *Encoder) fail(err error) error {
 // acquire makes sure the output buffer is held.
 func (e *Encoder) acquire() {
 	if e.bb == nil {
-		e.bb = outPool.Get()
+		e.bb = outPool.Get().(*bytebufferpool.ByteBuffer)
 		e.b = e.bb.B[:0]
 	}
 }
@@ -164,8 +173,10 @@ func (e *Encoder) acquire() {
 // release returns the output buffer to the pool, dropping its contents.
 func (e *Encoder) release() {
 	if e.bb != nil {
-		e.bb.B = e.b[:0]
-		outPool.Put(e.bb)
+		if cap(e.b) <= maxPooled {
+			e.bb.B = e.b[:0]
+			outPool.Put(e.bb)
+		}
 		e.bb, e.b = nil, nil
 	}
 	if e.tkeys != nil {
@@ -327,19 +338,23 @@ func (e *Encoder) Close() error {
 func (e *Encoder) begun() bool { return e.started || e.done || len(e.stack) > 0 }
 
 // line starts a new line at the given depth.
-func (e *Encoder) line(depth int) { e.newLine(depth * e.opts.indent) }
+func (e *Encoder) line(depth int) { e.newLine(depth*e.opts.indent, "") }
 
-// newLine starts a new line indented by n spaces.
-func (e *Encoder) newLine(n int) {
+// newLine starts a new line indented by n spaces, and appends lead to it.
+// The text goes to a local slice, stored back with setB: a store of e.b
+// itself costs a write barrier while the collector marks.
+func (e *Encoder) newLine(n int, lead string) {
+	b := e.b
 	if e.started {
-		e.b = append(e.b, '\n')
+		b = append(b, '\n')
 	}
 	e.started = true
 	if n <= len(spaces) {
-		e.b = append(e.b, spaces[:n]...)
-		return
+		b = append(b, spaces[:n]...)
+	} else {
+		b = appendIndent(b, n)
 	}
-	e.setB(appendIndent(e.b, n))
+	e.setB(append(b, lead...))
 }
 
 // setB stores b, which extends the output e.b, in e.b. Where b is still

@@ -864,3 +864,32 @@ func TestWriteTokenKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestMarshalKeepsBuffer checks that the encoders' output buffers stay
+// pooled after many documents (bytebufferpool's Pool, which outPool was,
+// calibrates its sizes after 42,000 buffers returned, and then kept none
+// of them): Marshal of a document of some kilobytes then still allocates
+// only its result, not a buffer grown again from nothing.
+func TestMarshalKeepsBuffer(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	rows := make([]mRow, 300)
+	for i := range rows {
+		rows[i] = mRow{ID: i, Name: "name " + strconv.Itoa(i), Score: float64(i) / 8}
+	}
+	var v any = rows
+	for i := 0; i < 45000; i++ {
+		if _, err := Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	allocs := testing.AllocsPerRun(50, func() {
+		if _, err := Marshal(v); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("Marshal made %v allocations after the pool's calibration, want only its result", allocs)
+	}
+}

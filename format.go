@@ -1057,7 +1057,7 @@ func fieldLit(key []byte, f fieldForm) []byte {
 	switch f {
 	case formPrim:
 		t = append(t, ':', ' ')
-	case formStatic:
+	case formStatic, formStruct:
 		t = append(t, ':')
 	}
 	return t

@@ -1229,6 +1229,16 @@ type hostileMap map[string]any
 
 type hostileSlice []any
 
+// hostileOuter holds a struct that points back to it.
+type hostileOuter struct {
+	In hostileInner `json:"in"`
+}
+
+type hostileInner struct {
+	Name string        `json:"name"`
+	Next *hostileOuter `json:"next"`
+}
+
 // byteCounter counts the bytes written to it.
 type byteCounter struct{ n int }
 
@@ -1256,6 +1266,8 @@ func TestHostileCycles(t *testing.T) {
 	hs[1] = hs
 	hook := &hostileHook{N: 1}
 	foreign := map[string]any{"n": node} // a typed value inside a generic one
+	outer := &hostileOuter{}
+	outer.In = hostileInner{Name: "in", Next: outer} // through a struct field written in place
 
 	for _, tc := range []struct {
 		name string
@@ -1271,6 +1283,7 @@ func TestHostileCycles(t *testing.T) {
 		{"typed slice", hs},
 		{"hook", hook},
 		{"typed inside generic", foreign},
+		{"through a struct field", outer},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error

@@ -125,12 +125,12 @@ type encPlan struct {
 	// itself in its pointer word (as reflect has it), not a pointer to it.
 	direct bool
 
-	alen    int                                        // Go arrays: the length
-	eface   bool                                       // interfaces: without methods, laid out as any
-	rtype   mem.Ptr                                    // maps: the type word of an interface holding one
-	anyMap  bool                                       // maps: of underlying type map[string]any
-	mapKey  mapKey                                     // maps: how the keys are written
-	collect func(e *Encoder, m mem.Ptr, s *mapScratch) // maps: how openMap collects the entries in Go, if it can
+	alen    int                                             // Go arrays: the length
+	eface   bool                                            // interfaces: without methods, laid out as any
+	rtype   mem.Ptr                                         // maps: the type word of an interface holding one
+	anyMap  bool                                            // maps: of underlying type map[string]any
+	mapKey  mapKey                                          // maps: how the keys are written
+	collect func(e *Encoder, m mem.Ptr, s *mapScratch) bool // maps: how openMap collects the entries in Go, if it can (sorted, if it says so)
 
 	// Structs: allPresent, every field is always written (none is
 	// omitempty, omitzero or reached through an embedded pointer);
@@ -148,7 +148,8 @@ type encPlan struct {
 	leaves []encLeaf
 	depth  int
 
-	// simpleLeaves: no leaf has the kind vGeneral (valueRows copies them).
+	// simpleLeaves: no leaf has the kind vGeneral (valueRows has a loop
+	// of its own for them).
 	simpleLeaves bool
 
 	// Keyed (§9.5): an shapeObj struct of at least two shapeObj fields with the
@@ -183,6 +184,7 @@ const (
 	formOther  fieldForm = iota // it depends on the value
 	formPrim                    // a primitive: `key: value` (shapePrim)
 	formStatic                  // a static object that is not a keyed table: `key:` and its fields
+	formStruct                  // a struct of fields always written that is never a keyed table: `key:` and its fields, as the values choose
 )
 
 type encLeaf struct {
@@ -373,11 +375,123 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 				f.form = formPrim
 			case f.plan.shape == shapeObj && !f.plan.keyed:
 				f.form = formStatic
+			case f.plan.kind == ekStruct && f.plan.allPresent && len(f.plan.fields) > 0 &&
+				(f.plan.neverKeyed || len(f.plan.fields) == 1):
+				f.form = formStruct
 			}
 			f.lit = fieldLit(f.key, f.form)
 		}
+		if !pl.neverKeyed {
+			pl.neverKeyed = unlikeFields(pl)
+		}
 		pl.staticShape()
 	}
+}
+
+// unlikeFields reports whether two of the fields of a struct's plan that
+// are always written can never be objects of the same field tree, so that
+// the struct is never a keyed table (§9.5), which needs every member to
+// have the first one's tree.
+func unlikeFields(pl *encPlan) bool {
+	var first *encPlan
+	for i := range pl.fields {
+		f := &pl.fields[i]
+		if !f.direct || f.omitEmpty || f.omitZero {
+			continue
+		}
+		if first == nil {
+			first = f.plan
+		} else if !sameTreeMay(first, f.plan, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameTreeMayDepth is how deep sameTreeMay compares before it answers
+// that the trees may be the same: recursive types have no bottom.
+const sameTreeMayDepth = 8
+
+// sameTreeMay reports whether a value of plan a and one of plan b may be
+// objects of the same field tree (as buildTree and matchTree make and
+// compare them: the same keys at each level, each a primitive in both or
+// an object in both). It answers false only where the types settle it:
+// structs whose fields are always written have a fixed set of keys, a
+// map's values are all of its element type, and a primitive, a slice or
+// an array is never an object. Plans under construction, interfaces,
+// hooks and generic objects may be anything.
+func sameTreeMay(a, b *encPlan, depth int) bool {
+	a, b = derefPlan(a), derefPlan(b)
+	if a == b || depth >= sameTreeMayDepth || a.building || b.building {
+		return true
+	}
+	if neverObject(a) || neverObject(b) {
+		return false
+	}
+	if a.kind != ekStruct && a.kind != ekMap || b.kind != ekStruct && b.kind != ekMap {
+		return true
+	}
+	if a.kind == ekMap && b.kind == ekStruct {
+		a, b = b, a
+	}
+	switch {
+	case a.kind == ekMap: // both maps
+		return sameMemberMay(a.elem, b.elem, depth)
+	case !a.allPresent:
+		return true
+	case b.kind == ekMap: // a struct's fields against a map's values
+		for i := range a.fields {
+			if !sameMemberMay(a.fields[i].plan, b.elem, depth) {
+				return false
+			}
+		}
+		return true
+	case !b.allPresent:
+		return true
+	}
+	if len(a.fields) != len(b.fields) {
+		return false
+	}
+	for i := range a.fields {
+		g := b.field(a.fields[i].name)
+		if g == nil || !sameMemberMay(a.fields[i].plan, g.plan, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameMemberMay reports whether members of plans a and b may be the same
+// node of two field trees: primitives both, or objects of the same tree.
+func sameMemberMay(a, b *encPlan, depth int) bool {
+	if mayPrim(a) && mayPrim(b) {
+		return true
+	}
+	return mayObject(a) && mayObject(b) && sameTreeMay(a, b, depth+1)
+}
+
+// derefPlan returns the plan of what a pointer of plan pl points to, through
+// any number of pointers; a nil pointer is null, a primitive.
+func derefPlan(pl *encPlan) *encPlan {
+	for i := 0; pl.kind == ekPtr && !pl.building && i < sameTreeMayDepth; i++ {
+		pl = pl.elem
+	}
+	return pl
+}
+
+// mayPrim reports whether a value of plan pl may be a primitive (null
+// included).
+func mayPrim(pl *encPlan) bool {
+	switch pl.kind {
+	case ekStruct, ekArray:
+		return pl.building
+	}
+	return true // primitives, and what may be null or anything
+}
+
+// mayObject reports whether a value of plan pl may be an object.
+func mayObject(pl *encPlan) bool {
+	return !neverObject(derefPlan(pl)) || pl.building
 }
 
 // neverObject reports whether no value of a plan's type is an object.
@@ -672,8 +786,8 @@ func (e *Encoder) writeStaticKeyed(pl *encPlan, p mem.Ptr, d int) error {
 	e.setB(appendTableHeader(e.b, len(pl.fields), true, staticFields(pl.fields[0].plan), e.delim))
 	for i := range pl.fields {
 		e.line(d)
-		e.b = append(e.b, pl.fields[i].key...)
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, pl.fields[i].key...))
+		e.setB(append(e.b, ':', ' '))
 		b, err := appendLeafCells(e.b, pl.keyedCells[i], p, e.delim, e.docMask)
 		e.setB(b)
 		if err != nil {
@@ -702,7 +816,7 @@ func (e *Encoder) writeStaticKeyedMap(v *objView, d int) error {
 			}
 			checked = true
 		}
-		e.b = append(e.b, ':', ' ')
+		e.setB(append(e.b, ':', ' '))
 		b, err := appendLeafCells(e.b, ep.leaves, ent.p, e.delim, e.docMask)
 		e.setB(b)
 		if err != nil {
@@ -748,11 +862,13 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 			b = e.b
 		}
 		q := base.Offset(uintptr(i) * ep.size)
+		// leafValues, here: a store of a string's address into row, an
+		// array on this function's stack, needs no write barrier, where
+		// a store through a slice in another function does while the
+		// collector marks. The leaves of the common kinds have a loop of
+		// their own; the text of a time goes to text, which the row's
+		// cell views until the row is written.
 		if ep.simpleLeaves {
-			// leafValues for leaves of the common kinds, here: a store of
-			// a string's address into row, an array on this function's
-			// stack, needs no write barrier, where a store through a
-			// slice in another function does while the collector marks.
 			for j := range ep.leaves {
 				l := &ep.leaves[j]
 				c := q.Offset(l.off)
@@ -765,9 +881,34 @@ func (e *Encoder) valueRows(ep *encPlan, base mem.Ptr, n, d int) error {
 					row[j].u = c.Load64(0)
 				}
 			}
-		} else if err := e.rowValues(cells, ep.leaves, q); err != nil {
-			e.setB(b)
-			return err
+		} else {
+			text := e.cellText[:0]
+			for j := range ep.leaves {
+				l := &ep.leaves[j]
+				c := q.Offset(l.off)
+				switch l.vk {
+				case vString:
+					row[j] = String(*mem.As[string](c))
+				case vBool:
+					row[j].u = uint64(c.Byte(0))
+				case vInt, vFloat:
+					row[j].u = c.Load64(0)
+				default:
+					if l.kind == ekTime {
+						at := len(text)
+						text = appendTime(text, mem.As[time.Time](c))
+						row[j] = Bytes(text[at:])
+						continue
+					}
+					v, err := cellValue(l.plan, c)
+					if err != nil {
+						e.setB(b)
+						return err
+					}
+					row[j] = v
+				}
+			}
+			e.cellText = text // its capacity, for the next row
 		}
 		// The whole-row writer first; a row it does not finish goes on
 		// from the cell it stopped at, as WriteRow's does.

@@ -237,7 +237,90 @@ func shapeValues() map[string]any {
 		"direct-in-iface":   []any{mOnePtr{&a.U8}, mOnePtr{}},
 		"any-rows-omit":     []mOmit{{A: 1, F: true}, {A: 2, F: false}},
 		"any-rows-omit-mix": []mOmit{{A: 1}, {B: "x"}},
+		// Structs in structs, written in place, and the keyed form the
+		// fields' types rule out or leave to the values.
+		"struct-in-struct": struct {
+			In struct {
+				S string         `json:"s"`
+				L []int          `json:"l"`
+				M map[string]int `json:"m"`
+			} `json:"in"`
+		}{},
+		"unlike-structs": struct {
+			A struct {
+				X int            `json:"x"`
+				M map[string]int `json:"m"`
+			} `json:"a"`
+			B struct {
+				Y int            `json:"y"`
+				M map[string]int `json:"m"`
+			} `json:"b"`
+		}{},
+		"like-structs":         struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"k": 2}}},
+		"like-structs-other":   struct{ A, B mDynPoint }{mDynPoint{1, map[string]int{"k": 1}}, mDynPoint{2, map[string]int{"j": 2}}},
+		"rows-general-leaves":  generalRows(),
+		"int-map-16":           intMap(16),
+		"int-map-17":           intMap(17),
+		"struct-and-map":       mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "y": 4}},
+		"struct-and-map-other": mStructMap{mPoint{1, 2}, map[string]int{"x": 3, "z": 4}},
+		"struct-and-map-never": struct {
+			A mPoint            `json:"a"`
+			B map[string]mPoint `json:"b"`
+		}{mPoint{1, 2}, map[string]mPoint{"x": {1, 2}, "y": {3, 4}}},
+		"struct-and-ptr-map": struct {
+			A *mPoint            `json:"a"`
+			B map[string]*mPoint `json:"b"`
+		}{&mPoint{1, 2}, map[string]*mPoint{"x": {1, 2}, "y": nil}},
 	}
+}
+
+// generalRows returns a table whose cells are of the kinds valueRows
+// converts one by one: times, small and unsigned integers, float32s,
+// pointers, numbers and bytes.
+func generalRows() any {
+	type row struct {
+		T time.Time   `json:"t"`
+		U uint8       `json:"u"`
+		I int16       `json:"i"`
+		F float32     `json:"f"`
+		P *string     `json:"p"`
+		N json.Number `json:"n"`
+		B []byte      `json:"b"`
+		S string      `json:"s"`
+	}
+	s := "pointed"
+	rows := make([]row, 100)
+	for i := range rows {
+		rows[i] = row{T: time.Date(2025, 5, 9, 14, i%60, i%7, i*1000, time.UTC), U: uint8(i), I: int16(-i), F: float32(i) / 3,
+			N: json.Number(strconv.Itoa(i * 11)), B: []byte{byte(i), 1}, S: "row " + strconv.Itoa(i)}
+		if i%3 == 0 {
+			rows[i].P = &s
+		}
+	}
+	return rows
+}
+
+// intMap returns a map of n entries whose keys share long prefixes, at
+// and past the size collectMap sorts as it reads.
+func intMap(n int) map[string]int {
+	m := make(map[string]int, n)
+	for i := 0; i < n; i++ {
+		m["key-of-many-bytes-"+strconv.Itoa((i*7)%n)] = i
+	}
+	return m
+}
+
+// mDynPoint is a struct whose values decide whether two of them make a
+// keyed table.
+type mDynPoint struct {
+	X int            `json:"x"`
+	M map[string]int `json:"m"`
+}
+
+// mStructMap is a struct and a map that may have the same keys.
+type mStructMap struct {
+	A mPoint         `json:"a"`
+	B map[string]int `json:"b"`
 }
 
 // mStringer is a value behind a non-empty interface.
@@ -513,6 +596,13 @@ func TestMarshalTypedErrors(t *testing.T) {
 	}
 	if _, err := Marshal(struct{ N json.Number }{"1x"}); err == nil {
 		t.Error("bad json.Number: no error")
+	}
+	type nRow struct {
+		T time.Time   `json:"t"`
+		N json.Number `json:"n"`
+	}
+	if _, err := Marshal([]nRow{{N: "1"}, {N: "1x"}}); err == nil || !strings.Contains(err.Error(), "1x") {
+		t.Errorf("bad json.Number in a table: %v", err)
 	}
 	// A cycle stops at the depth limit instead of overflowing the stack.
 	tr := &mTree{Name: "loop"}
@@ -983,4 +1073,108 @@ func TestMarshalNestedAllocs(t *testing.T) {
 	// The documents are those the writer's differential tests cover too.
 	doc := aoDocument(7)
 	sameAsGeneric(t, doc)
+}
+
+// TestPlanNeverKeyed checks what the plans settle of the keyed form
+// (§9.5): a struct is never keyed where two of its fields can never have
+// the same field tree, and is left to its values where they may.
+func TestPlanNeverKeyed(t *testing.T) {
+	type rolling struct {
+		Surge string `json:"surge"`
+		Max   int    `json:"max"`
+	}
+	type region struct {
+		CPU  string `json:"cpu"`
+		Reps int    `json:"reps"`
+	}
+	for _, tc := range []struct {
+		name  string
+		v     any
+		never bool
+	}{
+		{"alike", struct{ A, B struct{ X, Y int } }{}, false},
+		{"different names", struct {
+			A struct{ X, Y int }
+			B struct{ X, Z int }
+		}{}, true},
+		{"a leaf against an object", struct {
+			A struct{ X, Y int }
+			B struct {
+				X int
+				Y struct{ Z int }
+			}
+		}{}, true},
+		{"map of the struct's keys", mStructMap{}, false},
+		{"map of objects against leaves", struct {
+			A mPoint
+			B map[string]mPoint
+		}{}, true},
+		{"map against a struct of other objects", struct {
+			Regions  map[string]region
+			Strategy struct {
+				Rolling rolling
+				Type    string
+			}
+		}{}, true},
+		{"pointers", struct{ A, B *mPoint }{}, false},
+		{"pointers to unlike structs", struct {
+			A *mPoint
+			B *mRow
+		}{}, true},
+		{"an interface", struct {
+			A mPoint
+			B any
+		}{}, false},
+		{"maps", struct {
+			A map[string]int
+			B map[string]mPoint
+		}{}, true},
+		{"a slice", struct{ A, B []int }{}, true},
+	} {
+		if got := encPlanOf(reflect.TypeOf(tc.v)).neverKeyed; got != tc.never {
+			t.Errorf("%s: neverKeyed %v, want %v", tc.name, got, tc.never)
+		}
+	}
+}
+
+// TestMarshalMapsAlike writes documents of many maps of one type whose
+// keys are now those of the map before, now others of the same number, a
+// subset or a superset of them (openKnown looks the keys it remembers up
+// before it iterates), and checks them against their generic equivalents.
+func TestMarshalMapsAlike(t *testing.T) {
+	type holder struct {
+		Name string            `json:"name"`
+		M    map[string]mPoint `json:"m"`
+		P    map[string]*int   `json:"p"`
+	}
+	r := rand.New(rand.NewSource(7))
+	keys := []string{"a", "b", "c", "d", "eu-west", "us-east", "ap-east", "k\xff", "", "a long key of many bytes"}
+	for _, same := range []int{0, 1, 3, 10} { // in 10, how many maps repeat the keys before
+		doc := make([]holder, 300)
+		prev := keys[:3]
+		for i := range doc {
+			ks := prev
+			if r.Intn(10) >= same {
+				ks = nil
+				for _, k := range keys[:1+r.Intn(4)*3%len(keys)] {
+					if r.Intn(2) == 0 {
+						ks = append(ks, k)
+					}
+				}
+			}
+			prev = ks
+			doc[i] = holder{Name: strconv.Itoa(i), M: map[string]mPoint{}, P: map[string]*int{}}
+			for j, k := range ks {
+				doc[i].M[k] = mPoint{X: i, Y: j}
+				if j%2 == 0 {
+					x := i * j
+					doc[i].P[k] = &x
+				} else {
+					doc[i].P[k] = nil
+				}
+			}
+		}
+		sameAsGeneric(t, doc)
+		sameAsGeneric(t, map[string]any{"doc": doc, "again": doc})
+	}
 }
