@@ -369,6 +369,12 @@ lines:
 			d.queue = q
 			d.runTable(k, h, depth)
 			q = d.queue
+			if h.kind == runTabular && h.n > 0 {
+				// Rows follow, which runs leave to the fast path or
+				// step (runRows): the run ends here rather than read
+				// the next line only to stop at it.
+				break lines
+			}
 		case len(v) == 0:
 			q = append(q, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
