@@ -326,6 +326,51 @@ func TestBulkTableSequence(t *testing.T) {
 	}
 }
 
+// TestBulkSmallTablesInItems decodes lists of objects that each hold a
+// small table (1 to 5 rows) whose header mostly repeats the one before,
+// sometimes another of the same number of cells laid out differently, or
+// in other field names. A header of the same fields as the last keeps the
+// fast path's copies of the row template (headerProg); one of other fields
+// must not see them. The tokens must be the general path's, with the
+// collector run every few tokens too (the copies hold the keys' pointers
+// in memory it does not scan).
+func TestBulkSmallTablesInItems(t *testing.T) {
+	headers := []string{"{name,price{amount,currency},qty}", "{name,price{amount,currency},qty}",
+		"{name,price{amount,currency},qty}", "{a,b,c,d}", "{g{a,b},c,d}", "{name,price{amount,cur},qty}"}
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 150; i++ {
+		var b strings.Builder
+		items := 2 + rng.Intn(12)
+		fmt.Fprintf(&b, "orders[%d]:\n", items)
+		for it := 0; it < items; it++ {
+			h := headers[rng.Intn(len(headers))]
+			rows := 1 + rng.Intn(5)
+			fmt.Fprintf(&b, "  - id: %d\n    items[%d]%s:\n", it, rows, h)
+			for r := 0; r < rows; r++ {
+				b.WriteString("      ")
+				for c := 0; c < 4; c++ {
+					if c > 0 {
+						b.WriteByte(',')
+					}
+					b.WriteString(bulkCells[rng.Intn(14)])
+				}
+				b.WriteByte('\n')
+			}
+			b.WriteString("    tags[2]: a,b\n")
+		}
+		data := []byte(b.String())
+		checkBulk(t, data, true)
+		if i%8 != 0 {
+			continue
+		}
+		want, wantErr := renderCollecting(withoutFastPath(newBytesDecoder(data, nil)), 0)
+		got, err := renderCollecting(newBytesDecoder(data, nil), 13)
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Fatalf("%q:\n got %s (%v)\nwant %s (%v)", data, got, err, want, wantErr)
+		}
+	}
+}
+
 // writeRows writes rows table rows of cols cells each, picked at random
 // from cells, at an indentation of 2 and with ',' between them.
 func writeRows(b *strings.Builder, rng *rand.Rand, rows, cols int, cells []string) {

@@ -367,8 +367,14 @@ lines:
 			q = append(q, ArrayEndToken())
 		case h.kind != runNone:
 			d.queue = q
-			d.runTable(k, h, depth)
+			rows := d.runTable(k, h, depth)
 			q = d.queue
+			if rows {
+				// Rows follow, which runs leave to the fast path or
+				// step (runRows): the run ends here rather than read
+				// the next line only to stop at it.
+				break lines
+			}
 		case len(v) == 0:
 			q = append(q, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
@@ -499,12 +505,14 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
 // runTable opens the table of header h, whose key k stands at depth, with
 // openArray; its Key token is queued. (A run's header has fields, so
 // openArray opens a keyed or tabular table, which cannot fail: runLines
-// checked the depth.)
-func (d *Decoder) runTable(k []byte, h runHead, depth int) {
+// checked the depth.) It reports whether the table is a tabular array
+// with rows to come, which runs do not take (runRows).
+func (d *Decoder) runTable(k []byte, h runHead, depth int) bool {
 	g := h.group
 	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: h.kind == runKeyed, delim: h.delim,
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
 	d.openArray(&d.hdr, depth, false)
+	return h.kind == runTabular && h.n > 0
 }
 
 // runRows reports whether runs take the rows of table f: the entries of a

@@ -59,7 +59,9 @@ func (d *Decoder) bulkQueue(n int) []Token {
 //     step, which runs only then), or into scratch, which bulkRows grows
 //     beforehand so that it does not move either, or at zeroByte;
 //   - keys and headers come from the row template, kept in rowTmpl until
-//     the next header, which is read after the queue is empty.
+//     a header of other fields, which is read after the queue is empty
+//     (a header of the same fields keeps the template, and so the copies
+//     of it here: headerProg).
 //
 // Tokens leave the queue by copy (Token, Row), into memory the collector
 // sees. Nothing may store into this memory with a typed store, whose write

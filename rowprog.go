@@ -152,8 +152,13 @@ func (d *Decoder) splitCells(text []byte, delim byte, col int) {
 func (d *Decoder) headerProg(h *header) {
 	if h.fieldsID != 0 {
 		if h.fieldsID == d.progID && len(d.prog) > 0 {
+			// The same program, and so the same template, in the same
+			// memory: the copies of it that the fast path's queue holds
+			// (its keys and braces; the rows' cells are written anew) and
+			// the cells' slots stay valid for the new table's rows. The
+			// general queue has been written since the last row.
 			d.pi = len(d.prog)
-			d.newTemplate()
+			d.rowKept = false
 			return
 		}
 		if h.fieldsID == d.prevProg.progID && len(d.prevProg.prog) > 0 {
