@@ -354,7 +354,10 @@ func (e *Encoder) newLine(n int, lead string) {
 	} else {
 		b = appendIndent(b, n)
 	}
-	e.setB(append(b, lead...))
+	if lead != "" {
+		b = append(b, lead...)
+	}
+	e.setB(b)
 }
 
 // setB stores b, which extends the output e.b, in e.b. Where b is still
