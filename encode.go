@@ -400,8 +400,8 @@ func keyPrefix(k string) uint64 {
 // entry there costs write barriers while the collector marks, which a
 // Marshal that allocates its large result has it do much of the time.
 func sortEnts(ents []mapEnt) {
-	if len(ents) <= 16 {
-		var ix [16]uint8
+	if len(ents) <= sortSmall {
+		var ix [sortSmall]uint8
 		moved := false
 		for i := range ents {
 			j := i
@@ -414,7 +414,7 @@ func sortEnts(ents []mapEnt) {
 		if !moved {
 			return
 		}
-		var tmp [16]mapEnt
+		var tmp [sortSmall]mapEnt
 		copy(tmp[:], ents)
 		for i := range ents {
 			ents[i] = tmp[ix[i]]
@@ -707,8 +707,8 @@ func collectMap[V any](e *Encoder, m mem.Ptr, s *mapScratch) (sorted bool) {
 	return false
 }
 
-// sortSmall is the most entries of a map that collectMap sorts as it
-// reads them.
+// sortSmall is the most entries of a map sorted by insertion on the
+// stack: by collectMap as it reads them, and by sortEnts.
 const sortSmall = 16
 
 // mapCollectors are the maps that openMap iterates in Go: of these

@@ -133,6 +133,19 @@ const (
 	crIdxW     = '\r' * swarLo
 )
 
+// wordMasks returns the SWAR masks (0x80 in each byte that is one, else
+// 0) of a word's quotes, backslashes and line ends (LF or CR), from lo,
+// its low seven bits: a byte >= 0x80 that matches by its low bits is
+// reported too, for the caller to clear with the block's mask of high
+// bytes (none in a block of ASCII bytes, whose words are their own low
+// bits).
+func wordMasks(lo uint64) (q, bs, o uint64) {
+	q = ^((lo ^ quoteIdxW) + swar7f) & swarHi
+	bs = ^((lo ^ bslashIdxW) + swar7f) & swarHi
+	o = ^(((lo ^ lfIdxW) + swar7f) & ((lo ^ crIdxW) + swar7f)) & swarHi
+	return q, bs, o
+}
+
 // wordDelims returns the SWAR mask (0x80 in each byte that is one, else
 // 0) of a word w's delimiters (delimW, a word of the delimiter; ascii
 // reports whether it is < 0x80) and colons, from lo, its low seven bits.
@@ -165,9 +178,10 @@ func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, hm uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		lo := w & swar7f
-		q = q>>8 | packWord(^((lo^quoteIdxW)+swar7f)&swarHi)
-		bs = bs>>8 | packWord(^((lo^bslashIdxW)+swar7f)&swarHi)
-		o = o>>8 | packWord(^(((lo^lfIdxW)+swar7f)&((lo^crIdxW)+swar7f))&swarHi)
+		wq, wbs, wo := wordMasks(lo)
+		q = q>>8 | packWord(wq)
+		bs = bs>>8 | packWord(wbs)
+		o = o>>8 | packWord(wo)
 		dc = dc>>8 | packWord(wordDelims(w, lo, delimW, ascii))
 		hm = hm>>8 | packWord(w&swarHi)
 	}
@@ -183,9 +197,10 @@ func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, hm uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		lo := w & swar7f
-		q = q>>8 | packWord(^((lo^quoteIdxW)+swar7f)&swarHi)
-		bs = bs>>8 | packWord(^((lo^bslashIdxW)+swar7f)&swarHi)
-		o = o>>8 | packWord(^(((lo^lfIdxW)+swar7f)&((lo^crIdxW)+swar7f))&swarHi)
+		wq, wbs, wo := wordMasks(lo)
+		q = q>>8 | packWord(wq)
+		bs = bs>>8 | packWord(wbs)
+		o = o>>8 | packWord(wo)
 		hm = hm>>8 | packWord(w&swarHi)
 	}
 	return q &^ hm, bs &^ hm, o&^hm | hm&^(hm<<1|prev), hm
@@ -221,10 +236,11 @@ func asciiBlock(blk *[64]byte) bool {
 func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		q = q>>8 | packWord(^((w^quoteIdxW)+swar7f)&swarHi)
-		bs = bs>>8 | packWord(^((w^bslashIdxW)+swar7f)&swarHi)
-		o = o>>8 | packWord(^(((w^lfIdxW)+swar7f)&((w^crIdxW)+swar7f))&swarHi)
-		dc = dc>>8 | packWord(^(((w^delimW)+swar7f)&((w^colonIdxW)+swar7f))&swarHi)
+		wq, wbs, wo := wordMasks(w)
+		q = q>>8 | packWord(wq)
+		bs = bs>>8 | packWord(wbs)
+		o = o>>8 | packWord(wo)
+		dc = dc>>8 | packWord(wordDelims(w, w, delimW, true))
 	}
 	return q, bs, dc, o
 }
@@ -234,9 +250,10 @@ func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
 func asciiRegionMasks(blk *[64]byte) (q, bs, o uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		q = q>>8 | packWord(^((w^quoteIdxW)+swar7f)&swarHi)
-		bs = bs>>8 | packWord(^((w^bslashIdxW)+swar7f)&swarHi)
-		o = o>>8 | packWord(^(((w^lfIdxW)+swar7f)&((w^crIdxW)+swar7f))&swarHi)
+		wq, wbs, wo := wordMasks(w)
+		q = q>>8 | packWord(wq)
+		bs = bs>>8 | packWord(wbs)
+		o = o>>8 | packWord(wo)
 	}
 	return q, bs, o
 }

@@ -51,7 +51,10 @@ type lineReader struct {
 	strict  bool
 	lineNum int
 
-	// The depth of the last indentation width seen.
+	// shift is log2 of the indent size when it is a power of two (the
+	// default 2 among them), else -1; then the depth of the last
+	// indentation width seen.
+	shift      int
 	lastSpaces int
 	lastDepth  int
 	lastOdd    bool
@@ -85,7 +88,7 @@ type rawLine struct {
 func (l *lineReader) init(r io.Reader, o *options) {
 	l.r = r
 	l.maxLine = o.maxLine
-	l.indent = o.indent
+	l.setIndent(o.indent)
 	l.strict = o.strict
 	if l.buf == nil {
 		size := defaultBufSize
@@ -115,8 +118,16 @@ func (l *lineReader) initBytes(data []byte, o *options) {
 	l.end = len(data)
 	l.eof = true
 	l.maxLine = o.maxLine
-	l.indent = o.indent
+	l.setIndent(o.indent)
 	l.strict = o.strict
+}
+
+// setIndent sets the indent size, n >= 1.
+func (l *lineReader) setIndent(n int) {
+	l.indent, l.shift = n, -1
+	if n&(n-1) == 0 {
+		l.shift = bits.TrailingZeros(uint(n))
+	}
 }
 
 // readRaw returns the next line without its LF, or io.EOF. A read error
@@ -285,15 +296,13 @@ func (l *lineReader) readLine(ln *rawLine) error {
 // depthOf returns the depth of an indentation of width spaces, and
 // whether the width is not a multiple of the indent size.
 func (l *lineReader) depthOf(spaces int) (int, bool) {
+	if l.shift >= 0 {
+		return spaces >> uint(l.shift), spaces&(l.indent-1) != 0
+	}
 	if spaces != l.lastSpaces {
-		// Divisions are slow; consecutive lines mostly share an indent,
-		// and the default indent of 2 needs none.
+		// Divisions are slow; consecutive lines mostly share an indent.
 		l.lastSpaces = spaces
-		if l.indent == 2 {
-			l.lastDepth, l.lastOdd = spaces>>1, spaces&1 != 0
-		} else {
-			l.lastDepth, l.lastOdd = spaces/l.indent, spaces%l.indent != 0
-		}
+		l.lastDepth, l.lastOdd = spaces/l.indent, spaces%l.indent != 0
 	}
 	return l.lastDepth, l.lastOdd
 }

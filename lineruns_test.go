@@ -394,24 +394,7 @@ func TestLineWords(t *testing.T) {
 				}
 			}
 		}
-		w := [4]uint64{}
-		for j := range w {
-			w[j] = binary.LittleEndian.Uint64(p[8*j:])
-		}
-		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
-		if wantLF < 0 {
-			wantLF = lineBlock
-		}
-		if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
-			t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
-		}
-		wantSp := 0
-		for wantSp < lineBlock && p[wantSp] == ' ' {
-			wantSp++
-		}
-		if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
-			t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
-		}
+		checkLineBlock(t, p)
 		// A line ends at its LF (or the CR before it): the key ends there
 		// too, whatever follows in the buffer.
 		at := rng.Intn(len(p))
@@ -497,6 +480,31 @@ func TestRunValue(t *testing.T) {
 	}
 }
 
+// checkLineBlock holds the word tests of a line's block (the first LF, the
+// indentation) to their byte-wise definitions on the first lineBlock bytes
+// of p.
+func checkLineBlock(t *testing.T, p []byte) {
+	t.Helper()
+	var w [4]uint64
+	for j := range w {
+		w[j] = binary.LittleEndian.Uint64(p[8*j:])
+	}
+	wantLF := bytes.IndexByte(p[:lineBlock], '\n')
+	if wantLF < 0 {
+		wantLF = lineBlock
+	}
+	if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
+		t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
+	}
+	wantSp := 0
+	for wantSp < lineBlock && p[wantSp] == ' ' {
+		wantSp++
+	}
+	if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
+		t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
+	}
+}
+
 // FuzzLineWords holds the block's word tests, plainKeyEndAt and runValue
 // to their byte-wise definitions on any bytes.
 func FuzzLineWords(f *testing.F) {
@@ -505,24 +513,7 @@ func FuzzLineWords(f *testing.F) {
 	f.Add([]byte("        long_key_name_here: \"x\"\n"), 8)
 	f.Fuzz(func(t *testing.T, data []byte, at int) {
 		p := append(append([]byte(nil), data...), make([]byte, lineBlock)...)
-		var w [4]uint64
-		for j := range w {
-			w[j] = binary.LittleEndian.Uint64(p[8*j:])
-		}
-		wantLF := bytes.IndexByte(p[:lineBlock], '\n')
-		if wantLF < 0 {
-			wantLF = lineBlock
-		}
-		if got := firstFlag(lfFlags(w[0]), lfFlags(w[1]), lfFlags(w[2]), lfFlags(w[3])); got != wantLF {
-			t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
-		}
-		wantSp := 0
-		for wantSp < lineBlock && p[wantSp] == ' ' {
-			wantSp++
-		}
-		if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
-			t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
-		}
+		checkLineBlock(t, p)
 		if at < 0 || at >= len(data) {
 			return
 		}

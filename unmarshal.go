@@ -1235,52 +1235,40 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	d := s.d
 	hint := 0
 	for {
-		var f *decField
-		var vt Token
+		// Token's fast path, inlined, for a key followed in the queue by
+		// its value or more (the queue then holds no error), and for a
+		// value whose key was queued before it.
+		var k, vt Token
+		var err error
 		if q := d.queue; d.qi+1 < len(q) {
-			// Token's fast path, inlined, for a member whose key and
-			// value are both queued (a key and its value come from one
-			// line), and for the end of the object. A key of no field
-			// goes the general way, below, which reports it at its place.
-			switch k := q[d.qi]; k.kind() {
-			case KindKey:
-				if i := pl.lookup(k.text(), hint); i >= 0 {
-					f, vt = &pl.fields[i], q[d.qi+1]
-					d.qi += 2
-					hint = i + 1
-				}
-			case KindObjectEnd:
-				d.qi++
-				return nil
-			}
+			k = q[d.qi]
+			d.qi++
+		} else if k, err = s.next(); err != nil {
+			return err
 		}
-		if f == nil {
-			k, err := s.next()
-			if err != nil {
-				return err
+		if k.kind() == KindObjectEnd {
+			return nil
+		}
+		i := pl.lookup(k.text(), hint)
+		if i < 0 {
+			if d.opts.disallowUnknown {
+				s.unknownField(k, pl.typ)
 			}
-			if k.kind() == KindObjectEnd {
-				return nil
-			}
-			i := pl.lookup(k.text(), hint)
-			if i < 0 {
-				if d.opts.disallowUnknown {
-					s.unknownField(k, pl.typ)
-				}
-				vt, err := s.next()
-				if err != nil {
-					return err
-				}
-				if err := s.skip(vt); err != nil {
-					return err
-				}
-				continue
-			}
-			f = &pl.fields[i]
-			hint = i + 1
 			if vt, err = s.next(); err != nil {
 				return err
 			}
+			if err := s.skip(vt); err != nil {
+				return err
+			}
+			continue
+		}
+		f := &pl.fields[i]
+		hint = i + 1
+		if q := d.queue; d.qi < len(q) && d.qerr == nil {
+			vt = q[d.qi]
+			d.qi++
+		} else if vt, err = s.next(); err != nil {
+			return err
 		}
 		if f.direct {
 			fp := p.Offset(f.off)

@@ -46,14 +46,7 @@ func utf8Valid(b []byte) bool {
 			continue
 		}
 		c := b[i : i+8 : i+8]
-		st = utf8Step[c[0]] >> (st & 63)
-		st = utf8Step[c[1]] >> (st & 63)
-		st = utf8Step[c[2]] >> (st & 63)
-		st = utf8Step[c[3]] >> (st & 63)
-		st = utf8Step[c[4]] >> (st & 63)
-		st = utf8Step[c[5]] >> (st & 63)
-		st = utf8Step[c[6]] >> (st & 63)
-		st = utf8Step[c[7]] >> (st & 63)
+		st = utf8Half(utf8Half(st, c[:4]), c[4:])
 		if st&63 == u8Error {
 			return false
 		}
@@ -83,22 +76,10 @@ func utf8Halves(x, y []byte) bool {
 		}
 		c := x[i : i+8 : i+8]
 		d := y[i : i+8 : i+8]
-		sx = utf8Step[c[0]] >> (sx & 63)
-		sy = utf8Step[d[0]] >> (sy & 63)
-		sx = utf8Step[c[1]] >> (sx & 63)
-		sy = utf8Step[d[1]] >> (sy & 63)
-		sx = utf8Step[c[2]] >> (sx & 63)
-		sy = utf8Step[d[2]] >> (sy & 63)
-		sx = utf8Step[c[3]] >> (sx & 63)
-		sy = utf8Step[d[3]] >> (sy & 63)
-		sx = utf8Step[c[4]] >> (sx & 63)
-		sy = utf8Step[d[4]] >> (sy & 63)
-		sx = utf8Step[c[5]] >> (sx & 63)
-		sy = utf8Step[d[5]] >> (sy & 63)
-		sx = utf8Step[c[6]] >> (sx & 63)
-		sy = utf8Step[d[6]] >> (sy & 63)
-		sx = utf8Step[c[7]] >> (sx & 63)
-		sy = utf8Step[d[7]] >> (sy & 63)
+		sx = utf8Half(sx, c[:4])
+		sy = utf8Half(sy, d[:4])
+		sx = utf8Half(sx, c[4:])
+		sy = utf8Half(sy, d[4:])
 		if sx&63 == u8Error || sy&63 == u8Error {
 			return false
 		}
@@ -110,6 +91,17 @@ func utf8Halves(x, y []byte) bool {
 		sy = utf8Step[c] >> (sy & 63)
 	}
 	return sx&63 == u8Accept && sy&63 == u8Accept
+}
+
+// utf8Half runs utf8Valid's automaton from state st over the 4 bytes of
+// c and returns the state it ends in. (A function of a word's eight steps
+// would be over the inlining budget.)
+func utf8Half(st uint64, c []byte) uint64 {
+	c = c[:4]
+	st = utf8Step[c[0]] >> (st & 63)
+	st = utf8Step[c[1]] >> (st & 63)
+	st = utf8Step[c[2]] >> (st & 63)
+	return utf8Step[c[3]] >> (st & 63)
 }
 
 // The states of utf8Valid's automaton, each a shift count: utf8Step[c]
