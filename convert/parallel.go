@@ -110,7 +110,11 @@ func (p *parallel) table(jw *jsonWriter, dec *toon.Decoder) (bool, error) {
 			if o.buf == nil {
 				// A new range's buffer: ParallelTable hands the buffers
 				// of the ranges written to the ranges cut after them.
-				o.buf = new([]byte)
+				// It is made about the size of a range's JSON, which
+				// is about twice its TOON in a table: grown from
+				// empty, it was copied a dozen times on the way.
+				b := make([]byte, 0, 2*p.rng+jsonBufSize)
+				o.buf = &b
 			}
 			p.convert(ws, rd, depth, o)
 			return o.err != nil || o.werr != nil

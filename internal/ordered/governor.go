@@ -18,8 +18,8 @@ import (
 //
 // An epoch is epochJobs jobs sent in one mode. Its time is measured when
 // its last job is taken back: the time since the epoch before it ended.
-// The workers run for two epochs, then the caller alone is probed for
-// an epoch; the faster mode (the probe's epochs against the run's last
+// The workers run for two epochs (the first is not timed: it pays for
+// starting them), then the caller alone is probed for an epoch; the faster mode (the probe's epochs against the run's last
 // few) runs for the next run of epochs, then the other is probed again
 // (the workers for two epochs, timed alone: hold). A mode that wins again
 // runs for a run four times as long (up to maxRun epochs), so that
@@ -76,6 +76,7 @@ type governor struct {
 	serial, probe bool
 	sent, left    int
 	restart       bool // took chose another mode: a run of it starts at the next epoch
+	warm          bool // the first epoch has been taken back
 	open          bool // a probe of the workers has been sent and not yet taken back
 
 	best bool // the mode of the runs (serial or not)
@@ -201,6 +202,13 @@ func (g *governor) took(serial, probe bool) {
 		t := g.cpu()
 		c = (t - g.lastCPU).Seconds()
 		g.lastCPU = t
+	}
+	if !g.warm {
+		// The first epoch pays for starting the workers and for the
+		// first touch of the memory of the jobs in flight: it does not
+		// stand for the workers' rate.
+		g.warm = true
+		return
 	}
 	if serial {
 		g.serialTimes[g.nserial%recent] = d

@@ -16,6 +16,7 @@ type simulated struct {
 	cpuTime          time.Duration
 	parallel, serial time.Duration // a job's time in each mode
 	cpus             float64
+	startup          time.Duration // added to the first job's time
 }
 
 func newSimulated(parallel, serial time.Duration) *simulated {
@@ -28,6 +29,9 @@ func newSimulated(parallel, serial time.Duration) *simulated {
 func (s *simulated) run(n int) (serial int) {
 	for range n {
 		ser, probe, last := s.g.send()
+		s.clock = s.clock.Add(s.startup)
+		s.cpuTime += s.startup
+		s.startup = 0
 		if ser {
 			serial++
 			s.clock = s.clock.Add(s.serial)
@@ -69,6 +73,18 @@ func TestGovernorChooses(t *testing.T) {
 				t.Errorf("%s (CPU time read: %v): %.1f%% of the jobs serial, want %.0f%% to %.0f%%", c.name, cpu, 100*share, 100*c.minSerial, 100*c.maxSerial)
 			}
 		}
+	}
+}
+
+// TestGovernorFirstEpochNotTimed: the first epoch, which pays for
+// starting the workers, does not make the caller alone seem faster than
+// workers that are twice as fast.
+func TestGovernorFirstEpochNotTimed(t *testing.T) {
+	s := newSimulated(500*time.Microsecond, time.Millisecond)
+	s.startup = 40 * time.Millisecond // the workers' first epoch seems ten times slower than the caller's
+	const n = 11 * epochJobs
+	if got := s.run(n); got > epochJobs {
+		t.Fatalf("%d of the first %d jobs serial, want the probe's %d at most", got, n, epochJobs)
 	}
 }
 
