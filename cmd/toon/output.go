@@ -20,6 +20,7 @@ type output struct {
 	path   string // the user's -o path, named in every error; "" for standard output
 	target string // the file written or replaced: path with symbolic links resolved
 	bw     *bufio.Writer
+	w      io.Writer // what bw writes to
 	f      *os.File    // replace, rewrite: the temporary file; direct: the target (a socket: connected)
 	dst    *os.File    // rewrite: the target, opened before the conversion
 	old    fs.FileInfo // replace: the file replaced, nil for a new one
@@ -61,7 +62,9 @@ const bufSize = 64 << 10
 // interrupt handler (see removeTemp).
 func openOutput(path string, stdout io.Writer, published *atomic.Pointer[output]) (*output, error) {
 	if path == "" || path == "-" {
-		return &output{mode: toStdout, bw: bufio.NewWriterSize(stdout, bufSize), tty: isTerminal(stdout)}, nil
+		o := &output{mode: toStdout, tty: isTerminal(stdout)}
+		o.writeTo(stdout)
+		return o, nil
 	}
 	o := &output{path: path}
 	published.Store(o)
@@ -148,7 +151,7 @@ func (o *output) openReplace(old fs.FileInfo) error {
 		return err
 	}
 	o.mode, o.f, o.old, o.tmp = toReplace, f, old, f.Name()
-	o.bw = bufio.NewWriterSize(pathWriter{f, o.path}, bufSize)
+	o.writeTo(pathWriter{f, o.path})
 	return nil
 }
 
@@ -172,7 +175,7 @@ func (o *output) openRewrite() error {
 	}
 	os.Remove(f.Name())
 	o.mode, o.f, o.dst = toRewrite, f, dst
-	o.bw = bufio.NewWriterSize(pathWriter{f, o.path}, bufSize)
+	o.writeTo(pathWriter{f, o.path})
 	return nil
 }
 
@@ -191,7 +194,7 @@ func (o *output) openDirect(fi fs.FileInfo) error {
 		return err
 	}
 	o.f = f
-	o.bw = bufio.NewWriterSize(pathWriter{f, o.path}, bufSize)
+	o.writeTo(pathWriter{f, o.path})
 	return nil
 }
 
@@ -227,9 +230,22 @@ func (o *output) screen(stdout io.Writer) io.Writer {
 	return nil
 }
 
+// writeTo makes w the writer under the output's buffer.
+func (o *output) writeTo(w io.Writer) {
+	o.w, o.bw = w, bufio.NewWriterSize(w, bufSize)
+}
+
+// Write writes p through the buffer, or straight to the writer under it
+// when the buffer is empty and p fills half of it or more: the converters
+// write their output in chunks of tens of KiB, which the buffer would only
+// copy.
 func (o *output) Write(p []byte) (int, error) {
-	if len(p) > 0 {
-		o.last = p[len(p)-1]
+	if len(p) == 0 {
+		return 0, nil
+	}
+	o.last = p[len(p)-1]
+	if len(p) >= bufSize/2 && o.bw.Buffered() == 0 {
+		return o.w.Write(p)
 	}
 	return o.bw.Write(p)
 }
