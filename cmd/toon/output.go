@@ -20,7 +20,7 @@ type output struct {
 	path   string // the user's -o path, named in every error; "" for standard output
 	target string // the file written or replaced: path with symbolic links resolved
 	bw     *bufio.Writer
-	w      io.Writer // what bw writes to
+	w      io.Writer   // what bw writes to
 	f      *os.File    // replace, rewrite: the temporary file; direct: the target (a socket: connected)
 	dst    *os.File    // rewrite: the target, opened before the conversion
 	old    fs.FileInfo // replace: the file replaced, nil for a new one
