@@ -904,3 +904,27 @@ func TestUnmarshalGroupPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmarshalValueRows decodes the rows of tables into Values, which hold
+// primitives only: a row is an object, and so a mismatch, as the items of
+// a list of objects are, not a Value left null without an error.
+func TestUnmarshalValueRows(t *testing.T) {
+	var ue *UnmarshalTypeError
+	for _, doc := range []string{"[2]{a,b}:\n  1,2\n  3,4\n", "[2]:\n  - a: 1\n    b: 2\n  - a: 3\n    b: 4\n"} {
+		var v []Value
+		err := Unmarshal([]byte(doc), &v)
+		if !errors.As(err, &ue) || ue.Line != 2 || len(v) != 2 {
+			t.Errorf("%q: got %v, %v; want a mismatch on line 2 and two Values", doc, v, err)
+		}
+	}
+	var rows []Value
+	for _, err := range Rows[Value](NewDecoder(strings.NewReader("[2]{a,b}:\n  1,2\n  3,4\n"))) {
+		if !errors.As(err, &ue) {
+			t.Errorf("Rows: got %v, want a mismatch", err)
+		}
+		rows = append(rows, Value{})
+	}
+	if len(rows) != 2 {
+		t.Errorf("Rows gave %d results, want 2", len(rows))
+	}
+}
