@@ -1419,7 +1419,12 @@ func sameFields(a, b []Field) bool {
 		return false
 	}
 	for i := range a {
-		if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !sameFields(a[i].Fields, b[i].Fields) {
+		x, y := &a[i], &b[i]
+		if string(x.Name) != string(y.Name) {
+			return false
+		}
+		// Only a nested group takes a call.
+		if (x.Fields != nil || y.Fields != nil) && (x.Fields == nil || y.Fields == nil || !sameFields(x.Fields, y.Fields)) {
 			return false
 		}
 	}

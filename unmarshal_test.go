@@ -928,3 +928,40 @@ func TestUnmarshalValueRows(t *testing.T) {
 		t.Errorf("Rows gave %d results, want 2", len(rows))
 	}
 }
+
+// TestSameFields compares header field lists as rowPlan does to reuse a
+// plan: names, order and nested groups must all match.
+func TestSameFields(t *testing.T) {
+	f := func(name string, sub ...Field) Field {
+		fd := Field{Name: []byte(name)}
+		if sub != nil {
+			fd.Fields = sub
+		}
+		return fd
+	}
+	a := []Field{f("a"), f("g", f("x"), f("y")), f("b")}
+	cases := []struct {
+		b    []Field
+		same bool
+	}{
+		{[]Field{f("a"), f("g", f("x"), f("y")), f("b")}, true},
+		{[]Field{f("a"), f("g", f("x"), f("z")), f("b")}, false}, // a nested name differs
+		{[]Field{f("a"), f("g", f("x")), f("b")}, false},         // a nested group is shorter
+		{[]Field{f("a"), f("g"), f("b")}, false},                 // a leaf for a group
+		{[]Field{f("a"), f("g", f("x"), f("y"))}, false},         // a field fewer
+		{[]Field{f("b"), f("g", f("x"), f("y")), f("a")}, false}, // another order
+		{[]Field{f("a"), f("h", f("x"), f("y")), f("b")}, false}, // a group's name differs
+	}
+	for i, c := range cases {
+		if got := sameFields(a, c.b); got != c.same {
+			t.Errorf("case %d: sameFields = %v, want %v", i, got, c.same)
+		}
+		if got := sameFields(c.b, a); got != c.same {
+			t.Errorf("case %d, swapped: sameFields = %v, want %v", i, got, c.same)
+		}
+	}
+	// A leaf against a group of the same name, in either order.
+	if sameFields([]Field{f("g")}, []Field{f("g", f("x"))}) || sameFields([]Field{f("g", f("x"))}, []Field{f("g")}) {
+		t.Error("a leaf matches a group")
+	}
+}
