@@ -43,7 +43,7 @@ const (
 // NewRowDecoder returns a RowDecoder for the array that starts with the
 // next token of d.
 func NewRowDecoder[T any](d *Decoder) *RowDecoder[T] {
-	return &RowDecoder[T]{s: decState{d: d, cell: -1, text: textStore{perRow: true, interning: d.opts.intern}}, pl: decPlanOf(reflect.TypeFor[T]())}
+	return &RowDecoder[T]{s: decState{d: d, cell: -1, text: textStore{perRow: true}}, pl: decPlanOf(reflect.TypeFor[T]())}
 }
 
 // Next decodes the next element of the array into *v, which it zeroes

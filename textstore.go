@@ -13,36 +13,33 @@ import (
 // are copied out of the Decoder's buffer, packed into shared blocks or
 // interned; object keys of generic values come from a small cache.
 type textStore struct {
-	pack      bool              // pack short strings into shared blocks
-	interning bool              // InternStrings: share repeated short strings
-	perRow    bool              // pack each element's strings into a block of its own
-	block     []byte            // the current block of packed strings
-	used      int               // perRow: bytes the current element's strings take outside block
-	est       int               // perRow: the size of the next element's block
-	intern    map[string]string // InternStrings: strings seen so far
-	keys      *keyCache         // keys of generic objects, made on first use
+	pack   bool              // pack short strings into shared blocks
+	perRow bool              // pack each element's strings into a block of its own
+	block  []byte            // the current block of packed strings
+	used   int               // perRow: bytes the current element's strings take outside block
+	est    int               // perRow: the size of the next element's block
+	intern map[string]string // InternStrings: strings seen so far
+	keys   *keyCache         // keys of generic objects, made on first use
 	// fit is the longest string that str copies into the current block
 	// itself, where the block has room: maxPacked once a block of packed
-	// strings is made, any length in an element's block (perRow); 0
-	// while interning, which str leaves to interned (setFit).
+	// strings is made, any length in an element's block (perRow).
 	fit int
 }
 
 // str returns the text b as a string the caller keeps, interned when
-// interning is set. A string that fits the current block is copied there
+// intern is set. A string that fits the current block is copied there
 // at once, the common case.
-func (ts *textStore) str(b []byte) string {
+func (ts *textStore) str(b []byte, intern bool) string {
 	n := len(b)
-	if at := len(ts.block); uint(n-1) < uint(ts.fit) && n <= cap(ts.block)-at {
+	if at := len(ts.block); uint(n-1) < uint(ts.fit) && n <= cap(ts.block)-at && !intern {
 		// Written as ts.block = ts.block[:m], the store changes the length
 		// only: no pointer is written, so no write barrier while the
 		// collector marks.
 		ts.block = ts.block[:at+n]
-		dst := ts.block[at : at+n : at+n]
-		copy(dst, b)
-		return mem.String(dst)
+		copy(ts.block[at:], b)
+		return mem.String(ts.block[at:])
 	}
-	if !ts.interning {
+	if !intern {
 		return ts.newString(b)
 	}
 	return ts.interned(b)
@@ -79,19 +76,11 @@ func (ts *textStore) newString(b []byte) string {
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
 		ts.block = mem.MakeNoZero(packBlock)
-		ts.setFit(maxPacked)
+		ts.fit = maxPacked
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)
 	return mem.String(ts.block[at:])
-}
-
-// setFit makes n the longest string that str copies into the current
-// block itself, unless strings are interned, which str does not do.
-func (ts *textStore) setFit(n int) {
-	if !ts.interning {
-		ts.fit = n
-	}
 }
 
 // sizeRows reports whether the next element's block is worth sizing
@@ -127,7 +116,7 @@ func (ts *textStore) rowString(b []byte) string {
 	if cap(ts.block)-len(ts.block) < len(b) {
 		ts.used += len(ts.block)
 		ts.block = mem.MakeNoZero(max(ts.est-ts.used, len(b)))
-		ts.setFit(math.MaxInt)
+		ts.fit = math.MaxInt
 	}
 	at := len(ts.block)
 	ts.block = append(ts.block, b...)

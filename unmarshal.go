@@ -41,7 +41,7 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
 	pl := decPlanOf(rv.Type().Elem())
-	s := decState{d: d, cell: -1, text: textStore{pack: true, interning: d.opts.intern}}
+	s := decState{d: d, cell: -1, text: textStore{pack: true}}
 	return s.root(whole, func(t Token) error { return pl.fn(&s, pl, t, mem.PtrOf(rv)) })
 }
 
@@ -432,7 +432,7 @@ func (s *decState) next() (Token, error) {
 
 // str returns the text b as a string the caller keeps, interned with the
 // InternStrings option.
-func (s *decState) str(b []byte) string { return s.text.str(b) }
+func (s *decState) str(b []byte) string { return s.text.str(b, s.d.opts.intern) }
 
 // ---- primitives ----
 
