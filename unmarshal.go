@@ -1419,12 +1419,7 @@ func sameFields(a, b []Field) bool {
 		return false
 	}
 	for i := range a {
-		x, y := &a[i], &b[i]
-		if string(x.Name) != string(y.Name) {
-			return false
-		}
-		// Only a nested group takes a call.
-		if (x.Fields != nil || y.Fields != nil) && (x.Fields == nil || y.Fields == nil || !sameFields(x.Fields, y.Fields)) {
+		if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !sameFields(a[i].Fields, b[i].Fields) {
 			return false
 		}
 	}
