@@ -112,6 +112,9 @@ type decPlan struct {
 
 	hook   hook          // the hook of decHook
 	zeroed reflect.Value // arrays: the zero element
+	// isStruct reports a plan of decStruct: a struct decoded field by
+	// field (no hook, not a type of its own such as time.Time or Value).
+	isStruct bool
 
 	structFields // structs
 }
@@ -251,6 +254,7 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 			}
 		}
 		pl.fn = decStruct
+		pl.isStruct = true
 	default:
 		pl.fn = decUnsupported
 	}
@@ -947,10 +951,9 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 // for any element type.
 var noElems [0]uint64
 
-func isStructPlan(pl *decPlan) bool {
-	return pl.typ.Kind() == reflect.Struct && pl.hook == hookNone && pl.typ != timeType &&
-		pl.typ != bigIntType && pl.typ != bigFloatType
-}
+// isStructPlan reports whether pl decodes a struct field by field, so that
+// rows and nested field groups may be decoded into it by a row plan.
+func isStructPlan(pl *decPlan) bool { return pl.isStruct }
 
 // growSlice gives the slice at p room for more than n elements: twice the
 // capacity, but no more than the declared length when that is larger than

@@ -904,3 +904,64 @@ func TestUnmarshalGroupPlan(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmarshalValueRows decodes the rows of tables into Values, which hold
+// primitives only: a row is an object, and so a mismatch, as the items of
+// a list of objects are, not a Value left null without an error.
+func TestUnmarshalValueRows(t *testing.T) {
+	var ue *UnmarshalTypeError
+	for _, doc := range []string{"[2]{a,b}:\n  1,2\n  3,4\n", "[2]:\n  - a: 1\n    b: 2\n  - a: 3\n    b: 4\n"} {
+		var v []Value
+		err := Unmarshal([]byte(doc), &v)
+		if !errors.As(err, &ue) || ue.Line != 2 || len(v) != 2 {
+			t.Errorf("%q: got %v, %v; want a mismatch on line 2 and two Values", doc, v, err)
+		}
+	}
+	var rows []Value
+	for _, err := range Rows[Value](NewDecoder(strings.NewReader("[2]{a,b}:\n  1,2\n  3,4\n"))) {
+		if !errors.As(err, &ue) {
+			t.Errorf("Rows: got %v, want a mismatch", err)
+		}
+		rows = append(rows, Value{})
+	}
+	if len(rows) != 2 {
+		t.Errorf("Rows gave %d results, want 2", len(rows))
+	}
+}
+
+// TestSameFields compares header field lists as rowPlan does to reuse a
+// plan: names, order and nested groups must all match.
+func TestSameFields(t *testing.T) {
+	f := func(name string, sub ...Field) Field {
+		fd := Field{Name: []byte(name)}
+		if sub != nil {
+			fd.Fields = sub
+		}
+		return fd
+	}
+	a := []Field{f("a"), f("g", f("x"), f("y")), f("b")}
+	cases := []struct {
+		b    []Field
+		same bool
+	}{
+		{[]Field{f("a"), f("g", f("x"), f("y")), f("b")}, true},
+		{[]Field{f("a"), f("g", f("x"), f("z")), f("b")}, false}, // a nested name differs
+		{[]Field{f("a"), f("g", f("x")), f("b")}, false},         // a nested group is shorter
+		{[]Field{f("a"), f("g"), f("b")}, false},                 // a leaf for a group
+		{[]Field{f("a"), f("g", f("x"), f("y"))}, false},         // a field fewer
+		{[]Field{f("b"), f("g", f("x"), f("y")), f("a")}, false}, // another order
+		{[]Field{f("a"), f("h", f("x"), f("y")), f("b")}, false}, // a group's name differs
+	}
+	for i, c := range cases {
+		if got := sameFields(a, c.b); got != c.same {
+			t.Errorf("case %d: sameFields = %v, want %v", i, got, c.same)
+		}
+		if got := sameFields(c.b, a); got != c.same {
+			t.Errorf("case %d, swapped: sameFields = %v, want %v", i, got, c.same)
+		}
+	}
+	// A leaf against a group of the same name, in either order.
+	if sameFields([]Field{f("g")}, []Field{f("g", f("x"))}) || sameFields([]Field{f("g", f("x"))}, []Field{f("g")}) {
+		t.Error("a leaf matches a group")
+	}
+}
