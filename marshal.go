@@ -132,6 +132,9 @@ type encPlan struct {
 	anyMap  bool                                            // maps: of underlying type map[string]any
 	mapKey  mapKey                                          // maps: how the keys are written
 	collect func(e *Encoder, m mem.Ptr, s *mapScratch) bool // maps: how openMap collects the entries in Go, if it can (sorted, if it says so)
+	// writeSmall writes a small map of the type as the value of a field
+	// in Go, if it can (writeSmallMap).
+	writeSmall func(e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, error)
 
 	// Structs: allPresent, every field is always written (none is
 	// omitempty, omitzero or reached through an embedded pointer);
@@ -345,6 +348,7 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 		pl.anyMap = t.ConvertibleTo(anyMapType)
 		if c, ok := mapCollectors[t.Elem()]; ok && t.ConvertibleTo(reflect.MapOf(stringType, t.Elem())) {
 			pl.collect = c
+			pl.writeSmall = smallMapWriters[t.Elem()]
 		}
 		pl.elem = b.get(t.Elem())
 	case reflect.Struct:
