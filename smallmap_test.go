@@ -2,10 +2,13 @@ package toon
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // smallMapDoc holds maps that writeSmallMap writes: as a field at the
@@ -137,6 +140,64 @@ func TestSmallMapBadKeys(t *testing.T) {
 		}
 		if clash := i == 1; clash != (gerr != nil) {
 			t.Errorf("%q: error %v", m, gerr)
+		}
+	}
+}
+
+// keyedLeaves is a static object of leaves of many kinds, for keyed
+// tables of maps (writeStaticKeyedMap).
+type keyedLeaves struct {
+	S   string      `json:"s"`
+	I8  int8        `json:"i8"`
+	U   uint64      `json:"u"`
+	F32 float32     `json:"f32"`
+	F   float64     `json:"f"`
+	B   bool        `json:"b"`
+	T   time.Time   `json:"t"`
+	P   *int        `json:"p"`
+	N   json.Number `json:"n"`
+	G   struct {
+		X string `json:"x"`
+		Y int    `json:"y"`
+	} `json:"g"`
+}
+
+// TestKeyedMapRowsMatchGeneric checks maps of static objects, written as
+// keyed tables by writeStaticKeyedMap, against their generic equivalents, with
+// each delimiter, cells that need quotes, and keys that need quotes.
+func TestKeyedMapRowsMatchGeneric(t *testing.T) {
+	seven := 7
+	strs := []string{"plain", "a,b", "a|b", "tab\there", "", "-3", "true", "é", "q\"x", strings.Repeat("long ", 20)}
+	m := map[string]keyedLeaves{}
+	for i := 0; i < 40; i++ {
+		var l keyedLeaves
+		l.S = strs[i%len(strs)]
+		l.I8, l.U, l.F32, l.F, l.B = int8(-i), uint64(i)<<60, float32(i)/3, float64(i)*1e-9, i%2 == 0
+		l.T = time.Date(2024, 1, 2, 3, 4, 5, i*1000, time.UTC)
+		if i%3 == 0 {
+			l.P = &seven
+		}
+		l.N = json.Number(strconv.Itoa(i*1000) + "e-2")
+		l.G.X, l.G.Y = strs[(i+3)%len(strs)], i
+		m[smallMapKeys[i%len(smallMapKeys)]+strconv.Itoa(i)] = l
+	}
+	for _, d := range []Delimiter{Comma, Tab, Pipe} {
+		doc := struct {
+			M map[string]keyedLeaves `json:"m"`
+		}{m}
+		got, err := Marshal(doc, WithDelimiter(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := Marshal(jsonEquivalent(t, doc), WithDelimiter(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("delimiter %q: typed and generic differ:\n--- typed\n%s\n--- generic\n%s", d, got, want)
+		}
+		if !bytes.Contains(got, []byte("m[40:")) {
+			t.Fatalf("delimiter %q: not a keyed table:\n%s", d, got)
 		}
 	}
 }
