@@ -721,6 +721,92 @@ var mapCollectors = map[reflect.Type]func(e *Encoder, m mem.Ptr, s *mapScratch) 
 	reflect.TypeFor[float64](): collectMap[float64],
 }
 
+// smallMapWriters are writeSmallMap for the maps of mapCollectors, by
+// their value type.
+var smallMapWriters = map[reflect.Type]func(e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, error){
+	reflect.TypeFor[bool]():    writeSmallMap[bool],
+	reflect.TypeFor[string]():  writeSmallMap[string],
+	reflect.TypeFor[int]():     writeSmallMap[int],
+	reflect.TypeFor[int64]():   writeSmallMap[int64],
+	reflect.TypeFor[float64](): writeSmallMap[float64],
+}
+
+// smallEnt is an entry of a map that writeSmallMap writes: its key, the
+// key's first bytes (keyPrefix) and its value.
+type smallEnt[V any] struct {
+	key string
+	pre uint64
+	val V
+}
+
+// writeSmallMap writes the map m, of underlying type map[string]V for a
+// primitive V, as the value of a field whose key is written at depth d,
+// as writeObject would: `:` and a field line at depth d+1 for each entry,
+// in key order. It does when the map has from 1 to sortSmall entries, the
+// nesting allows one more level without tracking it (enter, visit), and
+// no key has bad bytes replaced (keyClash); it reports whether it did, and
+// writes nothing when it did not. The entries are sorted by insertion as
+// they are read, with their values, in an array on this function's stack,
+// where no store costs a write barrier, and nothing goes through the
+// scratch stacks.
+func writeSmallMap[V any](e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, error) {
+	mp := mem.Load[map[string]V](mem.Of(&m))
+	n := len(mp)
+	if n == 0 || n > sortSmall || e.level+1 > min(e.opts.maxDepth, cycleDepth) {
+		return false, nil
+	}
+	var loc [sortSmall]smallEnt[V]
+	k := 0
+	for key, x := range mp {
+		if k == n {
+			break
+		}
+		ent := smallEnt[V]{key: key, pre: keyPrefix(key), val: x}
+		j := k
+		for ; j > 0 && (ent.pre < loc[j-1].pre || ent.pre == loc[j-1].pre && ent.key < loc[j-1].key); j-- {
+			loc[j] = loc[j-1]
+		}
+		loc[j] = ent
+		k++
+	}
+	indent := (d + 1) * e.opts.indent
+	kind, size, mask := pl.elem.kind, pl.elem.size, e.docMask
+	b := append(e.b, ':')
+	for i := range loc[:k] {
+		b = append(b, '\n')
+		if indent <= len(spaces) {
+			b = append(b, spaces[:indent]...)
+		} else {
+			b = appendIndent(b, indent)
+		}
+		var bad bool
+		if b, bad = appendKeyR(b, loc[i].key); bad {
+			return false, nil // for keyClash, on the general path
+		}
+		b = append(b, ':', ' ')
+		b = appendBasic(b, kind, size, mem.Of(&loc[i].val), mask)
+	}
+	e.setB(b)
+	return true, e.maybeFlush()
+}
+
+// appendBasic appends the value at p of a Go basic kind that a map of
+// smallMapWriters holds, as appendTyped does.
+func appendBasic(b []byte, kind encKind, size uintptr, p mem.Ptr, mask uint8) []byte {
+	switch kind {
+	case ekString:
+		return appendStr(b, *mem.As[string](p), mask)
+	case ekInt:
+		return appendInt(b, loadInt(p, size))
+	case ekFloat64:
+		return appendFloat(b, *mem.As[float64](p), 64)
+	}
+	if *mem.As[bool](p) {
+		return append(b, "true"...)
+	}
+	return append(b, "false"...)
+}
+
 // closeView returns the scratch stacks to their state before v was
 // opened. The copies of a map's values stay in their slots until the next
 // map takes them or the document ends (encScratch.reset).
@@ -1090,6 +1176,11 @@ func (e *Encoder) openChecked(v *objView, pl *encPlan, p mem.Ptr) error {
 // §8) or `key:` for an empty object, the keyed form when it qualifies
 // (§9.5), else its fields.
 func (e *Encoder) writeObject(pl *encPlan, p mem.Ptr, at place, d int) error {
+	if at == atField && pl.writeSmall != nil {
+		if done, err := pl.writeSmall(e, pl, p, d); done {
+			return err
+		}
+	}
 	var v objView
 	err := e.openChecked(&v, pl, p)
 	defer e.closeView(&v)

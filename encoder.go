@@ -78,6 +78,7 @@ type Encoder struct {
 	b       []byte                     // output not yet written to out
 	err     error                      // sticky error
 	noFlush bool                       // Marshal: keep everything in b
+	sized   bool                       // Marshal: b is sized after the last document of its type (reserve leaves it)
 
 	started bool // a line has been written: the next line starts with LF
 	done    bool // the document is complete
@@ -461,26 +462,56 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 	applyOptions(&e.opts, opts)
 	e.setOptions(e.opts)
 	e.noFlush = true
-	e.acquire()
+	// A large document is written into the slice it is returned in, sized
+	// after the last document of the same type, so that it need not be
+	// copied out. The others, and the first of their type, are written
+	// into a pooled buffer and copied.
+	root, _, _ := e.dynamic(v)
+	own := false
+	if n := int(root.marshalLen.Load()); n >= ownMin {
+		e.b = make([]byte, 0, n+n/marshalSlack+rowSlack+1024)
+		own, e.sized = true, true
+	} else {
+		e.acquire()
+	}
 	var out []byte
 	err := e.encodeRoot(v)
 	if err == nil {
 		err = e.checkLines()
 	}
 	if err == nil {
-		if len(e.b) >= handOver && cap(e.b)-len(e.b) <= len(e.b)/8 {
+		root.marshalLen.Store(int64(len(e.b)))
+		switch {
+		case own && len(e.b) >= cap(e.b)/2:
+			out = e.b
+		case !own && len(e.b) >= handOver && cap(e.b)-len(e.b) <= len(e.b)/8:
 			// A large document that fills its buffer (a table sized in
 			// advance): hand the buffer over rather than copy it.
 			out = e.b
 			e.b = e.b[:0:0]
-		} else {
+		default:
 			out = bytes.Clone(e.b)
 		}
+	}
+	if own {
+		e.b, e.sized = nil, false // not pooled
 	}
 	e.Reset(nil)
 	marshalPool.Put(e)
 	return out, err
 }
+
+// ownMin is the length of the last document of a type from which Marshal
+// writes the next one into a slice of its own, and marshalSlack sets the
+// room it leaves past that length: a 1/marshalSlack part of it, for a
+// document a little longer, and the room the row writers keep ahead of
+// their text (rowSlack), which would else grow the slice near its end.
+// From ownMin on, the room left is not much more than what the rounding
+// of a large allocation to whole pages adds to a copy.
+const (
+	ownMin       = 64 << 10
+	marshalSlack = 32
+)
 
 func appendNumberString(b []byte, s string) ([]byte, error) {
 	b, ok := appendNumber(b, mem.Bytes(s))

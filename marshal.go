@@ -15,6 +15,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -131,6 +132,9 @@ type encPlan struct {
 	anyMap  bool                                            // maps: of underlying type map[string]any
 	mapKey  mapKey                                          // maps: how the keys are written
 	collect func(e *Encoder, m mem.Ptr, s *mapScratch) bool // maps: how openMap collects the entries in Go, if it can (sorted, if it says so)
+	// writeSmall writes a small map of the type as the value of a field
+	// in Go, if it can (writeSmallMap).
+	writeSmall func(e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, error)
 
 	// Structs: allPresent, every field is always written (none is
 	// omitempty, omitzero or reached through an embedded pointer);
@@ -161,6 +165,10 @@ type encPlan struct {
 	// segs are a static object's fields segment (staticFields)
 	// with each delimiter, by delimIndex.
 	segs [3][]byte
+
+	// marshalLen is the length of the last document Marshal wrote of a
+	// value of this type at the root, which sizes the next one's buffer.
+	marshalLen atomic.Int64
 }
 
 type encField struct {
@@ -340,6 +348,7 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 		pl.anyMap = t.ConvertibleTo(anyMapType)
 		if c, ok := mapCollectors[t.Elem()]; ok && t.ConvertibleTo(reflect.MapOf(stringType, t.Elem())) {
 			pl.collect = c
+			pl.writeSmall = smallMapWriters[t.Elem()]
 		}
 		pl.elem = b.get(t.Elem())
 	case reflect.Struct:
@@ -995,11 +1004,18 @@ const sampleRows = 64
 
 // reserve makes room in the output buffer of Marshal (which keeps the
 // whole document) for rows more rows of about perRow bytes, so that a
-// large table grows the buffer once rather than by repeated doubling.
+// large table grows the buffer once rather than by repeated doubling. A
+// buffer sized after the last document of the type (Encoder.sized) is
+// grown only for a document much larger than that one: the estimate is
+// rough, and the room left holds a document as large as the last.
 func (e *Encoder) reserve(perRow, rows int) {
 	need := perRow*rows + perRow*rows/16
-	if need > 0 && cap(e.b)-len(e.b) < need {
-		e.b = slices.Grow(e.b, need)
+	room := cap(e.b) - len(e.b)
+	if e.sized {
+		need /= 2
+	}
+	if need > 0 && room < need {
+		e.b = slices.Grow(e.b, perRow*rows+perRow*rows/16)
 	}
 }
 

@@ -1178,3 +1178,67 @@ func TestMarshalMapsAlike(t *testing.T) {
 		sameAsGeneric(t, map[string]any{"doc": doc, "again": doc})
 	}
 }
+
+// TestMarshalSizedResult checks Marshal of documents of one type whose
+// sizes go up and down, across ownMin: from the second, a large one is
+// written into a slice sized after the last (Encoder.marshalLen), which
+// may be too short (it grows) or much too long (the document is copied
+// out). Each result is the text Encode writes, and holds no more than
+// twice its length.
+func TestMarshalSizedResult(t *testing.T) {
+	type row struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+		Tags []string
+	}
+	type doc struct {
+		Rows  []row          `json:"rows"`
+		Notes map[string]int `json:"notes"`
+	}
+	build := func(n int) doc {
+		d := doc{Notes: map[string]int{"n": n}}
+		for i := 0; i < n; i++ {
+			d.Rows = append(d.Rows, row{ID: i, Name: "name-" + strconv.Itoa(i*7919), Tags: []string{"a", strings.Repeat("t", i%50)}})
+		}
+		return d
+	}
+	for _, n := range []int{10, 3000, 3000, 3100, 2900, 40000, 40000, 100, 3000, 2000, 1, 20000} {
+		d := build(n)
+		got, err := Marshal(&d, WithDelimiter(Tab))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want bytes.Buffer
+		if err := NewEncoder(&want, WithDelimiter(Tab)).Encode(d); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%d rows: Marshal and Encode differ", n)
+		}
+		if len(got) >= ownMin && cap(got) > 2*len(got) {
+			t.Errorf("%d rows: result of %d bytes holds %d", n, len(got), cap(got))
+		}
+	}
+	// A large table, for which valueRows would make room (reserve), of
+	// the size of the last: only the result is allocated.
+	if raceEnabled {
+		return
+	}
+	type flat struct {
+		ID   int    `json:"id"`
+		Name string `json:"name"`
+	}
+	table := make([]flat, 40000)
+	for i := range table {
+		table[i] = flat{100000 + i, "name-" + strconv.Itoa(10000000+i*7919)} // rows alike in length
+	}
+	var rows any = table
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := Marshal(rows); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("Marshal of a large table made %v allocations, want only its result", allocs)
+	}
+}
