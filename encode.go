@@ -791,7 +791,9 @@ func writeSmallMap[V any](e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, erro
 }
 
 // appendBasic appends the value at p of a Go basic kind that a map of
-// smallMapWriters holds, as appendTyped does.
+// smallMapWriters holds, as appendTyped does. (appendTyped's p escapes,
+// through its pointer kinds: called with an entry of writeSmallMap's
+// array, it would move the array to the heap.)
 func appendBasic(b []byte, kind encKind, size uintptr, p mem.Ptr, mask uint8) []byte {
 	switch kind {
 	case ekString:
