@@ -93,19 +93,19 @@ func (d *Decoder) runLines() {
 	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
 		return // rows follow, which the fast path or step takes
 	}
-	// The state a line changes is kept in locals while the run goes on,
-	// and stored back when it ends (or, for the queue, before a call that
-	// appends to it): the position in the buffer, the line count, the
-	// queue and the marks. The last two lines taken (d.end and d.cur,
-	// which no error of a run needs before then) are set from the marks
-	// when it ends.
+	// The position in the buffer and the line count are kept in locals
+	// while the run goes on, and stored back when it ends. The queue and
+	// the marks are read and stored back by each line taken, once it is
+	// known to be taken: they are not live while a line is read, which
+	// leaves registers to its reading. The last two lines taken (d.end and
+	// d.cur, which no error of a run needs before then) are set from the
+	// marks when it ends.
 	lr := &d.lr
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
 	buf := lr.buf[:lr.end]
 	pos, num := lr.pos, lr.lineNum
-	q, marks := d.queue, d.marks
-	nmarks := len(marks) // the marks before this run's
+	nmarks := len(d.marks) // the marks before this run's
 	// An indent size that is a power of two gives a line's depth by a
 	// shift, with no branch on the line's width (depthOf keeps the last
 	// width's depth, which changes from line to line here).
@@ -113,7 +113,7 @@ func (d *Decoder) runLines() {
 	shift := uint(lr.shift)
 	odds := lr.indent - 1
 lines:
-	for len(q) < runTokens {
+	for len(d.queue) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
 		// found in the block of four words at its start, or past it a
 		// word at a time (for the run's first line, from lr.scanned:
@@ -310,6 +310,7 @@ lines:
 		}
 
 		// The line is taken: the general path's steps, without their checks.
+		q, marks := d.queue, d.marks
 		if len(marks) == 0 {
 			d.first = d.line
 		}
@@ -324,6 +325,7 @@ lines:
 		}
 		m := &marks[len(marks)-1]
 		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
+		d.marks = marks
 		pos = e + 1
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
@@ -342,6 +344,7 @@ lines:
 			for c, at := range d.cellAt {
 				r[at] = d.vals[c]
 			}
+			d.queue = q
 			continue
 		}
 		if item {
@@ -384,9 +387,10 @@ lines:
 		default:
 			q = append(q, t)
 		}
+		d.queue = q
 	}
-	d.queue, d.marks = q, marks
-	d.halted = len(q) < runTokens
+	marks := d.marks
+	d.halted = len(d.queue) < runTokens
 	if len(marks) > nmarks { // lines were taken
 		lr.pos, lr.scanned, lr.lineNum = pos, pos, num
 		// The last two lines taken: the marks of this run's last two, or
