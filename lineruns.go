@@ -115,15 +115,11 @@ func (d *Decoder) runLines() {
 lines:
 	for len(d.queue) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
-		// found in the block of four words at its start, or past it a
-		// word at a time (for the run's first line, from lr.scanned:
-		// readLine may have scanned part of the line for it before),
-		// with the high bits of the bytes before it (ascii: all below
-		// 0x80, known only for a line scanned from its start). The
-		// lowest LF flag of a word is exact (a borrow only runs upward),
-		// and the bytes before the LF are those below it. From the 64th
-		// byte on, or near the end of the data, the rest is left to
-		// indexNewline.
+		// found in the block of four words at its start, or past it by
+		// lineEnd (for the run's first line, from lr.scanned: readLine
+		// may have scanned part of the line for it before), with the
+		// high bits of the bytes before it (ascii: all below 0x80, known
+		// only for a line scanned from its start).
 		e, ascii := -1, false
 		i, hi := pos, uint64(0)
 		if pos == lr.pos {
@@ -151,22 +147,10 @@ lines:
 				sp = n
 			}
 		}
-		for stop := min(i+64, len(buf)-8); e < 0 && i <= stop; i += 8 {
-			w := binary.LittleEndian.Uint64(buf[i:])
-			if lf := lfFlags(w); lf != 0 {
-				below := lf&-lf - 1
-				e = i + bits.TrailingZeros64(lf)>>3
-				ascii = (hi|w&below)&swarHi == 0 && whole
-				break
-			}
-			hi |= w
-		}
 		if e < 0 {
-			j := indexNewline(buf[i:])
-			if j < 0 {
+			if e, ascii = lineEnd(buf, i, hi, whole); e < 0 {
 				break
 			}
-			e = i + j
 		}
 		if e-pos > lr.maxLine {
 			break
@@ -407,6 +391,29 @@ lines:
 		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
+}
+
+// lineEnd returns the offset in buf of the LF that ends a line whose
+// bytes before i hold none, and whether the line's bytes are all below
+// 0x80, which it tells only when whole (the line's bytes before i, whose
+// words OR-ed are hi, are all known) and when the LF is found within 64
+// bytes of i; -1 when buf holds no LF from i on. The lowest LF flag of a
+// word is exact (a borrow only runs upward), and the bytes before the LF
+// are those below it. From the 64th byte on, or near the end of the data,
+// the rest is left to indexNewline.
+func lineEnd(buf []byte, i int, hi uint64, whole bool) (int, bool) {
+	for stop := min(i+64, len(buf)-8); i <= stop; i += 8 {
+		w := binary.LittleEndian.Uint64(buf[i:])
+		if lf := lfFlags(w); lf != 0 {
+			below := lf&-lf - 1
+			return i + bits.TrailingZeros64(lf)>>3, (hi|w&below)&swarHi == 0 && whole
+		}
+		hi |= w
+	}
+	if j := indexNewline(buf[i:]); j >= 0 {
+		return i + j, false
+	}
+	return -1, false
 }
 
 // keyAt returns at, the offset of src in the line reader's buffer, when
