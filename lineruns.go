@@ -690,15 +690,11 @@ const lineBlock = 32
 // firstFlag returns the offset of the first byte flagged in f0 to f3,
 // the flags of four consecutive words (0x80 in a flagged byte; only the
 // lowest flag of each word needs to be exact), 32 when none is flagged.
-// It has no branch: a word with no flag counts 8 bytes (its trailing
-// zeros are 64), and a later word counts only when the ones before it
-// counted 8 each.
+// It has no branch: the flags are packed into one bit a byte (packWord),
+// the four words' side by side, whose lowest bit is the first flag.
 func firstFlag(f0, f1, f2, f3 uint64) int {
-	p0 := bits.TrailingZeros64(f0) >> 3
-	p1 := bits.TrailingZeros64(f1) >> 3
-	p2 := bits.TrailingZeros64(f2) >> 3
-	p3 := bits.TrailingZeros64(f3) >> 3
-	return p0 + (-(p0 >> 3) & (p1 + (-(p1 >> 3) & (p2 + (-(p2 >> 3) & p3)))))
+	m := packWord(f0)>>56 | packWord(f1)>>48 | packWord(f2)>>40 | packWord(f3)>>32
+	return bits.TrailingZeros64(m | 1<<32)
 }
 
 // lfFlags flags the LFs of w; the lowest flag is exact (a borrow only runs
