@@ -72,6 +72,7 @@ type lineRuns struct {
 	// any step).
 	halted bool
 	vals   []Token // the values of an inline array, until its line is taken
+	head   runHead // the header runField found last, until its line is taken
 }
 
 // closeFails reports whether closing scope f (pop) would fail: a list,
@@ -195,8 +196,8 @@ lines:
 		// unquoted into scratch or out of its quotes.
 		kat := -1
 		item := false
-		var h runHead // a header on the line (kind runNone: none)
-		row := false  // the line is an entry of the keyed object f
+		var hk uint8 // the kind of a header on the line (d.head), runNone: none
+		row := false // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are a plain key and its colon.
@@ -204,7 +205,7 @@ lines:
 				k, v = text[:i], text[i+1:]
 				kat = pos + sp
 			} else {
-				k, v, h = d.runField(text, i)
+				k, v, hk = d.runField(text, i)
 				kat = keyAt(k, text, pos+sp)
 			}
 		case fKeyed:
@@ -230,7 +231,7 @@ lines:
 				rest = rest[1:]
 			}
 			at := pos + len(full) - len(rest)
-			k, v, h = d.runField(rest, plainKeyEndAt(buf, at))
+			k, v, hk = d.runField(rest, plainKeyEndAt(buf, at))
 			kat = keyAt(k, rest, at)
 			item = true
 		}
@@ -242,12 +243,12 @@ lines:
 		opens := 0 // scopes the line opens
 		switch {
 		case row:
-		case h.kind == runInline:
-			if len(v) == 0 || !d.runCells(v, h.delim) || strict && len(d.vals) != h.n {
+		case hk == runInline:
+			if len(v) == 0 || !d.runCells(v, d.head.delim) || strict && len(d.vals) != d.head.n {
 				break lines // a list or an empty array, or step reports an error
 			}
 			opens = 1 // the array's level (openArray's depth check)
-		case h.kind != runNone:
+		case hk != runNone:
 			if len(v) != 0 {
 				break lines // a header error
 			}
@@ -348,13 +349,13 @@ lines:
 		}
 		q = append(q, KeyToken(k))
 		switch {
-		case h.kind == runInline:
-			q = append(q, ArrayStartToken(h.n, FormInline, Delimiter(h.delim), nil))
+		case hk == runInline:
+			q = append(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
 			q = append(q, d.vals...)
 			q = append(q, ArrayEndToken())
-		case h.kind != runNone:
+		case hk != runNone:
 			d.queue = q
-			rows := d.runTable(k, h, depth)
+			rows := d.runTable(k, depth)
 			q = d.queue
 			if rows {
 				// Rows follow, which runs leave to the fast path or
@@ -473,31 +474,33 @@ const (
 // | or tab. k is nil for any other text. The general path (fieldLine,
 // parseHeader) reads such a header the same way: the line's first
 // unquoted bracket and colon are the header's, and a plain key is a key
-// in both modes. i is plainKeyEnd(text).
-func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
+// in both modes. i is plainKeyEnd(text). kind is the header's kind, whose
+// length, delimiter and fields are left in d.head; runNone for no header.
+func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
+	h := &d.head
 	switch {
 	case i == 0:
 		k, v = d.runKey(text) // a quoted key, or none
-		return k, v, h
+		return k, v, runNone
 	case i == len(text):
-		return nil, nil, h
+		return nil, nil, runNone
 	case text[i] == ':':
-		return text[:i], text[i+1:], h
+		return text[:i], text[i+1:], runNone
 	case text[i] != '[':
-		return nil, nil, h
+		return nil, nil, runNone
 	}
 	n, keyed, delim, j, ok := bracketSegment(text, i+1)
 	if !ok {
-		return nil, nil, h
+		return nil, nil, runNone
 	}
-	h.kind, h.delim, h.n = runInline, delim, n
+	h.kind, h.delim, h.n, h.group = runInline, delim, n, nil
 	if keyed {
 		h.kind = runKeyed
 	}
 	if j < len(text) && text[j] == '{' {
 		g := d.headerParser.seenAt(text, j, h.delim)
 		if g == nil || len(g.fields) == 0 {
-			return nil, nil, h
+			return nil, nil, runNone
 		}
 		h.group = g
 		j += g.end - g.start
@@ -505,20 +508,21 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
 			h.kind = runTabular
 		}
 	} else if h.kind == runKeyed {
-		return nil, nil, h // a keyed header needs fields
+		return nil, nil, runNone // a keyed header needs fields
 	}
 	if j >= len(text) || text[j] != ':' {
-		return nil, nil, h
+		return nil, nil, runNone
 	}
-	return text[:i], text[j+1:], h
+	return text[:i], text[j+1:], h.kind
 }
 
-// runTable opens the table of header h, whose key k stands at depth, with
+// runTable opens the table of header d.head, whose key k stands at depth, with
 // openArray; its Key token is queued. (A run's header has fields, so
 // openArray opens a keyed or tabular table, which cannot fail: runLines
 // checked the depth.) It reports whether the table is a tabular array
 // with rows to come, which runs do not take (runRows).
-func (d *Decoder) runTable(k []byte, h runHead, depth int) bool {
+func (d *Decoder) runTable(k []byte, depth int) bool {
+	h := &d.head
 	g := h.group
 	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: h.kind == runKeyed, delim: h.delim,
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
