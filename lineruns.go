@@ -202,7 +202,12 @@ lines:
 		case fObject, fItem:
 			// Most field lines are a plain key and its colon.
 			if i := plainKeyEndAt(buf, pos+sp); i > 0 && i < len(text) && text[i] == ':' {
-				k, v = text[:i], text[i+1:]
+				// The value most often follows the colon and one space.
+				j := i + 1
+				if j < len(text) && text[j] == ' ' {
+					j++
+				}
+				k, v = text[:i], text[j:]
 				kat = pos + sp
 			} else {
 				k, v, hk = d.runField(text, i)
@@ -295,22 +300,23 @@ lines:
 		}
 
 		// The line is taken: the general path's steps, without their checks.
-		q, marks := d.queue, d.marks
-		if len(marks) == 0 {
+		q := d.queue
+		nm := len(d.marks)
+		if nm == 0 {
 			d.first = d.line
 		}
 		num++
 		// The mark's fields are stored one at a time: a composite
 		// literal is built on the stack and copied with wider loads than
-		// its stores, which stalls.
-		if len(marks) < cap(marks) {
-			marks = marks[:len(marks)+1]
+		// its stores, which stalls. Within the capacity, only the
+		// length of d.marks is stored.
+		if nm < cap(d.marks) {
+			d.marks = d.marks[:nm+1]
 		} else {
-			marks = append(marks, lineMark{})
+			d.marks = append(d.marks, lineMark{})
 		}
-		m := &marks[len(marks)-1]
+		m := &d.marks[nm]
 		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
-		d.marks = marks
 		pos = e + 1
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
