@@ -522,8 +522,8 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
 	return text[:i], text[j+1:], h.kind
 }
 
-// runTable opens the table of header d.head, whose key k stands at depth, with
-// openArray; its Key token is queued. (A run's header has fields, so
+// runTable opens the table of header d.head, whose key k stands at depth,
+// with openArray; its Key token is queued. (A run's header has fields, so
 // openArray opens a keyed or tabular table, which cannot fail: runLines
 // checked the depth.) It reports whether the table is a tabular array
 // with rows to come, which runs do not take (runRows).
