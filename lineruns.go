@@ -72,6 +72,7 @@ type lineRuns struct {
 	// any step).
 	halted bool
 	vals   []Token // the values of an inline array, until its line is taken
+	head   runHead // the header runField found last, until its line is taken
 }
 
 // closeFails reports whether closing scope f (pop) would fail: a list,
@@ -93,31 +94,33 @@ func (d *Decoder) runLines() {
 	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
 		return // rows follow, which the fast path or step takes
 	}
-	// The state a line changes is kept in locals while the run goes on,
-	// and stored back when it ends (or, for the queue, before a call that
-	// appends to it): the position in the buffer, the line count, the
-	// queue and the marks. The last two lines taken (d.end and d.cur,
-	// which no error of a run needs before then) are set from the marks
-	// when it ends.
+	// The position in the buffer and the line count are kept in locals
+	// while the run goes on, and stored back when it ends. The queue and
+	// the marks are read and stored back by each line taken, once it is
+	// known to be taken: they are not live while a line is read, which
+	// leaves registers to its reading. The last two lines taken (d.end and
+	// d.cur, which no error of a run needs before then) are set from the
+	// marks when it ends.
 	lr := &d.lr
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
 	buf := lr.buf[:lr.end]
 	pos, num := lr.pos, lr.lineNum
-	q, marks := d.queue, d.marks
-	nmarks := len(marks) // the marks before this run's
+	nmarks := len(d.marks) // the marks before this run's
+	// An indent size that is a power of two gives a line's depth by a
+	// shift, with no branch on the line's width (depthOf keeps the last
+	// width's depth, which changes from line to line here).
+	pow2 := lr.shift >= 0
+	shift := uint(lr.shift)
+	odds := lr.indent - 1
 lines:
-	for len(q) < runTokens {
+	for len(d.queue) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
-		// found in the block of four words at its start, or past it a
-		// word at a time (for the run's first line, from lr.scanned:
-		// readLine may have scanned part of the line for it before),
-		// with the high bits of the bytes before it (ascii: all below
-		// 0x80, known only for a line scanned from its start). The
-		// lowest LF flag of a word is exact (a borrow only runs upward),
-		// and the bytes before the LF are those below it. From the 64th
-		// byte on, or near the end of the data, the rest is left to
-		// indexNewline.
+		// found in the block of four words at its start, or past it by
+		// lineEnd (for the run's first line, from lr.scanned: readLine
+		// may have scanned part of the line for it before), with the
+		// high bits of the bytes before it (ascii: all below 0x80, known
+		// only for a line scanned from its start).
 		e, ascii := -1, false
 		i, hi := pos, uint64(0)
 		if pos == lr.pos {
@@ -145,22 +148,10 @@ lines:
 				sp = n
 			}
 		}
-		for stop := min(i+64, len(buf)-8); e < 0 && i <= stop; i += 8 {
-			w := binary.LittleEndian.Uint64(buf[i:])
-			if lf := lfFlags(w); lf != 0 {
-				below := lf&-lf - 1
-				e = i + bits.TrailingZeros64(lf)>>3
-				ascii = (hi|w&below)&swarHi == 0 && whole
-				break
-			}
-			hi |= w
-		}
 		if e < 0 {
-			j := indexNewline(buf[i:])
-			if j < 0 {
+			if e, ascii = lineEnd(buf, i, hi, whole); e < 0 {
 				break
 			}
-			e = i + j
 		}
 		if e-pos > lr.maxLine {
 			break
@@ -179,7 +170,13 @@ lines:
 		if c := text[0]; c == '#' || c == '\t' {
 			break // a comment, or a tab in the indentation
 		}
-		depth, odd := lr.depthOf(sp)
+		var depth int
+		var odd bool
+		if pow2 {
+			depth, odd = sp>>shift, sp&odds != 0
+		} else {
+			depth, odd = lr.depthOf(sp)
+		}
 		if odd || strict && !ascii && !validUTF8(text) {
 			break
 		}
@@ -199,16 +196,21 @@ lines:
 		// unquoted into scratch or out of its quotes.
 		kat := -1
 		item := false
-		var h runHead // a header on the line (kind runNone: none)
-		row := false  // the line is an entry of the keyed object f
+		var hk uint8 // the kind of a header on the line (d.head), runNone: none
+		row := false // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are a plain key and its colon.
 			if i := plainKeyEndAt(buf, pos+sp); i > 0 && i < len(text) && text[i] == ':' {
-				k, v = text[:i], text[i+1:]
+				// The value most often follows the colon and one space.
+				j := i + 1
+				if j < len(text) && text[j] == ' ' {
+					j++
+				}
+				k, v = text[:i], text[j:]
 				kat = pos + sp
 			} else {
-				k, v, h = d.runField(text, i)
+				k, v, hk = d.runField(text, i)
 				kat = keyAt(k, text, pos+sp)
 			}
 		case fKeyed:
@@ -234,7 +236,7 @@ lines:
 				rest = rest[1:]
 			}
 			at := pos + len(full) - len(rest)
-			k, v, h = d.runField(rest, plainKeyEndAt(buf, at))
+			k, v, hk = d.runField(rest, plainKeyEndAt(buf, at))
 			kat = keyAt(k, rest, at)
 			item = true
 		}
@@ -246,12 +248,12 @@ lines:
 		opens := 0 // scopes the line opens
 		switch {
 		case row:
-		case h.kind == runInline:
-			if len(v) == 0 || !d.runCells(v, h.delim) || strict && len(d.vals) != h.n {
+		case hk == runInline:
+			if len(v) == 0 || !d.runCells(v, d.head.delim) || strict && len(d.vals) != d.head.n {
 				break lines // a list or an empty array, or step reports an error
 			}
 			opens = 1 // the array's level (openArray's depth check)
-		case h.kind != runNone:
+		case hk != runNone:
 			if len(v) != 0 {
 				break lines // a header error
 			}
@@ -298,19 +300,22 @@ lines:
 		}
 
 		// The line is taken: the general path's steps, without their checks.
-		if len(marks) == 0 {
+		q := d.queue
+		nm := len(d.marks)
+		if nm == 0 {
 			d.first = d.line
 		}
 		num++
 		// The mark's fields are stored one at a time: a composite
 		// literal is built on the stack and copied with wider loads than
-		// its stores, which stalls.
-		if len(marks) < cap(marks) {
-			marks = marks[:len(marks)+1]
+		// its stores, which stalls. Within the capacity, only the
+		// length of d.marks is stored.
+		if nm < cap(d.marks) {
+			d.marks = d.marks[:nm+1]
 		} else {
-			marks = append(marks, lineMark{})
+			d.marks = append(d.marks, lineMark{})
 		}
-		m := &marks[len(marks)-1]
+		m := &d.marks[nm]
 		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
 		pos = e + 1
 		d.line.num = num // push records it
@@ -330,6 +335,7 @@ lines:
 			for c, at := range d.cellAt {
 				r[at] = d.vals[c]
 			}
+			d.queue = q
 			continue
 		}
 		if item {
@@ -337,19 +343,25 @@ lines:
 			q = append(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
-				f.keys.addWords(k, kw) // the first key of the new object: no look-up, the set is empty
+				// The first key of a new object: no duplicate.
+				if ks := &f.keys; len(k) <= shortKey {
+					ks.seen |= kw.bit()
+					ks.words = append(ks.words, kw)
+				} else {
+					ks.addWords(k, kw)
+				}
 			}
 			depth++
 		}
 		q = append(q, KeyToken(k))
 		switch {
-		case h.kind == runInline:
-			q = append(q, ArrayStartToken(h.n, FormInline, Delimiter(h.delim), nil))
+		case hk == runInline:
+			q = append(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
 			q = append(q, d.vals...)
 			q = append(q, ArrayEndToken())
-		case h.kind != runNone:
+		case hk != runNone:
 			d.queue = q
-			rows := d.runTable(k, h, depth)
+			rows := d.runTable(k, depth)
 			q = d.queue
 			if rows {
 				// Rows follow, which runs leave to the fast path or
@@ -366,9 +378,10 @@ lines:
 		default:
 			q = append(q, t)
 		}
+		d.queue = q
 	}
-	d.queue, d.marks = q, marks
-	d.halted = len(q) < runTokens
+	marks := d.marks
+	d.halted = len(d.queue) < runTokens
 	if len(marks) > nmarks { // lines were taken
 		lr.pos, lr.scanned, lr.lineNum = pos, pos, num
 		// The last two lines taken: the marks of this run's last two, or
@@ -385,6 +398,29 @@ lines:
 		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
+}
+
+// lineEnd returns the offset in buf of the LF that ends a line whose
+// bytes before i hold none, and whether the line's bytes are all below
+// 0x80, which it tells only when whole (the line's bytes before i, whose
+// words OR-ed are hi, are all known) and when the LF is found within 64
+// bytes of i; -1 when buf holds no LF from i on. The lowest LF flag of a
+// word is exact (a borrow only runs upward), and the bytes before the LF
+// are those below it. From the 64th byte on, or near the end of the data,
+// the rest is left to indexNewline.
+func lineEnd(buf []byte, i int, hi uint64, whole bool) (int, bool) {
+	for stop := min(i+64, len(buf)-8); i <= stop; i += 8 {
+		w := binary.LittleEndian.Uint64(buf[i:])
+		if lf := lfFlags(w); lf != 0 {
+			below := lf&-lf - 1
+			return i + bits.TrailingZeros64(lf)>>3, (hi|w&below)&swarHi == 0 && whole
+		}
+		hi |= w
+	}
+	if j := indexNewline(buf[i:]); j >= 0 {
+		return i + j, false
+	}
+	return -1, false
 }
 
 // keyAt returns at, the offset of src in the line reader's buffer, when
@@ -444,31 +480,33 @@ const (
 // | or tab. k is nil for any other text. The general path (fieldLine,
 // parseHeader) reads such a header the same way: the line's first
 // unquoted bracket and colon are the header's, and a plain key is a key
-// in both modes. i is plainKeyEnd(text).
-func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
+// in both modes. i is plainKeyEnd(text). kind is the header's kind, whose
+// length, delimiter and fields are left in d.head; runNone for no header.
+func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
+	h := &d.head
 	switch {
 	case i == 0:
 		k, v = d.runKey(text) // a quoted key, or none
-		return k, v, h
+		return k, v, runNone
 	case i == len(text):
-		return nil, nil, h
+		return nil, nil, runNone
 	case text[i] == ':':
-		return text[:i], text[i+1:], h
+		return text[:i], text[i+1:], runNone
 	case text[i] != '[':
-		return nil, nil, h
+		return nil, nil, runNone
 	}
 	n, keyed, delim, j, ok := bracketSegment(text, i+1)
 	if !ok {
-		return nil, nil, h
+		return nil, nil, runNone
 	}
-	h.kind, h.delim, h.n = runInline, delim, n
+	h.kind, h.delim, h.n, h.group = runInline, delim, n, nil
 	if keyed {
 		h.kind = runKeyed
 	}
 	if j < len(text) && text[j] == '{' {
 		g := d.headerParser.seenAt(text, j, h.delim)
 		if g == nil || len(g.fields) == 0 {
-			return nil, nil, h
+			return nil, nil, runNone
 		}
 		h.group = g
 		j += g.end - g.start
@@ -476,20 +514,21 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, h runHead) {
 			h.kind = runTabular
 		}
 	} else if h.kind == runKeyed {
-		return nil, nil, h // a keyed header needs fields
+		return nil, nil, runNone // a keyed header needs fields
 	}
 	if j >= len(text) || text[j] != ':' {
-		return nil, nil, h
+		return nil, nil, runNone
 	}
-	return text[:i], text[j+1:], h
+	return text[:i], text[j+1:], h.kind
 }
 
-// runTable opens the table of header h, whose key k stands at depth, with
-// openArray; its Key token is queued. (A run's header has fields, so
+// runTable opens the table of header d.head, whose key k stands at depth,
+// with openArray; its Key token is queued. (A run's header has fields, so
 // openArray opens a keyed or tabular table, which cannot fail: runLines
 // checked the depth.) It reports whether the table is a tabular array
 // with rows to come, which runs do not take (runRows).
-func (d *Decoder) runTable(k []byte, h runHead, depth int) bool {
+func (d *Decoder) runTable(k []byte, depth int) bool {
+	h := &d.head
 	g := h.group
 	d.hdr = header{key: k, hasKey: true, n: h.n, keyed: h.kind == runKeyed, delim: h.delim,
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
@@ -570,23 +609,59 @@ func plainKeyEnd(text []byte) int {
 
 // plainKeyEndAt returns plainKeyEnd(text) for the text b[at:] of a line
 // that b holds with its LF (or CR LF), neither of which is a key
-// character: the key ends at or before them, so plainKeyEnd may read the
-// words of b past the line's end, and a key of any length ends with no
-// loop over its last bytes.
+// character: the key ends at or before them. It reads words of b past the
+// line's end, so a key of any length ends with no loop over its last bytes.
 func plainKeyEndAt(b []byte, at int) int {
-	return plainKeyEnd(b[at:])
+	if keyStart[b[at]] == 0 {
+		return 0
+	}
+	i := at + 1
+	for ; i+8 <= len(b); i += 8 {
+		c := b[i : i+8 : i+8]
+		m := uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
+			uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
+		if m != 0xff {
+			return i - at + bits.TrailingZeros(^m)
+		}
+	}
+	for i < len(b) && keyChar[b[i]] != 0 {
+		i++
+	}
+	return i - at
 }
 
 // runValue returns plainToken(v) for a value v that is a view into buf.
-// A value of up to 24 bytes that may be a number (a digit or '-' first) is
-// settled by numberAt, as bulkLine settles a cell, when buf holds the
-// words numberAt reads.
+// A value of up to 8 bytes that starts with a digit is read as one word
+// from buf, when buf holds 8 bytes from its start: where its digits end,
+// and those of a fraction, are found with no loop, which settles an
+// integer, a decimal, or a text such as 10m whose first byte that is no
+// digit cannot go on a number. An exponent is left to plainToken.
 func runValue(buf, v []byte) Token {
 	off := cap(buf) - cap(v) // v's offset in buf, if it views buf
-	if n := len(v); n <= 24 && primStart[v[0]] == primDigit && off >= 0 && off+(n+7)&^7 <= len(buf) && &buf[off] == &v[0] {
+	if n := len(v); n <= 8 && v[0]-'0' < 10 && off >= 0 && off+8 <= len(buf) && &buf[off] == &v[0] {
+		// The bytes that are no digits, those past v included (none
+		// when n is 8: a shift by 64 is 0), and the first of them.
+		nd := (nonDigits(binary.LittleEndian.Uint64(buf[off:])) | ^uint64(0)<<(8*uint(n))) & swarHi
+		p := bits.TrailingZeros64(nd) >> 3
 		k := KindString
-		if numberAt(mem.BytesData(v), n) {
+		switch {
+		case v[0] == '0' && p > 1:
+			// A leading zero ("05", "00.5"): a text.
+		case p == n:
 			k = KindNumber
+		case v[p] == '.':
+			// The first byte past the fraction's digits.
+			e := bits.TrailingZeros64(nd&(^uint64(0)<<(8*uint(p+1)))) >> 3
+			switch {
+			case e == p+1:
+				// No digit after the point: a text.
+			case e == n:
+				k = KindNumber
+			case v[e]|0x20 == 'e':
+				return plainToken(v)
+			}
+		case v[p]|0x20 == 'e':
+			return plainToken(v)
 		}
 		return Token{h: uint64(k), p: mem.BytesData(v), n: n}
 	}
@@ -625,15 +700,11 @@ const lineBlock = 32
 // firstFlag returns the offset of the first byte flagged in f0 to f3,
 // the flags of four consecutive words (0x80 in a flagged byte; only the
 // lowest flag of each word needs to be exact), 32 when none is flagged.
-// It has no branch: a word with no flag counts 8 bytes (its trailing
-// zeros are 64), and a later word counts only when the ones before it
-// counted 8 each.
+// It has no branch: the flags are packed into one bit a byte (packWord),
+// the four words' side by side, whose lowest bit is the first flag.
 func firstFlag(f0, f1, f2, f3 uint64) int {
-	p0 := bits.TrailingZeros64(f0) >> 3
-	p1 := bits.TrailingZeros64(f1) >> 3
-	p2 := bits.TrailingZeros64(f2) >> 3
-	p3 := bits.TrailingZeros64(f3) >> 3
-	return p0 + (-(p0 >> 3) & (p1 + (-(p1 >> 3) & (p2 + (-(p2 >> 3) & p3)))))
+	m := packWord(f0)>>56 | packWord(f1)>>48 | packWord(f2)>>40 | packWord(f3)>>32
+	return bits.TrailingZeros64(m | 1<<32)
 }
 
 // lfFlags flags the LFs of w; the lowest flag is exact (a borrow only runs

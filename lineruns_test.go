@@ -395,6 +395,7 @@ func TestLineWords(t *testing.T) {
 			}
 		}
 		checkLineBlock(t, p)
+		checkLineEnd(t, p, rng.Intn(len(p)))
 		// A line ends at its LF (or the CR before it): the key ends there
 		// too, whatever follows in the buffer.
 		at := rng.Intn(len(p))
@@ -505,6 +506,38 @@ func checkLineBlock(t *testing.T, p []byte) {
 	}
 }
 
+// checkLineEnd holds lineEnd on p from i to a byte loop: the first LF
+// from i on, and whether the bytes before it are all below 0x80, which
+// lineEnd must tell when it finds the LF in its words (those that start
+// at most 64 bytes past i and 8 before p's end) and may otherwise leave
+// false.
+func checkLineEnd(t *testing.T, p []byte, i int) {
+	t.Helper()
+	want := bytes.IndexByte(p[i:], '\n')
+	if want >= 0 {
+		want += i
+	}
+	e, ascii := lineEnd(p, i, 0, true)
+	if e != want {
+		t.Fatalf("lineEnd(%q, %d) = %d, want %d", p, i, e, want)
+	}
+	if e < 0 {
+		return
+	}
+	wantASCII := true
+	for _, c := range p[i:e] {
+		wantASCII = wantASCII && c < 0x80
+	}
+	stop := min(i+64, len(p)-8) // where lineEnd's last word may start
+	inWords := i <= stop && e < i+(stop-i)/8*8+8
+	if ascii && !wantASCII || inWords && ascii != wantASCII {
+		t.Fatalf("lineEnd(%q, %d): ascii %v, want %v", p, i, ascii, wantASCII)
+	}
+	if _, ascii := lineEnd(p, i, swarHi, true); ascii {
+		t.Fatalf("lineEnd(%q, %d) with a high bit before i: ascii", p, i)
+	}
+}
+
 // FuzzLineWords holds the block's word tests, plainKeyEndAt and runValue
 // to their byte-wise definitions on any bytes.
 func FuzzLineWords(f *testing.F) {
@@ -514,6 +547,9 @@ func FuzzLineWords(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, at int) {
 		p := append(append([]byte(nil), data...), make([]byte, lineBlock)...)
 		checkLineBlock(t, p)
+		if len(data) > 0 {
+			checkLineEnd(t, data, min(max(at, 0), len(data)-1))
+		}
 		if at < 0 || at >= len(data) {
 			return
 		}

@@ -204,13 +204,21 @@ func keyWordsOf(k []byte) keyWord {
 func keyWords(b []byte, n int) keyWord {
 	lo := binary.LittleEndian.Uint64(b[:8])
 	hi := binary.LittleEndian.Uint64(b[7:shortKey])
-	// The masks keep the key's first min(n, 7) bytes, and its bytes from
-	// the 8th on (none below 8: a shift by 64 is 0).
-	return keyWord{
-		lo: lo&(^uint64(0)>>(64-8*uint(min(n, 7)))) | uint64(min(n, 255))<<56,
-		hi: hi & (^uint64(0) >> (64 - 8*uint(min(max(n-7, 0), 8)))),
-	}
+	m := &keyMasks[min(n, shortKey)]
+	return keyWord{lo: lo&m.lo | uint64(min(n, 255))<<56, hi: hi & m.hi}
 }
+
+// keyMasks[n] holds the masks that keep, of the two words keyWords reads
+// for a key of n bytes, the key's first min(n, 7) bytes (lo) and its bytes
+// from the 8th on (hi), for n up to shortKey (every longer key's are
+// those of shortKey).
+var keyMasks = func() (t [shortKey + 1]keyWord) {
+	for n := range t {
+		t[n].lo = ^uint64(0) >> (64 - 8*uint(min(n, 7)))
+		t[n].hi = ^uint64(0) >> (64 - 8*uint(min(max(n-7, 0), 8)))
+	}
+	return t
+}()
 
 // bit is the bit of w in a small set's filter.
 func (w keyWord) bit() uint64 {
