@@ -343,13 +343,7 @@ lines:
 			q = append(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
-				// The first key of a new object: no duplicate.
-				if ks := &f.keys; len(k) <= shortKey {
-					ks.seen |= kw.bit()
-					ks.words = append(ks.words, kw)
-				} else {
-					ks.addWords(k, kw)
-				}
+				f.keys.addWords(k, kw) // the first key of the new object: no look-up, the set is empty
 			}
 			depth++
 		}
@@ -609,59 +603,23 @@ func plainKeyEnd(text []byte) int {
 
 // plainKeyEndAt returns plainKeyEnd(text) for the text b[at:] of a line
 // that b holds with its LF (or CR LF), neither of which is a key
-// character: the key ends at or before them. It reads words of b past the
-// line's end, so a key of any length ends with no loop over its last bytes.
+// character: the key ends at or before them, so plainKeyEnd may read the
+// words of b past the line's end, and a key of any length ends with no
+// loop over its last bytes.
 func plainKeyEndAt(b []byte, at int) int {
-	if keyStart[b[at]] == 0 {
-		return 0
-	}
-	i := at + 1
-	for ; i+8 <= len(b); i += 8 {
-		c := b[i : i+8 : i+8]
-		m := uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
-			uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
-		if m != 0xff {
-			return i - at + bits.TrailingZeros(^m)
-		}
-	}
-	for i < len(b) && keyChar[b[i]] != 0 {
-		i++
-	}
-	return i - at
+	return plainKeyEnd(b[at:])
 }
 
 // runValue returns plainToken(v) for a value v that is a view into buf.
-// A value of up to 8 bytes that starts with a digit is read as one word
-// from buf, when buf holds 8 bytes from its start: where its digits end,
-// and those of a fraction, are found with no loop, which settles an
-// integer, a decimal, or a text such as 10m whose first byte that is no
-// digit cannot go on a number. An exponent is left to plainToken.
+// A value of up to 24 bytes that may be a number (a digit or '-' first) is
+// settled by numberAt, as bulkLine settles a cell, when buf holds the
+// words numberAt reads.
 func runValue(buf, v []byte) Token {
 	off := cap(buf) - cap(v) // v's offset in buf, if it views buf
-	if n := len(v); n <= 8 && v[0]-'0' < 10 && off >= 0 && off+8 <= len(buf) && &buf[off] == &v[0] {
-		// The bytes that are no digits, those past v included (none
-		// when n is 8: a shift by 64 is 0), and the first of them.
-		nd := (nonDigits(binary.LittleEndian.Uint64(buf[off:])) | ^uint64(0)<<(8*uint(n))) & swarHi
-		p := bits.TrailingZeros64(nd) >> 3
+	if n := len(v); n <= 24 && primStart[v[0]] == primDigit && off >= 0 && off+(n+7)&^7 <= len(buf) && &buf[off] == &v[0] {
 		k := KindString
-		switch {
-		case v[0] == '0' && p > 1:
-			// A leading zero ("05", "00.5"): a text.
-		case p == n:
+		if numberAt(mem.BytesData(v), n) {
 			k = KindNumber
-		case v[p] == '.':
-			// The first byte past the fraction's digits.
-			e := bits.TrailingZeros64(nd&(^uint64(0)<<(8*uint(p+1)))) >> 3
-			switch {
-			case e == p+1:
-				// No digit after the point: a text.
-			case e == n:
-				k = KindNumber
-			case v[e]|0x20 == 'e':
-				return plainToken(v)
-			}
-		case v[p]|0x20 == 'e':
-			return plainToken(v)
 		}
 		return Token{h: uint64(k), p: mem.BytesData(v), n: n}
 	}
