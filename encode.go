@@ -244,12 +244,7 @@ func (e *Encoder) dynamic(x any) (pl *encPlan, p mem.Ptr, done bool) {
 	case Value:
 		return valuePlan, data, true
 	}
-	if typ := mem.AnyType(&x); typ == e.dynType {
-		pl = e.dynPlan
-	} else {
-		pl = encPlanOf(reflect.TypeOf(x))
-		e.dynType, e.dynPlan = typ, pl
-	}
+	pl = e.typePlan(x)
 	switch {
 	case pl.kind == ekPtr:
 		if data.IsNil() {
@@ -269,6 +264,21 @@ func (e *Encoder) dynamic(x any) (pl *encPlan, p mem.Ptr, done bool) {
 		return pl, mem.Of(bp), false
 	}
 	return pl, data, false
+}
+
+// typePlan returns the plan of the dynamic type of x, which is not nil,
+// through a cache of the last type's.
+func (e *Encoder) typePlan(x any) *encPlan {
+	if mem.AnyType(&x) == e.dynType {
+		return e.dynPlan
+	}
+	return e.cacheTypePlan(x)
+}
+
+// cacheTypePlan is typePlan for a type other than the last one.
+func (e *Encoder) cacheTypePlan(x any) *encPlan {
+	e.dynType, e.dynPlan = mem.AnyType(&x), encPlanOf(reflect.TypeOf(x))
+	return e.dynPlan
 }
 
 // callHook calls the MarshalTOON or MarshalJSON method of the value at p
@@ -433,8 +443,12 @@ func sortEnts(ents []mapEnt) {
 }
 
 // entBefore reports whether entry a's key sorts before entry b's.
-func entBefore(a, b *mapEnt) bool {
-	return a.pre < b.pre || a.pre == b.pre && a.key < b.key
+func entBefore(a, b *mapEnt) bool { return keyBefore(a.pre, a.key, b.pre, b.key) }
+
+// keyBefore reports whether key a, whose first bytes are apre
+// (keyPrefix), sorts before key b, whose first bytes are bpre.
+func keyBefore(apre uint64, a string, bpre uint64, b string) bool {
+	return apre < bpre || apre == bpre && a < b
 }
 
 // mapScratch holds copies of the values of the open maps of one type.
@@ -763,7 +777,7 @@ func writeSmallMap[V any](e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, erro
 		}
 		ent := smallEnt[V]{key: key, pre: keyPrefix(key), val: x}
 		j := k
-		for ; j > 0 && (ent.pre < loc[j-1].pre || ent.pre == loc[j-1].pre && ent.key < loc[j-1].key); j-- {
+		for ; j > 0 && keyBefore(ent.pre, ent.key, loc[j-1].pre, loc[j-1].key); j-- {
 			loc[j] = loc[j-1]
 		}
 		loc[j] = ent
@@ -774,11 +788,7 @@ func writeSmallMap[V any](e *Encoder, pl *encPlan, m mem.Ptr, d int) (bool, erro
 	b := append(e.b, ':')
 	for i := range loc[:k] {
 		b = append(b, '\n')
-		if indent <= len(spaces) {
-			b = append(b, spaces[:indent]...)
-		} else {
-			b = appendIndent(b, indent)
-		}
+		b = appendIndent(b, indent)
 		var bad bool
 		if b, bad = appendKeyR(b, loc[i].key); bad {
 			return false, nil // for keyClash, on the general path

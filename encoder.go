@@ -466,7 +466,10 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 	// after the last document of the same type, so that it need not be
 	// copied out. The others, and the first of their type, are written
 	// into a pooled buffer and copied.
-	root, _, _ := e.dynamic(v)
+	root := nullPlan
+	if v != nil {
+		root = e.typePlan(v)
+	}
 	own := false
 	if n := int(root.marshalLen.Load()); n >= ownMin {
 		e.b = make([]byte, 0, n+n/marshalSlack+rowSlack+1024)

@@ -107,12 +107,6 @@ func (d *Decoder) runLines() {
 	buf := lr.buf[:lr.end]
 	pos, num := lr.pos, lr.lineNum
 	nmarks := len(d.marks) // the marks before this run's
-	// An indent size that is a power of two gives a line's depth by a
-	// shift, with no branch on the line's width (depthOf keeps the last
-	// width's depth, which changes from line to line here).
-	pow2 := lr.shift >= 0
-	shift := uint(lr.shift)
-	odds := lr.indent - 1
 lines:
 	for len(d.queue) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
@@ -170,13 +164,7 @@ lines:
 		if c := text[0]; c == '#' || c == '\t' {
 			break // a comment, or a tab in the indentation
 		}
-		var depth int
-		var odd bool
-		if pow2 {
-			depth, odd = sp>>shift, sp&odds != 0
-		} else {
-			depth, odd = lr.depthOf(sp)
-		}
+		depth, odd := lr.depthOf(sp)
 		if odd || strict && !ascii && !validUTF8(text) {
 			break
 		}

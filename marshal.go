@@ -1010,12 +1010,12 @@ const sampleRows = 64
 // rough, and the room left holds a document as large as the last.
 func (e *Encoder) reserve(perRow, rows int) {
 	need := perRow*rows + perRow*rows/16
-	room := cap(e.b) - len(e.b)
+	short := need // the room short of which the buffer grows
 	if e.sized {
-		need /= 2
+		short /= 2
 	}
-	if need > 0 && room < need {
-		e.b = slices.Grow(e.b, perRow*rows+perRow*rows/16)
+	if need > 0 && cap(e.b)-len(e.b) < short {
+		e.b = slices.Grow(e.b, need)
 	}
 }
 

@@ -19,15 +19,15 @@ import (
 // An epoch is epochJobs jobs sent in one mode. Its time is measured when
 // its last job is taken back: the time since the epoch before it ended.
 // The workers run for two epochs (the first is not timed: it pays for
-// starting them), then the caller alone is probed for an epoch; the faster mode (the probe's epochs against the run's last
-// few) runs for the next run of epochs, then the other is probed again
-// (the workers for two epochs, timed alone: hold). A mode that wins again
-// runs for a run four times as long (up to maxRun epochs), so that
-// probing costs little when one mode is clearly better: over the 800
-// ranges of a 400 MB table, the caller alone makes three probes of 8
-// ranges when the workers keep winning. A run
-// whose last epochs have become much slower than when it was chosen (the
-// machine got busy) is cut short by a probe.
+// starting them), then the caller alone is probed for an epoch; the
+// faster mode (the probe's epochs against the run's last few) runs for
+// the next run of epochs, then the other is probed again (the workers for
+// two epochs, timed alone: hold). A mode that wins again runs for a run
+// four times as long (up to maxRun epochs), so that probing costs little
+// when one mode is clearly better: over the 800 ranges of a 400 MB table,
+// the caller alone makes three probes of 8 ranges when the workers keep
+// winning. A run whose last epochs have become much slower than when it
+// was chosen (the machine got busy) is cut short by a probe.
 //
 // A short probe's rate is noisy on a busy machine, where the scheduler's
 // time slices are as long as a probe; and when the process gets no more
