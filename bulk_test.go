@@ -179,7 +179,7 @@ func bulkDoc(rng *rand.Rand, rows int) []byte {
 
 func TestBulkMatchesGeneralPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(77))
-	for i := 0; i < 3000; i++ {
+	for i := range longtest.Size(t, 1000, 3000) {
 		rows := 1 + rng.Intn(30)
 		if i%100 == 0 {
 			rows = 400 + rng.Intn(600) // more than one window and one queue
@@ -310,7 +310,7 @@ func TestLongInteger(t *testing.T) {
 func TestBulkTableSequence(t *testing.T) {
 	headers := []string{"{a,b,c}", "{a,g{b,c}}", "{g{a,b},c}", "{a,b}", "{g{a},b,c}"}
 	rng := rand.New(rand.NewSource(12))
-	for i := 0; i < 300; i++ {
+	for range longtest.Size(t, 100, 300) {
 		var b strings.Builder
 		for tbl := 0; tbl < 2+rng.Intn(4); tbl++ {
 			h := headers[rng.Intn(len(headers))]
@@ -338,7 +338,7 @@ func TestBulkSmallTablesInItems(t *testing.T) {
 	headers := []string{"{name,price{amount,currency},qty}", "{name,price{amount,currency},qty}",
 		"{name,price{amount,currency},qty}", "{a,b,c,d}", "{g{a,b},c,d}", "{name,price{amount,cur},qty}"}
 	rng := rand.New(rand.NewSource(5))
-	for i := 0; i < 150; i++ {
+	for i := range longtest.Size(t, 50, 150) {
 		var b strings.Builder
 		items := 2 + rng.Intn(12)
 		fmt.Fprintf(&b, "orders[%d]:\n", items)

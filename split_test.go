@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // The tests of this file hold SplitTable and the range decoders to the
@@ -325,7 +327,7 @@ func randomDocs(seed uint64, n int, each func(i int, doc []byte)) {
 
 func TestSplitTableMatchesSerial(t *testing.T) {
 	smallRanges(t, 1)
-	randomDocs(1, 1500, func(_ int, doc []byte) {
+	randomDocs(1, longtest.Size(t, 500, 1500), func(_ int, doc []byte) {
 		for _, parts := range []int{1, 2, 3, 7, 100, -1, -20, -100} {
 			compareSplit(t, doc, parts)
 		}
@@ -520,7 +522,7 @@ func compareParallel(t *testing.T, data []byte, size, workers int, opts ...Optio
 // the error with the serial decoder's.
 func TestParallelTableMatchesSerial(t *testing.T) {
 	smallRanges(t, 1)
-	randomDocs(5, 1500, func(i int, doc []byte) {
+	randomDocs(5, longtest.Size(t, 500, 1500), func(i int, doc []byte) {
 		for _, size := range []int{1, 30, 200, 1 << 20} {
 			compareParallel(t, doc, size, 1+i%3)
 		}

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // TestTypeRowsTakesCommonRows checks that typeRows, not bulkLine, types the
@@ -58,7 +60,7 @@ func TestTypeRowsNumbers(t *testing.T) {
 		t.Skip("typeRows does not run here: bulkLine types every row")
 	}
 	var cells []string
-	eachString("0-+.eE19x", 5, func(b []byte) {
+	eachString("0-+.eE19x", longtest.Size(t, 4, 5), func(b []byte) {
 		if len(b) == 0 || b[0] != '-' && (b[0] < '0' || b[0] > '9') {
 			return // typeRows leaves only cells that start with a digit or '-' to its number test
 		}
