@@ -269,19 +269,13 @@ lines:
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
 			if kat >= 0 && kat+shortKey <= len(buf) {
-				kw = keyWords(buf[kat:], len(k))
+				kw = keyWords(mem.BytesData(buf).Add(kat), len(k))
 			} else {
 				kw = keyWordsOf(k)
 			}
 			if !item {
-				// A key of up to shortKey bytes new to a small set's
-				// filter is new: the common case of addWords, here
-				// without its call.
-				ks := &f.keys
-				if bit := kw.bit(); len(k) <= shortKey && len(ks.table) == 0 && len(ks.words) < 16 && ks.seen&bit == 0 {
-					ks.seen |= bit
-					ks.words = append(ks.words, kw)
-				} else if !ks.addWords(k, kw) {
+				// The common case of addWords, addNew, is inlined.
+				if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
 					break // a duplicate key
 				}
 			}
