@@ -231,7 +231,9 @@ lines:
 		if k == nil {
 			break
 		}
-		v = trimSpaces(v)
+		if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
+			v = trimSpaces(v) // rare: the loops are left out of most lines
+		}
 		var t Token
 		opens := 0 // scopes the line opens
 		switch {
