@@ -150,17 +150,17 @@ lines:
 		if e-pos > lr.maxLine {
 			break
 		}
-		full := buf[pos:e]
-		if n := len(full); n > 0 && full[n-1] == '\r' {
-			full = full[:n-1]
+		end := e // the line's end, before a CR
+		if end > pos && buf[end-1] == '\r' {
+			end--
 		}
 		if sp < 0 {
-			sp = leadingSpaces(full)
+			sp = leadingSpaces(buf[pos:end])
 		}
-		if sp >= len(full) {
+		if pos+sp >= end {
 			break // a blank line
 		}
-		text := full[sp:]
+		text := buf[pos+sp : end] // its capacity reaches buf's (runValue)
 		if c := text[0]; c == '#' || c == '\t' {
 			break // a comment, or a tab in the indentation
 		}
@@ -223,7 +223,7 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			at := pos + len(full) - len(rest)
+			at := end - len(rest)
 			k, v, hk = d.runField(rest, plainKeyEndAt(buf, at))
 			kat = keyAt(k, rest, at)
 			item = true
@@ -300,7 +300,7 @@ lines:
 			d.marks = append(d.marks, lineMark{})
 		}
 		m := &d.marks[nm]
-		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
+		m.q, m.start, m.n, m.num, m.indent = len(q), pos, end-pos, num, sp
 		pos = e + 1
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
