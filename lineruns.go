@@ -138,7 +138,7 @@ lines:
 			} else {
 				i, hi = pos+lineBlock, w0|w1|w2|w3
 			}
-			if n := firstFlag(nonSpaces(w0), nonSpaces(w1), swarHi, 0); n < lineBlock/2 {
+			if n := firstNonSpace(w0, w1); n < lineBlock/2 {
 				sp = n
 			}
 		}
@@ -656,9 +656,13 @@ func lfFlags(w uint64) uint64 {
 	return (x - swarLo) &^ x & swarHi
 }
 
-// nonSpaces flags the bytes of w that are not spaces; the lowest flag is
-// exact (a carry only runs upward, and only from a byte that is no space).
-func nonSpaces(w uint64) uint64 {
-	x := w ^ swarSpaces
-	return (x + (swarHi - swarLo) | x) & swarHi
+// firstNonSpace returns the offset of the first byte of w0 and w1, two
+// consecutive words, that is no space, 16 when none is. It has no branch:
+// a word's first such byte is its lowest nonzero byte once XOR-ed with
+// spaces, and w1's count, 64 when w1 is all spaces, is added only when w0
+// is all spaces (its count 64).
+func firstNonSpace(w0, w1 uint64) int {
+	t0 := bits.TrailingZeros64(w0 ^ swarSpaces)
+	t1 := bits.TrailingZeros64(w1 ^ swarSpaces)
+	return (t0 + t0>>6*t1) >> 3
 }
