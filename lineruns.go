@@ -138,7 +138,7 @@ lines:
 			} else {
 				i, hi = pos+lineBlock, w0|w1|w2|w3
 			}
-			if n := firstFlag(nonSpaces(w0), nonSpaces(w1), swarHi, 0); n < lineBlock/2 {
+			if n := firstNonSpace(w0, w1); n < lineBlock/2 {
 				sp = n
 			}
 		}
@@ -150,17 +150,17 @@ lines:
 		if e-pos > lr.maxLine {
 			break
 		}
-		full := buf[pos:e]
-		if n := len(full); n > 0 && full[n-1] == '\r' {
-			full = full[:n-1]
+		end := e // the line's end, before a CR
+		if end > pos && buf[end-1] == '\r' {
+			end--
 		}
 		if sp < 0 {
-			sp = leadingSpaces(full)
+			sp = leadingSpaces(buf[pos:end])
 		}
-		if sp >= len(full) {
+		if pos+sp >= end {
 			break // a blank line
 		}
-		text := full[sp:]
+		text := buf[pos+sp : end] // its capacity reaches buf's (runValue)
 		if c := text[0]; c == '#' || c == '\t' {
 			break // a comment, or a tab in the indentation
 		}
@@ -223,7 +223,7 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			at := pos + len(full) - len(rest)
+			at := end - len(rest)
 			k, v, hk = d.runField(rest, plainKeyEndAt(buf, at))
 			kat = keyAt(k, rest, at)
 			item = true
@@ -231,7 +231,9 @@ lines:
 		if k == nil {
 			break
 		}
-		v = trimSpaces(v)
+		if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
+			v = trimSpaces(v) // rare: the loops are left out of most lines
+		}
 		var t Token
 		opens := 0 // scopes the line opens
 		switch {
@@ -269,19 +271,13 @@ lines:
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
 			if kat >= 0 && kat+shortKey <= len(buf) {
-				kw = keyWords(buf[kat:], len(k))
+				kw = keyWords(mem.BytesData(buf).Add(kat), len(k))
 			} else {
 				kw = keyWordsOf(k)
 			}
 			if !item {
-				// A key of up to shortKey bytes new to a small set's
-				// filter is new: the common case of addWords, here
-				// without its call.
-				ks := &f.keys
-				if bit := kw.bit(); len(k) <= shortKey && len(ks.table) == 0 && len(ks.words) < 16 && ks.seen&bit == 0 {
-					ks.seen |= bit
-					ks.words = append(ks.words, kw)
-				} else if !ks.addWords(k, kw) {
+				// The common case of addWords, addNew, is inlined.
+				if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
 					break // a duplicate key
 				}
 			}
@@ -304,7 +300,7 @@ lines:
 			d.marks = append(d.marks, lineMark{})
 		}
 		m := &d.marks[nm]
-		m.q, m.start, m.n, m.num, m.indent = len(q), pos, len(full), num, sp
+		m.q, m.start, m.n, m.num, m.indent = len(q), pos, end-pos, num, sp
 		pos = e + 1
 		d.line.num = num // push records it
 		// The scopes the line closes end with their tokens (closeFails
@@ -660,9 +656,13 @@ func lfFlags(w uint64) uint64 {
 	return (x - swarLo) &^ x & swarHi
 }
 
-// nonSpaces flags the bytes of w that are not spaces; the lowest flag is
-// exact (a carry only runs upward, and only from a byte that is no space).
-func nonSpaces(w uint64) uint64 {
-	x := w ^ swarSpaces
-	return (x + (swarHi - swarLo) | x) & swarHi
+// firstNonSpace returns the offset of the first byte of w0 and w1, two
+// consecutive words, that is no space, 16 when none is. It has no branch:
+// a word's first such byte is its lowest nonzero byte once XOR-ed with
+// spaces, and w1's count, 64 when w1 is all spaces, is added only when w0
+// is all spaces (its count 64).
+func firstNonSpace(w0, w1 uint64) int {
+	t0 := bits.TrailingZeros64(w0 ^ swarSpaces)
+	t1 := bits.TrailingZeros64(w1 ^ swarSpaces)
+	return (t0 + t0>>6*t1) >> 3
 }

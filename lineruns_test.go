@@ -3,6 +3,7 @@ package toon
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand"
 	"reflect"
@@ -318,6 +319,49 @@ var runCases = []string{
 	"r[1:]{a,b{c,d}}:\n  x: 1,2,3\ns[1:]{a,b{c,d}}:\n  x: 1,2\n",                    // nested fields, a cell short
 	"l[2]:\n  - t[1]{a,b}:\n      1,2\n    u: 1\n  - t[1]{a,b}:\n      3,4\n",       // tables on hyphen lines
 	"t[1]{a,b}: x\nt2[1]{a,b}:\n  1,2\nt3[1]{a,b}: x\n",                             // text after a fields segment
+	manyKeys("", 70, "k3"),                                                          // a duplicate in an object of many short keys
+	manyKeys("  ", 40, "a_key_longer_than_15"),                                      // ... a long key, in a nested object
+}
+
+// TestManyKeysDuplicate checks that a duplicate key after more keys than
+// a small key set holds is reported at its line and column, with line
+// runs and without.
+func TestManyKeysDuplicate(t *testing.T) {
+	for _, c := range []struct {
+		doc string
+		col int
+	}{{manyKeys("", 70, "k3"), 1}, {manyKeys("  ", 40, "a_key_longer_than_15"), 3}} {
+		lines := strings.Count(c.doc, "\n")
+		for _, off := range []bool{false, true} {
+			runLinesOff = off
+			var v any
+			err := Unmarshal([]byte(c.doc), &v)
+			runLinesOff = false
+			var se *SyntaxError
+			if !errors.As(err, &se) || !errors.Is(err, ErrDuplicateKey) || se.Line != lines || se.Column != c.col {
+				t.Fatalf("runs off %v: error %v, want a duplicate key at line %d, column %d", off, err, lines, c.col)
+			}
+		}
+	}
+}
+
+// manyKeys returns a document whose root holds, at indent, n keys (short
+// ones, a long one after every tenth), and then dup once more: keys past
+// what a small key set holds, most new to its filter.
+func manyKeys(indent string, n int, dup string) string {
+	var b strings.Builder
+	if indent != "" {
+		b.WriteString("o:\n")
+	}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%sk%d: %d\n", indent, i, i)
+		if i%10 == 9 {
+			fmt.Fprintf(&b, "%sa_key_longer_than_15%d: x\n", indent, i/10)
+		}
+	}
+	b.WriteString(indent + "a_key_longer_than_15: 1\n")
+	b.WriteString(indent + dup + ": 2\n")
+	return b.String()
 }
 
 func TestLineRunsCases(t *testing.T) {
@@ -365,7 +409,7 @@ func reindent(doc []byte, n int) []byte {
 }
 
 // TestLineWords holds the word tests of a line's block (firstFlag of
-// lfFlags and nonSpaces) and plainKeyEndAt to byte loops, for every placement of an LF, a first
+// lfFlags, firstNonSpace) and plainKeyEndAt to byte loops, for every placement of an LF, a first
 // byte that is no space and a key's end in and past the block.
 func TestLineWords(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
@@ -498,11 +542,11 @@ func checkLineBlock(t *testing.T, p []byte) {
 		t.Fatalf("first LF of %q = %d, want %d", p[:lineBlock], got, wantLF)
 	}
 	wantSp := 0
-	for wantSp < lineBlock && p[wantSp] == ' ' {
+	for wantSp < lineBlock/2 && p[wantSp] == ' ' {
 		wantSp++
 	}
-	if got := firstFlag(nonSpaces(w[0]), nonSpaces(w[1]), nonSpaces(w[2]), nonSpaces(w[3])); got != wantSp {
-		t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock], got, wantSp)
+	if got := firstNonSpace(w[0], w[1]); got != wantSp {
+		t.Fatalf("indentation of %q = %d, want %d", p[:lineBlock/2], got, wantSp)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"strconv"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file holds the decoder's scope stack: the open objects, lists and
@@ -124,7 +126,10 @@ func (d *Decoder) pop() error {
 // apart, and keys of up to fifteen bytes found equal, without their bytes;
 // a filter of one bit per key (seen) settles most new keys without any
 // search. Larger sets go through an open-addressing table, so a million
-// sibling keys cost linear time.
+// sibling keys cost linear time. A short key new to the filter is new
+// (runLines adds it without a call): the filter admits at most 64 keys
+// so, and addWords moves a set of more than 16 keys to a table when it
+// is called, so a small set holds at most 64 such keys and 17 others.
 type keySet struct {
 	arena []byte
 	// ends: in a small set, where each key longer than fifteen bytes ends
@@ -132,7 +137,7 @@ type keySet struct {
 	// ones in order); in a table, where every key ends.
 	ends  []int32
 	words []keyWord // per key, its words (small sets only)
-	seen  uint64    // the bits wordBit of the words in words
+	seen  uint64    // the bits (keyWord.bit) of the words in words; all set in a table
 	spare []byte    // toTable's other arena, kept for its capacity
 	table []int32   // slot: index+1 into ends, 0 empty
 }
@@ -197,13 +202,12 @@ func keyWordsOf(k []byte) keyWord {
 	return w
 }
 
-// keyWords returns keyWordsOf(b[:n]) for a key at the start of b, which
-// holds at least shortKey bytes (a line and the buffer after it hold the
-// key and more): two words read from b, with the bytes past the key
-// masked off, and no branch on the key's length.
-func keyWords(b []byte, n int) keyWord {
-	lo := binary.LittleEndian.Uint64(b[:8])
-	hi := binary.LittleEndian.Uint64(b[7:shortKey])
+// keyWords returns keyWordsOf of the n bytes at p, a key followed by
+// enough bytes that p holds at least shortKey (a line and the buffer after
+// it hold the key and more): two words read from p, with the bytes past
+// the key masked off, and no branch on the key's length.
+func keyWords(p mem.Ptr, n int) keyWord {
+	lo, hi := p.Load64(0), p.Load64(7)
 	m := &keyMasks[min(n, shortKey)]
 	return keyWord{lo: lo&m.lo | uint64(min(n, 255))<<56, hi: hi & m.hi}
 }
@@ -228,9 +232,24 @@ func (w keyWord) bit() uint64 {
 // add records k and reports whether it was new.
 func (s *keySet) add(k []byte) bool {
 	if len(s.table) == 0 {
-		return s.addWords(k, keyWordsOf(k))
+		w := keyWordsOf(k)
+		return s.addNew(len(k), w) || s.addWords(k, w)
 	}
 	return s.addHashed(k)
+}
+
+// addNew adds a key of n bytes whose words are w when it is a key of up
+// to shortKey bytes new to the filter, and so new to the set, and reports
+// whether it did. It is small enough to be inlined (a set with a table has
+// every bit of its filter set, so it adds no key to a table); addWords
+// adds any other key.
+func (s *keySet) addNew(n int, w keyWord) bool {
+	if bit := w.bit(); s.seen&bit == 0 && n <= shortKey {
+		s.seen |= bit
+		s.words = append(s.words, w)
+		return true
+	}
+	return false
 }
 
 // addWords is add given w, keyWordsOf(k).
@@ -249,7 +268,11 @@ func (s *keySet) addWords(k []byte, w keyWord) bool {
 	}
 	s.words = append(s.words, w)
 	if len(s.words) > 16 {
-		s.rehash(64)
+		size := 64
+		for size < 2*len(s.words) {
+			size *= 2
+		}
+		s.rehash(size)
 	}
 	return true
 }
@@ -294,7 +317,7 @@ func (s *keySet) addHashed(k []byte) bool {
 // ends, so that every key has its bytes there: the hash table needs them.
 // The bytes of a key of up to shortKey bytes are its words'.
 func (s *keySet) toTable() {
-	var longEnds [17]int32 // a small set holds at most 17 keys
+	var longEnds [17]int32 // a small set holds at most 17 long keys
 	copy(longEnds[:], s.ends)
 	arena := s.spare[:0]
 	ends := s.ends[:0]
@@ -331,6 +354,7 @@ func (s *keySet) rehash(size int) {
 	} else {
 		s.table = make([]int32, size)
 	}
+	s.seen = ^uint64(0) // every key goes to addWords, and so to the table
 	mask := size - 1
 	for j := range s.ends {
 		for i := int(maphash.Bytes(keySeed, s.key(j))) & mask; ; i = (i + 1) & mask {
