@@ -1440,7 +1440,11 @@ func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
 			}
 		case stepInt:
 			b, q, o = spare(b, numRoom, false)
-			b = b[:o+putInt(q, loadInt(fp, s.f.plan.size))]
+			if v := loadInt(fp, s.f.plan.size); uint64(v) < 1e8 {
+				b = b[:o+putLead8(q, digits8(uint64(v)))] // putInt's common case
+			} else {
+				b = b[:o+putInt(q, v)]
+			}
 		case stepBool:
 			if *mem.As[bool](fp) {
 				b = append(b, "true"...)
