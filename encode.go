@@ -1283,7 +1283,8 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 // in e.sc.fidx from lo (objView). A field whose type is primitive is
 // written whole with the text in a local slice, stored back in e.b once: a
 // store to e.b, which is on the heap, costs a write barrier while the
-// collector runs.
+// collector runs. A struct with steps (buildSteps) is written by
+// writeSteps where it can be.
 func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
 	if lo < 0 && !hyphen && e.started && pl.steps != nil &&
 		e.level+pl.stepDepth <= min(e.opts.maxDepth, cycleDepth) && useSteps {
@@ -1417,7 +1418,7 @@ func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
 	in := e.opts.indent
 	limit := flushSize
 	if e.noFlush {
-		limit = math.MaxInt
+		limit = math.MaxInt // Marshal keeps everything
 	}
 	b := e.b
 	steps := pl.steps
@@ -1429,6 +1430,7 @@ func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
 		b, q, o = spare(b, indent+len(s.lit)+fieldLineRoom, false)
 		b = b[:o+putFieldLine(q, indent, s.lit)]
 		fp := p.Offset(s.off)
+		// A stepOpen's line is all of it: its fields are the next steps.
 		switch s.op {
 		case stepString:
 			str := *mem.As[string](fp)
