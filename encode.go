@@ -32,6 +32,7 @@ import (
 	"encoding"
 	"encoding/binary"
 	"encoding/json"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -1282,8 +1283,13 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 // in e.sc.fidx from lo (objView). A field whose type is primitive is
 // written whole with the text in a local slice, stored back in e.b once: a
 // store to e.b, which is on the heap, costs a write barrier while the
-// collector runs.
+// collector runs. A struct with steps (buildSteps) is written by
+// writeSteps where it can be.
 func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
+	if lo < 0 && !hyphen && e.started && pl.steps != nil &&
+		e.level+pl.stepDepth <= min(e.opts.maxDepth, cycleDepth) && useSteps {
+		return e.writeSteps(pl, p, d)
+	}
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
 	dw := delimWord(e.docMask)
@@ -1320,8 +1326,7 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		if !f.direct {
 			fp = fieldPtr(pl.typ, p, &f.structField, false)
 		}
-		switch f.form {
-		case formPrim:
+		if f.form == formPrim {
 			// Strings and integers are written here, a call less each
 			// than through appendTyped (appendStrW, appendInt).
 			switch f.plan.kind {
@@ -1347,36 +1352,9 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 					return err
 				}
 			}
-		case formStatic:
-			// A static object that is not a keyed table: its fields, as
-			// writeObject would choose, the type settling it. It holds
-			// no container that could lead back to it (visit).
+		} else {
 			e.setB(b)
-			if err := e.enter(); err != nil {
-				return err
-			}
-			if err := e.writeStructFields(f.plan, fp, -1, len(f.plan.fields), d+1, false); err != nil {
-				return err
-			}
-			e.leave()
-			b = e.b
-		case formStruct:
-			// A struct whose fields are all written and which is never a
-			// keyed table: its fields, as writeObject would write them
-			// once it found that out.
-			e.setB(b)
-			v := objView{kind: vwStruct, pl: f.plan, p: fp, n: len(f.plan.fields), lo: -1}
-			if err := e.writeFields(&v, d+1, false); err != nil {
-				return err
-			}
-			b = e.b
-		default:
-			e.setB(b)
-			fpl, fp, err := e.resolve(f.plan, fp)
-			if err != nil {
-				return err
-			}
-			if err := e.writeValue(fpl, fp, d); err != nil {
+			if err := e.writeFieldValue(f, fp, d); err != nil {
 				return err
 			}
 			b = e.b
@@ -1384,6 +1362,113 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		// Marshal (noFlush) keeps everything: past flushSize, every field
 		// would call flush for nothing.
 		if len(b) >= flushSize && !e.noFlush {
+			e.setB(b)
+			if err := e.flush(); err != nil {
+				return err
+			}
+			b = e.b
+		}
+	}
+	e.setB(b)
+	return e.err
+}
+
+// writeFieldValue writes the value at fp of the struct field f, not of
+// formPrim, whose key is written at depth d.
+func (e *Encoder) writeFieldValue(f *encField, fp mem.Ptr, d int) error {
+	switch f.form {
+	case formStatic:
+		// A static object that is not a keyed table: its fields, as
+		// writeObject would choose, the type settling it. It holds no
+		// container that could lead back to it (visit).
+		if err := e.enter(); err != nil {
+			return err
+		}
+		if err := e.writeStructFields(f.plan, fp, -1, len(f.plan.fields), d+1, false); err != nil {
+			return err
+		}
+		e.leave()
+		return nil
+	case formStruct:
+		// A struct whose fields are all written and which is never a
+		// keyed table: its fields, as writeObject would write them once
+		// it found that out.
+		v := objView{kind: vwStruct, pl: f.plan, p: fp, n: len(f.plan.fields), lo: -1}
+		return e.writeFields(&v, d+1, false)
+	}
+	fpl, fp, err := e.resolve(f.plan, fp)
+	if err != nil {
+		return err
+	}
+	return e.writeValue(fpl, fp, d)
+}
+
+// useSteps lets writeStructFields take writeSteps; the tests clear it to
+// compare the two.
+var useSteps = true
+
+// writeSteps is writeStructFields for the struct at p, of plan pl, with
+// steps, all of whose fields are written at depth d and below, none the
+// first line of the document or of a list item. The caller has checked
+// that the steps' nesting stays within the encoder's depth limit and
+// short of the cycle check (writeFields), which the levels they open
+// would otherwise pass through enter and writeFields.
+func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
+	dw := delimWord(e.docMask)
+	in := e.opts.indent
+	limit := flushSize
+	if e.noFlush {
+		limit = math.MaxInt // Marshal keeps everything
+	}
+	b := e.b
+	steps := pl.steps
+	for i := range steps {
+		s := &steps[i]
+		indent := (d + int(s.rel)) * in
+		var q mem.Ptr
+		var o int
+		b, q, o = spare(b, indent+len(s.lit)+fieldLineRoom, false)
+		b = b[:o+putFieldLine(q, indent, s.lit)]
+		fp := p.Offset(s.off)
+		// A stepOpen's line is all of it: its fields are the next steps.
+		switch s.op {
+		case stepString:
+			str := *mem.As[string](fp)
+			b, q, o = spare(b, len(str)+2, false)
+			if n := putStr(q, str, dw); n >= 0 {
+				b = b[:o+n]
+			} else {
+				b = appendStrSlow(b, str, dw)
+			}
+		case stepInt:
+			b, q, o = spare(b, numRoom, false)
+			if v := loadInt(fp, s.f.plan.size); uint64(v) < 1e8 {
+				b = b[:o+putLead8(q, digits8(uint64(v)))] // putInt's common case
+			} else {
+				b = b[:o+putInt(q, v)]
+			}
+		case stepBool:
+			if *mem.As[bool](fp) {
+				b = append(b, "true"...)
+			} else {
+				b = append(b, "false"...)
+			}
+		case stepPrim:
+			var err error
+			if b, err = appendTyped(b, s.f.plan, fp, e.docMask); err != nil {
+				e.setB(b)
+				return err
+			}
+		case stepValue:
+			e.setB(b)
+			e.level += int(s.rel)
+			if err := e.writeFieldValue(s.f, fp, d+int(s.rel)); err != nil {
+				return err
+			}
+			e.level -= int(s.rel)
+			b = e.b
+		}
+		if len(b) >= limit {
 			e.setB(b)
 			if err := e.flush(); err != nil {
 				return err

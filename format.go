@@ -1049,10 +1049,10 @@ func appendIndent(b []byte, n int) []byte {
 }
 
 // fieldLit returns a struct field's text before its value, the key and
-// what follows it in form f (encField.lit), with a word of padding after
-// it, so that putFieldLine may read it a word at a time.
+// what follows it in form f (encField.lit), padded so that putFieldLine
+// may read it a word at a time, and its first 16 bytes whatever its length.
 func fieldLit(key []byte, f fieldForm) []byte {
-	t := make([]byte, 0, len(key)+2+8)
+	t := make([]byte, 0, max(len(key)+2+8, 16))
 	t = append(t, key...)
 	switch f {
 	case formPrim:
@@ -1068,18 +1068,22 @@ const fieldLineRoom = 16
 
 // putFieldLine writes, at p, the start of a field line: LF, n spaces of
 // indentation and the field's text lit (fieldLit), and returns its
-// length. It stores whole words, so p must have room for
-// fieldLineRoom more bytes than it writes, and lit must be padded as
-// fieldLit pads it: a field line, the most common line of a nested
-// document, costs a few stores rather than three appends.
+// length. It stores whole words, the first two of the indentation and of
+// lit whatever their lengths, so p must have room for fieldLineRoom more
+// bytes than it writes, and lit must be padded as fieldLit pads it: a
+// field line, the most common line of a nested document, costs a few
+// stores rather than three appends.
 func putFieldLine(p mem.Ptr, n int, lit []byte) int {
 	p.Store64(0, '\n'|' '*(lo8&^0xff))
-	for i := 8; i <= n; i += 8 {
+	p.Store64(8, ' '*lo8)
+	for i := 16; i <= n; i += 8 {
 		p.Store64(i, ' '*lo8)
 	}
 	q := p.Add(n + 1)
 	s := mem.BytesData(lit)
-	for i := 0; i < len(lit); i += 8 {
+	q.Store64(0, s.Load64(0))
+	q.Store64(8, s.Load64(8))
+	for i := 16; i < len(lit); i += 8 {
 		q.Store64(i, s.Load64(i))
 	}
 	return n + 1 + len(lit)

@@ -147,6 +147,14 @@ type encPlan struct {
 	keysBad    bool
 	byName     map[string]int
 
+	// Structs whose fields are all written and whose keys need no clash
+	// check: steps are their field lines with those of the nested static
+	// objects and structs of fields always written spliced in, in
+	// writing order (buildSteps); stepDepth is the deepest step's depth
+	// below the struct's fields.
+	steps     []encStep
+	stepDepth int
+
 	// Static objects (shapeObj): the leaf cells in depth-first order with
 	// offsets from the struct's start, and the depth of nested groups.
 	leaves []encLeaf
@@ -183,6 +191,29 @@ type encField struct {
 	// padded for putFieldLine.
 	lit []byte
 }
+
+// encStep is one field line of a struct's steps: the field f at offset off
+// from the struct's start, rel levels below the struct's own fields, and
+// what writes its value (op).
+type encStep struct {
+	lit []byte // f.lit
+	off uintptr
+	f   *encField
+	rel int32
+	op  stepOp
+}
+
+// stepOp is what writes the value of a step's field.
+type stepOp uint8
+
+const (
+	stepString stepOp = iota // a string (putStr)
+	stepInt                  // a signed integer (putInt)
+	stepBool                 // a bool
+	stepPrim                 // another primitive (appendTyped)
+	stepOpen                 // nothing: the object's fields are the steps that follow
+	stepValue                // the field's value as writeFieldValue writes it
+)
 
 // fieldForm is what a field's type settles of how it is written
 // (writeStructFields).
@@ -394,7 +425,52 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 			pl.neverKeyed = unlikeFields(pl)
 		}
 		pl.staticShape()
+		pl.buildSteps()
 	}
+}
+
+// buildSteps lays out the steps of a struct whose fields are all written
+// and none of whose keys has bad bytes replaced: its fields in order, each
+// nested static object or struct of fields always written (formStatic,
+// formStruct) followed by its own steps, one level deeper, unless it has
+// such keys. writeSteps writes them as writeStructFields would.
+func (pl *encPlan) buildSteps() {
+	if !pl.allPresent || pl.keysBad || len(pl.fields) == 0 {
+		return
+	}
+	var steps []encStep
+	depth := 0
+	var add func(q *encPlan, off uintptr, rel int)
+	add = func(q *encPlan, off uintptr, rel int) {
+		depth = max(depth, rel)
+		for i := range q.fields {
+			f := &q.fields[i]
+			s := encStep{lit: f.lit, off: off + f.off, f: f, rel: int32(rel), op: stepValue}
+			switch f.form {
+			case formPrim:
+				switch f.plan.kind {
+				case ekString:
+					s.op = stepString
+				case ekInt:
+					s.op = stepInt
+				case ekBool:
+					s.op = stepBool
+				default:
+					s.op = stepPrim
+				}
+			case formStatic, formStruct:
+				if !f.plan.keysBad {
+					s.op = stepOpen
+					steps = append(steps, s)
+					add(f.plan, s.off, rel+1)
+					continue
+				}
+			}
+			steps = append(steps, s)
+		}
+	}
+	add(pl, 0, 0)
+	pl.steps, pl.stepDepth = steps, depth
 }
 
 // unlikeFields reports whether two of the fields of a struct's plan that

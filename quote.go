@@ -200,16 +200,16 @@ func strFlags(s string, dw uint64) (esc, quo, high uint64) {
 const (
 	shapePlain  = iota // the shape asks for no quotes
 	shapeQuoted        // the shape asks for quotes
-	shapeNumber        // s starts as a number does: quoted if numericLike(s)
+	shapeNumber        // s starts and ends as a number does: quoted if numericLike(s)
 )
 
 // shapeOf applies the §7.2 reasons to quote a non-empty string that do not
 // come from the bytes it contains, but for the numeric-like test, which it
-// leaves to numericLike when the first byte is a digit or '+': leading or
-// trailing space, a leading hyphen or number sign, and the literals true,
-// false and null. (Tabs are control characters and force quotes through
-// charClass.) It is small enough to inline, so that the row writer's loop
-// can use it without a call.
+// leaves to numericLike when the first byte is a digit or '+' and the last
+// a digit: leading or trailing space, a leading hyphen or number sign, and
+// the literals true, false and null. (Tabs are control characters and
+// force quotes through charClass.) It is small enough to inline, so that
+// the row writer's loop can use it without a call.
 func shapeOf(s string) int {
 	c := s[0]
 	switch {
@@ -218,6 +218,11 @@ func shapeOf(s string) int {
 	case charClass[c]&clsFirst == 0:
 		return shapePlain
 	case c-'0' < 10 || c == '+':
+		// A numeric-like string ends in a digit (numericLike): "10m" or
+		// "25%" needs no closer look.
+		if s[len(s)-1]-'0' >= 10 {
+			return shapePlain
+		}
 		return shapeNumber
 	case s == "true" || s == "false" || s == "null":
 		return shapeQuoted

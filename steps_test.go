@@ -1,0 +1,185 @@
+package toon
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The types of stepsDoc nest static objects (stepOpen), structs of fields
+// always written (formStruct), and fields of every other form among them,
+// so that writeSteps meets each op at several depths.
+type stepsLeaf struct {
+	S string
+	I int8
+	B bool
+}
+
+type stepsPair struct { // a keyed table (§9.5): not spliced
+	L stepsLeaf
+	R stepsLeaf
+}
+
+type stepsBadKey struct { // a key with a bad byte: not spliced
+	A int    `toon:"a\xff"`
+	B string `toon:"b"`
+}
+
+type stepsDeep struct {
+	A struct {
+		B struct {
+			C struct {
+				D string
+				E float64
+			}
+			F uint16
+		}
+		G int
+	}
+	H time.Time
+}
+
+type stepsMixed struct {
+	Name   string
+	Leaf   stepsLeaf
+	Deep   stepsDeep
+	Pair   stepsPair
+	Bad    stepsBadKey
+	List   []string
+	Rows   []stepsLeaf
+	Map    map[string]int
+	Ptr    *stepsLeaf
+	Any    any
+	Hook   tHook
+	Num    Number
+	Nested struct { // formStruct: a slice among its fields
+		Tags []int
+		In   struct {
+			X string
+			Y []stepsLeaf
+		}
+		Z int64
+	}
+	F32 float32
+	U   uint64
+	Opt string `json:",omitempty"`
+}
+
+type stepsDoc struct {
+	Top   stepsMixed
+	Items []stepsMixed
+	Byte  map[string]stepsMixed
+}
+
+// stepsStrings are values that take every branch of the string writers:
+// bare, quoted for a shape or a byte, escaped, not valid UTF-8, long.
+var stepsStrings = []string{
+	"", "a", "10m", "25%", "1e5", "+1", "-x", "true", "x:y", "a,b", "a|b", "tab\there", "q\"uote",
+	"é", "\xff\xfe", " lead", "trail ", "0.0.0.0:8080", "/etc/ssl/a-very-long-path-name.crt",
+	strings.Repeat("long text ", 12), "05", "null",
+}
+
+func stepsMixedOf(i int) stepsMixed {
+	s := func(k int) string { return stepsStrings[(i+k)%len(stepsStrings)] }
+	var m stepsMixed
+	m.Name = s(0)
+	m.Leaf = stepsLeaf{S: s(1), I: int8(i*37 - 100), B: i%2 == 0}
+	m.Deep.A.B.C.D = s(2)
+	m.Deep.A.B.C.E = []float64{0, 1.5, -2e-9, math.NaN(), 1e21, math.Inf(-1)}[i%6]
+	m.Deep.A.B.F = uint16(i * 1000)
+	m.Deep.A.G = -i
+	m.Deep.H = time.Date(2024, 1, 2, 3, 4, 5, i, time.UTC)
+	m.Pair = stepsPair{L: stepsLeaf{S: s(3)}, R: stepsLeaf{S: s(4), B: true}}
+	m.Bad = stepsBadKey{A: i, B: s(5)}
+	if i%3 != 0 {
+		m.List = []string{s(6), s(7)}
+		m.Rows = []stepsLeaf{{S: s(8)}, {S: s(9), I: 1}}
+		m.Map = map[string]int{s(10): 1, "k": 2}
+		m.Ptr = &stepsLeaf{S: s(11)}
+		m.Any = map[string]any{"x": s(12), "y": []any{1, "two"}}
+	}
+	if i%5 == 4 {
+		m.Hook.n = -1 // its MarshalTOON fails
+	}
+	m.Num = "12.50"
+	m.Nested.Tags = []int{i, i + 1}
+	m.Nested.In.X = s(13)
+	if i%2 == 1 {
+		m.Nested.In.Y = []stepsLeaf{{S: s(14)}}
+	}
+	m.Nested.Z = math.MinInt64 + int64(i)
+	m.F32 = float32(i) / 3
+	m.U = math.MaxUint64 - uint64(i)
+	if i%4 == 0 {
+		m.Opt = s(15)
+	}
+	return m
+}
+
+// TestStepsMatchGeneralPath holds writeSteps to writeStructFields' own
+// loop: the same text and the same errors, at every depth limit around
+// the steps' nesting, with each delimiter and indentation, through
+// Marshal and through Encode with its flushes.
+func TestStepsMatchGeneralPath(t *testing.T) {
+	var vals []any
+	for n := range 6 {
+		var d stepsDoc
+		d.Top = stepsMixedOf(n)
+		for i := range n {
+			d.Items = append(d.Items, stepsMixedOf(n+i))
+		}
+		if n > 0 {
+			d.Byte = map[string]stepsMixed{"a": stepsMixedOf(n * 7), "b-c": stepsMixedOf(n * 11)}
+		}
+		vals = append(vals, d, &d, d.Top, d.Top.Deep, d.Top.Leaf, []stepsMixed{d.Top}, map[string]any{"doc": d})
+	}
+	optsets := [][]Option{nil, {WithDelimiter(Pipe)}, {WithDelimiter(Tab), WithIndent(4)}, {WithIndent(1)}, {WithIndent(9)}}
+	for depth := 1; depth <= 10; depth++ {
+		optsets = append(optsets, []Option{WithMaxDepth(depth)})
+	}
+	run := func(steps bool, v any, opts []Option) (string, string, string, string) {
+		defer func(old bool) { useSteps = old }(useSteps)
+		useSteps = steps
+		out, err := Marshal(v, opts...)
+		var w bytes.Buffer
+		err2 := NewEncoder(&w, opts...).Encode(v)
+		return string(out), fmt.Sprint(err), w.String(), fmt.Sprint(err2)
+	}
+	for i, v := range vals {
+		for j, opts := range optsets {
+			o1, e1, w1, f1 := run(true, v, opts)
+			o0, e0, w0, f0 := run(false, v, opts)
+			if o1 != o0 || e1 != e0 {
+				t.Fatalf("value %d, options %d: Marshal with steps:\n%s\n(%s)\nwithout:\n%s\n(%s)", i, j, o1, e1, o0, e0)
+			}
+			if w1 != w0 || f1 != f0 {
+				t.Fatalf("value %d, options %d: Encode with steps:\n%s\n(%s)\nwithout:\n%s\n(%s)", i, j, w1, f1, w0, f0)
+			}
+		}
+	}
+}
+
+// TestStepsLong writes a document longer than the encoder's flush size
+// through writeSteps, with steps and without.
+func TestStepsLong(t *testing.T) {
+	items := make([]stepsMixed, 2000)
+	for i := range items {
+		items[i] = stepsMixedOf(i)
+		items[i].Hook.n = 0
+	}
+	v := map[string][]stepsMixed{"items": items}
+	var a, b bytes.Buffer
+	useSteps = false
+	err0 := NewEncoder(&b).Encode(v)
+	useSteps = true
+	err1 := NewEncoder(&a).Encode(v)
+	if err0 != nil || err1 != nil || a.String() != b.String() {
+		t.Fatalf("with steps: %v, %d bytes; without: %v, %d bytes", err1, a.Len(), err0, b.Len())
+	}
+	if a.Len() < 2*flushSize {
+		t.Fatalf("document of %d bytes, want more than %d", a.Len(), 2*flushSize)
+	}
+}
