@@ -1442,11 +1442,7 @@ func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
 			}
 		case stepInt:
 			b, q, o = spare(b, numRoom, false)
-			if v := loadInt(fp, s.f.plan.size); uint64(v) < 1e8 {
-				b = b[:o+putLead8(q, digits8(uint64(v)))] // putInt's common case
-			} else {
-				b = b[:o+putInt(q, v)]
-			}
+			b = b[:o+putInt(q, loadInt(fp, s.f.plan.size))]
 		case stepBool:
 			if *mem.As[bool](fp) {
 				b = append(b, "true"...)
