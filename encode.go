@@ -1328,18 +1328,10 @@ func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen
 		}
 		if f.form == formPrim {
 			// Strings and integers are written here, a call less each
-			// than through appendTyped (appendStrW, appendInt).
+			// than through appendTyped.
 			switch f.plan.kind {
 			case ekString:
-				s := *mem.As[string](fp)
-				var p mem.Ptr
-				var o int
-				b, p, o = spare(b, len(s)+2, false)
-				if n := putStr(p, s, dw); n >= 0 {
-					b = b[:o+n]
-				} else {
-					b = appendStrSlow(b, s, dw)
-				}
+				b = appendStrW(b, *mem.As[string](fp), dw)
 			case ekInt:
 				var p mem.Ptr
 				var o int
@@ -1433,13 +1425,7 @@ func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
 		// A stepOpen's line is all of it: its fields are the next steps.
 		switch s.op {
 		case stepString:
-			str := *mem.As[string](fp)
-			b, q, o = spare(b, len(str)+2, false)
-			if n := putStr(q, str, dw); n >= 0 {
-				b = b[:o+n]
-			} else {
-				b = appendStrSlow(b, str, dw)
-			}
+			b = appendStrW(b, *mem.As[string](fp), dw)
 		case stepInt:
 			b, q, o = spare(b, numRoom, false)
 			b = b[:o+putInt(q, loadInt(fp, s.f.plan.size))]
