@@ -189,7 +189,19 @@ lines:
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are a plain key and its colon.
-			if i := plainKeyEndAt(buf, pos+sp); i > 0 && i < len(text) && text[i] == ':' {
+			// Most of their keys are of up to nine bytes: those are
+			// found without a call.
+			i, at := 0, pos+sp
+			if at+9 > len(buf) {
+				i = plainKeyEndAt(buf, at)
+			} else if keyStart[buf[at]] != 0 {
+				if m := keyChars(buf[at+1 : at+9]); m != 0xff {
+					i = 1 + bits.TrailingZeros(^m)
+				} else {
+					i = plainKeyEndAt(buf, at)
+				}
+			}
+			if i > 0 && i < len(text) && text[i] == ':' {
 				// The value most often follows the colon and one space.
 				j := i + 1
 				if j < len(text) && text[j] == ' ' {
@@ -563,19 +575,17 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 
 // plainKeyEnd returns the length of the unquoted key (§7.3's pattern) at
 // the start of text, 0 when text does not start with one. Its bytes are
-// classed eight at a time, with no branch on each: the first byte that is
-// no key character ends the key (a key's length varies from line to
-// line, and a loop ending on it would be mispredicted at most lines).
+// classed eight at a time (keyChars), with no branch on each: the first
+// byte that is no key character ends the key (a key's length varies from
+// line to line, and a loop ending on it would be mispredicted at most
+// lines).
 func plainKeyEnd(text []byte) int {
 	if len(text) == 0 || keyStart[text[0]] == 0 {
 		return 0
 	}
 	i := 1
 	for ; i+8 <= len(text); i += 8 {
-		c := text[i : i+8 : i+8]
-		m := uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
-			uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
-		if m != 0xff {
+		if m := keyChars(text[i : i+8 : i+8]); m != 0xff {
 			return i + bits.TrailingZeros(^m)
 		}
 	}
@@ -585,11 +595,20 @@ func plainKeyEnd(text []byte) int {
 	return i
 }
 
+// keyChars returns the mask of the bytes of c, eight of them, that are key
+// characters (keyChar): bit i for c[i].
+func keyChars(c []byte) uint {
+	c = c[:8:8]
+	return uint(keyChar[c[0]]) | uint(keyChar[c[1]])<<1 | uint(keyChar[c[2]])<<2 | uint(keyChar[c[3]])<<3 |
+		uint(keyChar[c[4]])<<4 | uint(keyChar[c[5]])<<5 | uint(keyChar[c[6]])<<6 | uint(keyChar[c[7]])<<7
+}
+
 // plainKeyEndAt returns plainKeyEnd(text) for the text b[at:] of a line
 // that b holds with its LF (or CR LF), neither of which is a key
-// character: the key ends at or before them, so plainKeyEnd may read the
-// words of b past the line's end, and a key of any length ends with no
-// loop over its last bytes.
+// character: the key ends at or before them, so the words of b past the
+// line's end may be read, and a key of any length ends with no loop over
+// its last bytes. A key of up to eight bytes, most of them, is found
+// without a call.
 func plainKeyEndAt(b []byte, at int) int {
 	return plainKeyEnd(b[at:])
 }

@@ -460,6 +460,51 @@ func TestLineWords(t *testing.T) {
 	}
 }
 
+// TestLineRunsKeyLengths holds runs to the general path on field lines
+// whose keys are of every length up to 20 bytes, plain or with a byte
+// that is no key character (an ASCII one, a tab, a byte of a multibyte
+// character, a quote, a bracket) at any place, followed by a colon, a
+// space or the line's end, with the last line at the buffer's end with
+// or without its LF, LF or CR LF, under indentations of 0 to 11 spaces.
+func TestLineRunsKeyLengths(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	const keyBytes = "abcxyzABCXYZ0189_."
+	bad := []string{"-", " ", "\t", "\xc3\xa9", `"`, "[", "#", "\x80", ":", "/"}
+	for n := 0; n < longtest.Size(t, 400, 4000); n++ {
+		eol := "\n"
+		if n%5 == 0 {
+			eol = "\r\n"
+		}
+		var b strings.Builder
+		b.WriteString("o:" + eol)
+		pad := strings.Repeat(" ", 2+2*rng.Intn(5))
+		lines := 1 + rng.Intn(6)
+		for i := 0; i < lines; i++ {
+			k := make([]byte, 1+rng.Intn(20))
+			for j := range k {
+				k[j] = keyBytes[rng.Intn(len(keyBytes))]
+			}
+			key := string(k)
+			if rng.Intn(3) == 0 {
+				at := rng.Intn(len(k) + 1)
+				key = key[:at] + bad[rng.Intn(len(bad))] + key[at:]
+			}
+			if rng.Intn(6) == 0 {
+				pad += " " // an odd width, or a deeper line
+			}
+			sep := []string{": 1", ":", ": x y", " : 2", ":7", ""}[rng.Intn(6)]
+			b.WriteString(pad + key + sep + strconv.Itoa(i))
+			if i < lines-1 || rng.Intn(2) == 0 {
+				b.WriteString(eol)
+			}
+		}
+		data := []byte(b.String())
+		for _, o := range runOpts {
+			checkRuns(t, data, o...)
+		}
+	}
+}
+
 // TestLineRunsTake checks that runs take the lines they are for: on a
 // document of field lines and list items, most lines are queued behind
 // another line's tokens, not by a refill of their own.
