@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -514,7 +513,7 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 				// A byte that may need an escape, or ill-formed UTF-8,
 				// is appendCell's; other text that is not ASCII is
 				// written as it is.
-				if hard&hi8 != 0 || high&hi8 != 0 && !utf8.ValidString(s) {
+				if hard&hi8 != 0 || high&hi8 != 0 && !validString(s) {
 					return p.Diff(base), i
 				}
 				if quo&hi8 != 0 {

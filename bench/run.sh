@@ -12,7 +12,7 @@
 #                     per-round ratios and their range
 #   BENCH             -test.bench pattern (default .)
 #   MODES             build modes, run in this order in every round (default
-#                     "native purego"):
+#                     "native avx2:TOON_KERNELS=avx2 purego"):
 #                       native         the library as built for this machine
 #                       purego         built with -tags purego (no assembly)
 #                       NAME:VAR=VALUE the native build run with the environment
@@ -38,7 +38,7 @@ mkdir -p out
 export TOON_BENCH_SCALE=${TOON_BENCH_SCALE:-1}
 BENCHTIME=${BENCHTIME:-1s}
 COUNT=${COUNT:-1}
-MODES=${MODES:-native purego}
+MODES=${MODES:-native avx2:TOON_KERNELS=avx2 purego}
 TOKENS_SCALE=${TOKENS_SCALE:-0.1}
 OUT=${OUT:-RESULTS.md}
 
