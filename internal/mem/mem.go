@@ -97,3 +97,19 @@ func Sizeof[T any]() uintptr {
 	var x T
 	return unsafe.Sizeof(x)
 }
+
+// TextWords returns two words that hold all the bytes of the n bytes at p,
+// for n from 1 to 16, and no other byte: for 8 to 16 bytes the first and
+// the last 8, for 4 to 7 the first and the last 4, for 1 to 3 the first,
+// the middle and the last byte. Two texts of the same length in that range
+// are equal exactly when their words are, which a comparison written out
+// finds without a call.
+func TextWords(p Ptr, n int) (lo, hi uint64) {
+	if n >= 8 {
+		return *(*uint64)(p.p), *(*uint64)(unsafe.Add(p.p, n-8))
+	}
+	if n >= 4 {
+		return uint64(*(*uint32)(p.p)), uint64(*(*uint32)(unsafe.Add(p.p, n-4)))
+	}
+	return uint64(*(*byte)(p.p)) | uint64(*(*byte)(unsafe.Add(p.p, n/2)))<<8 | uint64(*(*byte)(unsafe.Add(p.p, n-1)))<<16, 0
+}

@@ -63,3 +63,30 @@ func TestViews(t *testing.T) {
 		t.Fatal("Store, IsNil or FromUnsafe wrong")
 	}
 }
+
+// TestTextWords holds TextWords to its contract: for texts of the same
+// length from 1 to 16 bytes, the words are equal exactly when the texts
+// are, whatever byte differs.
+func TestTextWords(t *testing.T) {
+	buf := make([]byte, 40)
+	for n := 1; n <= 16; n++ {
+		a := buf[3 : 3+n]
+		for i := range a {
+			a[i] = byte('a' + i)
+		}
+		b := append([]byte(nil), a...)
+		alo, ahi := TextWords(BytesData(a), n)
+		if lo, hi := TextWords(BytesData(b), n); lo != alo || hi != ahi {
+			t.Fatalf("n=%d: equal texts give %#x %#x and %#x %#x", n, alo, ahi, lo, hi)
+		}
+		for i := 0; i < n; i++ {
+			for _, x := range []byte{0, 1, 0x80, 0xff} {
+				c := append([]byte(nil), a...)
+				c[i] ^= x | 1
+				if lo, hi := TextWords(BytesData(c), n); lo == alo && hi == ahi {
+					t.Fatalf("n=%d: %q and %q give the same words", n, a, c)
+				}
+			}
+		}
+	}
+}
