@@ -90,3 +90,28 @@ func TestTextWords(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyShort checks CopyShort and its cases at every length they take:
+// the n bytes are copied, and no byte around them is written.
+func TestCopyShort(t *testing.T) {
+	src := make([]byte, 24)
+	for i := range src {
+		src[i] = byte(i*29 + 7)
+	}
+	for n := 1; n <= 16; n++ {
+		dst := make([]byte, 24)
+		for i := range dst {
+			dst[i] = 0xee
+		}
+		CopyShort(BytesData(dst).Add(4), BytesData(src).Add(3), n)
+		for i, c := range dst {
+			want := byte(0xee)
+			if i >= 4 && i < 4+n {
+				want = src[i-1]
+			}
+			if c != want {
+				t.Fatalf("n=%d: byte %d is %#x, want %#x", n, i, c, want)
+			}
+		}
+	}
+}
