@@ -1026,3 +1026,55 @@ func TestSameFields(t *testing.T) {
 		t.Error("a leaf matches a group")
 	}
 }
+
+// TestSameFieldsByWords holds sameFields, which compares short names by
+// their words, to a plain comparison of the names: lists that differ in one
+// byte of one name, at every name length the words cover and past it, in
+// a nested group or not, and in the shape of a group.
+func TestSameFieldsByWords(t *testing.T) {
+	var ref func(a, b []Field) bool
+	ref = func(a, b []Field) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !ref(a[i].Fields, b[i].Fields) {
+				return false
+			}
+		}
+		return true
+	}
+	mk := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + i%26)
+		}
+		return b
+	}
+	for n := 1; n <= 20; n++ {
+		for at := 0; at < n; at++ {
+			for _, nested := range []bool{false, true} {
+				list := func(name []byte) []Field {
+					f := []Field{{Name: []byte("id")}, {Name: name}}
+					if nested {
+						f = []Field{{Name: []byte("g"), Fields: f}, {Name: []byte("x")}}
+					}
+					return f
+				}
+				a := list(mk(n))
+				c := mk(n)
+				c[at] ^= 0x20
+				for _, b := range [][]Field{list(mk(n)), list(c), list(mk(n + 1)), list(mk(n))[:1]} {
+					if got, want := sameFields(a, b), ref(a, b); got != want {
+						t.Fatalf("n=%d at=%d nested=%v: sameFields = %v, want %v", n, at, nested, got, want)
+					}
+				}
+			}
+		}
+	}
+	g := []Field{{Name: []byte("g"), Fields: []Field{{Name: []byte("a")}}}}
+	h := []Field{{Name: []byte("g"), Fields: []Field{}}}
+	if sameFields(g, h) != ref(g, h) || sameFields(h, g) != ref(h, g) {
+		t.Fatal("sameFields and the reference differ on a group's shape")
+	}
+}
