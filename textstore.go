@@ -36,8 +36,19 @@ func (ts *textStore) str(b []byte, intern bool) string {
 		// only: no pointer is written, so no write barrier while the
 		// collector marks.
 		ts.block = ts.block[:at+n]
-		copy(ts.block[at:], b)
-		return mem.String(ts.block[at:])
+		q := mem.BytesData(ts.block).Add(at)
+		// mem.CopyShort written out, as most strings are short: no call.
+		switch p := mem.BytesData(b); {
+		case n > 16:
+			copy(ts.block[at:], b)
+		case n >= 8:
+			mem.Copy8To16(q, p, n)
+		case n >= 4:
+			mem.Copy4To7(q, p, n)
+		default:
+			mem.Copy1To3(q, p, n)
+		}
+		return mem.StringAt(q, n)
 	}
 	if !intern {
 		return ts.newString(b)

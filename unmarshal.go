@@ -131,6 +131,8 @@ type decField struct {
 	structField
 	plan *decPlan
 	fast uint8 // fastNone, or the kind decStruct and decodeRow store without a call
+	// The name's words (mem.TextWords), for names of 1 to 16 bytes.
+	lo, hi uint64
 }
 
 // The field kinds that decStruct and decodeRow store without a call through
@@ -246,6 +248,9 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 		for i := range fs {
 			fp := b.get(fs[i].typ)
 			pl.fields[i] = decField{structField: fs[i], plan: fp, fast: fastKind(&fs[i], fp)}
+			if n := len(fs[i].name); n >= 1 && n <= 16 {
+				pl.fields[i].lo, pl.fields[i].hi = mem.TextWords(mem.StringData(fs[i].name), n)
+			}
 		}
 		if len(fs) > 8 {
 			pl.byName = make(map[string]int, len(fs))
@@ -1210,6 +1215,11 @@ func (sf *structFields) lookup(k []byte, hint int) int {
 	if hint < len(sf.fields) && sf.fields[hint].name == string(k) {
 		return hint
 	}
+	return sf.find(k)
+}
+
+// find is lookup without a hint.
+func (sf *structFields) find(k []byte) int {
 	if sf.byName != nil {
 		if i, ok := sf.byName[string(k)]; ok {
 			return i
@@ -1252,7 +1262,24 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		if k.kind() == KindObjectEnd {
 			return nil
 		}
-		i := pl.lookup(k.text(), hint)
+		// pl.lookup(kb, hint), with the hinted name compared by its words
+		// where it is short, without a call.
+		kb, i := k.text(), -1
+		if hint < len(pl.fields) {
+			f := &pl.fields[hint]
+			if n := len(kb); n == len(f.name) {
+				if uint(n-1) < 16 {
+					if lo, hi := mem.TextWords(mem.BytesData(kb), n); lo == f.lo && hi == f.hi {
+						i = hint
+					}
+				} else if f.name == string(kb) {
+					i = hint
+				}
+			}
+		}
+		if i < 0 {
+			i = pl.find(kb)
+		}
 		if i < 0 {
 			if d.opts.disallowUnknown {
 				s.unknownField(k, pl.typ)
@@ -1419,7 +1446,22 @@ func sameFields(a, b []Field) bool {
 		return false
 	}
 	for i := range a {
-		if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !sameFields(a[i].Fields, b[i].Fields) {
+		an, bn := a[i].Name, b[i].Name
+		n := len(an)
+		if n != len(bn) || (a[i].Fields == nil) != (b[i].Fields == nil) {
+			return false
+		}
+		// A name of 1 to 16 bytes is compared by its words
+		// (mem.TextWords), without a call.
+		if uint(n-1) < 16 {
+			alo, ahi := mem.TextWords(mem.BytesData(an), n)
+			if blo, bhi := mem.TextWords(mem.BytesData(bn), n); alo != blo || ahi != bhi {
+				return false
+			}
+		} else if string(an) != string(bn) {
+			return false
+		}
+		if a[i].Fields != nil && !sameFields(a[i].Fields, b[i].Fields) {
 			return false
 		}
 	}

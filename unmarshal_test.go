@@ -234,6 +234,67 @@ func TestUnmarshalCaseSensitive(t *testing.T) {
 	}
 }
 
+// TestUnmarshalKeyWords holds decStruct's comparison of a key with the
+// expected field's name by words (mem.TextWords) to the field lookup:
+// names of the same length that differ in one byte, at every length the
+// words cover and past it, keys in and out of the fields' order, and
+// unknown keys of an expected name's length, against encoding/json.
+func TestUnmarshalKeyWords(t *testing.T) {
+	type fields struct {
+		A1  int `json:"a"`
+		B1  int `json:"b"`
+		A2  int `json:"ab"`
+		B2  int `json:"ac"`
+		A3  int `json:"abc"`
+		B3  int `json:"abd"`
+		C3  int `json:"xbc"`
+		A4  int `json:"abcd"`
+		B4  int `json:"abcx"`
+		A7  int `json:"abcdefg"`
+		B7  int `json:"abcxefg"`
+		A8  int `json:"abcdefgh"`
+		B8  int `json:"abcdefgx"`
+		A9  int `json:"abcdefghi"`
+		B9  int `json:"abcdxfghi"`
+		A16 int `json:"abcdefghijklmnop"`
+		B16 int `json:"abcdefghxjklmnop"`
+		A17 int `json:"abcdefghijklmnopq"`
+		B17 int `json:"abcdefghijklmnopx"`
+	}
+	keys := []string{"a", "b", "ab", "ac", "abc", "abd", "xbc", "abcd", "abcx", "abcdefg", "abcxefg", "abcdefgh", "abcdefgx",
+		"abcdefghi", "abcdxfghi", "abcdefghijklmnop", "abcdefghxjklmnop", "abcdefghijklmnopq", "abcdefghijklmnopx",
+		"c", "ax", "abe", "abcy", "abcdefx", "abcdefgy", "abcdefghx", "abcdefghijklmnox", "abcdefghijklmnopy", ""}
+	orders := [][]string{keys, nil, nil}
+	for i := len(keys) - 1; i >= 0; i-- {
+		orders[1] = append(orders[1], keys[i])
+	}
+	for i := range keys {
+		orders[2] = append(orders[2], keys[(i*7)%len(keys)])
+	}
+	for _, ks := range orders {
+		var tb, jb strings.Builder
+		jb.WriteString("{")
+		for i, k := range ks {
+			fmt.Fprintf(&tb, "%q: %d\n", k, i+1)
+			if i > 0 {
+				jb.WriteString(",")
+			}
+			fmt.Fprintf(&jb, "%q: %d", k, i+1)
+		}
+		jb.WriteString("}")
+		var got, want fields
+		if err := Unmarshal([]byte(tb.String()), &got); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(jb.String()), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("keys %q:\n got %+v\nwant %+v", ks, got, want)
+		}
+	}
+}
+
 func TestUnmarshalUnknownFields(t *testing.T) {
 	type T struct {
 		A int `toon:"a"`
@@ -963,5 +1024,57 @@ func TestSameFields(t *testing.T) {
 	// A leaf against a group of the same name, in either order.
 	if sameFields([]Field{f("g")}, []Field{f("g", f("x"))}) || sameFields([]Field{f("g", f("x"))}, []Field{f("g")}) {
 		t.Error("a leaf matches a group")
+	}
+}
+
+// TestSameFieldsByWords holds sameFields, which compares short names by
+// their words, to a plain comparison of the names: lists that differ in one
+// byte of one name, at every name length the words cover and past it, in
+// a nested group or not, and in the shape of a group.
+func TestSameFieldsByWords(t *testing.T) {
+	var ref func(a, b []Field) bool
+	ref = func(a, b []Field) bool {
+		if len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !ref(a[i].Fields, b[i].Fields) {
+				return false
+			}
+		}
+		return true
+	}
+	mk := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('a' + i%26)
+		}
+		return b
+	}
+	for n := 1; n <= 20; n++ {
+		for at := 0; at < n; at++ {
+			for _, nested := range []bool{false, true} {
+				list := func(name []byte) []Field {
+					f := []Field{{Name: []byte("id")}, {Name: name}}
+					if nested {
+						f = []Field{{Name: []byte("g"), Fields: f}, {Name: []byte("x")}}
+					}
+					return f
+				}
+				a := list(mk(n))
+				c := mk(n)
+				c[at] ^= 0x20
+				for _, b := range [][]Field{list(mk(n)), list(c), list(mk(n + 1)), list(mk(n))[:1]} {
+					if got, want := sameFields(a, b), ref(a, b); got != want {
+						t.Fatalf("n=%d at=%d nested=%v: sameFields = %v, want %v", n, at, nested, got, want)
+					}
+				}
+			}
+		}
+	}
+	g := []Field{{Name: []byte("g"), Fields: []Field{{Name: []byte("a")}}}}
+	h := []Field{{Name: []byte("g"), Fields: []Field{}}}
+	if sameFields(g, h) != ref(g, h) || sameFields(h, g) != ref(h, g) {
+		t.Fatal("sameFields and the reference differ on a group's shape")
 	}
 }

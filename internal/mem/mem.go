@@ -97,3 +97,53 @@ func Sizeof[T any]() uintptr {
 	var x T
 	return unsafe.Sizeof(x)
 }
+
+// TextWords returns two words that hold all the bytes of the n bytes at p,
+// for n from 1 to 16, and no other byte: for 8 to 16 bytes the first and
+// the last 8, for 4 to 7 the first and the last 4, for 1 to 3 the first,
+// the middle and the last byte. Two texts of the same length in that range
+// are equal exactly when their words are, which a comparison written out
+// finds without a call.
+func TextWords(p Ptr, n int) (lo, hi uint64) {
+	if n >= 8 {
+		return *(*uint64)(p.p), *(*uint64)(unsafe.Add(p.p, n-8))
+	}
+	if n >= 4 {
+		return uint64(*(*uint32)(p.p)), uint64(*(*uint32)(unsafe.Add(p.p, n-4)))
+	}
+	return uint64(*(*byte)(p.p)) | uint64(*(*byte)(unsafe.Add(p.p, n/2)))<<8 | uint64(*(*byte)(unsafe.Add(p.p, n-1)))<<16, 0
+}
+
+// CopyShort copies the n bytes at src to dst, for n from 1 to 16,
+// without a call: by the words of TextWords, whose stores overlap where n
+// is not a word's size, with the same bytes. Its three cases are small
+// enough for Go to write out where they are called, which CopyShort is
+// not.
+func CopyShort(dst, src Ptr, n int) {
+	switch {
+	case n >= 8:
+		Copy8To16(dst, src, n)
+	case n >= 4:
+		Copy4To7(dst, src, n)
+	default:
+		Copy1To3(dst, src, n)
+	}
+}
+
+// Copy8To16 is CopyShort for n from 8 to 16.
+func Copy8To16(dst, src Ptr, n int) {
+	lo, hi := *(*uint64)(src.p), *(*uint64)(unsafe.Add(src.p, n-8))
+	*(*uint64)(dst.p), *(*uint64)(unsafe.Add(dst.p, n-8)) = lo, hi
+}
+
+// Copy4To7 is CopyShort for n from 4 to 7.
+func Copy4To7(dst, src Ptr, n int) {
+	lo, hi := *(*uint32)(src.p), *(*uint32)(unsafe.Add(src.p, n-4))
+	*(*uint32)(dst.p), *(*uint32)(unsafe.Add(dst.p, n-4)) = lo, hi
+}
+
+// Copy1To3 is CopyShort for n from 1 to 3.
+func Copy1To3(dst, src Ptr, n int) {
+	a, b, c := *(*byte)(src.p), *(*byte)(unsafe.Add(src.p, n/2)), *(*byte)(unsafe.Add(src.p, n-1))
+	*(*byte)(dst.p), *(*byte)(unsafe.Add(dst.p, n/2)), *(*byte)(unsafe.Add(dst.p, n-1)) = a, b, c
+}

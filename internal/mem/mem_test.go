@@ -63,3 +63,55 @@ func TestViews(t *testing.T) {
 		t.Fatal("Store, IsNil or FromUnsafe wrong")
 	}
 }
+
+// TestTextWords holds TextWords to its contract: for texts of the same
+// length from 1 to 16 bytes, the words are equal exactly when the texts
+// are, whatever byte differs.
+func TestTextWords(t *testing.T) {
+	buf := make([]byte, 40)
+	for n := 1; n <= 16; n++ {
+		a := buf[3 : 3+n]
+		for i := range a {
+			a[i] = byte('a' + i)
+		}
+		b := append([]byte(nil), a...)
+		alo, ahi := TextWords(BytesData(a), n)
+		if lo, hi := TextWords(BytesData(b), n); lo != alo || hi != ahi {
+			t.Fatalf("n=%d: equal texts give %#x %#x and %#x %#x", n, alo, ahi, lo, hi)
+		}
+		for i := 0; i < n; i++ {
+			for _, x := range []byte{0, 1, 0x80, 0xff} {
+				c := append([]byte(nil), a...)
+				c[i] ^= x | 1
+				if lo, hi := TextWords(BytesData(c), n); lo == alo && hi == ahi {
+					t.Fatalf("n=%d: %q and %q give the same words", n, a, c)
+				}
+			}
+		}
+	}
+}
+
+// TestCopyShort checks CopyShort and its cases at every length they take:
+// the n bytes are copied, and no byte around them is written.
+func TestCopyShort(t *testing.T) {
+	src := make([]byte, 24)
+	for i := range src {
+		src[i] = byte(i*29 + 7)
+	}
+	for n := 1; n <= 16; n++ {
+		dst := make([]byte, 24)
+		for i := range dst {
+			dst[i] = 0xee
+		}
+		CopyShort(BytesData(dst).Add(4), BytesData(src).Add(3), n)
+		for i, c := range dst {
+			want := byte(0xee)
+			if i >= 4 && i < 4+n {
+				want = src[i-1]
+			}
+			if c != want {
+				t.Fatalf("n=%d: byte %d is %#x, want %#x", n, i, c, want)
+			}
+		}
+	}
+}
