@@ -38,7 +38,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -952,7 +951,7 @@ func (e *Encoder) mayClash(v *objView) bool {
 		return v.pl.keysBad
 	}
 	for i := 0; i < v.n; i++ {
-		if !utf8.ValidString(e.key(v, i)) {
+		if !validString(e.key(v, i)) {
 			return true
 		}
 	}

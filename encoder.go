@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
 
@@ -544,7 +543,7 @@ func repeatedName(n int, name func(int) string) (earlier, later string, ok bool)
 					return name(j), name(i), true
 				}
 			}
-			valid = valid && utf8.ValidString(name(i))
+			valid = valid && validString(name(i))
 		}
 	} else {
 		seen := make(map[string]struct{}, n)
@@ -554,7 +553,7 @@ func repeatedName(n int, name func(int) string) (earlier, later string, ok bool)
 				return k, k, true
 			}
 			seen[k] = struct{}{}
-			valid = valid && utf8.ValidString(k)
+			valid = valid && validString(k)
 		}
 	}
 	if valid {

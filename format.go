@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/mem"
 )
@@ -367,7 +366,7 @@ func appendKeyR(b []byte, k string) ([]byte, bool) {
 	if bareKey(k, cls) {
 		return append(b, k...), false
 	}
-	if cls&clsHigh != 0 && !utf8.ValidString(k) {
+	if cls&clsHigh != 0 && !validString(k) {
 		k = strings.ToValidUTF8(k, "\uFFFD")
 		return appendQuoted(b, k, classify(k)), true
 	}
@@ -380,7 +379,7 @@ func appendKeyR(b []byte, k string) ([]byte, bool) {
 // that would be a duplicate key, which a strict decoder rejects (§14.3),
 // so the writers report it as an error instead (keyClash).
 func writtenKey(k string) string {
-	if utf8.ValidString(k) {
+	if validString(k) {
 		return k
 	}
 	return strings.ToValidUTF8(k, "\uFFFD")

@@ -15,7 +15,7 @@ import "os"
 //	scanAVX512, scanAVX2     useScanAVX512/2   scanLineGeneric (scanline_generic.go)
 //	indexAVX512, indexAVX2   useIndexAVX512/2  indexBlocksGeneric (indexrows_generic.go)
 //	typeRows                 useTypeRows       bulkLine (fastrows.go)
-//	putRowAVX512             usePutRow         putCellsGo (table.go)
+//	putRowAVX512             usePutRow         putCellsGo (tablewriter.go)
 //	unescapeAVX512           useUnescapeAVX512 unescape's scalar loop (primitive.go)
 //	utf8AVX2                 useUTF8AVX2       utf8Valid's automaton (utf8.go)
 //

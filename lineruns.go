@@ -188,9 +188,9 @@ lines:
 		row := false // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
-			// Most field lines are a plain key and its colon.
-			// Most of their keys are of up to nine bytes: those are
-			// found without a call.
+			// Most field lines are a plain key and its colon, and most
+			// of their keys are of up to eight bytes: those are found
+			// without a call (a ninth key byte takes plainKeyEndAt).
 			i, at := 0, pos+sp
 			if at+9 > len(buf) {
 				i = plainKeyEndAt(buf, at)
@@ -607,8 +607,7 @@ func keyChars(c []byte) uint {
 // that b holds with its LF (or CR LF), neither of which is a key
 // character: the key ends at or before them, so the words of b past the
 // line's end may be read, and a key of any length ends with no loop over
-// its last bytes. A key of up to eight bytes, most of them, is found
-// without a call.
+// its last bytes.
 func plainKeyEndAt(b []byte, at int) int {
 	return plainKeyEnd(b[at:])
 }

@@ -37,7 +37,8 @@ func (ts *textStore) str(b []byte, intern bool) string {
 		// collector marks.
 		ts.block = ts.block[:at+n]
 		q := mem.BytesData(ts.block).Add(at)
-		// mem.CopyShort written out, as most strings are short: no call.
+		// Most strings are short: those are copied by words (mem.Copy8To16
+		// and its kin), without the call to memmove.
 		switch p := mem.BytesData(b); {
 		case n > 16:
 			copy(ts.block[at:], b)

@@ -1211,6 +1211,9 @@ func decObject(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 
 // lookup returns the index of the field whose name is the key k
 // (case-sensitively), or -1. hint is the index where the key is expected.
+// (decStruct makes the comparison with the hinted field itself, by the
+// name's words, before it calls lookup: a helper for it would be too
+// large to inline.)
 func (sf *structFields) lookup(k []byte, hint int) int {
 	if hint < len(sf.fields) && sf.fields[hint].name == string(k) {
 		return hint

@@ -238,7 +238,8 @@ func TestUnmarshalCaseSensitive(t *testing.T) {
 // expected field's name by words (mem.TextWords) to the field lookup:
 // names of the same length that differ in one byte, at every length the
 // words cover and past it, keys in and out of the fields' order, and
-// unknown keys of an expected name's length, against encoding/json.
+// unknown keys of the expected name's length that differ from it in one
+// byte, against encoding/json.
 func TestUnmarshalKeyWords(t *testing.T) {
 	type fields struct {
 		A1  int `json:"a"`
@@ -270,6 +271,32 @@ func TestUnmarshalKeyWords(t *testing.T) {
 	}
 	for i := range keys {
 		orders[2] = append(orders[2], keys[(i*7)%len(keys)])
+	}
+	// Every other field, by turns, is left out and stands as unknown keys
+	// of its name's length that differ from it in the first, the middle
+	// or the last byte: each of them comes when decStruct expects that
+	// field next (after the field before it), so a comparison of only one
+	// of the two words takes one of them for the field, which then holds
+	// its value where encoding/json leaves it zero.
+	for turn := range 2 {
+		var ks []string
+		seen := map[string]bool{}
+		for i, k := range keys[:19] {
+			if i%2 != turn {
+				ks = append(ks, k)
+				continue
+			}
+			for _, at := range []int{0, len(k) / 2, len(k) - 1} {
+				for _, c := range "~!%^" {
+					if tw := k[:at] + string(c) + k[at+1:]; !seen[tw] {
+						seen[tw] = true
+						ks = append(ks, tw)
+						break
+					}
+				}
+			}
+		}
+		orders = append(orders, ks)
 	}
 	for _, ks := range orders {
 		var tb, jb strings.Builder
@@ -1076,5 +1103,30 @@ func TestSameFieldsByWords(t *testing.T) {
 	h := []Field{{Name: []byte("g"), Fields: []Field{}}}
 	if sameFields(g, h) != ref(g, h) || sameFields(h, g) != ref(h, g) {
 		t.Fatal("sameFields and the reference differ on a group's shape")
+	}
+}
+
+// TestTextStoreShort holds textStore.str's copies of short strings (by
+// words, where they fit the current block) to their text: strings of 1 to
+// 20 bytes, one after another in one block, each equal to its source, and
+// no string changed by the ones copied after it.
+func TestTextStoreShort(t *testing.T) {
+	ts := textStore{pack: true}
+	src := make([]byte, 64)
+	for i := range src {
+		src[i] = byte('A' + i%58)
+	}
+	var got, want []string
+	for round := range 3 {
+		for n := 1; n <= 20; n++ {
+			b := src[round+n%7 : round+n%7+n]
+			got = append(got, ts.str(b, false))
+			want = append(want, string(b))
+		}
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("string %d: %q, want %q", i, got[i], want[i])
+		}
 	}
 }

@@ -103,7 +103,9 @@ func Sizeof[T any]() uintptr {
 // the last 8, for 4 to 7 the first and the last 4, for 1 to 3 the first,
 // the middle and the last byte. Two texts of the same length in that range
 // are equal exactly when their words are, which a comparison written out
-// finds without a call.
+// finds without a call. The words are for such comparisons only: their
+// byte order is the machine's (so TextWords reads memory directly, not
+// through Load64, whose cost would keep it from being inlined).
 func TextWords(p Ptr, n int) (lo, hi uint64) {
 	if n >= 8 {
 		return *(*uint64)(p.p), *(*uint64)(unsafe.Add(p.p, n-8))
@@ -114,36 +116,30 @@ func TextWords(p Ptr, n int) (lo, hi uint64) {
 	return uint64(*(*byte)(p.p)) | uint64(*(*byte)(unsafe.Add(p.p, n/2)))<<8 | uint64(*(*byte)(unsafe.Add(p.p, n-1)))<<16, 0
 }
 
-// CopyShort copies the n bytes at src to dst, for n from 1 to 16,
-// without a call: by the words of TextWords, whose stores overlap where n
-// is not a word's size, with the same bytes. Its three cases are small
-// enough for Go to write out where they are called, which CopyShort is
-// not.
-func CopyShort(dst, src Ptr, n int) {
-	switch {
-	case n >= 8:
-		Copy8To16(dst, src, n)
-	case n >= 4:
-		Copy4To7(dst, src, n)
-	default:
-		Copy1To3(dst, src, n)
-	}
-}
+// Copy8To16, Copy4To7 and Copy1To3 copy the n bytes at src to dst, for n
+// in the range each names, without a call: by the words of TextWords,
+// whose stores overlap, with the same bytes, where n is not a word's size.
+// A caller picks one by n, which a function of the three would do at the
+// cost of a call (it would be too large to inline).
 
-// Copy8To16 is CopyShort for n from 8 to 16.
+// Copy8To16 copies n bytes, 8 to 16, from src to dst.
 func Copy8To16(dst, src Ptr, n int) {
-	lo, hi := *(*uint64)(src.p), *(*uint64)(unsafe.Add(src.p, n-8))
-	*(*uint64)(dst.p), *(*uint64)(unsafe.Add(dst.p, n-8)) = lo, hi
+	lo, hi := src.Load64(0), src.Load64(n-8)
+	dst.Store64(0, lo)
+	dst.Store64(n-8, hi)
 }
 
-// Copy4To7 is CopyShort for n from 4 to 7.
+// Copy4To7 copies n bytes, 4 to 7, from src to dst.
 func Copy4To7(dst, src Ptr, n int) {
-	lo, hi := *(*uint32)(src.p), *(*uint32)(unsafe.Add(src.p, n-4))
-	*(*uint32)(dst.p), *(*uint32)(unsafe.Add(dst.p, n-4)) = lo, hi
+	lo, hi := src.Load32(0), src.Load32(n-4)
+	dst.Store32(0, lo)
+	dst.Store32(n-4, hi)
 }
 
-// Copy1To3 is CopyShort for n from 1 to 3.
+// Copy1To3 copies n bytes, 1 to 3, from src to dst.
 func Copy1To3(dst, src Ptr, n int) {
-	a, b, c := *(*byte)(src.p), *(*byte)(unsafe.Add(src.p, n/2)), *(*byte)(unsafe.Add(src.p, n-1))
-	*(*byte)(dst.p), *(*byte)(unsafe.Add(dst.p, n/2)), *(*byte)(unsafe.Add(dst.p, n-1)) = a, b, c
+	a, b, c := src.Byte(0), src.Byte(n/2), src.Byte(n-1)
+	dst.SetByte(0, a)
+	dst.SetByte(n/2, b)
+	dst.SetByte(n-1, c)
 }

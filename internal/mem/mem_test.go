@@ -91,8 +91,8 @@ func TestTextWords(t *testing.T) {
 	}
 }
 
-// TestCopyShort checks CopyShort and its cases at every length they take:
-// the n bytes are copied, and no byte around them is written.
+// TestCopyShort checks Copy8To16, Copy4To7 and Copy1To3 at every length
+// each takes: the n bytes are copied, and no byte around them is written.
 func TestCopyShort(t *testing.T) {
 	src := make([]byte, 24)
 	for i := range src {
@@ -103,7 +103,15 @@ func TestCopyShort(t *testing.T) {
 		for i := range dst {
 			dst[i] = 0xee
 		}
-		CopyShort(BytesData(dst).Add(4), BytesData(src).Add(3), n)
+		d, s := BytesData(dst).Add(4), BytesData(src).Add(3)
+		switch {
+		case n >= 8:
+			Copy8To16(d, s, n)
+		case n >= 4:
+			Copy4To7(d, s, n)
+		default:
+			Copy1To3(d, s, n)
+		}
 		for i, c := range dst {
 			want := byte(0xee)
 			if i >= 4 && i < 4+n {
