@@ -1449,22 +1449,7 @@ func sameFields(a, b []Field) bool {
 		return false
 	}
 	for i := range a {
-		an, bn := a[i].Name, b[i].Name
-		n := len(an)
-		if n != len(bn) || (a[i].Fields == nil) != (b[i].Fields == nil) {
-			return false
-		}
-		// A name of 1 to 16 bytes is compared by its words
-		// (mem.TextWords), without a call.
-		if uint(n-1) < 16 {
-			alo, ahi := mem.TextWords(mem.BytesData(an), n)
-			if blo, bhi := mem.TextWords(mem.BytesData(bn), n); alo != blo || ahi != bhi {
-				return false
-			}
-		} else if string(an) != string(bn) {
-			return false
-		}
-		if a[i].Fields != nil && !sameFields(a[i].Fields, b[i].Fields) {
+		if string(a[i].Name) != string(b[i].Name) || (a[i].Fields == nil) != (b[i].Fields == nil) || !sameFields(a[i].Fields, b[i].Fields) {
 			return false
 		}
 	}

@@ -1054,10 +1054,10 @@ func TestSameFields(t *testing.T) {
 	}
 }
 
-// TestSameFieldsByWords holds sameFields, which compares short names by
-// their words, to a plain comparison of the names: lists that differ in one
-// byte of one name, at every name length the words cover and past it, in
-// a nested group or not, and in the shape of a group.
+// TestSameFieldsByWords holds sameFields to a plain comparison of the
+// names: lists that differ in one byte of one name, at lengths of 1 to 20
+// bytes (those of a key's words and past them), in a nested group or not,
+// and in the shape of a group.
 func TestSameFieldsByWords(t *testing.T) {
 	var ref func(a, b []Field) bool
 	ref = func(a, b []Field) bool {
