@@ -17,7 +17,7 @@ import "os"
 //	typeRows                 useTypeRows       bulkLine (fastrows.go)
 //	putRowAVX512             usePutRow         putCellsGo (tablewriter.go)
 //	unescapeAVX512           useUnescapeAVX512 unescape's scalar loop (primitive.go)
-//	utf8AVX2                 useUTF8AVX2       utf8Valid's automaton (utf8.go)
+//	utf8AVX2, utf8ShortAVX2  useUTF8AVX2       utf8Valid's automaton (utf8.go)
 //
 // Tests switch the kernels with useKernels (kernels_export_test.go),
 // which takes the same values as TOON_KERNELS.

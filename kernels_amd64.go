@@ -15,7 +15,7 @@ var (
 	usePutRow      bool // putRowAVX512 (putrow_amd64.s)
 
 	useUnescapeAVX512 bool // unescapeAVX512 (unescape_amd64.s)
-	useUTF8AVX2       bool // utf8AVX2 (utf8_amd64.s)
+	useUTF8AVX2       bool // utf8AVX2 and utf8ShortAVX2 (utf8_amd64.s)
 )
 
 // setKernels sets the use* booleans from the CPU's features, as far as

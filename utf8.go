@@ -1,6 +1,10 @@
 package toon
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/toonstream/toon/internal/mem"
+)
 
 // utf8Valid reports whether b is well-formed UTF-8, as utf8.Valid does
 // (no surrogates, no overlong forms, nothing above U+10FFFF), at about
@@ -9,8 +13,12 @@ import "encoding/binary"
 // depend on the state, and one shift, which does. Words of eight ASCII
 // bytes between sequences are skipped whole. Where the CPU has AVX2, the
 // kernel utf8AVX2 checks all but the last bytes of a long b, 32 at a
-// time; the automaton is its specification.
+// time, and utf8ShortAVX2 a b of 9 to 63 bytes whose page holds the 64
+// bytes from its start; the automaton is their specification.
 func utf8Valid(b []byte) bool {
+	if useUTF8AVX2 && len(b) > 8 && len(b) < 64 && mem.BytesData(b).InPage(64) {
+		return utf8ShortAVX2(&b[0], len(b))
+	}
 	if useUTF8AVX2 && len(b) >= 64 {
 		// The kernel checks the whole blocks of 32 bytes; the automaton
 		// then takes the rest from the start of the last sequence that

@@ -2,15 +2,8 @@
 
 #include "textflag.h"
 
-// func utf8AVX2(b []byte) bool
-//
-// Requires AVX2. Checks b, whose length is a multiple of 32, 32 bytes at a
-// time against the rules of well-formed UTF-8 (the Unicode standard's
-// table 3-7), for utf8Valid (utf8.go), whose automaton is its
-// specification. It reports false when some byte breaks a rule with the
-// bytes before it; a sequence that b cuts short at its end is not an
-// error here: utf8Valid checks b's last sequence again with the bytes
-// after it.
+// The rules below are those of utf8Valid (utf8.go), whose automaton is
+// the specification of both kernels: the Unicode standard's table 3-7.
 //
 // Each byte is checked with the byte before it by three table lookups
 // (VPSHUFB) on the high nibble of the byte before, its low nibble, and the
@@ -21,12 +14,68 @@
 // row), and a pair breaks a rule when the three agree on a bit. Two
 // continuation bytes in a row are an error unless a lead byte of 3 or 4
 // bytes stands two or three bytes back, which the saturating subtractions
-// find. A block of ASCII is only checked for a sequence left open by the
-// block before.
+// find.
 //
-// Registers: SI b, DX len(b), BX offset, Y0 the block, Y15 the block
-// before, Y14 the errors, Y13 the previous block's open sequences, Y7-Y12
-// constants.
+// Registers of both: Y0 the block, Y15 the block before, Y14 the errors,
+// Y13 the block's open sequences, Y7-Y12 the constants (U8CONSTS).
+
+// U8CONSTS loads the constants of CHECK and OPEN into Y7-Y12. AX is
+// clobbered.
+#define U8CONSTS \
+	VBROADCASTI128 u8Byte1High<>(SB), Y8; \
+	VBROADCASTI128 u8Byte1Low<>(SB), Y9;  \
+	VBROADCASTI128 u8Byte2High<>(SB), Y10; \
+	MOVL           $0x0f, AX;             \
+	VMOVQ          AX, X11;               \
+	VPBROADCASTB   X11, Y11;              \
+	VMOVDQU        u8Open<>(SB), Y12;     \
+	MOVL           $0x80, AX;             \
+	VMOVQ          AX, X7;                \
+	VPBROADCASTB   X7, Y7
+
+// CHECK ORs into Y14 the errors of the block Y0, with the block before it
+// in Y15. Y1-Y6 are clobbered.
+#define CHECK \
+	VPERM2I128 $0x21, Y0, Y15, Y4; \
+	VPALIGNR   $15, Y4, Y0, Y1;    \
+	VPALIGNR   $14, Y4, Y0, Y2;    \
+	VPALIGNR   $13, Y4, Y0, Y3;    \
+	VPSRLW     $4, Y1, Y5;         \
+	VPAND      Y11, Y5, Y5;        \
+	VPSHUFB    Y5, Y8, Y5;         \
+	VPAND      Y11, Y1, Y6;        \
+	VPSHUFB    Y6, Y9, Y6;         \
+	VPAND      Y6, Y5, Y5;         \
+	VPSRLW     $4, Y0, Y6;         \
+	VPAND      Y11, Y6, Y6;        \
+	VPSHUFB    Y6, Y10, Y6;        \
+	VPAND      Y6, Y5, Y5;         \
+	VPSUBUSB   u8Sub3<>(SB), Y2, Y2; \
+	VPSUBUSB   u8Sub4<>(SB), Y3, Y3; \
+	VPOR       Y3, Y2, Y2;         \
+	VPAND      Y7, Y2, Y2;         \
+	VPXOR      Y2, Y5, Y5;         \
+	VPOR       Y5, Y14, Y14
+
+// OPEN sets Y13 to the sequences the block Y0 leaves open at its end (not
+// zero where its last three bytes reach F0, E0 and C0), for the block
+// after it to close.
+#define OPEN VPSUBUSB Y12, Y0, Y13
+
+// func utf8AVX2(b []byte) bool
+//
+// Requires AVX2. Checks b, whose length is a multiple of 32, 32 bytes at a
+// time, for utf8Valid. It reports false when some byte breaks a rule with
+// the bytes before it; a sequence that b cuts short at its end is not an
+// error here: utf8Valid checks b's last sequence again with the bytes
+// after it. In CHECK, Y1 holds the bytes before each (prev1), Y2 those two
+// before and Y3 three before; the lookups are those by the high nibble of
+// the byte before, by its low nibble, and by the high nibble of the byte
+// itself, and the subtractions leave 0x80 where a lead byte of 3 or 4
+// bytes stands two or three back. A block of ASCII is only checked for a
+// sequence left open by the block before.
+//
+// Registers: SI b, DX len(b), BX offset.
 TEXT ·utf8AVX2(SB), NOSPLIT, $0-25
 	MOVQ b_base+0(FP), SI
 	MOVQ b_len+8(FP), DX
@@ -34,16 +83,7 @@ TEXT ·utf8AVX2(SB), NOSPLIT, $0-25
 	VPXOR Y15, Y15, Y15
 	VPXOR Y14, Y14, Y14
 	VPXOR Y13, Y13, Y13
-	VBROADCASTI128 u8Byte1High<>(SB), Y8
-	VBROADCASTI128 u8Byte1Low<>(SB), Y9
-	VBROADCASTI128 u8Byte2High<>(SB), Y10
-	MOVL $0x0f, AX
-	VMOVQ AX, X11
-	VPBROADCASTB X11, Y11      // 0x0f
-	VMOVDQU u8Open<>(SB), Y12  // the limits of the last three bytes
-	MOVL $0x80, AX
-	VMOVQ AX, X7
-	VPBROADCASTB X7, Y7        // 0x80
+	U8CONSTS
 
 u8_loop:
 	CMPQ BX, DX
@@ -60,38 +100,52 @@ u8_loop:
 	JMP     u8_loop
 
 u8_check:
-	// Y1 = the bytes before each (prev1), Y2 two before, Y3 three before.
-	VPERM2I128 $0x21, Y0, Y15, Y4  // the high lane of the block before, the low lane of this one
-	VPALIGNR   $15, Y4, Y0, Y1
-	VPALIGNR   $14, Y4, Y0, Y2
-	VPALIGNR   $13, Y4, Y0, Y3
-	// The three lookups.
-	VPSRLW  $4, Y1, Y5
-	VPAND   Y11, Y5, Y5
-	VPSHUFB Y5, Y8, Y5             // by the high nibble of the byte before
-	VPAND   Y11, Y1, Y6
-	VPSHUFB Y6, Y9, Y6             // by its low nibble
-	VPAND   Y6, Y5, Y5
-	VPSRLW  $4, Y0, Y6
-	VPAND   Y11, Y6, Y6
-	VPSHUFB Y6, Y10, Y6            // by the high nibble of the byte itself
-	VPAND   Y6, Y5, Y5
-	// 0x80 where a lead byte of 3 or 4 bytes stands two or three back:
-	// there a second continuation byte is required, not an error.
-	VPSUBUSB u8Sub3<>(SB), Y2, Y2  // >= 0x80 from 0xe0 on
-	VPSUBUSB u8Sub4<>(SB), Y3, Y3  // >= 0x80 from 0xf0 on
-	VPOR     Y3, Y2, Y2
-	VPAND    Y7, Y2, Y2
-	VPXOR   Y2, Y5, Y5
-	VPOR    Y5, Y14, Y14
-	// A sequence this block leaves open, for the next block to close.
-	VPSUBUSB Y12, Y0, Y13
-	VMOVDQA  Y0, Y15
-	JMP      u8_loop
+	CHECK
+	OPEN
+	VMOVDQA Y0, Y15
+	JMP     u8_loop
 
 u8_done:
 	VPTEST Y14, Y14
 	SETEQ  ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func utf8ShortAVX2(p *byte, n int) bool
+//
+// Requires AVX2. Reports whether the n bytes at p, 0 < n < 64, are
+// well-formed UTF-8 (whole: a sequence cut short at the end is an error),
+// for utf8Valid. It reads 32 bytes from p, and 64 when n > 32, so those
+// must be readable (utf8Valid makes sure they lie in p's page); the bytes
+// past the text are taken as zeros, whose pairs with the text's last
+// bytes make a sequence left open an error (and a text of 32 bytes is
+// followed by a block of zeros, or OPEN finds what it leaves open).
+//
+// Registers: SI p, DX n, Y13 n in every byte (until OPEN), Y4 the mask
+// of the text's bytes.
+TEXT ·utf8ShortAVX2(SB), NOSPLIT, $0-17
+	MOVQ  p+0(FP), SI
+	MOVQ  n+8(FP), DX
+	VPXOR Y15, Y15, Y15
+	VPXOR Y14, Y14, Y14
+	U8CONSTS
+	VMOVQ        DX, X13
+	VPBROADCASTB X13, Y13
+	VPCMPGTB     u8Index<>(SB), Y13, Y4 // n > i: byte i is the text's
+	VPAND        (SI), Y4, Y0
+	CHECK
+	CMPQ         DX, $32
+	JLE          u8s_done
+	VMOVDQA      Y0, Y15
+	VPCMPGTB     u8Index<>+32(SB), Y13, Y4
+	VPAND        32(SI), Y4, Y0
+	CHECK
+
+u8s_done:
+	OPEN
+	VPOR   Y13, Y14, Y14
+	VPTEST Y14, Y14
+	SETEQ  ret+16(FP)
 	VZEROUPPER
 	RET
 
@@ -130,3 +184,15 @@ DATA u8Open<>+8(SB)/8, $0xffffffffffffffff
 DATA u8Open<>+16(SB)/8, $0xffffffffffffffff
 DATA u8Open<>+24(SB)/8, $0xbfdfefffffffffff
 GLOBL u8Open<>(SB), RODATA|NOPTR, $32
+
+// u8Index holds the numbers 0 to 63, a byte each: the offsets of the bytes
+// of utf8ShortAVX2's two blocks.
+DATA u8Index<>+0(SB)/8, $0x0706050403020100
+DATA u8Index<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA u8Index<>+16(SB)/8, $0x1716151413121110
+DATA u8Index<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA u8Index<>+32(SB)/8, $0x2726252423222120
+DATA u8Index<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA u8Index<>+48(SB)/8, $0x3736353433323130
+DATA u8Index<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL u8Index<>(SB), RODATA|NOPTR, $64

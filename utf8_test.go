@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toonstream/toon/internal/longtest"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // TestUTF8Valid compares utf8Valid with utf8.Valid on every sequence of
@@ -183,6 +184,96 @@ func TestUTF8ValidHalves(t *testing.T) {
 						}
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestUTF8ValidShort compares utf8Valid with utf8.Valid on texts of 9 to
+// 63 bytes, the lengths utf8ShortAVX2 checks, for every set of kernels
+// that runs here: every pair of bytes, and a third after a lead byte of 3
+// or 4 bytes (all among the bytes where the rules change; the first any
+// byte of 0x80 and above in the long form), at every offset of the text, its first and last
+// bytes and both sides of the 32nd included, after ASCII and after text
+// that is not; and the same texts at every offset in a page's last 64
+// bytes, where utf8Valid leaves them to the automaton.
+func TestUTF8ValidShort(t *testing.T) {
+	edges := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
+		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+	page := make([]byte, 3*4096)
+	for _, mode := range kernelModes() {
+		t.Run(mode, func(t *testing.T) {
+			defer useKernels(mode)()
+			check := func(b []byte) {
+				t.Helper()
+				if got, want := utf8Valid(b), utf8.Valid(b); got != want {
+					t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
+				}
+			}
+			leads := edges[3:]
+			if longtest.On() {
+				leads = nil
+				for a := 0x80; a < 256; a++ {
+					leads = append(leads, byte(a))
+				}
+			}
+			b := make([]byte, 64)
+			for _, n := range []int{9, 31, 32, 33, 63} {
+				for at := 0; at < n; at++ {
+					for _, fill := range []string{"abcdefgh", "é福岡👍ab"} {
+						for _, a := range leads {
+							for _, c := range edges {
+								third := edges[:1]
+								if a >= 0xe0 {
+									third = edges
+								}
+								for _, d := range third {
+									// The filler before at, cut back to a
+									// sequence's start; then a, c, d; then
+									// ASCII up to n.
+									b = b[:0]
+									for len(b) < at {
+										b = append(b, fill...)
+									}
+									b = b[:at]
+									for len(b) > 0 && !utf8.RuneStart(b[len(b)-1]) {
+										b = b[:len(b)-1]
+									}
+									if len(b) > 0 && b[len(b)-1] >= 0x80 {
+										b = b[:len(b)-1]
+									}
+									for len(b) < at {
+										b = append(b, 'x')
+									}
+									b = append(b, a, c, d)
+									for len(b) < n {
+										b = append(b, 'y')
+									}
+									check(b[:n])
+								}
+							}
+						}
+					}
+				}
+			}
+			// Near a page's end the kernel's reads would reach the next
+			// page: the same texts there.
+			base := 4096 - int(mem.BytesData(page).Uintptr()&4095)
+			rng := rand.New(rand.NewSource(10))
+			pieces := []string{"a", "é", "€", "𝄞", "福岡", "\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc0\xaf", "\xe2\x82"}
+			for i := 0; i < 20000; i++ {
+				var s []byte
+				for len(s) < 9+rng.Intn(55) {
+					if rng.Intn(10) == 0 {
+						s = append(s, pieces[5+rng.Intn(len(pieces)-5)]...)
+					} else {
+						s = append(s, pieces[rng.Intn(5)]...)
+					}
+				}
+				s = s[:min(len(s), 63)]
+				at := base + 4096 - 64 + rng.Intn(64-len(s)+1)
+				check(page[at : at+len(s)])
+				check(s)
 			}
 		})
 	}

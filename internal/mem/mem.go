@@ -54,6 +54,12 @@ func (p Ptr) Diff(q Ptr) int { return int(uintptr(p.p) - uintptr(q.p)) }
 // an address.
 func (p Ptr) Uintptr() uintptr { return uintptr(p.p) }
 
+// InPage reports whether the n bytes from p lie in one page of 4 KiB
+// (memory is mapped in pages at least that large on every platform Go
+// runs on), so that a kernel may read them, past the end of the object at
+// p, wherever p itself can be read.
+func (p Ptr) InPage(n int) bool { return p.Uintptr()&4095 <= uintptr(4096-n) }
+
 // Byte reads the byte i bytes after p.
 func (p Ptr) Byte(i int) byte { return *(*byte)(unsafe.Add(p.p, i)) }
 
