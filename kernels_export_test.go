@@ -70,3 +70,27 @@ func scanKernels() []scanImpl {
 	}
 	return append(l, scanImpl{"generic", scanLineGeneric})
 }
+
+// unescapeImpl is one block kernel of unescape, for the tests that call
+// each directly, with the rules in which the kernels differ: each stops
+// when dst has room for fewer than block more bytes and writes nothing
+// past out+block, and one with shortSrc decodes nothing from a src
+// shorter than a block.
+type unescapeImpl struct {
+	name     string
+	fn       func(src, dst []byte) (in, out int)
+	block    int
+	shortSrc bool
+}
+
+// unescapeKernels lists the block kernels of unescape that run here.
+func unescapeKernels() []unescapeImpl {
+	var l []unescapeImpl
+	if useUnescapeAVX512 {
+		l = append(l, unescapeImpl{"avx512", unescapeAVX512, 64, false})
+	}
+	if useUnescapeAVX2 {
+		l = append(l, unescapeImpl{"avx2", unescapeAVX2, 32, true})
+	}
+	return l
+}
