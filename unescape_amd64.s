@@ -2,6 +2,76 @@
 
 #include "textflag.h"
 
+// UNESCAPE_ARGS loads the arguments of unescape's kernels, src and dst,
+// into SI, DX, DI and R8, and sets in (BX) and out (AX) to 0.
+#define UNESCAPE_ARGS             \
+	MOVQ src_base+0(FP), SI;  \
+	MOVQ src_len+8(FP), DX;   \
+	MOVQ dst_base+24(FP), DI; \
+	MOVQ dst_len+32(FP), R8;  \
+	XORL BX, BX;              \
+	XORL AX, AX
+
+// The mask arithmetic of unescape's kernels, on a block of n bytes (64 or
+// 32) whose masks are in general registers, bit i for byte i: R13 the
+// quotes, R14 the backslashes, R12 n, R11 not 0 when the kernel stops
+// after the block (each may set it). The block starts at a byte that no
+// backslash escapes.
+
+// UNESCAPE_ESCAPES sets R10 to the escaped bytes, those after a run of
+// backslashes of odd length (the run's last backslash escapes), found as
+// indexrows_generic.go's quoteRegions finds them: follows & (even ^
+// (oddStarts + B) << 1), with follows = B<<1, oddStarts the runs that
+// start at odd bits and even a register that holds 0x5555... Then it sets
+// R14 to E, the backslashes that escape, and R13 to the quotes that no
+// backslash escapes. It clobbers CX. R10 may have bit n set (a backslash
+// that escapes the next block's first byte), which UNESCAPE_LIMIT clears.
+#define UNESCAPE_ESCAPES(even)  \
+	LEAQ  (R14)(R14*1), CX; \
+	ANDNQ R14, even, R10;   \
+	ANDNQ R10, CX, R10;     \
+	ADDQ  R14, R10;         \
+	SHLQ  $1, R10;          \
+	XORQ  even, R10;        \
+	ANDQ  CX, R10;          \
+	ANDNQ R14, R10, R14;    \
+	ANDNQ R13, R10, R13
+
+// UNESCAPE_CUT(lim) stops the kernel after the block, with R12 = lim,
+// when R9 is below R12. Either way it leaves in R9 the bits below R12, and
+// clears those above in R10.
+#define UNESCAPE_CUT(lim)    \
+	CMPQ    R9, R12;     \
+	CMOVQCS lim, R12;    \
+	ADCQ    $0, R11;     \
+	MOVQ    $-1, R9;     \
+	BZHIQ   R12, R9, R9; \
+	ANDQ    R9, R10
+
+// UNESCAPE_LIMIT sets R12 to lim, the bytes of the block to decode: up to
+// the first quote that ends the string (and the kernel stops after the
+// block), else the n bytes less a last backslash that escapes the byte
+// after them (the next block starts at it). A quote is never that
+// backslash, so when there is a quote it comes before. It leaves in R9 the
+// bits below lim, and clears those above in R10.
+#define UNESCAPE_LIMIT       \
+	LEAQ    -1(R12), R9; \
+	BTQ     R9, R14;     \
+	SBBQ    $0, R12;     \
+	TZCNTQ  R13, R9;     \
+	UNESCAPE_CUT(R9)
+
+// UNESCAPE_CHECK takes in CX the bytes that equal what the byte after a
+// backslash must be at their place for an escape \\ \" \n \r \t. Before
+// the first escaped byte that does not, lim is cut to its backslash, and
+// the kernel stops there after the block. It leaves in R9 the bits below
+// lim, and clears those above in R10.
+#define UNESCAPE_CHECK       \
+	ANDNQ   R10, CX, CX; \
+	TZCNTQ  CX, R9;      \
+	LEAQ    -1(R9), CX;  \
+	UNESCAPE_CUT(CX)
+
 // func unescapeAVX512(src, dst []byte) (in, out int)
 //
 // Requires AVX512F, AVX512BW, AVX512_VBMI, AVX512_VBMI2, BMI1, BMI2 and
@@ -32,12 +102,7 @@
 // Registers: SI src, DX len(src), DI dst, R8 len(dst), BX in, AX out,
 // R15 the even bits, Z8 '"', Z9 '\', Z10 and Z11 the lookup tables.
 TEXT ·unescapeAVX512(SB), NOSPLIT, $0-64
-	MOVQ src_base+0(FP), SI
-	MOVQ src_len+8(FP), DX
-	MOVQ dst_base+24(FP), DI
-	MOVQ dst_len+32(FP), R8
-	XORL BX, BX
-	XORL AX, AX
+	UNESCAPE_ARGS
 	MOVL $0x22, R9
 	VPBROADCASTB R9, Z8
 	MOVL $0x5c, R9
@@ -73,54 +138,15 @@ ue_load:
 	VPCMPEQB Z0, Z9, K3
 	KMOVQ    K3, R14     // B: backslashes
 
-	// R10 = the escaped bytes: follows & (even ^ (oddStarts + B) << 1),
-	// with follows = B<<1 and oddStarts the runs that start at odd bits.
-	LEAQ  (R14)(R14*1), CX // follows
-	ANDNQ R14, R15, R10    // B &^ even
-	ANDNQ R10, CX, R10     // the odd starts
-	ADDQ  R14, R10
-	SHLQ  $1, R10
-	XORQ  R15, R10
-	ANDQ  CX, R10          // escaped
-	ANDNQ R14, R10, R14    // R14 = E: the backslashes that escape
-	ANDNQ R13, R10, R13    // the quotes that are not escaped
-
-	// R12 = lim, the bytes of the block to decode: up to the first quote
-	// that ends the string, else the n bytes less a last backslash that
-	// escapes the byte after them.
-	TZCNTQ R13, R9       // 64 when there is none
-	CMPQ   R9, R12
-	JAE    ue_noquote
-	MOVQ   R9, R12
-	MOVL   $1, R11
-	JMP    ue_limited
-
-ue_noquote:
-	LEAQ -1(R12), R9
-	BTQ  R9, R14
-	JCC  ue_limited
-	MOVQ R9, R12
-
-ue_limited:
-	MOVQ  $-1, R9
-	BZHIQ R12, R9, R9
-	ANDQ  R9, R10        // the escaped bytes below lim
-	// The escaped bytes must be those of \\ \" \n \r \t; before the first
-	// that is not, the block is decoded and the kernel stops at its
-	// backslash.
+	UNESCAPE_ESCAPES(R15)
+	UNESCAPE_LIMIT
+	// The escaped bytes must be those of \\ \" \n \r \t, checked by a
+	// lookup on their low six bits.
 	VPERMB   Z11, Z0, Z1
 	VPCMPEQB Z1, Z0, K4
 	KMOVQ    K4, CX
-	ANDNQ    R10, CX, CX
-	JZ       ue_valid
-	TZCNTQ   CX, R12
-	DECQ     R12
-	MOVL     $1, R11
-	MOVQ     $-1, R9
-	BZHIQ    R12, R9, R9
-	ANDQ     R9, R10
+	UNESCAPE_CHECK
 
-ue_valid:
 	// Translate the escaped bytes, drop the backslashes that escape, store.
 	ANDNQ       R9, R14, R9  // the bytes kept: below lim, not in E
 	KMOVQ       R10, K5
@@ -196,12 +222,7 @@ GLOBL unescFrom<>(SB), RODATA|NOPTR, $64
 // Y10 0x0f, Y11 and Y12 the lookup tables, Y13 and Y14 spread a bitmask to
 // bytes, Y15 the offsets of the odd 8-byte groups in their lanes.
 TEXT ·unescapeAVX2(SB), NOSPLIT, $0-64
-	MOVQ src_base+0(FP), SI
-	MOVQ src_len+8(FP), DX
-	MOVQ dst_base+24(FP), DI
-	MOVQ dst_len+32(FP), R8
-	XORL BX, BX
-	XORL AX, AX
+	UNESCAPE_ARGS
 	CMPQ DX, $32
 	JLT  u2_return       // src shorter than a block
 	MOVL $0x22, R9
@@ -216,8 +237,10 @@ TEXT ·unescapeAVX2(SB), NOSPLIT, $0-64
 	VBROADCASTI128 unesc2From<>(SB), Y11
 	VBROADCASTI128 unesc2To<>(SB), Y12
 	VMOVDQU unesc2Spread<>(SB), Y13
-	VMOVDQU unesc2Bits<>(SB), Y14
-	VMOVDQU unesc2Groups<>(SB), Y15
+	MOVQ    $0x8040201008040201, R9 // each byte's bit
+	MOVQ    R9, X14
+	VPBROADCASTQ X14, Y14
+	VBROADCASTI128 unesc2Groups<>(SB), Y15
 
 u2_loop:
 	MOVQ DX, R12
@@ -267,58 +290,20 @@ u2_masks:
 	VPMOVMSKB Y2, R14
 	ANDQ      R15, R14   // B: backslashes
 
-	// R10 = the escaped bytes: follows & (even ^ (oddStarts + B) << 1),
-	// with follows = B<<1 and oddStarts the runs that start at odd bits
-	// (even = 0x55555555: bit 32, which B<<1 may set, is cleared below).
-	LEAQ  (R14)(R14*1), CX // follows
-	MOVL  $0x55555555, R9
-	ANDNQ R14, R9, R10     // B &^ even
-	ANDNQ R10, CX, R10     // the odd starts
-	ADDQ  R14, R10
-	SHLQ  $1, R10
-	XORQ  R9, R10
-	ANDQ  CX, R10          // escaped
-	ANDNQ R14, R10, R14    // R14 = E: the backslashes that escape
-	ANDNQ R13, R10, R13    // the quotes that are not escaped
-
-	// R12 = lim, the bytes of the block to decode: up to the first quote
-	// that ends the string, else the 32 bytes less a last backslash that
-	// escapes the byte after them.
-	MOVL   $32, R12
-	TZCNTQ R13, R9       // 64 when there is none
-	CMPQ   R9, R12
-	JAE    u2_noquote
-	MOVQ   R9, R12
-	MOVL   $1, R11
-	JMP    u2_limited
-
-u2_noquote:
-	BTQ  $31, R14
-	JCC  u2_limited
-	MOVL $31, R12
-
-u2_limited:
-	MOVQ  $-1, R9
-	BZHIQ R12, R9, R9
-	ANDQ  R9, R10        // the escaped bytes below lim
-	// The escaped bytes must be those of \\ \" \n \r \t; before the first
-	// that is not, the block is decoded and the kernel stops at its
-	// backslash. Y3 = bits 1 to 4 of each byte, the lookups' index.
+	MOVL $0x55555555, R9
+	UNESCAPE_ESCAPES(R9)
+	MOVL $32, R12
+	UNESCAPE_LIMIT
+	// The escaped bytes must be those of \\ \" \n \r \t, checked by a
+	// lookup on bits 1 to 4 of the byte (Y3, also the index of the
+	// translation).
 	VPSRLW    $1, Y0, Y3
 	VPAND     Y10, Y3, Y3
 	VPSHUFB   Y3, Y11, Y4
 	VPCMPEQB  Y4, Y0, Y4
 	VPMOVMSKB Y4, CX
-	ANDNQ     R10, CX, CX
-	JZ        u2_valid
-	TZCNTQ    CX, R12
-	DECQ      R12
-	MOVL      $1, R11
-	MOVQ      $-1, R9
-	BZHIQ     R12, R9, R9
-	ANDQ      R9, R10
+	UNESCAPE_CHECK
 
-u2_valid:
 	// Translate the escaped bytes: Y5 = R10 spread to bytes (each byte
 	// takes its mask byte, then keeps its own bit), the blend under it.
 	ANDQ      R15, R9
@@ -378,31 +363,27 @@ u2_return:
 	MOVQ AX, out+56(FP)
 	RET
 
-// unesc2To maps bits 1 to 4 of the byte after a backslash to the byte the
-// escape stands for; unesc2From to the byte it must be (and, where no
-// escape has those bits, to a byte that has other bits 1 to 4).
+// unesc2To maps bits 1 to 4 of the byte after a backslash to the byte
+// the escape stands for.
 DATA unesc2To<>+0(SB)/8, $0x0a00000000002200
 DATA unesc2To<>+8(SB)/8, $0x005c000000090d00
 GLOBL unesc2To<>(SB), RODATA|NOPTR, $16
+
+// unesc2From maps them to the byte it must be (and, where no escape has
+// those bits, to a byte that has other bits 1 to 4).
 DATA unesc2From<>+0(SB)/8, $0x6e0e0c0a08062202
 DATA unesc2From<>+8(SB)/8, $0x005c1c1a18747212
 GLOBL unesc2From<>(SB), RODATA|NOPTR, $16
 
 // unesc2Spread gives each byte of a lane the byte of a broadcast 32-bit
-// mask that holds its bit, unesc2Bits that bit; unesc2Groups is 8 in the
-// second 8-byte group of each lane.
+// mask that holds its bit.
 DATA unesc2Spread<>+0(SB)/8, $0x0000000000000000
 DATA unesc2Spread<>+8(SB)/8, $0x0101010101010101
 DATA unesc2Spread<>+16(SB)/8, $0x0202020202020202
 DATA unesc2Spread<>+24(SB)/8, $0x0303030303030303
 GLOBL unesc2Spread<>(SB), RODATA|NOPTR, $32
-DATA unesc2Bits<>+0(SB)/8, $0x8040201008040201
-DATA unesc2Bits<>+8(SB)/8, $0x8040201008040201
-DATA unesc2Bits<>+16(SB)/8, $0x8040201008040201
-DATA unesc2Bits<>+24(SB)/8, $0x8040201008040201
-GLOBL unesc2Bits<>(SB), RODATA|NOPTR, $32
+
+// unesc2Groups is 8 in the second 8-byte group of a lane.
 DATA unesc2Groups<>+0(SB)/8, $0x0000000000000000
 DATA unesc2Groups<>+8(SB)/8, $0x0808080808080808
-DATA unesc2Groups<>+16(SB)/8, $0x0000000000000000
-DATA unesc2Groups<>+24(SB)/8, $0x0808080808080808
-GLOBL unesc2Groups<>(SB), RODATA|NOPTR, $32
+GLOBL unesc2Groups<>(SB), RODATA|NOPTR, $16
