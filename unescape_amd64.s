@@ -37,40 +37,45 @@
 	ANDNQ R14, R10, R14;    \
 	ANDNQ R13, R10, R13
 
-// UNESCAPE_CUT(lim) stops the kernel after the block, with R12 = lim,
-// when R9 is below R12. Either way it leaves in R9 the bits below R12, and
-// clears those above in R10.
-#define UNESCAPE_CUT(lim)    \
-	CMPQ    R9, R12;     \
-	CMOVQCS lim, R12;    \
-	ADCQ    $0, R11;     \
-	MOVQ    $-1, R9;     \
-	BZHIQ   R12, R9, R9; \
-	ANDQ    R9, R10
-
 // UNESCAPE_LIMIT sets R12 to lim, the bytes of the block to decode: up to
 // the first quote that ends the string (and the kernel stops after the
 // block), else the n bytes less a last backslash that escapes the byte
-// after them (the next block starts at it). A quote is never that
-// backslash, so when there is a quote it comes before. It leaves in R9 the
-// bits below lim, and clears those above in R10.
-#define UNESCAPE_LIMIT       \
-	LEAQ    -1(R12), R9; \
-	BTQ     R9, R14;     \
-	SBBQ    $0, R12;     \
-	TZCNTQ  R13, R9;     \
-	UNESCAPE_CUT(R9)
+// after them (the next block starts at it). It leaves in R9 the bits below
+// lim, and clears those above in R10. noquote and limited are labels of
+// its own. (It branches, rather than choose lim with CMOV, so that the
+// next block's load does not wait for this block's masks.)
+#define UNESCAPE_LIMIT(noquote, limited) \
+	TZCNTQ R13, R9;                  \
+	CMPQ   R9, R12;                  \
+	JAE    noquote;                  \
+	MOVQ   R9, R12;                  \
+	MOVL   $1, R11;                  \
+	JMP    limited;                  \
+noquote:                                 \
+	LEAQ   -1(R12), R9;              \
+	BTQ    R9, R14;                  \
+	JCC    limited;                  \
+	MOVQ   R9, R12;                  \
+limited:                                 \
+	MOVQ   $-1, R9;                  \
+	BZHIQ  R12, R9, R9;              \
+	ANDQ   R9, R10
 
 // UNESCAPE_CHECK takes in CX the bytes that equal what the byte after a
 // backslash must be at their place for an escape \\ \" \n \r \t. Before
 // the first escaped byte that does not, lim is cut to its backslash, and
 // the kernel stops there after the block. It leaves in R9 the bits below
-// lim, and clears those above in R10.
-#define UNESCAPE_CHECK       \
-	ANDNQ   R10, CX, CX; \
-	TZCNTQ  CX, R9;      \
-	LEAQ    -1(R9), CX;  \
-	UNESCAPE_CUT(CX)
+// lim, and clears those above in R10. valid is a label of its own.
+#define UNESCAPE_CHECK(valid) \
+	ANDNQ  R10, CX, CX;   \
+	JZ     valid;         \
+	TZCNTQ CX, R12;       \
+	DECQ   R12;           \
+	MOVL   $1, R11;       \
+	MOVQ   $-1, R9;       \
+	BZHIQ  R12, R9, R9;   \
+	ANDQ   R9, R10;       \
+valid:
 
 // func unescapeAVX512(src, dst []byte) (in, out int)
 //
@@ -139,13 +144,13 @@ ue_load:
 	KMOVQ    K3, R14     // B: backslashes
 
 	UNESCAPE_ESCAPES(R15)
-	UNESCAPE_LIMIT
+	UNESCAPE_LIMIT(ue_noquote, ue_limited)
 	// The escaped bytes must be those of \\ \" \n \r \t, checked by a
 	// lookup on their low six bits.
 	VPERMB   Z11, Z0, Z1
 	VPCMPEQB Z1, Z0, K4
 	KMOVQ    K4, CX
-	UNESCAPE_CHECK
+	UNESCAPE_CHECK(ue_valid)
 
 	// Translate the escaped bytes, drop the backslashes that escape, store.
 	ANDNQ       R9, R14, R9  // the bytes kept: below lim, not in E
@@ -293,7 +298,7 @@ u2_masks:
 	MOVL $0x55555555, R9
 	UNESCAPE_ESCAPES(R9)
 	MOVL $32, R12
-	UNESCAPE_LIMIT
+	UNESCAPE_LIMIT(u2_noquote, u2_limited)
 	// The escaped bytes must be those of \\ \" \n \r \t, checked by a
 	// lookup on bits 1 to 4 of the byte (Y3, also the index of the
 	// translation).
@@ -302,7 +307,7 @@ u2_masks:
 	VPSHUFB   Y3, Y11, Y4
 	VPCMPEQB  Y4, Y0, Y4
 	VPMOVMSKB Y4, CX
-	UNESCAPE_CHECK
+	UNESCAPE_CHECK(u2_valid)
 
 	// Translate the escaped bytes: Y5 = R10 spread to bytes (each byte
 	// takes its mask byte, then keeps its own bit), the blend under it.
