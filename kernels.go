@@ -11,13 +11,13 @@ import "os"
 // a kernel tests its boolean and otherwise runs the kernel's Go twin, which
 // is always compiled and is the kernel's specification:
 //
-//	kernel (amd64)           boolean           Go twin
-//	scanAVX512, scanAVX2     useScanAVX512/2   scanLineGeneric (scanline_generic.go)
-//	indexAVX512, indexAVX2   useIndexAVX512/2  indexBlocksGeneric (indexrows_generic.go)
-//	typeRows                 useTypeRows       bulkLine (fastrows.go)
-//	putRowAVX512             usePutRow         putCellsGo (tablewriter.go)
-//	unescapeAVX512           useUnescapeAVX512 unescape's scalar loop (primitive.go)
-//	utf8AVX2, utf8ShortAVX2  useUTF8AVX2       utf8Valid's automaton (utf8.go)
+//	kernel (amd64)                 boolean              Go twin
+//	scanAVX512, scanAVX2           useScanAVX512/2      scanLineGeneric (scanline_generic.go)
+//	indexAVX512, indexAVX2         useIndexAVX512/2     indexBlocksGeneric (indexrows_generic.go)
+//	typeRows                       useTypeRows          bulkLine (fastrows.go)
+//	putRowAVX512                   usePutRow            putCellsGo (tablewriter.go)
+//	unescapeAVX512, unescapeAVX2   useUnescapeAVX512/2  unescape's scalar loop (primitive.go)
+//	utf8AVX2, utf8ShortAVX2        useUTF8AVX2          utf8Valid's automaton (utf8.go)
 //
 // Tests switch the kernels with useKernels (kernels_export_test.go),
 // which takes the same values as TOON_KERNELS.

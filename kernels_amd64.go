@@ -14,6 +14,7 @@ var (
 	useTypeRows    bool // typeRows (typerows_amd64.s)
 	usePutRow      bool // putRowAVX512 (putrow_amd64.s)
 
+	useUnescapeAVX2   bool // unescapeAVX2 (unescape_amd64.s)
 	useUnescapeAVX512 bool // unescapeAVX512 (unescape_amd64.s)
 	useUTF8AVX2       bool // utf8AVX2 and utf8ShortAVX2 (utf8_amd64.s)
 )
@@ -30,6 +31,7 @@ func setKernels(mode kernelsMode) {
 	useIndexAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI2)
 	useTypeRows = mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2)
 	useUTF8AVX2 = avx2
+	useUnescapeAVX2 = avx2
 	useUnescapeAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI, cpuid.AVX512VBMI2)
 	usePutRow = mode >= kernelsAll && cpu.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI,
 		cpuid.AVX512IFMA, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)

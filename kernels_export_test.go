@@ -18,13 +18,13 @@ func useKernels(mode string) (restore func()) {
 // allowed at start-up (so "generic" alone under -tags purego).
 func kernelModes() []string {
 	var modes []string
-	var seen [][8]bool
+	var seen [][9]bool
 	for _, m := range []string{"all", "avx2", "generic"} {
 		if parseKernelsMode(m) > startKernels {
 			continue
 		}
 		restore := useKernels(m)
-		set := [8]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, useUnescapeAVX512, useUTF8AVX2}
+		set := [9]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
 		restore()
 		if !slices.Contains(seen, set) {
 			seen = append(seen, set)
@@ -69,4 +69,28 @@ func scanKernels() []scanImpl {
 		}})
 	}
 	return append(l, scanImpl{"generic", scanLineGeneric})
+}
+
+// unescapeImpl is one block kernel of unescape, for the tests that call
+// each directly, with the rules in which the kernels differ: each stops
+// when dst has room for fewer than block more bytes and writes nothing
+// past out+block, and one with shortSrc decodes nothing from a src
+// shorter than a block.
+type unescapeImpl struct {
+	name     string
+	fn       func(src, dst []byte) (in, out int)
+	block    int
+	shortSrc bool
+}
+
+// unescapeKernels lists the block kernels of unescape that run here.
+func unescapeKernels() []unescapeImpl {
+	var l []unescapeImpl
+	if useUnescapeAVX512 {
+		l = append(l, unescapeImpl{"avx512", unescapeAVX512, 64, false})
+	}
+	if useUnescapeAVX2 {
+		l = append(l, unescapeImpl{"avx2", unescapeAVX2, 32, true})
+	}
+	return l
 }

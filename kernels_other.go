@@ -13,6 +13,7 @@ const (
 	useTypeRows    = false
 	usePutRow      = false
 
+	useUnescapeAVX2   = false
 	useUnescapeAVX512 = false
 	useUTF8AVX2       = false
 )

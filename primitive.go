@@ -163,9 +163,10 @@ func copyRun(dst, b []byte, i, j int) int {
 // escape costs no call; the decoded text is never longer than b, so it is
 // written into scratch's room after one check of its capacity. Where the
 // CPU has AVX-512, the kernel unescapeAVX512 takes over after the first
-// escape, 64 bytes at a time, for a string with 64 bytes left and room
-// for them: its stores may write scratch's spare room up to 64 bytes past
-// the decoded text. This loop is its specification.
+// escape, 64 bytes at a time (else, with AVX2, unescapeAVX2, 32 bytes at a
+// time), for a string with 64 bytes left and room for them: its stores
+// may write scratch's spare room up to 64 bytes past the decoded text.
+// This loop is the kernels' specification.
 func unescape(b []byte, i int, scratch *[]byte) (s []byte, next int, bad int, err error) {
 	const (
 		quoteW  = '"' * swarLo
@@ -206,12 +207,17 @@ func unescape(b []byte, i int, scratch *[]byte) (s []byte, next int, bad int, er
 		}
 		o++
 		i += 2
-		if useUnescapeAVX512 && len(b)-i >= 64 && len(out)-o >= 64 {
+		if (useUnescapeAVX512 || useUnescapeAVX2) && len(b)-i >= 64 && len(out)-o >= 64 {
 			// The kernel decodes the escapes it can a block at a time,
 			// and stops at the closing quote or at an escape left to
 			// this loop; the loop below then copies nothing, or the
 			// last bytes.
-			in, n := unescapeAVX512(b[i:], out[o:])
+			var in, n int
+			if useUnescapeAVX512 {
+				in, n = unescapeAVX512(b[i:], out[o:])
+			} else {
+				in, n = unescapeAVX2(b[i:], out[o:])
+			}
 			i += in
 			o += n
 		}

@@ -9,3 +9,33 @@ package toon
 //
 //go:noescape
 func unescapeAVX512(src, dst []byte) (in, out int)
+
+// unescapeAVX2 is unescapeAVX512 with 32-byte blocks and AVX2, for
+// unescape where the CPU allows it but not unescapeAVX512
+// (useUnescapeAVX2). See unescape_amd64.s.
+//
+//go:noescape
+func unescapeAVX2(src, dst []byte) (in, out int)
+
+// unescapeKeep[k] is the VPSHUFB pattern with which unescapeAVX2 moves
+// the bytes of an 8-byte group whose bits are set in k to the group's
+// front, in order: byte j of the pattern is the index of the j-th set bit
+// of k, and the bytes after the last are 0x80 (which VPSHUFB zeroes).
+var unescapeKeep [256]uint64
+
+func init() {
+	for k := range unescapeKeep {
+		var p uint64
+		j := 0
+		for bit := range 8 {
+			if k>>bit&1 != 0 {
+				p |= uint64(bit) << (8 * j)
+				j++
+			}
+		}
+		for ; j < 8; j++ {
+			p |= 0x80 << (8 * j)
+		}
+		unescapeKeep[k] = p
+	}
+}

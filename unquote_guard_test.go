@@ -41,3 +41,34 @@ func TestUnquoteNoOverread(t *testing.T) {
 		restore()
 	}
 }
+
+// TestUnescapeKernelsNoOverread calls each block kernel of unescape that
+// runs here on strings' bodies of every length up to 200 bytes, escapes
+// throughout (none that stops the kernels) and a backslash or not at the
+// end, placed directly against
+// inaccessible pages as in TestUnquoteNoOverread: a kernel that reads a
+// byte outside src faults.
+func TestUnescapeKernelsNoOverread(t *testing.T) {
+	kernels := unescapeKernels()
+	if len(kernels) == 0 {
+		t.Skip("no unescape kernel here")
+	}
+	page := guardpage.Page(t)
+	body := []byte(`ab\"cd\\ef\ngh\tij\\\\\\kl`)
+	for _, k := range kernels {
+		for n := 0; n <= 200; n++ {
+			src := make([]byte, n)
+			for i := range src {
+				src[i] = body[i%len(body)]
+			}
+			for _, tail := range []byte{'x', '\\'} {
+				if n > 0 {
+					src[n-1] = tail
+				}
+				for _, b := range guardedCopies(page, src) {
+					checkUnescapeKernel(t, k, b, n+64)
+				}
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -164,15 +165,21 @@ func TestUnquoteScratchStays(t *testing.T) {
 func FuzzUnquote(f *testing.F) {
 	f.Add([]byte(`"a\"b\\c\n\u00e9 long text here"`))
 	f.Add([]byte(`"\`))
+	f.Add([]byte(`"` + strings.Repeat(`ab\"cd\\ef\ngh\tij`, 8) + `"`))
+	modes := kernelModes()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) == 0 || b[0] != '"' {
 			return
 		}
-		var scratch []byte
-		s, next, bad, err := unquote(b, &scratch)
 		ws, wnext, wbad, werr := unquoteRef(b)
-		if !bytes.Equal(s, ws) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
-			t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
+		for _, mode := range modes {
+			restore := useKernels(mode)
+			var scratch []byte
+			s, next, bad, err := unquote(b, &scratch)
+			restore()
+			if !bytes.Equal(s, ws) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
+				t.Fatalf("%s: unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", mode, b, s, next, bad, err, ws, wnext, wbad, werr)
+			}
 		}
 		checkUnquoteIndexed(t, b, ws, wnext, werr)
 	})
@@ -218,4 +225,148 @@ func TestUnquoteLongDifferential(t *testing.T) {
 			}
 		})
 	}
+}
+
+// unescapeStops runs unescape's loop on src, a string's body from a byte
+// that no backslash escapes, as far as a block kernel may go: to the
+// closing quote, a backslash that escapes nothing or whose escape is not
+// one of \\ \" \n \r \t, or src's end. It returns the decoded text, and
+// for each offset of src at which the kernel may stop (none inside an
+// escape) the length of the text decoded before it, or -1.
+func unescapeStops(src []byte) (text []byte, at []int) {
+	at = make([]int, len(src)+1)
+	for k := range at {
+		at[k] = -1
+	}
+	i := 0
+	for i < len(src) {
+		at[i] = len(text)
+		c := src[i]
+		if c == '"' {
+			return text, at
+		}
+		if c != '\\' {
+			text = append(text, c)
+			i++
+			continue
+		}
+		if i+1 >= len(src) || unescaped[src[i+1]] == 0 {
+			return text, at
+		}
+		text = append(text, unescaped[src[i+1]])
+		i += 2
+	}
+	at[i] = len(text)
+	return text, at
+}
+
+// checkUnescapeKernel calls k on src with a dst of room bytes (within a
+// larger buffer) and fails unless it decoded a prefix of what unescape's
+// loop decodes, stopped where the loop may stop, went as far as the loop
+// unless dst's room or src's length stopped it, and wrote nothing past
+// out+k.block. It returns the kernel's result.
+func checkUnescapeKernel(t *testing.T, k unescapeImpl, src []byte, room int) (in, out int) {
+	t.Helper()
+	const fill = 0xa5
+	buf := make([]byte, room+96)
+	for j := range buf {
+		buf[j] = fill
+	}
+	dst := buf[:room:room]
+	in, out = k.fn(src, dst)
+	text, at := unescapeStops(src)
+	last := len(src)
+	for at[last] < 0 {
+		last--
+	}
+	switch {
+	case in < 0 || in > len(src) || at[in] < 0:
+		t.Fatalf("%s(%q, room %d): stopped at %d, inside an escape or past the loop's stop", k.name, src, room, in)
+	case out != at[in] || !bytes.Equal(dst[:out], text[:out]):
+		t.Fatalf("%s(%q, room %d) = %d, %d: decoded %q, want %q", k.name, src, room, in, out, dst[:out], text[:at[in]])
+	case in < last && room-out >= k.block && !(k.shortSrc && len(src) < k.block && in == 0):
+		t.Fatalf("%s(%q, room %d) = %d, %d: stopped before %d with room", k.name, src, room, in, out, last)
+	}
+	for j := out + k.block; j < len(buf); j++ {
+		if buf[j] != fill {
+			t.Fatalf("%s(%q, room %d) = %d, %d: wrote byte %d", k.name, src, room, in, out, j)
+		}
+	}
+	return in, out
+}
+
+// TestUnescapeKernels calls each block kernel of unescape that runs here
+// on systematic cases, checked against unescape's loop: an escape, a run
+// of 1 to 5 backslashes, a \u or bad escape, or a quote, at every offset
+// in and across the first three blocks, among text with bytes >= 0x80,
+// with src cut at every length after it and dst's room around the kernel's
+// block; then on random text dense in backslashes and quotes. Where more
+// than one kernel runs, they must stop at the same quote or escape.
+func TestUnescapeKernels(t *testing.T) {
+	kernels := unescapeKernels()
+	if len(kernels) == 0 {
+		t.Skip("no unescape kernel here")
+	}
+	text := []byte("abcdefghijklmnopqrstuvwxyz 0123456789\xc3\xa9\xe7\xa6\x8f\xf0\x9f\x98\x80ntr,:ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	pieces := []string{`\n`, `\"`, `\\`, `\t`, `\r`, `\`, `\\\`, `\\\\`, `\\\\\`, `\\n`, `\\\"`, `\\"`,
+		`\u00e9`, `\q`, `\/`, "\\\x00", "\\\xee", `"`, `\\\\\\"`}
+	for _, k := range kernels {
+		for _, piece := range pieces {
+			for p := 0; p < 3*64+2; p++ {
+				src := make([]byte, 0, p+len(piece)+80)
+				for j := 0; j < p; j++ {
+					src = append(src, text[(j*7)%len(text)])
+				}
+				src = append(src, piece...)
+				src = append(src, `ab\tcd`...)
+				for j := 0; len(src) < cap(src); j++ {
+					src = append(src, text[(j*5)%len(text)])
+				}
+				for n := p; n <= len(src); n++ {
+					room := n + 64
+					if n%3 == 0 {
+						room = max(0, n-len(piece)+(n/7)%(2*k.block))
+					}
+					checkUnescapeKernel(t, k, src[:n:n], room)
+				}
+			}
+		}
+	}
+	rng := rand.New(rand.NewSource(19))
+	alphabet := []byte("\\\\\\\"nrtuqa\xe9 x")
+	for i := 0; i < 300000; i++ {
+		src := make([]byte, rng.Intn(200))
+		dense := 1 + rng.Intn(40)
+		for j := range src {
+			if rng.Intn(dense) == 0 {
+				src[j] = alphabet[rng.Intn(len(alphabet))]
+			} else {
+				src[j] = text[rng.Intn(len(text))]
+			}
+		}
+		room := len(src) + 64
+		if rng.Intn(4) == 0 {
+			room = rng.Intn(len(src) + 100)
+		}
+		var stops [2]int
+		for j, k := range kernels {
+			stops[j], _ = checkUnescapeKernel(t, k, src, room)
+		}
+		if len(kernels) == 2 && stops[0] != stops[1] && room >= len(src)+64 && len(src) >= 32 {
+			t.Fatalf("%q: %s stopped at %d, %s at %d", src, kernels[0].name, stops[0], kernels[1].name, stops[1])
+		}
+	}
+}
+
+// FuzzUnescapeKernels checks each block kernel of unescape that runs here
+// against unescape's loop, on any src and room in dst.
+func FuzzUnescapeKernels(f *testing.F) {
+	f.Add([]byte(`abc\"def\\\\ghi\njkl`+strings.Repeat(`x\t`, 40)+`"`), uint8(200))
+	f.Add([]byte(strings.Repeat(`\\\`, 30)+`q`), uint8(70))
+	kernels := unescapeKernels()
+	f.Fuzz(func(t *testing.T, src []byte, room uint8) {
+		for _, k := range kernels {
+			checkUnescapeKernel(t, k, src, int(room))
+		}
+	})
 }
