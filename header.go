@@ -22,7 +22,7 @@ type headerParser struct {
 	// again. When seenMax segments are held, the next new one starts over.
 	seen []seenGroup
 	segs []byte
-	ids  int // the ids given to segments parsed (seenGroup.id)
+	ids  int // the ids given to segments parsed (seenGroup.id); never reset
 }
 
 // seenGroup is a fields segment parsed before: segs[start:end] with
