@@ -22,7 +22,7 @@ type headerParser struct {
 	// again. When seenMax segments are held, the next new one starts over.
 	seen []seenGroup
 	segs []byte
-	ids  int // the ids given to segments parsed (seenGroup.id)
+	ids  int // the ids given to segments parsed (seenGroup.id); never reset
 }
 
 // seenGroup is a fields segment parsed before: segs[start:end] with
@@ -76,6 +76,23 @@ func (p *headerParser) seenAt(text []byte, i int, delim byte) *seenGroup {
 		}
 	}
 	return nil
+}
+
+// fieldsID returns the id of the fields segment whose fields fs is (the
+// same memory: a header token's Fields), or 0 when fs is none that p
+// holds. The memory of a segment's fields does not change while p holds
+// the segment, and ids are never given twice, so two lists of the same
+// id have the same fields.
+func (p *headerParser) fieldsID(fs []Field) int {
+	if len(fs) == 0 {
+		return 0
+	}
+	for k := range p.seen {
+		if g := &p.seen[k]; len(g.fields) == len(fs) && &g.fields[0] == &fs[0] {
+			return g.id
+		}
+	}
+	return 0
 }
 
 // isUnquotedKey reports whether b matches the unquoted-key rule of §6/§7.3:

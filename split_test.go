@@ -64,8 +64,15 @@ func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string
 		for i, r := range tab.Ranges {
 			rd := tab.RangeDecoder(r)
 			if i%2 == 1 {
-				// A decoder of another range, reset for this one.
+				// A decoder of another range, reset for this one. Its
+				// header ids go on (an id is never given twice by one
+				// decoder: rowPlan and headerProg rely on it).
+				ids := reused.ids + 1
+				reused.ids = ids
 				tab.ResetRange(reused, r)
+				if reused.ids < ids {
+					t.Fatalf("ResetRange: header ids start over at %d, after %d", reused.ids, ids)
+				}
 				rd = reused
 			}
 			reused = rd

@@ -1357,8 +1357,11 @@ func (s *decState) unknownField(k Token, typ reflect.Type) {
 type rowPlan struct {
 	pl     *decPlan
 	steps  []rowStep
-	fields []Field // the header's fields (the decoder's memory: compared, never kept past a header)
+	fields []Field // the header's fields (a copy: the decoder's memory is compared, never kept past a header)
 	clean  bool    // every field of the header is a field of the struct
+	// fieldsID is the decoder's id of the fields segment (headerParser's
+	// fieldsID) fields was last found equal to, or 0.
+	fieldsID int
 }
 
 // rowStep is one field of the header: the struct field it fills (nil for a
@@ -1380,16 +1383,20 @@ type rowStep struct {
 //
 // A plan made before for the same struct and a header of the same fields
 // is reused (the items of a list often hold tables of one header), unless
-// it met an unknown field, which each header reports.
+// it met an unknown field, which each header reports. The fields are the
+// same when the decoder's id of the header's fields segment is the one
+// the plan's were found equal to; otherwise they are compared.
 func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 	fs := t.Fields()
 	s.delim = byte(t.Delim())
+	id := s.d.headerParser.fieldsID(fs)
 	for _, rp := range s.rowPlans {
-		if rp != nil && rp.pl == pl && rp.clean && sameFields(rp.fields, fs) {
+		if rp != nil && rp.pl == pl && rp.clean && (id != 0 && rp.fieldsID == id || sameFields(rp.fields, fs)) {
+			rp.fieldsID = id
 			return rp
 		}
 	}
-	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true}
+	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, fieldsID: id}
 	leaf := 0
 	for i := range fs {
 		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -691,6 +692,88 @@ func TestUnmarshalRowPlanReuse(t *testing.T) {
 	}
 	if fmt.Sprint(lines) != "[2 4 6]" {
 		t.Fatalf("unknown fields reported on lines %v, want [2 4 6]", lines)
+	}
+}
+
+// TestUnmarshalRowPlanByFieldsID decodes tables in the items of a list
+// under headers of every order of four fields, with tables of fields the
+// struct lacks between them, so many that the decoder forgets the headers
+// it parsed (seenMax) and parses the next one into the memory of the first:
+// a later header's fields then lie where an earlier, other header's were,
+// whose plan rowPlan still holds, and must not make rowPlan take it (it
+// reuses a plan by the decoder's id of the fields, never by their memory
+// alone). Every cell names its field, so a plan of another order puts a
+// cell in the wrong field.
+func TestUnmarshalRowPlanByFieldsID(t *testing.T) {
+	type R struct {
+		A string `toon:"a"`
+		B string `toon:"b"`
+		C string `toon:"c"`
+		D string `toon:"d"`
+	}
+	type Item struct {
+		Rs []R `toon:"rs"`
+	}
+	var perms [][]string
+	var permute func(rest, at []string)
+	permute = func(rest, at []string) {
+		if len(rest) == 0 {
+			perms = append(perms, slices.Clone(at))
+		}
+		for i := range rest {
+			permute(slices.Concat(rest[:i], rest[i+1:]), append(at, rest[i]))
+		}
+	}
+	permute([]string{"a", "b", "c", "d"}, nil)
+	var body strings.Builder
+	var want []Item
+	table := func(i int, p []string) {
+		fmt.Fprintf(&body, "  - rs[2]{%s}:\n", strings.Join(p, ","))
+		var it Item
+		for r := range 2 {
+			var row R
+			cells := make([]string, len(p))
+			for j, f := range p {
+				v := fmt.Sprintf("%s%d.%d", f, i, r)
+				cells[j] = v
+				*map[string]*string{"a": &row.A, "b": &row.B, "c": &row.C, "d": &row.D}[f] = v
+			}
+			fmt.Fprintf(&body, "      %s\n", strings.Join(cells, ","))
+			it.Rs = append(it.Rs, row)
+		}
+		want = append(want, it)
+	}
+	for i, p := range perms {
+		table(i, p)
+		// Tables the struct skips: headers parsed, no plan made. With
+		// these seven, the decoder holds seenMax headers, and parses the
+		// next one where it parsed the first of them.
+		for k := range seenMax - 1 {
+			fmt.Fprintf(&body, "  - x[1]{p%d,q}:\n      1,2\n", 8*i+k)
+			want = append(want, Item{})
+		}
+	}
+	for i := range 3 * len(perms) { // runs of like headers, every order, back again
+		table(len(perms)+i, perms[(i*7+i/5)%len(perms)])
+	}
+	doc := fmt.Sprintf("[%d]:\n%s", len(want), body.String())
+	var got []Item
+	if err := Unmarshal([]byte(doc), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Unmarshal: got %+v, want %+v", got, want)
+	}
+	// A RowDecoder's elements, each with a decState of its own.
+	got = got[:0]
+	for it, err := range Rows[Item](NewDecoder(strings.NewReader(doc))) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, it)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Rows: got %+v, want %+v", got, want)
 	}
 }
 

@@ -80,20 +80,30 @@ func BytesData(b []byte) Ptr { return Ptr{unsafe.Pointer(unsafe.SliceData(b))} }
 // StringData is the address of s's first byte.
 func StringData(s string) Ptr { return Ptr{unsafe.Pointer(unsafe.StringData(s))} }
 
+// The views below are assembled from their words (a string's two, a
+// slice's three), without the checks of unsafe.String and unsafe.Slice (a
+// negative length, an end past the address space), which a view of memory
+// inside one allocation cannot fail: a view costs what copying its words
+// does. stringHeader is a string's words.
+type stringHeader struct {
+	data Ptr
+	len  int
+}
+
 // String views b as a string. b must not change while the string is in use.
-func String(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+func String(b []byte) string { return *(*string)(unsafe.Pointer(&stringHeader{BytesData(b), len(b)})) }
 
 // Bytes views s as a byte slice, which must not be written to.
-func Bytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
+func Bytes(s string) []byte { return BytesAt(StringData(s), len(s)) }
 
 // StringAt views the n bytes at p as a string.
-func StringAt(p Ptr, n int) string { return unsafe.String((*byte)(p.p), n) }
+func StringAt(p Ptr, n int) string { return *(*string)(unsafe.Pointer(&stringHeader{p, n})) }
 
 // BytesAt views the n bytes at p as a byte slice.
-func BytesAt(p Ptr, n int) []byte { return unsafe.Slice((*byte)(p.p), n) }
+func BytesAt(p Ptr, n int) []byte { return SliceAt[byte](p, n) }
 
 // SliceAt views the n values of type T at p as a slice.
-func SliceAt[T any](p Ptr, n int) []T { return unsafe.Slice((*T)(p.p), n) }
+func SliceAt[T any](p Ptr, n int) []T { return *(*[]T)(unsafe.Pointer(&SliceHeader{p, n, n})) }
 
 // SliceData is the address of s's first element.
 func SliceData[T any](s []T) Ptr { return Ptr{unsafe.Pointer(unsafe.SliceData(s))} }
