@@ -734,6 +734,33 @@ func TestDigits8(t *testing.T) {
 	}
 }
 
+// TestDecLen checks decLen against strconv at every boundary its two
+// steps have: each power of ten and its neighbours (where the comparison
+// with pow10u decides) and each power of two and its neighbours (where
+// the bit length, and so the estimate, changes).
+func TestDecLen(t *testing.T) {
+	check := func(u uint64) {
+		if got, want := decLen(u), len(strconv.FormatUint(u, 10)); got != want {
+			t.Fatalf("decLen(%d) = %d, want %d", u, got, want)
+		}
+	}
+	for p := uint64(1); ; p *= 10 {
+		for u := p - min(p, 2); u <= p+2; u++ {
+			check(u)
+		}
+		if p == 1e19 {
+			break
+		}
+	}
+	for k := 0; k < 64; k++ {
+		p := uint64(1) << k
+		for u := p - min(p, 2); u <= p+2; u++ {
+			check(u)
+		}
+	}
+	check(math.MaxUint64)
+}
+
 // TestAppendIntUint compares appendInt and appendUint with strconv at the
 // edges of every digit count and on random values of every size, appending
 // to buffers with and without spare capacity.
