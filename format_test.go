@@ -918,6 +918,16 @@ func TestPutFloat8MatchesStrconv(t *testing.T) {
 	}
 }
 
+// TestFloatRangeBits checks the bits putCellsGo tests putFloat8's range
+// on: those of 1e-6 and 1e7, so that the floats it hands putFloat8 are
+// exactly those from 1e-6 up to but not including 1e7.
+func TestFloatRangeBits(t *testing.T) {
+	if bits1em6 != math.Float64bits(1e-6) || bits1e7 != math.Float64bits(1e7) {
+		t.Fatalf("bits1em6 = %#x, bits1e7 = %#x, want %#x, %#x", uint64(bits1em6), uint64(bits1e7),
+			math.Float64bits(1e-6), math.Float64bits(1e7))
+	}
+}
+
 // TestEscIndex checks escIndex, the word-at-a-time search of the escape
 // loop, against charClass byte by byte: every byte value at every
 // position of strings of 0 to 24 bytes, on fillers ASCII and not, with a

@@ -394,6 +394,12 @@ const (
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
 )
 
+// The bits of 1e-6 and 1e7, the ends of putFloat8's range.
+const (
+	bits1em6 = 0x3eb0c6f7a0b5ed8d
+	bits1e7  = 0x416312d000000000
+)
+
 // rowSlack is the room appendRowCells makes for putCells: enough for 42
 // cells, which it checks once rather than cell by cell.
 const rowSlack = 4096
@@ -446,8 +452,12 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
 			n = -1
-			if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
-				n = putFloat8(p, f, a)
+			// 1e-6 ≤ |f| < 1e7, on the bits: the order of the bits of
+			// non-negative floats is that of their values (NaN's above
+			// all), and integer tests keep the loop free of float
+			// constants that each call would make it load again.
+			if ab := c.u &^ (1 << 63); ab-bits1em6 < bits1e7-bits1em6 {
+				n = putFloat8(p, f, math.Float64frombits(ab))
 			}
 			if n < 0 {
 				if n = putFloatRest(p, f); n < 0 {
