@@ -1142,18 +1142,21 @@ func putUint(p mem.Ptr, u uint64) int { return putDec(p, u, 0) }
 // putDec writes the decimal text of u at p, after a '-' if neg is 1, and
 // returns its length; p has numRoom bytes of room. The '-' is stored
 // whatever neg is and counted only when it is 1, which spares a branch
-// on the sign. The n = decLen(u) digits are stored as words of digits8
-// (and digits4 for the first 1 to 4 of 17 to 20), the first shifted down
-// past its leading zeros and each later one stored over the bytes the one
-// before wrote past the digits. The length comes from u's magnitude, not
-// from the digits, so the cell after a number need not wait for them.
+// on the sign. Below 10^8 the digits are one word of digits8, written by
+// putLead8. Longer numbers have n = decLen(u) digits, stored as words of
+// digits8 (and of digits4 for the first 1 to 4 of 17 to 20), the first
+// shifted down past its leading zeros and each later one stored over the
+// bytes the one before wrote past the digits: their length comes from
+// u's magnitude, not from their digits, so the cell after such a number
+// need not wait for its two or three words.
 func putDec(p mem.Ptr, u uint64, neg int) int {
 	p.SetByte(0, '-')
 	p = p.Add(neg)
+	if u < 1e8 {
+		return neg + putLead8(p, digits8(u))
+	}
 	n := decLen(u)
 	switch {
-	case n <= 8:
-		p.Store64(0, (digits8(u)+'0'*lo8)>>((64-8*n)&63))
 	case n <= 16:
 		hi, lo := u/1e8, u%1e8
 		p.Store64(0, (digits8(hi)+'0'*lo8)>>((128-8*n)&63))
@@ -1167,14 +1170,23 @@ func putDec(p mem.Ptr, u uint64, neg int) int {
 	return neg + n
 }
 
-// decLen returns the number of decimal digits of u (1 for 0): from its
-// bit length, by log10(2) < 1233/4096, the count or one less, which a
+// decLen returns the number of decimal digits of u (1 for 0): that of
+// the least number of u's bit length, decLenBase, or one more, which a
 // comparison with pow10u settles.
 func decLen(u uint64) int {
-	u |= 1                          // 0 has the one digit of 1
-	d := bits.Len64(u) * 1233 >> 12 // 0 to 19
-	return d + int(b2u(u >= pow10u[d&31]))
+	u |= 1 // 0 has the one digit of 1
+	t := int(decLenBase[bits.Len64(u)])
+	return t + int(b2u(u >= pow10u[t&31]))
 }
+
+// decLenBase holds, for each bit length b from 1 to 64, the number of
+// decimal digits of 2^(b-1), the least number of that length.
+var decLenBase = func() (t [65]uint8) {
+	for b := 1; b <= 64; b++ {
+		t[b] = uint8(len(strconv.FormatUint(1<<(b-1), 10)))
+	}
+	return t
+}()
 
 // putLead8 writes the digits d of digits8, without their leading zeros
 // but for the last digit, at p, and returns how many it wrote. It stores 8
