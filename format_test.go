@@ -918,13 +918,32 @@ func TestPutFloat8MatchesStrconv(t *testing.T) {
 	}
 }
 
-// TestFloatRangeBits checks the bits putCellsGo tests putFloat8's range
-// on: those of 1e-6 and 1e7, so that the floats it hands putFloat8 are
-// exactly those from 1e-6 up to but not including 1e7.
+// TestFloatRangeBits checks the high words putCellsGo tests putFloat8's
+// range on: those of 1e-6 and 1e7, the low word of 1e7 zero, so that the
+// floats it hands putFloat8 are those from 1e-6 up to but not including
+// 1e7 and those below 1e-6 with its high word, which putFloat8 must
+// decline: both ends of that sliver and random floats in it.
 func TestFloatRangeBits(t *testing.T) {
-	if bits1em6 != math.Float64bits(1e-6) || bits1e7 != math.Float64bits(1e7) {
-		t.Fatalf("bits1em6 = %#x, bits1e7 = %#x, want %#x, %#x", uint64(bits1em6), uint64(bits1e7),
-			math.Float64bits(1e-6), math.Float64bits(1e7))
+	b6, b7 := math.Float64bits(1e-6), math.Float64bits(1e7)
+	if hi1em6 != b6>>32 || hi1e7 != b7>>32 || uint32(b7) != 0 {
+		t.Fatalf("hi1em6 = %#x, hi1e7 = %#x, want %#x, %#x (and 1e7's low word 0)", hi1em6, hi1e7, b6>>32, b7>>32)
+	}
+	var buf [numRoom]byte
+	r := rand.New(rand.NewSource(12))
+	lo := uint64(hi1em6) << 32
+	for i := 0; i < 100000; i++ {
+		u := lo + uint64(r.Int63n(int64(b6-lo)))
+		switch i {
+		case 0:
+			u = lo
+		case 1:
+			u = b6 - 1
+		}
+		for _, f := range []float64{math.Float64frombits(u), -math.Float64frombits(u)} {
+			if n := putFloat8(mem.Of(&buf), f, math.Abs(f)); n >= 0 {
+				t.Fatalf("putFloat8(%v) = %s, want it declined", f, buf[:n])
+			}
+		}
 	}
 }
 

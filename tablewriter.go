@@ -394,10 +394,11 @@ const (
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
 )
 
-// The bits of 1e-6 and 1e7, the ends of putFloat8's range.
+// The high 32 bits of 1e-6 and 1e7, the ends of putFloat8's range (the
+// low 32 bits of 1e7 are zeros).
 const (
-	bits1em6 = 0x3eb0c6f7a0b5ed8d
-	bits1e7  = 0x416312d000000000
+	hi1em6 = 0x3eb0c6f7
+	hi1e7  = 0x416312d0
 )
 
 // rowSlack is the room appendRowCells makes for putCells: enough for 42
@@ -452,12 +453,17 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
 			n = -1
-			// 1e-6 ≤ |f| < 1e7, on the bits: the order of the bits of
-			// non-negative floats is that of their values (NaN's above
-			// all), and integer tests keep the loop free of float
-			// constants that each call would make it load again.
-			if ab := c.u &^ (1 << 63); ab-bits1em6 < bits1e7-bits1em6 {
-				n = putFloat8(p, f, math.Float64frombits(ab))
+			// 1e-6 ≤ |f| < 1e7, or |f| just below 1e-6, on the high
+			// 32 bits: the order of the bits of non-negative floats is
+			// that of their values (NaN's above all). The high word of
+			// 1e7 is followed by zeros, so the test's upper end is
+			// exact; the floats below 1e-6 with its high word, less
+			// than 10^-12 below it, putFloat8 declines (their a·10^8
+			// rounds to 100, and 100/10^8 is 1e-6, not a). Tests of
+			// 32-bit immediates leave the loop no constants that each
+			// call would make it load again.
+			if hi := uint32(c.u>>32) &^ (1 << 31); hi-hi1em6 < hi1e7-hi1em6 {
+				n = putFloat8(p, f, math.Float64frombits(c.u&^(1<<63)))
 			}
 			if n < 0 {
 				if n = putFloatRest(p, f); n < 0 {
