@@ -486,18 +486,14 @@ func putFloatRest(p mem.Ptr, f float64) int {
 // shortest: a decimal with more fraction digits has more than 15
 // significant ones).
 func putFloatScaled(p mem.Ptr, a float64) int {
-	ip := uint64(a) // the integer part, 8 to 15 digits
-	d := bits.Len64(ip) * 1233 >> 12
-	if ip >= pow10u[d] {
-		d++
-	}
-	k := 15 - d // 0 to 7
+	ip := uint64(a)      // the integer part, 8 to 15 digits
+	k := 15 - decLen(ip) // 0 to 7
 	m := uint64(a*exactPow10[k] + 0.5)
 	fp := m - ip*pow10u[k] // the k fraction digits
 	if float64(m)/exactPow10[k] != a || fp >= pow10u[k] {
 		return -1
 	}
-	ni := putDec16(p, ip)
+	ni := putUint(p, ip)
 	if fp == 0 {
 		return ni
 	}
@@ -574,8 +570,10 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 	return neg + ni + 9 - bits.LeadingZeros64(d)>>3
 }
 
-// pow10u holds the powers of ten that fit a uint64.
-var pow10u = [20]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+// pow10u holds the powers of ten that fit a uint64, in an array of 32 so
+// that an index masked to 5 bits needs no bounds check (the entries past
+// 10^19 are not used).
+var pow10u = [32]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19}
 
 //go:generate go run pow10_gen.go
@@ -1131,46 +1129,64 @@ func appendUint(b []byte, u uint64) []byte {
 }
 
 // putInt writes the decimal text of i at p, which has numRoom bytes of
-// room, and returns its length. The '-' is stored whatever the sign and
-// counted only for a negative i, which spares a branch on the sign.
+// room, and returns its length.
 func putInt(p mem.Ptr, i int64) int {
-	u, neg := uint64(i), int(uint64(i)>>63)
-	if neg != 0 {
-		u = -u
-	}
-	p.SetByte(0, '-')
-	if u < 1e8 { // the common case, without a call
-		return neg + putLead8(p.Add(neg), digits8(u))
-	}
-	return neg + putUint(p.Add(neg), u)
+	m := uint64(i >> 63) // all ones for a negative i
+	return putDec(p, uint64(i)^m-m, int(m&1))
 }
 
 // putUint writes the decimal text of u at p, which has numRoom bytes of
 // room, and returns its length.
-func putUint(p mem.Ptr, u uint64) int {
-	if u < 1e16 {
-		return putDec16(p, u)
+func putUint(p mem.Ptr, u uint64) int { return putDec(p, u, 0) }
+
+// putDec writes the decimal text of u at p, after a '-' if neg is 1, and
+// returns its length; p has numRoom bytes of room. The '-' is stored
+// whatever neg is and counted only when it is 1, which spares a branch
+// on the sign. Below 10^8 the digits are one word of digits8, written by
+// putLead8. Longer numbers have n = decLen(u) digits, stored as words of
+// digits8 (and of digits4 for the first 1 to 4 of 17 to 20), the first
+// shifted down past its leading zeros and each later one stored over the
+// bytes the one before wrote past the digits: their length comes from
+// u's magnitude, not from their digits, so the cell after such a number
+// need not wait for its two or three words.
+func putDec(p mem.Ptr, u uint64, neg int) int {
+	p.SetByte(0, '-')
+	p = p.Add(neg)
+	if u < 1e8 {
+		return neg + putLead8(p, digits8(u))
 	}
-	top, mid := u/1e16, u%1e16
-	k := putLead8(p, digits8(top))
-	p.Store64(k, digits8(mid/1e8)+'0'*lo8)
-	p.Store64(k+8, digits8(mid%1e8)+'0'*lo8)
-	return k + 16
+	n := decLen(u)
+	switch {
+	case n <= 16:
+		hi, lo := u/1e8, u%1e8
+		p.Store64(0, (digits8(hi)+'0'*lo8)>>((128-8*n)&63))
+		p.Store64(n-8, digits8(lo)+'0'*lo8)
+	default:
+		top, mid := u/1e16, u%1e16 // top < 1845
+		p.Store64(0, (digits4(top)+'0'*lo4)>>((160-8*n)&63))
+		p.Store64(n-16, digits8(mid/1e8)+'0'*lo8)
+		p.Store64(n-8, digits8(mid%1e8)+'0'*lo8)
+	}
+	return neg + n
 }
 
-// putDec16 writes the decimal digits of u < 1e16 at p, which has 24 bytes
-// of room, and returns how many there are.
-func putDec16(p mem.Ptr, u uint64) int {
-	switch {
-	case u < 1e4:
-		return putLead4(p, digits4(u))
-	case u < 1e8:
-		return putLead8(p, digits8(u))
-	}
-	k := putLead8(p, digits8(u/1e8))
-	p.Store64(k, digits8(u%1e8)+'0'*lo8)
-	return k + 8
+// decLen returns the number of decimal digits of u (1 for 0): that of
+// the least number of u's bit length, decLenBase, or one more, which a
+// comparison with pow10u settles.
+func decLen(u uint64) int {
+	u |= 1 // 0 has the one digit of 1
+	t := int(decLenBase[bits.Len64(u)])
+	return t + int(b2u(u >= pow10u[t&31]))
 }
+
+// decLenBase holds, for each bit length b from 1 to 64, the number of
+// decimal digits of 2^(b-1), the least number of that length.
+var decLenBase = func() (t [65]uint8) {
+	for b := 1; b <= 64; b++ {
+		t[b] = uint8(len(strconv.FormatUint(1<<(b-1), 10)))
+	}
+	return t
+}()
 
 // putLead8 writes the digits d of digits8, without their leading zeros
 // but for the last digit, at p, and returns how many it wrote. It stores 8

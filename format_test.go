@@ -734,6 +734,33 @@ func TestDigits8(t *testing.T) {
 	}
 }
 
+// TestDecLen checks decLen against strconv at every boundary its two
+// steps have: each power of ten and its neighbours (where the comparison
+// with pow10u decides) and each power of two and its neighbours (where
+// the bit length, and so the estimate, changes).
+func TestDecLen(t *testing.T) {
+	check := func(u uint64) {
+		if got, want := decLen(u), len(strconv.FormatUint(u, 10)); got != want {
+			t.Fatalf("decLen(%d) = %d, want %d", u, got, want)
+		}
+	}
+	for p := uint64(1); ; p *= 10 {
+		for u := p - min(p, 2); u <= p+2; u++ {
+			check(u)
+		}
+		if p == 1e19 {
+			break
+		}
+	}
+	for k := 0; k < 64; k++ {
+		p := uint64(1) << k
+		for u := p - min(p, 2); u <= p+2; u++ {
+			check(u)
+		}
+	}
+	check(math.MaxUint64)
+}
+
 // TestAppendIntUint compares appendInt and appendUint with strconv at the
 // edges of every digit count and on random values of every size, appending
 // to buffers with and without spare capacity.
@@ -887,6 +914,35 @@ func TestPutFloat8MatchesStrconv(t *testing.T) {
 		}
 		if n >= 0 && string(buf[:n]) != want {
 			t.Fatalf("putFloat8(%v) = %s, want %s", f, buf[:n], want)
+		}
+	}
+}
+
+// TestFloatRangeBits checks the high words putCellsGo tests putFloat8's
+// range on: those of 1e-6 and 1e7, the low word of 1e7 zero, so that the
+// floats it hands putFloat8 are those from 1e-6 up to but not including
+// 1e7 and those below 1e-6 with its high word, which putFloat8 must
+// decline: both ends of that sliver and random floats in it.
+func TestFloatRangeBits(t *testing.T) {
+	b6, b7 := math.Float64bits(1e-6), math.Float64bits(1e7)
+	if hi1em6 != b6>>32 || hi1e7 != b7>>32 || uint32(b7) != 0 {
+		t.Fatalf("hi1em6 = %#x, hi1e7 = %#x, want %#x, %#x (and 1e7's low word 0)", hi1em6, hi1e7, b6>>32, b7>>32)
+	}
+	var buf [numRoom]byte
+	r := rand.New(rand.NewSource(12))
+	lo := uint64(hi1em6) << 32
+	for i := 0; i < 100000; i++ {
+		u := lo + uint64(r.Int63n(int64(b6-lo)))
+		switch i {
+		case 0:
+			u = lo
+		case 1:
+			u = b6 - 1
+		}
+		for _, f := range []float64{math.Float64frombits(u), -math.Float64frombits(u)} {
+			if n := putFloat8(mem.Of(&buf), f, math.Abs(f)); n >= 0 {
+				t.Fatalf("putFloat8(%v) = %s, want it declined", f, buf[:n])
+			}
 		}
 	}
 }

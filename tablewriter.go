@@ -394,6 +394,13 @@ const (
 	falseWord = 'f' | 'a'<<8 | 'l'<<16 | 's'<<24 | 'e'<<32
 )
 
+// The high 32 bits of 1e-6 and 1e7, the ends of putFloat8's range (the
+// low 32 bits of 1e7 are zeros).
+const (
+	hi1em6 = 0x3eb0c6f7
+	hi1e7  = 0x416312d0
+)
+
 // rowSlack is the room appendRowCells makes for putCells: enough for 42
 // cells, which it checks once rather than cell by cell.
 const rowSlack = 4096
@@ -446,8 +453,17 @@ func putCellsGo(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 		case uintptr(vFloat):
 			f := math.Float64frombits(c.u)
 			n = -1
-			if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
-				n = putFloat8(p, f, a)
+			// 1e-6 ≤ |f| < 1e7, or |f| just below 1e-6, on the high
+			// 32 bits: the order of the bits of non-negative floats is
+			// that of their values (NaN's above all). The high word of
+			// 1e7 is followed by zeros, so the test's upper end is
+			// exact; the floats below 1e-6 with its high word, less
+			// than 10^-12 below it, putFloat8 declines (their a·10^8
+			// rounds to 100, and 100/10^8 is 1e-6, not a). Tests of
+			// 32-bit immediates leave the loop no constants that each
+			// call would make it load again.
+			if hi := uint32(c.u>>32) &^ (1 << 31); hi-hi1em6 < hi1e7-hi1em6 {
+				n = putFloat8(p, f, math.Float64frombits(c.u&^(1<<63)))
 			}
 			if n < 0 {
 				if n = putFloatRest(p, f); n < 0 {
