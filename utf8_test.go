@@ -80,19 +80,25 @@ func FuzzUTF8Valid(f *testing.F) {
 // straddles the edges of 32-byte blocks and the end of the text, after
 // ASCII and after text that is not; and random texts from well-formed and
 // ill-formed pieces.
+// utf8Edges are the bytes where the rules of UTF-8 change.
+var utf8Edges = []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
+	0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+
+// checkUTF8 fails t when utf8Valid and utf8.Valid disagree on b.
+func checkUTF8(t *testing.T, b []byte) {
+	t.Helper()
+	if got, want := utf8Valid(b), utf8.Valid(b); got != want {
+		t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
+	}
+}
+
 func TestUTF8ValidLong(t *testing.T) {
-	edges := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
-		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+	edges := utf8Edges
 	fillers := []string{"abcdefgh", "é福岡👍ab"}
 	for _, mode := range kernelModes() {
 		t.Run(mode, func(t *testing.T) {
 			defer useKernels(mode)()
-			check := func(b []byte) {
-				t.Helper()
-				if got, want := utf8Valid(b), utf8.Valid(b); got != want {
-					t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
-				}
-			}
+			check := func(b []byte) { t.Helper(); checkUTF8(t, b) }
 			var buf []byte
 			for _, fill := range fillers {
 				for _, at := range []int{30, 32, 63} {
@@ -198,18 +204,12 @@ func TestUTF8ValidHalves(t *testing.T) {
 // that is not; and the same texts at every offset in a page's last 64
 // bytes, where utf8Valid leaves them to the automaton.
 func TestUTF8ValidShort(t *testing.T) {
-	edges := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
-		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+	edges := utf8Edges
 	page := make([]byte, 3*4096)
 	for _, mode := range kernelModes() {
 		t.Run(mode, func(t *testing.T) {
 			defer useKernels(mode)()
-			check := func(b []byte) {
-				t.Helper()
-				if got, want := utf8Valid(b), utf8.Valid(b); got != want {
-					t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
-				}
-			}
+			check := func(b []byte) { t.Helper(); checkUTF8(t, b) }
 			leads := edges[3:]
 			if longtest.On() {
 				leads = nil
