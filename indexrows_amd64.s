@@ -147,18 +147,6 @@ ix_next:
 ix_done:
 	STORE_STATE(idxState_pos, idxState_inq, idxState_high)
 
-// ixBytes holds the bytes 0 to 63 in order: the offsets within a block
-// that indexAVX512 compresses.
-DATA ixBytes<>+0(SB)/8, $0x0706050403020100
-DATA ixBytes<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA ixBytes<>+16(SB)/8, $0x1716151413121110
-DATA ixBytes<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA ixBytes<>+32(SB)/8, $0x2726252423222120
-DATA ixBytes<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA ixBytes<>+48(SB)/8, $0x3736353433323130
-DATA ixBytes<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL ixBytes<>(SB), RODATA|NOPTR, $64
-
 // func indexAVX512(src []byte, delim byte, st *idxState, out []uint32) int
 //
 // Requires AVX512F, AVX512BW, AVX512_VBMI2, BMI1, BMI2, POPCNT and
@@ -176,7 +164,7 @@ TEXT ·indexAVX512(SB), NOSPLIT, $0-72
 	VPBROADCASTB R11, Z12      // LF
 	MOVL         $0x0d, R11
 	VPBROADCASTB R11, Z13      // CR
-	VMOVDQU64    ixBytes<>(SB), Z16
+	VMOVDQU64    ·byteOffsets(SB), Z16
 
 ix5_loop:
 	IX_ROOM(ix5_done)

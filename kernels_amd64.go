@@ -36,3 +36,13 @@ func setKernels(mode kernelsMode) {
 	usePutRow = mode >= kernelsAll && cpu.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI,
 		cpuid.AVX512IFMA, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)
 }
+
+// byteOffsets holds the bytes 0 to 63 in order, the offsets of the bytes
+// of a 64-byte block, for the kernels: indexAVX512 compresses them, and
+// utf8ShortAVX2 compares them with a text's length.
+var byteOffsets = [64]byte{
+	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+	32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+	48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+}

@@ -131,13 +131,13 @@ TEXT ·utf8ShortAVX2(SB), NOSPLIT, $0-17
 	U8CONSTS
 	VMOVQ        DX, X13
 	VPBROADCASTB X13, Y13
-	VPCMPGTB     u8Index<>(SB), Y13, Y4 // n > i: byte i is the text's
+	VPCMPGTB     ·byteOffsets(SB), Y13, Y4 // n > i: byte i is the text's
 	VPAND        (SI), Y4, Y0
 	CHECK
 	CMPQ         DX, $32
 	JLE          u8s_done
 	VMOVDQA      Y0, Y15
-	VPCMPGTB     u8Index<>+32(SB), Y13, Y4
+	VPCMPGTB     ·byteOffsets+32(SB), Y13, Y4
 	VPAND        32(SI), Y4, Y0
 	CHECK
 
@@ -184,15 +184,3 @@ DATA u8Open<>+8(SB)/8, $0xffffffffffffffff
 DATA u8Open<>+16(SB)/8, $0xffffffffffffffff
 DATA u8Open<>+24(SB)/8, $0xbfdfefffffffffff
 GLOBL u8Open<>(SB), RODATA|NOPTR, $32
-
-// u8Index holds the numbers 0 to 63, a byte each: the offsets of the bytes
-// of utf8ShortAVX2's two blocks.
-DATA u8Index<>+0(SB)/8, $0x0706050403020100
-DATA u8Index<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA u8Index<>+16(SB)/8, $0x1716151413121110
-DATA u8Index<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA u8Index<>+32(SB)/8, $0x2726252423222120
-DATA u8Index<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA u8Index<>+48(SB)/8, $0x3736353433323130
-DATA u8Index<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL u8Index<>(SB), RODATA|NOPTR, $64
