@@ -40,6 +40,8 @@ func setKernels(mode kernelsMode) {
 // byteOffsets holds the bytes 0 to 63 in order, the offsets of the bytes
 // of a 64-byte block, for the kernels: indexAVX512 compresses them, and
 // utf8ShortAVX2 compares them with a text's length.
+//
+//lint:ignore U1000 read by the assembly kernels only
 var byteOffsets = [64]byte{
 	0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
