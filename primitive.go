@@ -207,11 +207,12 @@ func unescape(b []byte, i int, scratch *[]byte) (s []byte, next int, bad int, er
 		}
 		o++
 		i += 2
-		if (useUnescapeAVX512 || useUnescapeAVX2) && len(b)-i >= 64 && len(out)-o >= 64 {
+		if useUnescapeAVX2 && len(b)-i >= 64 && len(out)-o >= 64 {
 			// The kernel decodes the escapes it can a block at a time,
 			// and stops at the closing quote or at an escape left to
 			// this loop; the loop below then copies nothing, or the
-			// last bytes.
+			// last bytes. (useUnescapeAVX2 is set wherever
+			// useUnescapeAVX512 is: setKernels.)
 			var in, n int
 			if useUnescapeAVX512 {
 				in, n = unescapeAVX512(b[i:], out[o:])

@@ -21,21 +21,20 @@ func unescapeAVX2(src, dst []byte) (in, out int)
 // the bytes of an 8-byte group whose bits are set in k to the group's
 // front, in order: byte j of the pattern is the index of the j-th set bit
 // of k, and the bytes after the last are 0x80 (which VPSHUFB zeroes).
-var unescapeKeep [256]uint64
-
-func init() {
-	for k := range unescapeKeep {
-		var p uint64
+//
+//lint:ignore U1000 read by the assembly kernel only
+var unescapeKeep = func() (t [256]uint64) {
+	for k := range t {
 		j := 0
 		for bit := range 8 {
 			if k>>bit&1 != 0 {
-				p |= uint64(bit) << (8 * j)
+				t[k] |= uint64(bit) << (8 * j)
 				j++
 			}
 		}
 		for ; j < 8; j++ {
-			p |= 0x80 << (8 * j)
+			t[k] |= 0x80 << (8 * j)
 		}
-		unescapeKeep[k] = p
 	}
-}
+	return t
+}()

@@ -45,9 +45,8 @@ func TestUnquoteNoOverread(t *testing.T) {
 // TestUnescapeKernelsNoOverread calls each block kernel of unescape that
 // runs here on strings' bodies of every length up to 200 bytes, escapes
 // throughout (none that stops the kernels) and a backslash or not at the
-// end, placed directly against
-// inaccessible pages as in TestUnquoteNoOverread: a kernel that reads a
-// byte outside src faults.
+// end, placed directly against inaccessible pages as in
+// TestUnquoteNoOverread: a kernel that reads a byte outside src faults.
 func TestUnescapeKernelsNoOverread(t *testing.T) {
 	kernels := unescapeKernels()
 	if len(kernels) == 0 {

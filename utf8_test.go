@@ -10,34 +10,38 @@ import (
 	"github.com/toonstream/toon/internal/mem"
 )
 
+// utf8Edges are the bytes where the rules of UTF-8 change.
+var utf8Edges = []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
+	0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
+
+// checkUTF8 fails t when utf8Valid and utf8.Valid disagree on b.
+func checkUTF8(t *testing.T, b []byte) {
+	t.Helper()
+	if got, want := utf8Valid(b), utf8.Valid(b); got != want {
+		t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
+	}
+}
+
 // TestUTF8Valid compares utf8Valid with utf8.Valid on every sequence of
 // up to three bytes (the third among the bytes where the rules change),
 // and on longer ones where a lead byte needs them, at two offsets after
 // ASCII, so that each case is met both in the eight-byte loop and in the
 // tail; and on random text.
 func TestUTF8Valid(t *testing.T) {
-	check := func(b []byte) {
-		t.Helper()
-		if got, want := utf8Valid(b), utf8.Valid(b); got != want {
-			t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
-		}
-	}
-	edges := []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
-		0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
 	var buf [24]byte
 	for a := 0; a < 256; a++ {
 		for b := 0; b < 256; b++ {
-			for _, c := range edges {
+			for _, c := range utf8Edges {
 				for _, pre := range []int{0, 7} {
 					for i := range pre {
 						buf[i] = 'x'
 					}
 					s := append(buf[:pre], byte(a), byte(b), c)
-					check(s)
-					check(s[:pre+2])
+					checkUTF8(t, s)
+					checkUTF8(t, s[:pre+2])
 					if a >= 0xe0 && b >= 0x80 && b < 0xc0 {
-						for _, d := range edges {
-							check(append(s, d, 'y', 'z', 'w', 'v', 'u'))
+						for _, d := range utf8Edges {
+							checkUTF8(t, append(s, d, 'y', 'z', 'w', 'v', 'u'))
 						}
 					}
 				}
@@ -58,7 +62,7 @@ func TestUTF8Valid(t *testing.T) {
 		if len(s) > 0 && rng.Intn(4) == 0 {
 			s = s[:rng.Intn(len(s))] // a sequence cut short, sometimes
 		}
-		check(s)
+		checkUTF8(t, s)
 	}
 }
 
@@ -66,9 +70,7 @@ func FuzzUTF8Valid(f *testing.F) {
 	f.Add([]byte("Łódź, 福岡 👍"))
 	f.Add([]byte("abcdefg\xed\xa0\x80"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := utf8Valid(b), utf8.Valid(b); got != want {
-			t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
-		}
+		checkUTF8(t, b)
 	})
 }
 
@@ -80,25 +82,11 @@ func FuzzUTF8Valid(f *testing.F) {
 // straddles the edges of 32-byte blocks and the end of the text, after
 // ASCII and after text that is not; and random texts from well-formed and
 // ill-formed pieces.
-// utf8Edges are the bytes where the rules of UTF-8 change.
-var utf8Edges = []byte{0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf,
-	0xe0, 0xe1, 0xec, 0xed, 0xee, 0xef, 0xf0, 0xf1, 0xf3, 0xf4, 0xf5, 0xff}
-
-// checkUTF8 fails t when utf8Valid and utf8.Valid disagree on b.
-func checkUTF8(t *testing.T, b []byte) {
-	t.Helper()
-	if got, want := utf8Valid(b), utf8.Valid(b); got != want {
-		t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
-	}
-}
-
 func TestUTF8ValidLong(t *testing.T) {
-	edges := utf8Edges
 	fillers := []string{"abcdefgh", "é福岡👍ab"}
 	for _, mode := range kernelModes() {
 		t.Run(mode, func(t *testing.T) {
 			defer useKernels(mode)()
-			check := func(b []byte) { t.Helper(); checkUTF8(t, b) }
 			var buf []byte
 			for _, fill := range fillers {
 				for _, at := range []int{30, 32, 63} {
@@ -115,12 +103,12 @@ func TestUTF8ValidLong(t *testing.T) {
 					}
 					for a := 0; a < 256; a++ {
 						for b := 0; b < 256; b++ {
-							if !longtest.On() && !slices.Contains(edges, byte(b)) {
+							if !longtest.On() && !slices.Contains(utf8Edges, byte(b)) {
 								continue // the short form: the second byte at the edges of its classes
 							}
-							third := edges[:1]
+							third := utf8Edges[:1]
 							if a >= 0xe0 {
-								third = edges // the third byte matters
+								third = utf8Edges // the third byte matters
 							}
 							for _, c := range third {
 								buf = append(append(buf[:0], pre...), byte(a), byte(b), c)
@@ -129,9 +117,9 @@ func TestUTF8ValidLong(t *testing.T) {
 								}
 								n := len(buf)
 								buf = append(buf, "\xe2\x82\xacxyzxyzxyzxyzxyzxyzxyzxyzxyzxyzxyz"...)
-								check(buf)
-								check(buf[:n])
-								check(buf[:n+1])
+								checkUTF8(t, buf)
+								checkUTF8(t, buf[:n])
+								checkUTF8(t, buf[:n+1])
 							}
 						}
 					}
@@ -151,7 +139,7 @@ func TestUTF8ValidLong(t *testing.T) {
 				if len(s) > 0 && rng.Intn(4) == 0 {
 					s = s[:rng.Intn(len(s))] // a sequence cut short, sometimes
 				}
-				check(s)
+				checkUTF8(t, s)
 			}
 		})
 	}
@@ -184,9 +172,7 @@ func TestUTF8ValidHalves(t *testing.T) {
 							for len(b) < n {
 								b = append(b, 'y')
 							}
-							if got, want := utf8Valid(b), utf8.Valid(b); got != want {
-								t.Fatalf("utf8Valid(%x) = %v, want %v", b, got, want)
-							}
+							checkUTF8(t, b)
 						}
 					}
 				}
@@ -199,18 +185,16 @@ func TestUTF8ValidHalves(t *testing.T) {
 // 63 bytes, the lengths utf8ShortAVX2 checks, for every set of kernels
 // that runs here: every pair of bytes, and a third after a lead byte of 3
 // or 4 bytes (all among the bytes where the rules change; the first any
-// byte of 0x80 and above in the long form), at every offset of the text, its first and last
-// bytes and both sides of the 32nd included, after ASCII and after text
-// that is not; and the same texts at every offset in a page's last 64
-// bytes, where utf8Valid leaves them to the automaton.
+// byte of 0x80 and above in the long form), at every offset of the text,
+// its first and last bytes and both sides of the 32nd included, after
+// ASCII and after text that is not; and the same texts at every offset in
+// a page's last 64 bytes, where utf8Valid leaves them to the automaton.
 func TestUTF8ValidShort(t *testing.T) {
-	edges := utf8Edges
 	page := make([]byte, 3*4096)
 	for _, mode := range kernelModes() {
 		t.Run(mode, func(t *testing.T) {
 			defer useKernels(mode)()
-			check := func(b []byte) { t.Helper(); checkUTF8(t, b) }
-			leads := edges[3:]
+			leads := utf8Edges[3:]
 			if longtest.On() {
 				leads = nil
 				for a := 0x80; a < 256; a++ {
@@ -222,10 +206,10 @@ func TestUTF8ValidShort(t *testing.T) {
 				for at := 0; at < n; at++ {
 					for _, fill := range []string{"abcdefgh", "é福岡👍ab"} {
 						for _, a := range leads {
-							for _, c := range edges {
-								third := edges[:1]
+							for _, c := range utf8Edges {
+								third := utf8Edges[:1]
 								if a >= 0xe0 {
-									third = edges
+									third = utf8Edges
 								}
 								for _, d := range third {
 									// The filler before at, cut back to a
@@ -249,7 +233,7 @@ func TestUTF8ValidShort(t *testing.T) {
 									for len(b) < n {
 										b = append(b, 'y')
 									}
-									check(b[:n])
+									checkUTF8(t, b[:n])
 								}
 							}
 						}
@@ -272,8 +256,8 @@ func TestUTF8ValidShort(t *testing.T) {
 				}
 				s = s[:min(len(s), 63)]
 				at := base + 4096 - 64 + rng.Intn(64-len(s)+1)
-				check(page[at : at+len(s)])
-				check(s)
+				checkUTF8(t, page[at:at+len(s)])
+				checkUTF8(t, s)
 			}
 		})
 	}
