@@ -29,6 +29,11 @@ import (
 // any error with its position. Nothing is changed before the line is known
 // to be taken, except the scratch memory a quoted value was unescaped into.
 //
+// The field lines of objects, the bulk of most documents, are taken by a
+// loop of their own (runFields), which holds fewer values than the loop
+// for every kind of line and so keeps more of them in registers; runLines
+// takes the line it stops at, if it can, and calls it again.
+//
 // The queued tokens are views into the line reader's buffer, which does not
 // move until the queue is empty (it refills only from step), and into
 // scratch, which readLine empties only when the queue is empty; the queue
@@ -107,8 +112,14 @@ func (d *Decoder) runLines() {
 	buf := lr.buf[:lr.end]
 	pos, num := lr.pos, lr.lineNum
 	nmarks := len(d.marks) // the marks before this run's
+	lean := lr.shift >= 0
 lines:
 	for len(d.queue) < runTokens {
+		if lean {
+			if pos, num = d.runFields(buf, pos, num); len(d.queue) >= runTokens {
+				break
+			}
+		}
 		// The line at pos, when the whole of it is in the buffer: its LF,
 		// found in the block of four words at its start, or past it by
 		// lineEnd (for the run's first line, from lr.scanned: readLine
@@ -188,31 +199,10 @@ lines:
 		row := false // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
-			// Most field lines are a plain key and its colon, and most
-			// of their keys are of up to eight bytes: those are found
-			// without a call (a ninth key byte takes plainKeyEndAt).
-			i, at := 0, pos+sp
-			if at+9 > len(buf) {
-				i = plainKeyEndAt(buf, at)
-			} else if keyStart[buf[at]] != 0 {
-				if m := keyChars(buf[at+1 : at+9]); m != 0xff {
-					i = 1 + bits.TrailingZeros(^m)
-				} else {
-					i = plainKeyEndAt(buf, at)
-				}
-			}
-			if i > 0 && i < len(text) && text[i] == ':' {
-				// The value most often follows the colon and one space.
-				j := i + 1
-				if j < len(text) && text[j] == ' ' {
-					j++
-				}
-				k, v = text[:i], text[j:]
-				kat = pos + sp
-			} else {
-				k, v, hk = d.runField(text, i)
-				kat = keyAt(k, text, pos+sp)
-			}
+			// Most field lines are runFields's; the rest have a quoted key,
+			// a header, or a value runFields leaves here.
+			k, v, hk = d.runField(text, plainKeyEndAt(buf, pos+sp))
+			kat = keyAt(k, text, pos+sp)
 		case fKeyed:
 			if !d.runRows(f) || strict && f.count >= f.n {
 				break
@@ -296,32 +286,9 @@ lines:
 		}
 
 		// The line is taken: the general path's steps, without their checks.
-		q := d.queue
-		nm := len(d.marks)
-		if nm == 0 {
-			d.first = d.line
-		}
 		num++
-		// The mark's fields are stored one at a time: a composite
-		// literal is built on the stack and copied with wider loads than
-		// its stores, which stalls. Within the capacity, only the
-		// length of d.marks is stored.
-		if nm < cap(d.marks) {
-			d.marks = d.marks[:nm+1]
-		} else {
-			d.marks = append(d.marks, lineMark{})
-		}
-		m := &d.marks[nm]
-		m.q, m.start, m.n, m.num, m.indent = len(q), pos, end-pos, num, sp
+		q := d.runTake(top, pos, end-pos, num, sp)
 		pos = e + 1
-		d.line.num = num // push records it
-		// The scopes the line closes end with their tokens (closeFails
-		// told that none fails its count), as pop ends them.
-		for j := len(d.stack) - 1; j > top; j-- {
-			q = append(q, d.stack[j].kind.endToken())
-		}
-		d.stack = d.stack[:top+1]
-		f.fresh = false
 		if row {
 			f.count++
 			q = append(q, KeyToken(k))
@@ -388,6 +355,168 @@ lines:
 		d.rowKept = false
 		d.line = d.markLine(&d.marks[len(d.marks)-1])
 	}
+}
+
+// runFields takes from pos on the lines most of a nested document is made
+// of: a field line of the object or list item at its depth, a plain key of
+// which is followed by its colon and a value, or by nothing (an object
+// opens), in a line shorter than a block. It returns at the first line it
+// does not take, for the rest of runLines to take or stop at.
+func (d *Decoder) runFields(buf []byte, pos, num int) (int, int) {
+	lr := &d.lr
+	strict := d.opts.strict
+	for len(d.queue) < runTokens && pos+lineBlock <= len(buf) {
+		blk := buf[pos : pos+lineBlock]
+		w0 := binary.LittleEndian.Uint64(blk[0:])
+		w1 := binary.LittleEndian.Uint64(blk[8:])
+		w2 := binary.LittleEndian.Uint64(blk[16:])
+		w3 := binary.LittleEndian.Uint64(blk[24:])
+		e := pos + firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3))
+		ascii := (w0|w1|w2|w3)&swarHi == 0
+		if e == pos+lineBlock {
+			if e, ascii = lineEnd(buf, e, w0|w1|w2|w3, true); e < 0 {
+				break
+			}
+		}
+		if e-pos > lr.maxLine {
+			break
+		}
+		end := e
+		if end > pos && buf[end-1] == '\r' {
+			end--
+		}
+		sp := firstNonSpace(w0, w1)
+		if sp == lineBlock/2 {
+			sp = leadingSpaces(buf[pos:end])
+		}
+		at := pos + sp
+		if at >= end || keyStart[buf[at]] == 0 || sp&(lr.indent-1) != 0 {
+			break
+		}
+		depth := sp >> uint(lr.shift)
+		if strict && !ascii && !validUTF8(buf[at:end]) {
+			break
+		}
+		top := len(d.stack) - 1
+		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], strict) {
+			top--
+		}
+		if top < 0 {
+			break
+		}
+		f := &d.stack[top]
+		if f.depth != depth || f.kind != fObject && f.kind != fItem {
+			break
+		}
+		i := 0
+		if at+9 <= len(buf) {
+			if m := keyChars(buf[at+1 : at+9]); m != 0xff {
+				i = 1 + bits.TrailingZeros(^m)
+			} else {
+				i = plainKeyEndAt(buf, at)
+			}
+		} else {
+			i = plainKeyEndAt(buf, at)
+		}
+		c := at + i
+		if c >= end || buf[c] != ':' {
+			break
+		}
+		j := c + 1
+		if j < end && buf[j] == ' ' {
+			j++
+		}
+		var t Token
+		quoted := false
+		if j == end {
+			if top+2 > d.opts.maxDepth {
+				break
+			}
+		} else if b0, bl := buf[j], buf[end-1]; b0 == ' ' || bl == ' ' || b0 == '[' && bl == ']' && end-j == 2 {
+			break
+		} else if b0 == '"' {
+			s, next, _, err := unquote(buf[j:end], &d.scratch)
+			if err != nil || next != end-j {
+				break
+			}
+			t, quoted = textToken(KindString, s), true
+		}
+		if strict {
+			var kw keyWord
+			if at+shortKey <= len(buf) {
+				kw = keyWords(mem.BytesData(buf).Add(at), c-at)
+			} else {
+				kw = keyWordsOf(buf[at:c])
+			}
+			if ks := &f.keys; !ks.addNew(c-at, kw) && !ks.addWords(buf[at:c], kw) {
+				break
+			}
+		}
+		num++
+		q := d.queue
+		if !d.addMark(top, pos, end-pos, num, sp) {
+			q = d.runTake(top, pos, end-pos, num, sp)
+		}
+		f.fresh = false
+		pos = e + 1
+		q = append(q, KeyToken(buf[at:c]))
+		switch {
+		case j == end:
+			d.queue = append(q, ObjectStartToken())
+			d.line.num = num // push records it
+			f, _ = d.push(fObject, depth+1, -1)
+			f.fresh = true
+		case quoted:
+			d.queue = append(q, t)
+		default:
+			d.queue = append(q, runValue(buf, buf[j:end]))
+		}
+	}
+	return pos, num
+}
+
+// runTake records a line that a run takes, of n bytes at start in the
+// buffer, numbered num and indented by indent, whose scope is
+// d.stack[top]: it marks the line, and ends the scopes above top with
+// their tokens (closeFails told that none fails its count), as pop ends
+// them. It returns the queue, which the line's tokens follow. runFields
+// marks most of its lines with addMark, inlined, and calls runTake only
+// for the run's first line, when d.marks is full, or when the line closes
+// scopes.
+func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
+	nm, q := len(d.marks), len(d.queue) // the line's tokens begin with those of the scopes it ends
+	if nm == 0 {
+		d.first = d.line
+	}
+	for j := len(d.stack) - 1; j > top; j-- {
+		d.queue = append(d.queue, d.stack[j].kind.endToken())
+	}
+	d.stack = d.stack[:top+1]
+	d.marks = append(d.marks, lineMark{})
+	m := &d.marks[nm]
+	m.q, m.start, m.n, m.num, m.indent = q, start, n, num, indent
+	d.line.num = num // push records it
+	d.stack[top].fresh = false
+	return d.queue
+}
+
+// addMark is runTake for a line that closes no scope, when d.marks holds
+// a mark and has room for another, but for d.line.num, which the caller
+// sets before it opens a scope (push records it), and for the scope's
+// fresh, which the caller clears. It reports false, having done nothing,
+// for any other line.
+func (d *Decoder) addMark(top, start, n, num, indent int) bool {
+	nm := len(d.marks)
+	if uint(nm-1) >= uint(cap(d.marks)-1) || top != len(d.stack)-1 { // nm is 0 or the capacity
+		return false
+	}
+	// The mark's fields are stored one at a time: a composite literal is
+	// built on the stack and copied with wider loads than its stores,
+	// which stalls.
+	d.marks = d.marks[:nm+1]
+	m := &d.marks[nm]
+	m.q, m.start, m.n, m.num, m.indent = len(d.queue), start, n, num, indent
+	return true
 }
 
 // lineEnd returns the offset in buf of the LF that ends a line whose

@@ -319,8 +319,26 @@ var runCases = []string{
 	"r[1:]{a,b{c,d}}:\n  x: 1,2,3\ns[1:]{a,b{c,d}}:\n  x: 1,2\n",                    // nested fields, a cell short
 	"l[2]:\n  - t[1]{a,b}:\n      1,2\n    u: 1\n  - t[1]{a,b}:\n      3,4\n",       // tables on hyphen lines
 	"t[1]{a,b}: x\nt2[1]{a,b}:\n  1,2\nt3[1]{a,b}: x\n",                             // text after a fields segment
-	manyKeys("", 70, "k3"),                                                          // a duplicate in an object of many short keys
-	manyKeys("  ", 40, "a_key_longer_than_15"),                                      // ... a long key, in a nested object
+	"a: 1\nb: []\nc:  x\nd: x  \ne: 2\n",                                            // an empty array, spaces around a value
+	"a: 1\nb: " + strings.Repeat("v", 27) + "\nc: " + strings.Repeat("v", 28) + "\nd: " + strings.Repeat("v", 29) + "\ne: 1\n", // lines of 31 to 33 bytes around a block
+	"a: 1\r\nb: " + strings.Repeat("v", 27) + "\r\nc:\r\n  d: \"x\"\r\n",                                                       // CR LF at a block's end, a quoted value
+	"a: 1\nb: x\xff" + strings.Repeat("v", 40) + "\nc: 1\n",                                                                    // ill-formed UTF-8 in the first block of a long line
+	deepFields(10),                             // indentations of 16 spaces and more
+	manyKeys("", 70, "k3"),                     // a duplicate in an object of many short keys
+	manyKeys("  ", 40, "a_key_longer_than_15"), // ... a long key, in a nested object
+}
+
+// deepFields returns an object nested n levels deep, with a field at each
+// level on the way in and on the way out.
+func deepFields(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "%sk%d: %d\n%so%d:\n", strings.Repeat("  ", i), i, i, strings.Repeat("  ", i), i)
+	}
+	for i := n; i >= 0; i-- {
+		fmt.Fprintf(&b, "%sz%d: \"%d\"\n", strings.Repeat("  ", i), i, i)
+	}
+	return b.String()
 }
 
 // TestManyKeysDuplicate checks that a duplicate key after more keys than
