@@ -111,11 +111,11 @@ func (d *Decoder) runLines() {
 	maxDepth := d.opts.maxDepth
 	buf := lr.buf[:lr.end]
 	pos, num := lr.pos, lr.lineNum
-	nmarks := len(d.marks) // the marks before this run's
-	lean := lr.shift >= 0
+	nmarks := len(d.marks)  // the marks before this run's
+	fields := lr.shift >= 0 // runFields's condition
 lines:
 	for len(d.queue) < runTokens {
-		if lean {
+		if fields {
 			if pos, num = d.runFields(buf, pos, num); len(d.queue) >= runTokens {
 				break
 			}
@@ -360,8 +360,10 @@ lines:
 // runFields takes from pos on the lines most of a nested document is made
 // of: a field line of the object or list item at its depth, a plain key of
 // which is followed by its colon and a value, or by nothing (an object
-// opens), in a line shorter than a block. It returns at the first line it
-// does not take, for the rest of runLines to take or stop at.
+// opens). It takes a line only when the line and a block of bytes from its
+// start are in the buffer, and returns at the first line it does not
+// take, for the rest of runLines to take or stop at. It needs an indent
+// size that is a power of two (the depth is a shift of the indentation).
 func (d *Decoder) runFields(buf []byte, pos, num int) (int, int) {
 	lr := &d.lr
 	strict := d.opts.strict
@@ -492,7 +494,15 @@ func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
 		d.queue = append(d.queue, d.stack[j].kind.endToken())
 	}
 	d.stack = d.stack[:top+1]
-	d.marks = append(d.marks, lineMark{})
+	// The mark's fields are stored one at a time: a composite literal is
+	// built on the stack and copied with wider loads than its stores,
+	// which stalls. Within the capacity, only the length of d.marks is
+	// stored.
+	if nm < cap(d.marks) {
+		d.marks = d.marks[:nm+1]
+	} else {
+		d.marks = append(d.marks, lineMark{})
+	}
 	m := &d.marks[nm]
 	m.q, m.start, m.n, m.num, m.indent = q, start, n, num, indent
 	d.line.num = num // push records it
@@ -510,10 +520,7 @@ func (d *Decoder) addMark(top, start, n, num, indent int) bool {
 	if uint(nm-1) >= uint(cap(d.marks)-1) || top != len(d.stack)-1 { // nm is 0 or the capacity
 		return false
 	}
-	// The mark's fields are stored one at a time: a composite literal is
-	// built on the stack and copied with wider loads than its stores,
-	// which stalls.
-	d.marks = d.marks[:nm+1]
+	d.marks = d.marks[:nm+1] // fields stored one at a time, as in runTake
 	m := &d.marks[nm]
 	m.q, m.start, m.n, m.num, m.indent = len(d.queue), start, n, num, indent
 	return true
