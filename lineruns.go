@@ -115,46 +115,24 @@ func (d *Decoder) runLines() {
 	fields := lr.shift >= 0 // runFields's condition
 lines:
 	for len(d.queue) < runTokens {
+		// The line at pos, when the whole of it is in the buffer: its LF,
+		// and whether its bytes are all below 0x80 (known only for a line
+		// scanned from its start). runFields finds it when it stops at
+		// it; otherwise lineEnd does (for the run's first line, from
+		// lr.scanned: readLine may have scanned part of the line for it
+		// before).
+		e, ascii := -1, false
 		if fields {
-			if pos, num = d.runFields(buf, pos, num); len(d.queue) >= runTokens {
+			if pos, num, e, ascii = d.runFields(buf, pos, num); len(d.queue) >= runTokens {
 				break
 			}
 		}
-		// The line at pos, when the whole of it is in the buffer: its LF,
-		// found in the block of four words at its start, or past it by
-		// lineEnd (for the run's first line, from lr.scanned: readLine
-		// may have scanned part of the line for it before), with the
-		// high bits of the bytes before it (ascii: all below 0x80, known
-		// only for a line scanned from its start).
-		e, ascii := -1, false
-		i, hi := pos, uint64(0)
-		if pos == lr.pos {
-			i = lr.scanned // the run's first line
-		}
-		whole := i == pos // the line is scanned from its start
-		sp := -1          // the line's indentation, when the block below finds it
-		if whole && pos+lineBlock <= len(buf) {
-			// Most lines are shorter than a block: its LF and the
-			// line's first byte that is no space are found in the
-			// block's words with no branch on where they are. A line
-			// that goes on past the block goes on from there.
-			blk := buf[pos : pos+lineBlock]
-			w0 := binary.LittleEndian.Uint64(blk[0:])
-			w1 := binary.LittleEndian.Uint64(blk[8:])
-			w2 := binary.LittleEndian.Uint64(blk[16:])
-			w3 := binary.LittleEndian.Uint64(blk[24:])
-			if n := firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3)); n < lineBlock {
-				e = pos + n
-				ascii = (w0|w1|w2|w3)&swarHi == 0 // a sufficient test: the whole block
-			} else {
-				i, hi = pos+lineBlock, w0|w1|w2|w3
-			}
-			if n := firstNonSpace(w0, w1); n < lineBlock/2 {
-				sp = n
-			}
-		}
 		if e < 0 {
-			if e, ascii = lineEnd(buf, i, hi, whole); e < 0 {
+			i := pos
+			if pos == lr.pos {
+				i = lr.scanned // the run's first line
+			}
+			if e, ascii = lineEnd(buf, i, 0, i == pos); e < 0 {
 				break
 			}
 		}
@@ -165,9 +143,7 @@ lines:
 		if end > pos && buf[end-1] == '\r' {
 			end--
 		}
-		if sp < 0 {
-			sp = leadingSpaces(buf[pos:end])
-		}
+		sp := leadingSpaces(buf[pos:end])
 		if pos+sp >= end {
 			break // a blank line
 		}
@@ -362,19 +338,21 @@ lines:
 // which is followed by its colon and a value, or by nothing (an object
 // opens). It takes a line only when the line and a block of bytes from its
 // start are in the buffer, and returns at the first line it does not
-// take, for the rest of runLines to take or stop at. It needs an indent
-// size that is a power of two (the depth is a shift of the indentation).
-func (d *Decoder) runFields(buf []byte, pos, num int) (int, int) {
+// take, for the rest of runLines to take or stop at: with the offset of
+// that line's LF, and whether its bytes are all below 0x80, when it found
+// them (else e is -1). It needs an indent size that is a power of two
+// (the depth is a shift of the indentation).
+func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) {
 	lr := &d.lr
 	strict := d.opts.strict
-	for len(d.queue) < runTokens && pos+lineBlock <= len(buf) {
+	for e = -1; len(d.queue) < runTokens && pos+lineBlock <= len(buf); e = -1 {
 		blk := buf[pos : pos+lineBlock]
 		w0 := binary.LittleEndian.Uint64(blk[0:])
 		w1 := binary.LittleEndian.Uint64(blk[8:])
 		w2 := binary.LittleEndian.Uint64(blk[16:])
 		w3 := binary.LittleEndian.Uint64(blk[24:])
-		e := pos + firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3))
-		ascii := (w0|w1|w2|w3)&swarHi == 0
+		e = pos + firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3))
+		ascii = (w0|w1|w2|w3)&swarHi == 0
 		if e == pos+lineBlock {
 			if e, ascii = lineEnd(buf, e, w0|w1|w2|w3, true); e < 0 {
 				break
@@ -410,14 +388,15 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (int, int) {
 		if f.depth != depth || f.kind != fObject && f.kind != fItem {
 			break
 		}
+		// Most keys are of up to eight bytes: those are found without a
+		// call (a ninth key byte takes plainKeyEndAt).
 		i := 0
 		if at+9 <= len(buf) {
 			if m := keyChars(buf[at+1 : at+9]); m != 0xff {
 				i = 1 + bits.TrailingZeros(^m)
-			} else {
-				i = plainKeyEndAt(buf, at)
 			}
-		} else {
+		}
+		if i == 0 {
 			i = plainKeyEndAt(buf, at)
 		}
 		c := at + i
@@ -474,7 +453,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (int, int) {
 			d.queue = append(q, runValue(buf, buf[j:end]))
 		}
 	}
-	return pos, num
+	return pos, num, e, ascii
 }
 
 // runTake records a line that a run takes, of n bytes at start in the
