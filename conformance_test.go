@@ -7,15 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toonstream/toon/internal/ordered"
 	"github.com/toonstream/toon/internal/spectest"
 )
 
 // The official conformance fixtures are read through internal/spectest
 // from $TOON_SPEC_DIR; they are never copied into this repository.
 
-// TestMain says on standard error when the fixtures are missing.
+// TestMain says on standard error when the fixtures are missing, and
+// makes the parallel paths run their workers however busy the machine is.
 func TestMain(m *testing.M) {
 	spectest.Notice()
+	ordered.IgnoreLoad()
 	os.Exit(m.Run())
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
+	opipe "github.com/toonstream/toon/internal/ordered"
 	"github.com/toonstream/toon/internal/spectest"
 )
 
@@ -23,9 +24,11 @@ import (
 // through internal/spectest from $TOON_SPEC_DIR.
 type fixture = spectest.Fixture
 
-// TestMain says on standard error when the fixtures are missing.
+// TestMain says on standard error when the fixtures are missing, and
+// makes the parallel paths run their workers however busy the machine is.
 func TestMain(m *testing.M) {
 	spectest.Notice()
+	opipe.IgnoreLoad()
 	os.Exit(m.Run())
 }
 

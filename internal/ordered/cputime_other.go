@@ -7,3 +7,7 @@ import "time"
 // cpuClock is nil where the process's CPU time is not read: the governor
 // then goes by the rates of its epochs alone.
 var cpuClock func() time.Duration
+
+// spareCPUs is nil where the machine's runnable threads are not read: the
+// governor then probes the workers whatever the load.
+var spareCPUs func() int

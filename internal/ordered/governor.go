@@ -22,8 +22,8 @@ import (
 // starting them), then the caller alone is probed for an epoch; the
 // faster mode (the probe's epochs against the run's last few) runs for
 // the next run of epochs, then the other is probed again (the workers for
-// two epochs, timed alone: hold). A mode that wins again runs for a run
-// four times as long (up to maxRun epochs), so that probing costs little
+// two epochs); a probe is timed alone (hold). A mode that wins again runs
+// for a run four times as long (up to maxRun epochs), so that probing costs little
 // when one mode is clearly better: over the 800 ranges of a 400 MB table,
 // the caller alone makes three probes of 8 ranges when the workers keep
 // winning. A run whose last epochs have become much slower than when it
@@ -41,6 +41,16 @@ import (
 // until a window of the workers passes the test. A probe of the workers
 // that fails the test does not win either. (Workers that wait rather than
 // compute use no CPU time; the rate test keeps them.)
+//
+// Where the machine's runnable threads can be counted (spare), the workers
+// are not even tried while no CPU is free: the first run is then the
+// caller's alone, and its runs follow one another without a probe of the
+// workers until a reading at the end of one of its epochs finds a CPU
+// free (noSpare). Trying them costs a process that gets one CPU's time
+// the start of the workers, their first touch of their memory, and the
+// hand-overs of their epochs: a few percent of a run of half a second,
+// which the CPU time can only find once it is spent. The workers' first
+// epoch is then part of their first probe, which is one epoch longer.
 
 const (
 	epochJobs = 8 // jobs in an epoch
@@ -76,8 +86,8 @@ type governor struct {
 	serial, probe bool
 	sent, left    int
 	restart       bool // took chose another mode: a run of it starts at the next epoch
-	warm          bool // the first epoch has been taken back
-	open          bool // a probe of the workers has been sent and not yet taken back
+	warm          bool // an epoch of the workers has been taken back
+	open          bool // a probe has been sent and not yet taken back
 
 	best bool // the mode of the runs (serial or not)
 	run  int  // the length of the next run, in epochs
@@ -107,11 +117,55 @@ type governor struct {
 	serialTimes     [recent]float64
 	nserial         int
 	vetoRun         int // the caller's run after the next such finding
+
+	// spare returns how many CPUs of the machine no thread runs on or
+	// waits for, the caller not counted (nil where it is not known).
+	// spares are its readings when the last epochs of the caller alone
+	// ended (a ring, with the reading made at the start).
+	spare   func() int
+	spares  [recent]int
+	nspares int
 }
 
-func newGovernor(now func() time.Time, cpu func() time.Duration) governor {
-	// The first run is two epochs of the workers'.
-	return governor{left: 2, run: minRun, now: now, cpu: cpu, vetoRun: minRun * growth}
+func newGovernor(now func() time.Time, cpu func() time.Duration, spare func() int) governor {
+	// The first run is two epochs of the workers', or one of the caller's
+	// alone when the machine has no CPU to spare: a reading made as the
+	// pipeline starts also counts the threads of the process that set it
+	// up (its collector's, say), so another is made when that epoch ends.
+	g := governor{left: 2, run: minRun, now: now, cpu: cpu, vetoRun: minRun * growth, spare: spare}
+	if spare != nil {
+		g.readSpare()
+		if g.noSpare() {
+			g.serial, g.best, g.left = true, true, 1
+		}
+	}
+	return g
+}
+
+// readSpare records a reading of spare.
+func (g *governor) readSpare() {
+	g.spares[g.nspares%recent] = g.spare()
+	g.nspares++
+}
+
+// noSpare reports whether the machine had no CPU to spare for a worker
+// lately, while the caller ran alone: none at any of the last readings. (A
+// reading counts the threads that run or wait at that moment, the
+// process's own included: its collector's, or its output's, may make a
+// CPU seem taken for a moment, never free.) The workers are then not probed: on a machine whose
+// CPUs are all busy, a worker's thread only gets CPU time that the
+// scheduler takes from another thread, and when the process gets no more
+// than one CPU's share it is the caller's. The probe would lose, or win on
+// time the scheduler lends the process for a few milliseconds and takes
+// back later; either way the process pays for starting the workers and for
+// their memory. (Whether the process gets a CPU beyond the caller's, the
+// readings cannot tell: noCPU judges that, once the workers run.)
+func (g *governor) noSpare() bool {
+	n := min(g.nspares, recent)
+	if n == 0 {
+		return false
+	}
+	return slices.Max(g.spares[:n]) < 1
 }
 
 // send returns the mode of the next job to send, whether it is a probe's,
@@ -129,12 +183,12 @@ func (g *governor) send() (serial, probe, last bool) {
 	}
 	g.sent++
 	last = g.sent == epochJobs
-	g.open = g.open || last && g.probe && !g.serial && g.left == 1
+	g.open = g.open || last && g.probe && g.left == 1
 	return g.serial, g.probe, last
 }
 
-// probeLen returns the epochs of a probe of the caller alone (serial) or
-// of the workers.
+// probeLen returns the timed epochs of a probe of the caller alone
+// (serial) or of the workers.
 func probeLen(serial bool) int {
 	if serial {
 		return serialProbe
@@ -142,15 +196,30 @@ func probeLen(serial bool) int {
 	return workersProbe
 }
 
+// probeEpochs returns the epochs of a probe of the caller alone (serial) or
+// of the workers: probeLen, and one more, not timed, for workers that have
+// not run yet (took).
+func (g *governor) probeEpochs(serial bool) int {
+	if !serial && !g.warm {
+		return workersProbe + 1
+	}
+	return probeLen(serial)
+}
+
 // hold reports whether the next job must wait until every job in flight
-// has been taken back: a probe of the workers starts, or has been sent and
-// not yet taken back. A probe of the workers follows a run of the caller
-// alone, which sends its jobs ahead too; the workers would make the
-// probe's jobs while the caller makes the run's last ones, and the probe
-// would seem faster by that time (with one CPU for the process, it is the
-// caller's time, taken from the run). Jobs of the next run sent before the
-// probe is taken back would make it seem slower. So a probe of the
-// workers starts with nothing else in flight and is timed alone.
+// has been taken back: a probe of the workers starts, a probe of either
+// mode has been sent and not yet taken back, or a run of the caller alone
+// ends where the machine's spare CPUs are read (noSpare). A probe of the workers
+// follows a run of the caller alone, which sends its jobs ahead too; the
+// workers would make the probe's jobs while the caller makes the run's
+// last ones, and the probe would seem faster by that time (with one CPU
+// for the process, it is the caller's time, taken from the run). So a
+// probe of the workers starts with nothing else in flight. Jobs of the
+// next run sent before a probe is taken back would make it seem slower:
+// after a probe of the caller alone, a worker would make them on the
+// process's one CPU while the caller makes the probe's last jobs, and the
+// workers that share that CPU would then seem clearly faster than the
+// caller alone (noCPU). So every probe is timed alone.
 func (g *governor) hold() bool {
 	if g.open {
 		return true
@@ -158,14 +227,22 @@ func (g *governor) hold() bool {
 	if g.sent < epochJobs || g.probe {
 		return false // the epoch goes on, or a probe does
 	}
+	if g.serial && g.left == 1 && g.spare != nil {
+		// A run of the caller alone ends: whether the workers are
+		// probed next depends on the reading made when its last epoch
+		// is taken back. (Its jobs are the caller's to make anyway.)
+		return true
+	}
 	serial, probe, _ := g.following()
 	return probe && !serial
 }
 
 // following returns the mode of the epoch after the current one, whether
 // it is a probe's, and the epochs left in its run or probe counting it:
-// the run's until it ends, then the other mode's for a probe, then a run
-// of the mode took chose (at once if took chose another mode).
+// the run's until it ends, then the other mode's for a probe (none of the
+// workers when the machine has no CPU to spare: another run of the caller
+// alone), then a run of the mode took chose (at once if took chose another
+// mode).
 func (g *governor) following() (serial, probe bool, left int) {
 	switch {
 	case g.restart:
@@ -173,7 +250,10 @@ func (g *governor) following() (serial, probe bool, left int) {
 	case g.left > 1:
 		return g.serial, g.probe, g.left - 1
 	case !g.probe:
-		return !g.best, true, probeLen(!g.best)
+		if g.best && g.noSpare() {
+			return true, false, g.run // the caller alone runs on
+		}
+		return !g.best, true, g.probeEpochs(!g.best)
 	}
 	return g.best, false, g.run
 }
@@ -203,10 +283,13 @@ func (g *governor) took(serial, probe bool) {
 		c = (t - g.lastCPU).Seconds()
 		g.lastCPU = t
 	}
-	if !g.warm {
-		// The first epoch pays for starting the workers and for the
+	if serial && g.spare != nil {
+		g.readSpare()
+	}
+	if !serial && !g.warm {
+		// The workers' first epoch pays for starting them and for the
 		// first touch of the memory of the jobs in flight: it does not
-		// stand for the workers' rate.
+		// stand for their rate.
 		g.warm = true
 		return
 	}
@@ -222,7 +305,7 @@ func (g *governor) took(serial, probe bool) {
 		if g.probeN++; g.probeN < probeLen(serial) {
 			return
 		}
-		probeRate := float64(probeLen(serial)*epochJobs) / g.probeTimes
+		probeRate := float64(g.probeN*epochJobs) / g.probeTimes
 		runRate := g.runRate()
 		if probeRate > runRate*margin && (serial || !g.noCPU(g.probeCPU, g.probeTimes, probeRate)) {
 			g.best, g.run, g.chosen = serial, minRun, probeRate

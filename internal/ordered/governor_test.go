@@ -17,11 +17,12 @@ type simulated struct {
 	parallel, serial time.Duration // a job's time in each mode
 	cpus             float64
 	startup          time.Duration // added to the first job's time
+	workerStartup    time.Duration // added to the time of the first job the workers make
 }
 
 func newSimulated(parallel, serial time.Duration) *simulated {
 	s := &simulated{clock: time.Unix(0, 0), parallel: parallel, serial: serial, cpus: 2}
-	s.g = newGovernor(func() time.Time { return s.clock }, func() time.Duration { return s.cpuTime })
+	s.g = newGovernor(func() time.Time { return s.clock }, func() time.Duration { return s.cpuTime }, nil)
 	return s
 }
 
@@ -37,6 +38,9 @@ func (s *simulated) run(n int) (serial int) {
 			s.clock = s.clock.Add(s.serial)
 			s.cpuTime += s.serial
 		} else {
+			s.clock = s.clock.Add(s.workerStartup)
+			s.cpuTime += s.workerStartup
+			s.workerStartup = 0
 			s.clock = s.clock.Add(s.parallel)
 			s.cpuTime += time.Duration(float64(s.parallel) * s.cpus)
 		}
@@ -137,6 +141,35 @@ func TestGovernorFollowsChange(t *testing.T) {
 	}
 }
 
+// TestGovernorSpare checks the use of the machine's spare CPUs: with none
+// to spare, the workers are neither run first nor probed, however fast
+// they would be; once a CPU is spare, they are probed and kept at once,
+// although their first epoch pays for starting them.
+func TestGovernorSpare(t *testing.T) {
+	spare := 0
+	s := &simulated{clock: time.Unix(0, 0), parallel: 500 * time.Microsecond, serial: time.Millisecond, cpus: 2}
+	s.g = newGovernor(func() time.Time { return s.clock }, func() time.Duration { return s.cpuTime }, func() int { return spare })
+	const n = 100 * epochJobs
+	if got := s.run(n); got != n {
+		t.Fatalf("no CPU to spare: %d of %d jobs serial, want all", got, n)
+	}
+	spare = 1
+	s.workerStartup = 40 * time.Millisecond // the workers' first epoch seems ten times slower than the caller's
+	// The caller's run ends within minRun epochs; then the workers'
+	// probe wins, and a probe of the caller alone follows each of their
+	// runs (of 2, 8, 32 and 64 epochs).
+	if got, most := s.run(n), (minRun+4)*epochJobs; got > most {
+		t.Fatalf("a CPU to spare: %d of %d jobs serial, want at most %d", got, n, most)
+	}
+	// The readings are made while the caller runs alone: a machine that
+	// gets busy while the workers run is found by their CPU time (noCPU).
+	spare = 0
+	s.parallel, s.cpus = 2*time.Millisecond, 1
+	if got := s.run(n); got < n*3/4 {
+		t.Fatalf("busy again: %d of %d jobs serial", got, n)
+	}
+}
+
 type napJob struct {
 	Job
 	byWorker bool
@@ -158,13 +191,13 @@ func spin(d time.Duration) {
 func TestPipelineLeavesSlowWorkers(t *testing.T) {
 	run := func(workerNap, callerWork time.Duration) float64 {
 		makers := 0
-		o := New(2, func() func(*napJob) {
+		o := loadBlind(New(2, func() func(*napJob) {
 			makers++
 			if makers == 1 { // the worker's
 				return func(j *napJob) { time.Sleep(workerNap); j.byWorker = true }
 			}
 			return func(j *napJob) { spin(callerWork) }
-		})
+		}))
 		var byWorker atomic.Int64
 		const jobs = 60 * epochJobs
 		for range jobs {
@@ -191,55 +224,100 @@ func TestPipelineLeavesSlowWorkers(t *testing.T) {
 	}
 }
 
-// TestProbeOfWorkersTimedAlone checks that a probe of the workers is sent
-// with no other job in flight and that no job follows it before it is
-// taken back: the caller alone wins here (the worker is slow), so the
-// workers are probed after runs of the caller alone, whose jobs are sent
-// ahead too.
-func TestProbeOfWorkersTimedAlone(t *testing.T) {
+// TestPipelineSpare runs a pipeline on a machine with no CPU to spare,
+// then with one: no job goes to a worker until a reading made at the end
+// of a run of the caller alone finds the CPU, and then the workers run
+// within the next epochs, with jobs in flight all along.
+func TestPipelineSpare(t *testing.T) {
+	var spare atomic.Int64
 	o := New(2, func() func(*napJob) {
-		return func(j *napJob) { spin(50 * time.Microsecond) }
+		return func(j *napJob) { spin(20 * time.Microsecond) }
 	})
-	// The caller alone is twice as fast: a simulated clock (the
-	// governor's time and CPU time) advances by a job's time in each
-	// mode, as simulated does.
-	var clock time.Time
-	var cpu time.Duration
-	o.gov.now = func() time.Time { return clock }
-	o.gov.cpu = func() time.Duration { return cpu }
-	isProbe := func(j *napJob) bool { b := j.Ordered(); return b.probe && !b.serial }
-	probes := 0
-	for range 400 * epochJobs {
-		j := &napJob{}
-		o.Send(j)
-		if isProbe(j) {
-			for _, p := range o.pending {
-				if !isProbe(p) {
-					t.Fatalf("a probe of the workers was sent with a job of another epoch in flight")
-				}
+	o.gov = newGovernor(time.Now, cpuClock, func() int { return int(spare.Load()) })
+	toWorkers := 0
+	sendEpochs := func(n int) {
+		for range n * epochJobs {
+			j := &napJob{}
+			o.Send(j)
+			if !j.serial {
+				toWorkers++
 			}
-			if j.last {
-				probes++
-			}
-		} else if len(o.pending) > 1 && isProbe(o.pending[len(o.pending)-2]) {
-			t.Fatalf("a job was sent before the probe of the workers in flight was taken back")
-		}
-		for o.Full() {
-			j, _ := o.Next()
-			if j.serial {
-				clock = clock.Add(time.Millisecond)
-				cpu += time.Millisecond
-			} else {
-				clock = clock.Add(2 * time.Millisecond)
-				cpu += 2 * time.Millisecond
+			for o.Full() {
+				o.Next()
 			}
 		}
+	}
+	sendEpochs(20)
+	if toWorkers != 0 {
+		t.Fatalf("no CPU to spare: %d jobs sent to the workers", toWorkers)
+	}
+	spare.Store(1)
+	sendEpochs(minRun + 2) // the caller's run ends; the workers' probe follows it
+	if toWorkers == 0 {
+		t.Fatalf("a CPU to spare: no job sent to the workers in %d epochs", minRun+2)
 	}
 	for !o.Idle() {
 		o.Next()
 	}
 	o.End()
-	if probes < 3 {
-		t.Fatalf("%d probes of the workers, want at least 3", probes)
+}
+
+// TestProbesTimedAlone checks that a probe is timed alone: a probe of the
+// workers is sent with no other job in flight, and no job follows a probe
+// of either mode before it is taken back. When the caller alone is faster,
+// the workers are probed after runs of the caller alone, whose jobs are
+// sent ahead too; when the workers are faster, the caller alone is probed
+// between runs of theirs.
+func TestProbesTimedAlone(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		serial, parallel time.Duration // a job's time in each mode
+		probeSerial      bool          // the probes counted: of the caller alone, or of the workers
+	}{
+		{"caller alone faster", time.Millisecond, 2 * time.Millisecond, false},
+		{"workers faster", 2 * time.Millisecond, time.Millisecond, true},
+	} {
+		o := loadBlind(New(2, func() func(*napJob) {
+			return func(j *napJob) { spin(50 * time.Microsecond) }
+		}))
+		// A simulated clock (the governor's time and CPU time) advances
+		// by a job's time in each mode, as simulated does.
+		var clock time.Time
+		var cpu time.Duration
+		o.gov.now = func() time.Time { return clock }
+		o.gov.cpu = func() time.Duration { return cpu }
+		probes := 0
+		for range 400 * epochJobs {
+			j := &napJob{}
+			o.Send(j)
+			for _, p := range o.pending[:len(o.pending)-1] {
+				pb := p.Ordered()
+				if j.probe && !j.serial && !(pb.probe && !pb.serial) {
+					t.Fatalf("%s: a probe of the workers was sent with a job of another epoch in flight", c.name)
+				}
+				if !j.probe && pb.probe {
+					t.Fatalf("%s: a job was sent before the probe in flight (serial: %v) was taken back", c.name, pb.serial)
+				}
+			}
+			if j.probe && j.last && j.serial == c.probeSerial {
+				probes++
+			}
+			for o.Full() {
+				j, _ := o.Next()
+				d := c.parallel
+				if j.serial {
+					d = c.serial
+				}
+				clock = clock.Add(d)
+				cpu += d
+			}
+		}
+		for !o.Idle() {
+			o.Next()
+		}
+		o.End()
+		if probes < 3 {
+			t.Fatalf("%s: %d probes (serial: %v), want at least 3", c.name, probes, c.probeSerial)
+		}
 	}
 }

@@ -66,9 +66,20 @@ func NewAhead[J interface{ Ordered() *Job }](workers, ahead int, maker func() fu
 		maker:   maker,
 		jobs:    make(chan J, ahead+2),
 		stop:    make(chan struct{}),
-		gov:     newGovernor(time.Now, cpuClock),
+		gov:     newGovernor(time.Now, cpuClock, spareSource),
 	}
 }
+
+// spareSource is what the governors of new pipelines read the machine's
+// spare CPUs with (nil: they do not).
+var spareSource = spareCPUs
+
+// IgnoreLoad makes the pipelines made from then on ignore the machine's
+// load: their workers run first, and are probed, however busy the
+// machine is. The tests of the packages built on the pipeline call it in
+// TestMain, so that their parallel paths run workers while the other
+// packages' tests keep the machine busy.
+func IgnoreLoad() { spareSource = nil }
 
 // Send hands j to the workers, starting one while fewer than workers-1
 // (at least one) have been started, or, when the governor says the
