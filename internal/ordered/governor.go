@@ -43,10 +43,10 @@ import (
 // compute use no CPU time; the rate test keeps them.)
 //
 // Where the machine's runnable threads can be counted (spare), the workers
-// are not even tried while no CPU is free: the first run is then the
-// caller's alone, and its runs follow one another without a probe of the
-// workers until a reading at the end of one of its epochs finds a CPU
-// free (noSpare). Trying them costs a process that gets one CPU's time
+// are not even tried while no CPU is free: the first run is an epoch of
+// the caller alone, and runs of the caller alone follow one another
+// without a probe of the workers until a reading at the end of one of
+// their epochs finds a CPU free (noSpare). Trying them costs a process that gets one CPU's time
 // the start of the workers, their first touch of their memory, and the
 // hand-overs of their epochs: a few percent of a run of half a second,
 // which the CPU time can only find once it is spent. The workers' first
@@ -121,23 +121,21 @@ type governor struct {
 	// spare returns how many CPUs of the machine no thread runs on or
 	// waits for, the caller not counted (nil where it is not known).
 	// spares are its readings when the last epochs of the caller alone
-	// ended (a ring, with the reading made at the start).
+	// ended (a ring).
 	spare   func() int
 	spares  [recent]int
 	nspares int
 }
 
 func newGovernor(now func() time.Time, cpu func() time.Duration, spare func() int) governor {
-	// The first run is two epochs of the workers', or one of the caller's
-	// alone when the machine has no CPU to spare: a reading made as the
-	// pipeline starts also counts the threads of the process that set it
-	// up (its collector's, say), so another is made when that epoch ends.
+	// The first run is two epochs of the workers'; or, where the spare
+	// CPUs are read, one of the caller's alone, at whose end the first
+	// reading decides whether the workers are probed. (A reading made as
+	// the pipeline starts finds one or two threads more at work on an idle
+	// machine: those of the process and of its parent starting.)
 	g := governor{left: 2, run: minRun, now: now, cpu: cpu, vetoRun: minRun * growth, spare: spare}
 	if spare != nil {
-		g.readSpare()
-		if g.noSpare() {
-			g.serial, g.best, g.left = true, true, 1
-		}
+		g.serial, g.best, g.left = true, true, 1
 	}
 	return g
 }
@@ -209,8 +207,8 @@ func (g *governor) probeEpochs(serial bool) int {
 // hold reports whether the next job must wait until every job in flight
 // has been taken back: a probe of the workers starts, a probe of either
 // mode has been sent and not yet taken back, or a run of the caller alone
-// ends where the machine's spare CPUs are read (noSpare). A probe of the workers
-// follows a run of the caller alone, which sends its jobs ahead too; the
+// ends where the machine's spare CPUs are read (noSpare). A probe of the
+// workers follows a run of the caller alone, which sends its jobs ahead too; the
 // workers would make the probe's jobs while the caller makes the run's
 // last ones, and the probe would seem faster by that time (with one CPU
 // for the process, it is the caller's time, taken from the run). So a
