@@ -28,9 +28,9 @@ func TestParseRunnable(t *testing.T) {
 	}
 }
 
-// TestSpareCPUs reads /proc/loadavg twice or more: the reading counts the test's own
-// thread, so at most NumCPU-1 CPUs are spare, and it allocates nothing (it
-// is made at the end of every epoch of the caller alone).
+// TestSpareCPUs reads /proc/loadavg twice or more: the reading counts the
+// test's own thread, so at most NumCPU-1 CPUs are spare, and it allocates
+// nothing (it is made at the end of every epoch of the caller alone).
 func TestSpareCPUs(t *testing.T) {
 	if _, ok := runnable(); !ok {
 		t.Fatal("/proc/loadavg could not be read")

@@ -23,11 +23,11 @@ import (
 // faster mode (the probe's epochs against the run's last few) runs for
 // the next run of epochs, then the other is probed again (the workers for
 // two epochs); a probe is timed alone (hold). A mode that wins again runs
-// for a run four times as long (up to maxRun epochs), so that probing costs little
-// when one mode is clearly better: over the 800 ranges of a 400 MB table,
-// the caller alone makes three probes of 8 ranges when the workers keep
-// winning. A run whose last epochs have become much slower than when it
-// was chosen (the machine got busy) is cut short by a probe.
+// for a run four times as long (up to maxRun epochs), so that probing
+// costs little when one mode is clearly better: over the 800 ranges of a
+// 400 MB table, the caller alone makes three probes of 8 ranges when the
+// workers keep winning. A run whose last epochs have become much slower
+// than when it was chosen (the machine got busy) is cut short by a probe.
 //
 // A short probe's rate is noisy on a busy machine, where the scheduler's
 // time slices are as long as a probe; and when the process gets no more
@@ -46,11 +46,12 @@ import (
 // are not even tried while no CPU is free: the first run is an epoch of
 // the caller alone, and runs of the caller alone follow one another
 // without a probe of the workers until a reading at the end of one of
-// their epochs finds a CPU free (noSpare). Trying them costs a process that gets one CPU's time
-// the start of the workers, their first touch of their memory, and the
-// hand-overs of their epochs: a few percent of a run of half a second,
-// which the CPU time can only find once it is spent. The workers' first
-// epoch is then part of their first probe, which is one epoch longer.
+// their epochs finds a CPU free (noSpare). Trying them costs a process
+// that gets one CPU's time the start of the workers, their first touch of
+// their memory, and the hand-overs of their epochs: a few percent of a run
+// of half a second, which the CPU time can only find once it is spent. The
+// workers' first epoch is then part of their first probe, which is one
+// epoch longer.
 
 const (
 	epochJobs = 8 // jobs in an epoch
@@ -149,15 +150,16 @@ func (g *governor) readSpare() {
 // noSpare reports whether the machine had no CPU to spare for a worker
 // lately, while the caller ran alone: none at any of the last readings. (A
 // reading counts the threads that run or wait at that moment, the
-// process's own included: its collector's, or its output's, may make a
-// CPU seem taken for a moment, never free.) The workers are then not probed: on a machine whose
-// CPUs are all busy, a worker's thread only gets CPU time that the
-// scheduler takes from another thread, and when the process gets no more
-// than one CPU's share it is the caller's. The probe would lose, or win on
-// time the scheduler lends the process for a few milliseconds and takes
-// back later; either way the process pays for starting the workers and for
-// their memory. (Whether the process gets a CPU beyond the caller's, the
-// readings cannot tell: noCPU judges that, once the workers run.)
+// process's own included: its collector's, or its output's, may make a CPU
+// seem taken for a moment, never free.) The workers are then not probed:
+// on a machine whose CPUs are all busy, a worker's thread only gets CPU
+// time that the scheduler takes from another thread, and when the process
+// gets no more than one CPU's share it is the caller's. The probe would
+// lose, or win on time the scheduler lends the process for a few
+// milliseconds and takes back later; either way the process pays for
+// starting the workers and for their memory. (Whether the process gets a
+// CPU beyond the caller's, the readings cannot tell: noCPU judges that,
+// once the workers run.)
 func (g *governor) noSpare() bool {
 	n := min(g.nspares, recent)
 	if n == 0 {
@@ -208,10 +210,10 @@ func (g *governor) probeEpochs(serial bool) int {
 // has been taken back: a probe of the workers starts, a probe of either
 // mode has been sent and not yet taken back, or a run of the caller alone
 // ends where the machine's spare CPUs are read (noSpare). A probe of the
-// workers follows a run of the caller alone, which sends its jobs ahead too; the
-// workers would make the probe's jobs while the caller makes the run's
-// last ones, and the probe would seem faster by that time (with one CPU
-// for the process, it is the caller's time, taken from the run). So a
+// workers follows a run of the caller alone, which sends its jobs ahead
+// too; the workers would make the probe's jobs while the caller makes the
+// run's last ones, and the probe would seem faster by that time (with one
+// CPU for the process, it is the caller's time, taken from the run). So a
 // probe of the workers starts with nothing else in flight. Jobs of the
 // next run sent before a probe is taken back would make it seem slower:
 // after a probe of the caller alone, a worker would make them on the
