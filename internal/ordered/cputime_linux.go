@@ -29,10 +29,20 @@ var cpuClock = func() func() time.Duration {
 // runnable returns the number of threads of the machine that run or wait
 // to run, the caller's included, as the kernel counts them at the moment of
 // reading: the number before the slash in the fourth field of
-// /proc/loadavg ("0.52 0.58 0.59 3/345 6789"). The file is opened at the
-// first reading and kept open: a reading is then one pread at offset 0,
-// for which the kernel writes the line afresh, into a buffer on the stack.
+// /proc/loadavg ("0.52 0.58 0.59 3/345 6789").
 func runnable() (int, bool) {
+	var buf [128]byte
+	n, ok := readLoadavg(&buf)
+	if !ok {
+		return 0, false
+	}
+	return parseRunnable(buf[:n])
+}
+
+// readLoadavg reads the line of /proc/loadavg into buf. The file is opened
+// at the first reading and kept open: a reading is then one pread at
+// offset 0, for which the kernel writes the line afresh.
+func readLoadavg(buf *[128]byte) (int, bool) {
 	loadavg.once.Do(func() {
 		fd, err := unix.Open("/proc/loadavg", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
@@ -43,16 +53,12 @@ func runnable() (int, bool) {
 	if loadavg.fd < 0 {
 		return 0, false
 	}
-	var buf [128]byte
 	n, err := unix.Pread(loadavg.fd, buf[:], 0)
-	if err != nil || n <= 0 {
-		return 0, false
-	}
-	return parseRunnable(buf[:n])
+	return n, err == nil && n > 0
 }
 
-// loadavg is /proc/loadavg, open for runnable (fd is -1 if it could not
-// be opened).
+// loadavg is /proc/loadavg, open for readLoadavg (fd is -1 if it could
+// not be opened).
 var loadavg struct {
 	once sync.Once
 	fd   int
@@ -80,18 +86,74 @@ func parseRunnable(b []byte) (int, bool) {
 	return r, true
 }
 
-// spareCPUs is the governor's spare: the CPUs the process may run on
-// (runtime.NumCPU) less the machine's runnable threads, the caller's
-// included. The count is the whole machine's, so a process allowed fewer
-// CPUs than a busy machine has may find none to spare although its own are
-// free: the workers are then left alone, which costs that process their
-// speed, never the serial speed. Where /proc/loadavg cannot be read, every
-// CPU counts as spare, and the governor goes by the rates and the CPU time
-// alone.
-func spareCPUs() int {
-	r, ok := runnable()
-	if !ok {
-		return runtime.NumCPU()
+// spareCPUs returns the governor's spare, or nil where it is not read:
+// where /proc/loadavg cannot be read, and where the process may run on
+// fewer CPUs than the machine has online (a CPU set, as containers have).
+// The count of runnable threads is the whole machine's, so such a process
+// could find no CPU to spare although its own are free. spare returns the
+// CPUs the process may run on (runtime.NumCPU) less the machine's runnable
+// threads, the caller's included; a reading that fails counts every CPU as
+// spare.
+func spareCPUs() func() int {
+	cpus := runtime.NumCPU()
+	if _, ok := runnable(); !ok || onlineCPUs() != cpus {
+		return nil
 	}
-	return runtime.NumCPU() - r
+	return func() int {
+		r, ok := runnable()
+		if !ok {
+			return cpus
+		}
+		return cpus - r
+	}
+}
+
+// onlineCPUs returns the number of the machine's online CPUs, from
+// /sys/devices/system/cpu/online ("0-63", or "0-3,8-11"), or 0 if it
+// cannot be read.
+func onlineCPUs() int {
+	var buf [256]byte
+	fd, err := unix.Open("/sys/devices/system/cpu/online", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	n, err := unix.Read(fd, buf[:])
+	unix.Close(fd)
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return countCPUList(buf[:n])
+}
+
+// countCPUList returns the number of CPUs in a kernel CPU list ("0-3,8,10-11"
+// followed by a line feed), or 0 if it is not one.
+func countCPUList(b []byte) int {
+	count := 0
+	for len(b) > 0 && b[0] != '\n' {
+		lo, rest, ok := cpuNumber(b)
+		if !ok {
+			return 0
+		}
+		hi := lo
+		if len(rest) > 0 && rest[0] == '-' {
+			if hi, rest, ok = cpuNumber(rest[1:]); !ok || hi < lo {
+				return 0
+			}
+		}
+		count += hi - lo + 1
+		if len(rest) > 0 && rest[0] == ',' {
+			rest = rest[1:]
+		}
+		b = rest
+	}
+	return count
+}
+
+// cpuNumber reads the number at the start of b, of at most 9 digits.
+func cpuNumber(b []byte) (n int, rest []byte, ok bool) {
+	i := 0
+	for ; i < len(b) && i < 9 && b[i]-'0' < 10; i++ {
+		n = 10*n + int(b[i]-'0')
+	}
+	return n, b[i:], i > 0
 }

@@ -43,8 +43,8 @@ import (
 // compute use no CPU time; the rate test keeps them.)
 //
 // Where the machine's runnable threads can be counted (spare), the workers
-// are not even tried while no CPU is free: the first run is an epoch of
-// the caller alone, and runs of the caller alone follow one another
+// are not even tried while no CPU is free: the first run is then an epoch
+// of the caller alone, and runs of the caller alone follow one another
 // without a probe of the workers until a reading at the end of one of
 // their epochs finds a CPU free (noSpare). Trying them costs a process
 // that gets one CPU's time the start of the workers, their first touch of
@@ -57,7 +57,8 @@ const (
 	epochJobs = 8 // jobs in an epoch
 	// A probe of the caller alone is an epoch; one of the workers two,
 	// since it starts with no job in flight (hold) and its first jobs
-	// wait for a worker to wake.
+	// wait for a worker to wake (three, the first not timed, when the
+	// workers have not run yet: probeEpochs).
 	serialProbe, workersProbe = 1, 2
 	maxRun                    = 64 // the longest run of epochs between probes
 	minRun                    = 2
@@ -88,6 +89,7 @@ type governor struct {
 	sent, left    int
 	restart       bool // took chose another mode: a run of it starts at the next epoch
 	warm          bool // an epoch of the workers has been taken back
+	begun         bool // an epoch has been taken back
 	open          bool // a probe has been sent and not yet taken back
 
 	best bool // the mode of the runs (serial or not)
@@ -120,23 +122,27 @@ type governor struct {
 	vetoRun         int // the caller's run after the next such finding
 
 	// spare returns how many CPUs of the machine no thread runs on or
-	// waits for, the caller not counted (nil where it is not known).
-	// spares are its readings when the last epochs of the caller alone
-	// ended (a ring).
+	// waits for, beyond the caller's (nil where it is not known).
+	// spares are its readings when the pipeline started and when the
+	// last epochs of the caller alone ended (a ring).
 	spare   func() int
 	spares  [recent]int
 	nspares int
 }
 
 func newGovernor(now func() time.Time, cpu func() time.Duration, spare func() int) governor {
-	// The first run is two epochs of the workers'; or, where the spare
-	// CPUs are read, one of the caller's alone, at whose end the first
-	// reading decides whether the workers are probed. (A reading made as
-	// the pipeline starts finds one or two threads more at work on an idle
-	// machine: those of the process and of its parent starting.)
+	// The first run is two epochs of the workers'; or, when a first
+	// reading finds no CPU to spare, one of the caller's alone, at whose
+	// end another reading decides whether the workers are probed. (At a
+	// command's start, the threads of the process and of its parent
+	// starting often take a CPU for a moment: on an idle machine, the first
+	// reading then costs an epoch of the caller alone.)
 	g := governor{left: 2, run: minRun, now: now, cpu: cpu, vetoRun: minRun * growth, spare: spare}
 	if spare != nil {
-		g.serial, g.best, g.left = true, true, 1
+		g.readSpare()
+		if g.noSpare() {
+			g.serial, g.best, g.left = true, true, 1
+		}
 	}
 	return g
 }
@@ -207,19 +213,17 @@ func (g *governor) probeEpochs(serial bool) int {
 }
 
 // hold reports whether the next job must wait until every job in flight
-// has been taken back: a probe of the workers starts, a probe of either
-// mode has been sent and not yet taken back, or a run of the caller alone
-// ends where the machine's spare CPUs are read (noSpare). A probe of the
-// workers follows a run of the caller alone, which sends its jobs ahead
-// too; the workers would make the probe's jobs while the caller makes the
-// run's last ones, and the probe would seem faster by that time (with one
-// CPU for the process, it is the caller's time, taken from the run). So a
-// probe of the workers starts with nothing else in flight. Jobs of the
-// next run sent before a probe is taken back would make it seem slower:
-// after a probe of the caller alone, a worker would make them on the
-// process's one CPU while the caller makes the probe's last jobs, and the
-// workers that share that CPU would then seem clearly faster than the
-// caller alone (noCPU). So every probe is timed alone.
+// has been taken back: a probe starts, or has been sent and not yet been
+// taken back, or a run of the caller alone ends where the machine's spare
+// CPUs are read (noSpare). So a probe is timed alone. Were jobs of the
+// epoch before it still in flight, some of the probe's jobs would be made
+// during that epoch (by the workers after a run of the caller alone, by
+// the caller while it waits for the workers' last jobs), and the probe
+// would seem faster. Were jobs of the next run sent before it is taken
+// back, it would seem slower: after a probe of the caller alone, a worker
+// would make them on the process's one CPU while the caller makes the
+// probe's last jobs, and workers that share that CPU would then seem
+// clearly faster than the caller alone (noCPU).
 func (g *governor) hold() bool {
 	if g.open {
 		return true
@@ -233,8 +237,8 @@ func (g *governor) hold() bool {
 		// is taken back. (Its jobs are the caller's to make anyway.)
 		return true
 	}
-	serial, probe, _ := g.following()
-	return probe && !serial
+	_, probe, _ := g.following()
+	return probe
 }
 
 // following returns the mode of the epoch after the current one, whether
@@ -286,11 +290,13 @@ func (g *governor) took(serial, probe bool) {
 	if serial && g.spare != nil {
 		g.readSpare()
 	}
-	if !serial && !g.warm {
+	if !serial && !g.warm || !g.begun {
 		// The workers' first epoch pays for starting them and for the
-		// first touch of the memory of the jobs in flight: it does not
-		// stand for their rate.
-		g.warm = true
+		// first touch of the memory of the jobs in flight, and the
+		// pipeline's first, whoever makes it, for the first touch of
+		// the maker's: neither stands for a rate.
+		g.warm = g.warm || !serial
+		g.begun = true
 		return
 	}
 	if serial {

@@ -1,6 +1,7 @@
 package ordered
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -157,14 +158,15 @@ func TestGovernorSpare(t *testing.T) {
 	s.workerStartup = 40 * time.Millisecond // the workers' first epoch seems ten times slower than the caller's
 	// The caller's run ends within minRun epochs; then the workers'
 	// probe wins, and a probe of the caller alone follows each of their
-	// runs (of 2, 8, 32 and 64 epochs).
+	// runs (of 2, 8 and 32 epochs, and of 64 after that).
 	if got, most := s.run(n), (minRun+4)*epochJobs; got > most {
 		t.Fatalf("a CPU to spare: %d of %d jobs serial, want at most %d", got, n, most)
 	}
 	// The readings are made while the caller runs alone: a machine that
-	// gets busy while the workers run is found by their CPU time (noCPU).
+	// gets busy while the workers run is found by their CPU time (noCPU),
+	// here for workers that seem a little faster on one CPU.
 	spare = 0
-	s.parallel, s.cpus = 2*time.Millisecond, 1
+	s.parallel, s.cpus = 950*time.Microsecond, 1
 	if got := s.run(n); got < n*3/4 {
 		t.Fatalf("busy again: %d of %d jobs serial", got, n)
 	}
@@ -227,13 +229,19 @@ func TestPipelineLeavesSlowWorkers(t *testing.T) {
 // TestPipelineSpare runs a pipeline on a machine with no CPU to spare,
 // then with one: no job goes to a worker until a reading made at the end
 // of a run of the caller alone finds the CPU, and then the workers run
-// within the next epochs, with jobs in flight all along.
+// within the next epochs.
 func TestPipelineSpare(t *testing.T) {
 	var spare atomic.Int64
 	o := New(2, func() func(*napJob) {
 		return func(j *napJob) { spin(20 * time.Microsecond) }
 	})
 	o.gov = newGovernor(time.Now, cpuClock, func() int { return int(spare.Load()) })
+	defer func() {
+		for !o.Idle() {
+			o.Next()
+		}
+		o.End()
+	}()
 	toWorkers := 0
 	sendEpochs := func(n int) {
 		for range n * epochJobs {
@@ -256,18 +264,16 @@ func TestPipelineSpare(t *testing.T) {
 	if toWorkers == 0 {
 		t.Fatalf("a CPU to spare: no job sent to the workers in %d epochs", minRun+2)
 	}
-	for !o.Idle() {
-		o.Next()
-	}
-	o.End()
 }
 
-// TestProbesTimedAlone checks that a probe is timed alone: a probe of the
-// workers is sent with no other job in flight, and no job follows a probe
-// of either mode before it is taken back. When the caller alone is faster,
-// the workers are probed after runs of the caller alone, whose jobs are
-// sent ahead too; when the workers are faster, the caller alone is probed
-// between runs of theirs.
+// TestProbesTimedAlone checks that a probe is timed alone: it is sent
+// with no job of another epoch in flight, and no job follows it before it
+// is taken back. When the caller alone is faster, the workers are probed
+// after runs of the caller alone, whose jobs are sent ahead too; when the
+// workers are faster, the caller alone is probed between runs of theirs.
+// Each case runs with the load ignored, and with a CPU always to spare
+// (the pipeline then starts with the caller alone, and the workers' first
+// probe is one epoch longer).
 func TestProbesTimedAlone(t *testing.T) {
 	for _, c := range []struct {
 		name             string
@@ -277,47 +283,49 @@ func TestProbesTimedAlone(t *testing.T) {
 		{"caller alone faster", time.Millisecond, 2 * time.Millisecond, false},
 		{"workers faster", 2 * time.Millisecond, time.Millisecond, true},
 	} {
-		o := loadBlind(New(2, func() func(*napJob) {
-			return func(j *napJob) { spin(50 * time.Microsecond) }
-		}))
-		// A simulated clock (the governor's time and CPU time) advances
-		// by a job's time in each mode, as simulated does.
-		var clock time.Time
-		var cpu time.Duration
-		o.gov.now = func() time.Time { return clock }
-		o.gov.cpu = func() time.Duration { return cpu }
-		probes := 0
-		for range 400 * epochJobs {
-			j := &napJob{}
-			o.Send(j)
-			for _, p := range o.pending[:len(o.pending)-1] {
-				pb := p.Ordered()
-				if j.probe && !j.serial && !(pb.probe && !pb.serial) {
-					t.Fatalf("%s: a probe of the workers was sent with a job of another epoch in flight", c.name)
+		for _, spare := range []func() int{nil, func() int { return 1 }} {
+			name := fmt.Sprintf("%s (spare read: %v)", c.name, spare != nil)
+			o := New(2, func() func(*napJob) {
+				return func(j *napJob) { spin(50 * time.Microsecond) }
+			})
+			// A simulated clock (the governor's time and CPU time)
+			// advances by a job's time in each mode, as simulated does.
+			var clock time.Time
+			var cpu time.Duration
+			o.gov = newGovernor(func() time.Time { return clock }, func() time.Duration { return cpu }, spare)
+			probes := 0
+			for range 400 * epochJobs {
+				j := &napJob{}
+				o.Send(j)
+				for _, p := range o.pending[:len(o.pending)-1] {
+					pb := p.Ordered()
+					if j.probe && !(pb.probe && pb.serial == j.serial) {
+						t.Fatalf("%s: a probe (serial: %v) was sent with a job of another epoch in flight", name, j.serial)
+					}
+					if !j.probe && pb.probe {
+						t.Fatalf("%s: a job was sent before the probe in flight (serial: %v) was taken back", name, pb.serial)
+					}
 				}
-				if !j.probe && pb.probe {
-					t.Fatalf("%s: a job was sent before the probe in flight (serial: %v) was taken back", c.name, pb.serial)
+				if j.probe && j.last && j.serial == c.probeSerial {
+					probes++
+				}
+				for o.Full() {
+					j, _ := o.Next()
+					d := c.parallel
+					if j.serial {
+						d = c.serial
+					}
+					clock = clock.Add(d)
+					cpu += d
 				}
 			}
-			if j.probe && j.last && j.serial == c.probeSerial {
-				probes++
+			for !o.Idle() {
+				o.Next()
 			}
-			for o.Full() {
-				j, _ := o.Next()
-				d := c.parallel
-				if j.serial {
-					d = c.serial
-				}
-				clock = clock.Add(d)
-				cpu += d
+			o.End()
+			if probes < 3 {
+				t.Fatalf("%s: %d probes (serial: %v), want at least 3", name, probes, c.probeSerial)
 			}
-		}
-		for !o.Idle() {
-			o.Next()
-		}
-		o.End()
-		if probes < 3 {
-			t.Fatalf("%s: %d probes (serial: %v), want at least 3", c.name, probes, c.probeSerial)
 		}
 	}
 }

@@ -66,20 +66,20 @@ func NewAhead[J interface{ Ordered() *Job }](workers, ahead int, maker func() fu
 		maker:   maker,
 		jobs:    make(chan J, ahead+2),
 		stop:    make(chan struct{}),
-		gov:     newGovernor(time.Now, cpuClock, spareSource),
+		gov:     newGovernor(time.Now, cpuClock, spareSource()),
 	}
 }
 
-// spareSource is what the governors of new pipelines read the machine's
-// spare CPUs with (nil: they do not).
+// spareSource returns what the governor of a new pipeline reads the
+// machine's spare CPUs with, or nil where they are not read.
 var spareSource = spareCPUs
 
 // IgnoreLoad makes the pipelines made from then on ignore the machine's
 // load: their workers run first, and are probed, however busy the
 // machine is. The tests of the packages built on the pipeline call it in
-// TestMain, so that their parallel paths run workers while the other
-// packages' tests keep the machine busy.
-func IgnoreLoad() { spareSource = nil }
+// TestMain, before any pipeline is made, so that their parallel paths run
+// workers while the other packages' tests keep the machine busy.
+func IgnoreLoad() { spareSource = func() func() int { return nil } }
 
 // Send hands j to the workers, starting one while fewer than workers-1
 // (at least one) have been started, or, when the governor says the
@@ -101,8 +101,9 @@ func (o *Pipeline[J]) Send(j J) {
 }
 
 // Full reports whether more than ahead jobs are in flight past the oldest,
-// or the next job must wait until none is (a probe of the workers is timed
-// alone: governor.hold).
+// or the next job must wait until none is (a probe is timed alone, and a
+// run of the caller alone may end with a reading of the machine's load:
+// governor.hold).
 func (o *Pipeline[J]) Full() bool {
 	return len(o.pending) > o.ahead || len(o.pending) > 0 && o.gov.hold()
 }
