@@ -31,37 +31,52 @@ var cpuClock = func() func() time.Duration {
 // reading: the number before the slash in the fourth field of
 // /proc/loadavg ("0.52 0.58 0.59 3/345 6789").
 func runnable() (int, bool) {
+	openLoadavg()
+	return runnableAt(loadavg.fd)
+}
+
+// runnableAt is runnable, reading the open /proc/loadavg fd.
+func runnableAt(fd int) (int, bool) {
 	var buf [128]byte
-	n, ok := readLoadavg(&buf)
+	n, ok := readLoadavg(fd, &buf)
 	if !ok {
 		return 0, false
 	}
 	return parseRunnable(buf[:n])
 }
 
-// readLoadavg reads the line of /proc/loadavg into buf. The file is opened
-// at the first reading and kept open: a reading is then one pread at
-// offset 0, for which the kernel writes the line afresh.
-func readLoadavg(buf *[128]byte) (int, bool) {
+// readLoadavg reads the line of the open /proc/loadavg fd (-1 if it could
+// not be opened) into buf: one pread at offset 0, for which the kernel
+// writes the line afresh.
+func readLoadavg(fd int, buf *[128]byte) (int, bool) {
+	if fd < 0 {
+		return 0, false
+	}
+	n, err := unix.Pread(fd, buf[:], 0)
+	return n, err == nil && n > 0
+}
+
+// loadavg is /proc/loadavg, opened by openLoadavg (fd is -1 if it could
+// not be), and whether its count of runnable threads is the governor's to
+// use (spareCPUs).
+var loadavg struct {
+	once   sync.Once
+	fd     int
+	usable bool
+}
+
+// openLoadavg opens /proc/loadavg at its first call, and decides once
+// whether the governor reads it.
+func openLoadavg() {
 	loadavg.once.Do(func() {
 		fd, err := unix.Open("/proc/loadavg", unix.O_RDONLY|unix.O_CLOEXEC, 0)
 		if err != nil {
 			fd = -1
 		}
 		loadavg.fd = fd
+		_, ok := runnableAt(fd)
+		loadavg.usable = ok && onlineCPUs() == runtime.NumCPU()
 	})
-	if loadavg.fd < 0 {
-		return 0, false
-	}
-	n, err := unix.Pread(loadavg.fd, buf[:], 0)
-	return n, err == nil && n > 0
-}
-
-// loadavg is /proc/loadavg, open for readLoadavg (fd is -1 if it could
-// not be opened).
-var loadavg struct {
-	once sync.Once
-	fd   int
 }
 
 // parseRunnable returns the number before the slash in the fourth field of
@@ -76,36 +91,34 @@ func parseRunnable(b []byte) (int, bool) {
 			f++
 		}
 	}
-	r, j := 0, i
-	for ; j < len(b) && j-i < 9 && b[j]-'0' < 10; j++ {
-		r = 10*r + int(b[j]-'0')
-	}
-	if j == i || j == len(b) || b[j] != '/' {
+	r, rest, ok := leadingNumber(b[i:])
+	if !ok || len(rest) == 0 || rest[0] != '/' {
 		return 0, false
 	}
 	return r, true
 }
 
-// spareCPUs returns the governor's spare, or nil where it is not read:
-// where /proc/loadavg cannot be read, and where the process may run on
-// fewer CPUs than the machine has online (a CPU set, as containers have).
-// The count of runnable threads is the whole machine's, so such a process
-// could find no CPU to spare although its own are free. spare returns the
-// CPUs the process may run on (runtime.NumCPU) less the machine's runnable
-// threads, the caller's included; a reading that fails counts every CPU as
-// spare.
+// spareCPUs returns the governor's spare (spareNow), or nil where it is
+// not read: where /proc/loadavg cannot be read, and where the process may
+// run on fewer CPUs than the machine has online (a CPU set, as containers
+// have). The count of runnable threads is the whole machine's, so such a
+// process could find no CPU to spare although its own are free.
 func spareCPUs() func() int {
-	cpus := runtime.NumCPU()
-	if _, ok := runnable(); !ok || onlineCPUs() != cpus {
+	if openLoadavg(); !loadavg.usable {
 		return nil
 	}
-	return func() int {
-		r, ok := runnable()
-		if !ok {
-			return cpus
-		}
-		return cpus - r
+	return spareNow
+}
+
+// spareNow returns the CPUs the process may run on (runtime.NumCPU) less
+// the machine's runnable threads, the caller's included; a reading that
+// fails counts every CPU as spare.
+func spareNow() int {
+	r, ok := runnable()
+	if !ok {
+		return runtime.NumCPU()
 	}
+	return runtime.NumCPU() - r
 }
 
 // onlineCPUs returns the number of the machine's online CPUs, from
@@ -130,13 +143,13 @@ func onlineCPUs() int {
 func countCPUList(b []byte) int {
 	count := 0
 	for len(b) > 0 && b[0] != '\n' {
-		lo, rest, ok := cpuNumber(b)
+		lo, rest, ok := leadingNumber(b)
 		if !ok {
 			return 0
 		}
 		hi := lo
 		if len(rest) > 0 && rest[0] == '-' {
-			if hi, rest, ok = cpuNumber(rest[1:]); !ok || hi < lo {
+			if hi, rest, ok = leadingNumber(rest[1:]); !ok || hi < lo {
 				return 0
 			}
 		}
@@ -149,8 +162,10 @@ func countCPUList(b []byte) int {
 	return count
 }
 
-// cpuNumber reads the number at the start of b, of at most 9 digits.
-func cpuNumber(b []byte) (n int, rest []byte, ok bool) {
+// leadingNumber reads the decimal number of at most 9 digits at the start
+// of b, and returns the bytes after it; ok is false if b starts with no
+// digit.
+func leadingNumber(b []byte) (n int, rest []byte, ok bool) {
 	i := 0
 	for ; i < len(b) && i < 9 && b[i]-'0' < 10; i++ {
 		n = 10*n + int(b[i]-'0')

@@ -56,7 +56,8 @@ func TestSpareCPUs(t *testing.T) {
 func TestLoadavgFresh(t *testing.T) {
 	last := func() string {
 		var buf [128]byte
-		n, ok := readLoadavg(&buf)
+		openLoadavg()
+		n, ok := readLoadavg(loadavg.fd, &buf)
 		if !ok {
 			t.Fatal("/proc/loadavg could not be read")
 		}
