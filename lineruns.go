@@ -447,13 +447,52 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		switch {
 		case j == end:
 			d.queue = append(q, ObjectStartToken())
-			d.line.num = num // push records it
-			f, _ = d.push(fObject, depth+1, -1)
+			// push, written out for a stack with room (the depth was
+			// checked above): no call on most lines.
+			if n := len(d.stack); n < cap(d.stack) {
+				d.stack = d.stack[:n+1]
+				f = &d.stack[n]
+				f.kind, f.depth, f.n, f.count, f.line = fObject, depth+1, -1, 0, num
+				f.keys.reset()
+			} else {
+				d.line.num = num // push records it
+				f, _ = d.push(fObject, depth+1, -1)
+			}
 			f.fresh = true
 		case quoted:
 			d.queue = append(q, t)
 		default:
-			d.queue = append(q, runValue(buf, buf[j:end]))
+			// The common values are typed here, as bulkLine types a
+			// cell, so that most lines make no call: a plain string, a
+			// keyword, a short plain number (shortNumber). runValue
+			// settles the others.
+			n := end - j
+			t = Token{h: uint64(KindString), p: mem.BytesData(buf).Add(j), n: n}
+			if j+8 <= len(buf) {
+				switch w := binary.LittleEndian.Uint64(buf[j:]); primStart[byte(w)] {
+				case primPlain:
+				case primDigit:
+					if n <= 8 && shortNumber(w, lenMask[n&15]) {
+						t.h = uint64(KindNumber)
+					} else {
+						t = runValue(buf, buf[j:end])
+					}
+				case primLetter:
+					if n <= 5 {
+						switch w & wordMask[n&7] {
+						case wordTrue:
+							t = Token{h: uint64(KindBool), n: 1}
+						case wordFalse:
+							t = Token{h: uint64(KindBool)}
+						case wordNull:
+							t = Token{h: uint64(KindNull)}
+						}
+					}
+				}
+			} else {
+				t = runValue(buf, buf[j:end])
+			}
+			d.queue = append(q, t)
 		}
 	}
 	return pos, num, e, ascii

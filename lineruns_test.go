@@ -31,6 +31,9 @@ var runKeys = []string{"a", "b", "name", "id", "x_1", "k.y", "timeout_seconds", 
 var runValues = []string{
 	"1", "-2.5", "0", "007", "1e5", "12ab", "12345678", "123456789", "9.5x", "42 ", "true", "false", "null", "x", "Ada Lovelace", `""`, `"a,b"`, `"q\"q"`,
 	`"tab\there"`, "[]", "a: b", "é", "€x", " pad ", `"open`, `"bad\q"`, `"x"y`, "\xff", `"\u00e9"`, "- x", "#x",
+	// Near the keywords and the short numbers that a field line's value
+	// is typed as without a call (runFields).
+	"tru", "nul", "f", "falsey", "nulls", "True", "-", "-0", "00", "0.5", "1.", ".5", "1.2.3", "+1", "1E5", "12345678.9", "-1234567",
 }
 
 // runDoc builds a nested document: objects in objects, lists of objects
