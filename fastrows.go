@@ -405,14 +405,9 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				putToken(slot, Token{h: uint64(kind), p: sp.Add(s), n: e - s})
 			case primLetter:
 				if n := e - s; n <= 5 && s+8 <= len(src) {
-					switch binary.LittleEndian.Uint64(src[s:s+8]) & wordMask[n&7] {
-					case wordTrue:
-						putToken(slot, Token{h: uint64(KindBool), n: 1})
-					case wordFalse:
-						putToken(slot, Token{h: uint64(KindBool)})
-					case wordNull:
-						putToken(slot, Token{h: uint64(KindNull)})
-					default:
+					if t, ok := keywordToken(binary.LittleEndian.Uint64(src[s:s+8]), n); ok {
+						putToken(slot, t)
+					} else {
 						putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: n})
 					}
 				} else {
@@ -442,6 +437,22 @@ const (
 )
 
 var wordMask = [8]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0xffffffffffff, 0xffffffffffffff}
+
+// keywordToken returns the token of a value of n <= 5 bytes, whose bytes
+// are the low bytes of w (little endian; what follows them does not
+// matter), when it is true, false or null; ok is false for any other.
+// It is small enough to be inlined into the loops that type values.
+func keywordToken(w uint64, n int) (t Token, ok bool) {
+	switch w & wordMask[n&7] {
+	case wordTrue:
+		return Token{h: uint64(KindBool), n: 1}, true
+	case wordFalse:
+		return Token{h: uint64(KindBool)}, true
+	case wordNull:
+		return Token{h: uint64(KindNull)}, true
+	}
+	return Token{}, false
+}
 
 // syncLine makes d.line the line of the last token returned, when that
 // token was queued by the fast path (which does not keep d.line current).

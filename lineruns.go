@@ -447,13 +447,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		switch {
 		case j == end:
 			d.queue = append(q, ObjectStartToken())
-			// push, written out for a stack with room (the depth was
-			// checked above): no call on most lines.
-			if n := len(d.stack); n < cap(d.stack) {
-				d.stack = d.stack[:n+1]
-				f = &d.stack[n]
-				f.kind, f.depth, f.n, f.count, f.line = fObject, depth+1, -1, 0, num
-				f.keys.reset()
+			// push, for a stack with room (the depth was checked
+			// above): no call on most lines.
+			if len(d.stack) < cap(d.stack) {
+				f = d.openFrame(fObject, depth+1, -1)
+				f.line = num
 			} else {
 				d.line.num = num // push records it
 				f, _ = d.push(fObject, depth+1, -1)
@@ -479,13 +477,8 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 					}
 				case primLetter:
 					if n <= 5 {
-						switch w & wordMask[n&7] {
-						case wordTrue:
-							t = Token{h: uint64(KindBool), n: 1}
-						case wordFalse:
-							t = Token{h: uint64(KindBool)}
-						case wordNull:
-							t = Token{h: uint64(KindNull)}
+						if k, ok := keywordToken(w, n); ok {
+							t = k
 						}
 					}
 				}

@@ -83,17 +83,26 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	if len(d.stack) >= d.opts.maxDepth {
 		return nil, d.syntaxErr(0, detail(ErrDepth, "more than "+strconv.Itoa(d.opts.maxDepth)+" levels"))
 	}
-	if len(d.stack) < cap(d.stack) {
-		d.stack = d.stack[:len(d.stack)+1]
-	} else {
-		d.stack = append(d.stack, frame{})
+	if len(d.stack) == cap(d.stack) {
+		d.stack = append(d.stack, frame{}) // room for one more
+		d.stack = d.stack[:len(d.stack)-1]
 	}
-	f := &d.stack[len(d.stack)-1]
-	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
+	f := d.openFrame(kind, depth, n)
 	f.fresh = kind != fObject && kind != fItem // see fieldValue for fObject
 	f.line = d.line.num
-	f.keys.reset()
 	return f, nil
+}
+
+// openFrame opens a scope on a stack with room for it: push's common
+// case, but for the scope's fresh and line, which the caller sets. It is
+// small enough to be inlined where a run opens objects.
+func (d *Decoder) openFrame(kind frameKind, depth, n int) *frame {
+	k := len(d.stack)
+	d.stack = d.stack[:k+1]
+	f := &d.stack[k]
+	f.kind, f.depth, f.n, f.count = kind, depth, n, 0
+	f.keys.reset()
+	return f
 }
 
 // pop closes the innermost scope, checking its count and emitting its end
