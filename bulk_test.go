@@ -88,6 +88,7 @@ var bulkCells = []string{
 	`"a,b"`, `"a:b"`, `"q\"q"`, `"\\"`, `"é"`, "é", "€x", "\xff", " pad ", "a b", "", `"x"y`, `a"b`,
 	`"open`, "a:b", "#x", "-", "1.5e-3", "tru", "nulls", `12" pizza`, `-"7`, `x"y:z`,
 	"t", "f", "n", "fals", "falsey", "truE", "nul", "nulL", "trues", "no", "fa",
+	"true\x00", "null\x00", "nul\x00", "fals\x00", // 5 bytes whose last is 0: "true" and "null" masked to 5
 	`"a\\\"b"`, `"tab\there"`, `"x\\"`, `"\u00e9"`, `"bad\q"`, `"\"`, `"\\\\"`, `"a\"b"c"`,
 	// Numbers and number-like strings longer than a word, which typeRows
 	// decides with numStep; text that is not ASCII; long escaped text.

@@ -441,14 +441,16 @@ var wordMask = [8]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xffffffffff, 0x
 // keywordToken returns the token of a value of n <= 5 bytes, whose bytes
 // are the low bytes of w (little endian; what follows them does not
 // matter), when it is true, false or null; ok is false for any other.
-// It is small enough to be inlined into the loops that type values.
+// The length is compared with the bytes: "true" and "null" masked to 5
+// bytes are also values of 5 bytes whose last is 0. It is small enough to
+// be inlined into the loops that type values.
 func keywordToken(w uint64, n int) (t Token, ok bool) {
-	switch w & wordMask[n&7] {
-	case wordTrue:
+	switch w&wordMask[n&7] | uint64(n)<<56 {
+	case wordTrue | 4<<56:
 		return Token{h: uint64(KindBool), n: 1}, true
-	case wordFalse:
+	case wordFalse | 5<<56:
 		return Token{h: uint64(KindBool)}, true
-	case wordNull:
+	case wordNull | 4<<56:
 		return Token{h: uint64(KindNull)}, true
 	}
 	return Token{}, false

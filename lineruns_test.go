@@ -34,6 +34,7 @@ var runValues = []string{
 	// Near the keywords and the short numbers that a field line's value
 	// is typed as without a call (runFields).
 	"tru", "nul", "f", "falsey", "nulls", "True", "-", "-0", "00", "0.5", "1.", ".5", "1.2.3", "+1", "1E5", "12345678.9", "-1234567",
+	"true\x00", "null\x00", "nul\x00", "fals\x00", "tré", "n\xff",
 }
 
 // runDoc builds a nested document: objects in objects, lists of objects

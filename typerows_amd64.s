@@ -324,17 +324,26 @@ letter:
 	MOVQ typeState_wordMask(R13), R9
 	ANDQ (R9)(R8*8), R14
 	// true or false without a branch between them (a column of booleans
-	// mixes both, which a branch would mispredict).
+	// mixes both, which a branch would mispredict). "true" and "null"
+	// must have 4 bytes: masked to 5, they are also cells of 5 bytes whose
+	// last is 0 (R9: the cell has 4 bytes). "false" masked to fewer than 5
+	// bytes loses its 'e'.
 	XORL R15, R15
 	XORL DX, DX
+	XORL R9, R9
+	CMPQ R8, $4
+	SETEQ R9B
 	CMPQ R14, $0x65757274        // "true"
 	SETEQ R15B
+	ANDL R9, R15
 	CMPQ R14, typeState_cFalse(R13)
 	SETEQ DL
 	ORL  R15, DX
 	JNZ  bool
 	CMPQ R14, $0x6c6c756e        // "null"
-	JEQ  null
+	JNE  str
+	TESTL R9, R9
+	JNZ  null
 
 str:
 	PUT($const_KindString, CX, R8)
