@@ -525,10 +525,9 @@ func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
 }
 
 // addMark is runTake for a line that closes no scope, when d.marks holds
-// a mark and has room for another, but for d.line.num (the line number a
-// scope the line opens records: the caller gives it to the scope, or sets
-// d.line.num before push) and for the scope's fresh, which the caller
-// clears. It reports false, having done nothing, for any other line.
+// a mark and has room for another, but for what the caller does itself:
+// clearing the scope's fresh, and giving a scope the line opens its line
+// number. It reports false, having done nothing, for any other line.
 func (d *Decoder) addMark(top, start, n, num, indent int) bool {
 	nm := len(d.marks)
 	if uint(nm-1) >= uint(cap(d.marks)-1) || top != len(d.stack)-1 { // nm is 0 or the capacity

@@ -26,16 +26,10 @@ var cpuClock = func() func() time.Duration {
 	return func() time.Duration { t, _ := processCPU(); return t }
 }()
 
-// runnable returns the number of threads of the machine that run or wait
-// to run, the caller's included, as the kernel counts them at the moment of
-// reading: the number before the slash in the fourth field of
-// /proc/loadavg ("0.52 0.58 0.59 3/345 6789").
-func runnable() (int, bool) {
-	openLoadavg()
-	return runnableAt(loadavg.fd)
-}
-
-// runnableAt is runnable, reading the open /proc/loadavg fd.
+// runnableAt returns the number of threads of the machine that run or
+// wait to run, the caller's included, as the kernel counts them at the
+// moment of reading the open /proc/loadavg fd: the number before the slash
+// in its fourth field ("0.52 0.58 0.59 3/345 6789").
 func runnableAt(fd int) (int, bool) {
 	var buf [128]byte
 	n, ok := readLoadavg(fd, &buf)
@@ -112,9 +106,9 @@ func spareCPUs() func() int {
 
 // spareNow returns the CPUs the process may run on (runtime.NumCPU) less
 // the machine's runnable threads, the caller's included; a reading that
-// fails counts every CPU as spare.
+// fails counts every CPU as spare. /proc/loadavg is open (spareCPUs).
 func spareNow() int {
-	r, ok := runnable()
+	r, ok := runnableAt(loadavg.fd)
 	if !ok {
 		return runtime.NumCPU()
 	}

@@ -148,8 +148,8 @@ func TestGovernorFollowsChange(t *testing.T) {
 // although their first epoch pays for starting them.
 func TestGovernorSpare(t *testing.T) {
 	spare := 0
-	s := &simulated{clock: time.Unix(0, 0), parallel: 500 * time.Microsecond, serial: time.Millisecond, cpus: 2}
-	s.g = newGovernor(func() time.Time { return s.clock }, func() time.Duration { return s.cpuTime }, func() int { return spare })
+	s := newSimulated(500*time.Microsecond, time.Millisecond)
+	s.g = newGovernor(s.g.now, s.g.cpu, func() int { return spare })
 	const n = 100 * epochJobs
 	if got := s.run(n); got != n {
 		t.Fatalf("no CPU to spare: %d of %d jobs serial, want all", got, n)
@@ -193,13 +193,13 @@ func spin(d time.Duration) {
 func TestPipelineLeavesSlowWorkers(t *testing.T) {
 	run := func(workerNap, callerWork time.Duration) float64 {
 		makers := 0
-		o := loadBlind(New(2, func() func(*napJob) {
+		o := New(2, func() func(*napJob) {
 			makers++
 			if makers == 1 { // the worker's
 				return func(j *napJob) { time.Sleep(workerNap); j.byWorker = true }
 			}
 			return func(j *napJob) { spin(callerWork) }
-		}))
+		})
 		var byWorker atomic.Int64
 		const jobs = 60 * epochJobs
 		for range jobs {

@@ -1,6 +1,7 @@
 package ordered
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -10,12 +11,14 @@ type square struct {
 	in, out int
 }
 
-// loadBlind gives o a governor that does not read the machine's load
-// (spareCPUs): the workers then run first, whatever else runs on the
-// machine during the tests, which the tests of the pipeline rely on.
-func loadBlind[J interface{ Ordered() *Job }](o *Pipeline[J]) *Pipeline[J] {
-	o.gov = newGovernor(time.Now, cpuClock, nil)
-	return o
+// TestMain makes the pipelines of the tests ignore the machine's load
+// (IgnoreLoad): their workers then run first, whatever else runs on the
+// machine during the tests, which the tests of the pipeline rely on. The
+// tests of the load's readings and of the governor's use of them give
+// their own.
+func TestMain(m *testing.M) {
+	IgnoreLoad()
+	os.Exit(m.Run())
 }
 
 // TestOrder sends jobs that finish out of order and checks that Next
@@ -23,7 +26,7 @@ func loadBlind[J interface{ Ordered() *Job }](o *Pipeline[J]) *Pipeline[J] {
 func TestOrder(t *testing.T) {
 	for _, workers := range []int{1, 2, 4} {
 		made := make(chan int, 1000)
-		o := loadBlind(New(workers, func() func(*square) {
+		o := New(workers, func() func(*square) {
 			return func(j *square) {
 				if j.in%3 == 0 {
 					time.Sleep(time.Millisecond) // finish after later jobs
@@ -31,7 +34,7 @@ func TestOrder(t *testing.T) {
 				j.out = j.in * j.in
 				made <- j.in
 			}
-		}))
+		})
 		want := 0
 		take := func() {
 			j, ok := o.Next()
@@ -66,7 +69,7 @@ func TestCallerHelps(t *testing.T) {
 	block := make(chan struct{})
 	helped := 0
 	makers := 0
-	o := loadBlind(New(2, func() func(*square) {
+	o := New(2, func() func(*square) {
 		makers++
 		if makers == 1 { // the worker's
 			return func(j *square) {
@@ -83,7 +86,7 @@ func TestCallerHelps(t *testing.T) {
 				close(block)
 			}
 		}
-	}))
+	})
 	for i := range 3 {
 		o.Send(&square{in: i})
 	}
@@ -101,13 +104,13 @@ func TestCallerHelps(t *testing.T) {
 // TestPanic checks that a panic of a job is raised again by End, after
 // Next reports the job as failed.
 func TestPanic(t *testing.T) {
-	o := loadBlind(New(2, func() func(*square) {
+	o := New(2, func() func(*square) {
 		return func(j *square) {
 			if j.in == 1 {
 				panic("boom")
 			}
 		}
-	}))
+	})
 	for i := range 3 {
 		o.Send(&square{in: i})
 	}
@@ -132,7 +135,7 @@ func TestPanic(t *testing.T) {
 // timed alone, so it waits for the jobs in flight to be taken back.)
 func TestAhead(t *testing.T) {
 	for _, ahead := range []int{1, 5, 15} {
-		o := loadBlind(NewAhead(2, ahead, func() func(*square) { return func(j *square) { j.out = j.in * j.in } }))
+		o := NewAhead(2, ahead, func() func(*square) { return func(j *square) { j.out = j.in * j.in } })
 		n := 0
 		for !o.Full() {
 			o.Send(&square{in: n})
