@@ -15,6 +15,10 @@ type idxState struct {
 	inq  uint64 // ^0 when the next block starts inside a quoted region, else 0
 	high uint64 // 1 when the byte before the next block is >= 0x80, else 0
 	esc  uint64 // 1 when the next block's first byte is escaped by an odd backslash run
+	// dirty, for indexBlocksGeneric alone: 0 when the last block was of
+	// ASCII bytes with no quote or backslash, so that the next is tried
+	// as a plain one.
+	dirty uint64
 }
 
 // indexRows appends to out the offset in src of every byte of interest:
@@ -30,7 +34,7 @@ type idxState struct {
 // it is large enough. The result must not depend on which implementation
 // runs: the kernels are tested against indexBlocksRef.
 func indexRows(src []byte, delim byte, out []uint32) []uint32 {
-	var st idxState
+	st := idxState{dirty: 1} // the first block is not tried as a plain one
 	full := len(src) &^ 63
 	for st.pos < full {
 		if cap(out)-len(out) < 64 {

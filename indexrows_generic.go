@@ -70,17 +70,30 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // multiply a word (packWord), and the high bytes' fifth; three and the
 // fifth for a block inside a quoted region (regionMasks), and the fourth
 // (delimMasks) only when it leaves it. A block of ASCII bytes alone,
-// common in most tables, needs no mask of high bytes (asciiMasks).
+// common in most tables, needs no mask of high bytes (asciiMasks); one
+// that also has no quote or backslash and starts outside quoted regions
+// needs a single mask for all its offsets (plainMasks).
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
 	delimW := uint64(delim) * swarLo
 	// After a block of ASCII bytes, the next is tested for being one too,
 	// to take it with asciiMasks (a text of several scripts has few, and
-	// is spared the test after every other block).
+	// is spared the test after every other block). After one with no
+	// quote or backslash either (st.dirty, its masks of them and of bytes
+	// >= 0x80, is 0), the next is tried as a plain block (plainMasks) when
+	// it starts outside quoted regions (so never with a delimiter >= 0x80,
+	// with which no block is tried as ASCII).
 	asciiDelim := delim < 0x80
 	tryASCII := asciiDelim
 	n := 0
 	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
 		blk := (*[64]byte)(src[st.pos : st.pos+64])
+		if tryASCII && st.dirty|st.inq|st.esc == 0 {
+			if e, ok := plainMasks(blk, delimW); ok {
+				st.high = 0
+				n = putOffsets(out, n, e, st.pos)
+				continue
+			}
+		}
 		// A block that starts inside a quoted region (a long quoted
 		// text) often ends inside it: its delimiters and colons are
 		// looked for only when some of it is outside.
@@ -99,6 +112,7 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 			q, bs, dc, o, hm = blockMasks(blk, delimW, st.high)
 		}
 		tryASCII = hm == 0 && asciiDelim
+		st.dirty = q | bs | hm
 		st.high = hm >> 63
 		region := st.inq
 		if q|bs|st.esc != 0 {
@@ -107,13 +121,41 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		if inside && region != ^uint64(0) {
 			dc = delimMasks(blk, delimW, hm)
 		}
-		e := dc&^region | q | bs | o
-		for ; e != 0; e &= e - 1 {
-			out[n] = uint32(st.pos + bits.TrailingZeros64(e))
-			n++
-		}
+		n = putOffsets(out, n, dc&^region|q|bs|o, st.pos)
 	}
 	return n
+}
+
+// putOffsets stores at out[n:] the offsets, from pos, of the set bits of
+// a block's mask e, and returns n past them.
+func putOffsets(out []uint32, n int, e uint64, pos int) int {
+	for ; e != 0; e &= e - 1 {
+		out[n] = uint32(pos + bits.TrailingZeros64(e))
+		n++
+	}
+	return n
+}
+
+// plainMasks returns the mask of the offsets of a plain block, and
+// reports whether the block is one: a block of ASCII bytes with no quote
+// or backslash, which starts outside quoted regions with no escape
+// pending (the caller's to check), is outside them throughout, and its
+// offsets are those of its delimiters (delimW, a word of an ASCII
+// delimiter), colons and line ends alone. So one mask holds them, packed
+// at one multiply a word where blockMasks packs five; most blocks of a
+// table of numbers, dates and names are plain. It gives up at the first
+// word with a quote, a backslash or a byte >= 0x80 (whose sums may carry
+// into the next byte's), reporting false.
+func plainMasks(blk *[64]byte, delimW uint64) (e uint64, ok bool) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		if (w|^(((w^quoteIdxW)+swar7f)&((w^bslashIdxW)+swar7f)))&swarHi != 0 {
+			return 0, false
+		}
+		m := ((w ^ delimW) + swar7f) & ((w ^ colonIdxW) + swar7f) & ((w ^ lfIdxW) + swar7f) & ((w ^ crIdxW) + swar7f)
+		e = e>>8 | packWord(^m&swarHi)
+	}
+	return e, true
 }
 
 // packWord packs the high bits of a SWAR mask (0x80 or 0 in each byte)

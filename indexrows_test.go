@@ -130,18 +130,28 @@ func TestIndexRowsLong(t *testing.T) {
 }
 
 // TestIndexRowsASCIIBlocks covers the portable kernel's masks for blocks
-// of ASCII bytes alone (asciiMasks, asciiRegionMasks) and their changes to
-// and from blocks with high bytes: inputs made of 64-byte stretches, each
-// all ASCII or not, placed at every alignment, so that quoted regions,
-// escapes and runs of high bytes cross from one kind of block into the
-// other; and a delimiter that is not ASCII, with which no block is taken
-// as ASCII.
+// of ASCII bytes alone (asciiMasks, asciiRegionMasks, and plainMasks for
+// those without quotes and backslashes) and their changes to and from
+// blocks with high bytes: inputs made of 64-byte stretches, each all
+// ASCII, or ASCII with no quote or backslash, or neither, placed at every
+// alignment, so that quoted regions, escapes and runs of high bytes cross
+// from one kind of block into the other; and a delimiter that is not
+// ASCII, with which no block is taken as ASCII.
 func TestIndexRowsASCIIBlocks(t *testing.T) {
-	var ascii []string
+	var ascii, plain []string
 	for _, s := range indexAlphabet {
 		if s[0] < 0x80 {
 			ascii = append(ascii, s)
+			if s != `"` && s != `\` {
+				plain = append(plain, s)
+			}
 		}
+	}
+	stretch := func(rng *rand.Rand, b []byte, alphabet []string, n int) []byte {
+		for end := len(b) + n; len(b) < end; {
+			b = append(b, alphabet[rng.Intn(len(alphabet))]...)
+		}
+		return b
 	}
 	rng := rand.New(rand.NewSource(11))
 	for i := 0; i < longtest.Size(t, 300, 3000); i++ {
@@ -155,16 +165,56 @@ func TestIndexRowsASCIIBlocks(t *testing.T) {
 					b = append(b, ascii[rng.Intn(len(ascii))]...)
 				}
 			}
-			if rng.Intn(2) == 0 {
+			switch rng.Intn(3) {
+			case 0:
 				// An ASCII stretch: rows of plain, quoted and escaped cells.
-				for len(b) < end+64 {
-					b = append(b, ascii[rng.Intn(len(ascii))]...)
+				b = stretch(rng, b, ascii, 64)
+			case 1:
+				// A stretch with no quote or backslash, of one to three
+				// blocks (plainMasks's), after an odd or even run of
+				// backslashes now and then, which may end a block.
+				if rng.Intn(4) == 0 {
+					b = append(b, strings.Repeat(`\`, 1+rng.Intn(3))...)
 				}
+				b = stretch(rng, b, plain, 64*(1+rng.Intn(3)))
 			}
 		}
 		src := placed(b, rng.Intn(64))
 		for _, d := range []byte{',', '\t', '|', 0xc3} {
 			checkIndex(t, src, d)
+		}
+	}
+}
+
+// TestIndexRowsPlainBlocks puts one byte the index reports, or one that
+// ends a plain block's fast path (a quote, a backslash, a byte >= 0x80),
+// at every offset of a block that follows a plain block (plainMasks's)
+// and precedes another, so that the fast path is tried on it and must
+// give way, or take it whole, at every place; and the same blocks inside
+// a quoted region.
+func TestIndexRowsPlainBlocks(t *testing.T) {
+	const row = "id7,2025-05-09|x y:1\tz\r\n"
+	plainBlock := func() []byte {
+		var b []byte
+		for len(b) < 64 {
+			b = append(b, row...)
+		}
+		return b[:64]
+	}
+	for _, c := range []string{"é", "€", "\xff", `"`, `\`, "\n", "\r", ":", ",", "|", "\t"} {
+		for at := 0; at < 64; at++ {
+			mid := plainBlock()
+			mid = append(mid[:at:at], c...)
+			mid = append(mid, plainBlock()...)[:max(64, at+len(c))]
+			src := append(append(plainBlock(), mid...), plainBlock()...)
+			// The same inside a quoted region, which no plain block may
+			// take: its delimiters and colons are not reported.
+			quoted := append([]byte{'"'}, src...)
+			for _, d := range []byte{',', '\t', '|'} {
+				checkIndex(t, src, d)
+				checkIndex(t, placed(src, 1+at%7), d)
+				checkIndex(t, quoted, d)
+			}
 		}
 	}
 }
