@@ -576,3 +576,98 @@ func TestTypeRowsOff(t *testing.T) {
 		t.Fatalf("typeRows took %d rows; useTypeRows %v", *took, useTypeRows)
 	}
 }
+
+// endLines reads every token of d with Token alone and renders, after
+// each end of an array or of an object that is no array's element, the
+// line and input offset d reports: nothing asks for the line while the
+// rows of a table go by.
+func endLines(t *testing.T, d *Decoder) string {
+	t.Helper()
+	var sb strings.Builder
+	var open []Kind
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return sb.String()
+		}
+		if err != nil {
+			t.Fatalf("Token: %v", err)
+		}
+		switch k := tok.Kind(); k {
+		case KindArrayStart, KindObjectStart:
+			open = append(open, k)
+		case KindArrayEnd, KindObjectEnd:
+			open = open[:len(open)-1]
+			if k == KindArrayEnd || len(open) == 0 || open[len(open)-1] != KindArrayStart {
+				fmt.Fprintf(&sb, "%c@%d:%d ", k, d.Line(), d.InputOffset())
+			}
+		}
+	}
+}
+
+// TestLineAfterFastRows asks for the line only after the end tokens of
+// tables whose rows the fast path takes: the end of a table, and the ends
+// of the scopes around it at the end of the input, come from its last
+// row, as on the general path, although no call asked for the line of a
+// row before the queue moved on (the fast path does not keep it current).
+func TestLineAfterFastRows(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("t[3000]{a,b,c}:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&long, "  %d,x%d,%d.5\n", i, i, i)
+	}
+	docs := []string{
+		"t[2]{a,b}:\n  1,2\n  3,4\n",
+		"t[3]{a,b}:\n  1,2\n  3,4\n  5,6\nn: 1\n",
+		"o:\n  t[2]{a,b}:\n    1,2\n    3,4\n",
+		"o:\n  t[2]{a,b}:\n    1,2\n    3,4\n  k: v\n",
+		"l[2]:\n  - t[2]{a,b}:\n      1,2\n      3,4\n  - t[1]{a,b}:\n      5,6\n",
+		long.String(),
+		long.String() + "after: 1\n",
+	}
+	for _, doc := range docs {
+		want := endLines(t, withoutFastPath(newBytesDecoder([]byte(doc), nil)))
+		for name, d := range map[string]*Decoder{
+			"bytes":   newBytesDecoder([]byte(doc), nil),
+			"chunked": NewDecoder(&chunkReader{data: []byte(doc), pattern: []byte{3, 1, 6, 2}}),
+		} {
+			if got := endLines(t, d); got != want {
+				t.Errorf("%s: %.40q:\n got %s\nwant %s", name, doc, got, want)
+			}
+		}
+	}
+}
+
+// TestNotValueLine has Skip and Decode meet the end of an object, which
+// line runs queued with the line before it: the error names the line of
+// that end token, the next one, as on the general path.
+func TestNotValueLine(t *testing.T) {
+	const doc = "o:\n  a: 1\nb: 2\n"
+	for _, runs := range []bool{true, false} {
+		for _, call := range []string{"Skip", "Decode"} {
+			var err error
+			read := func() {
+				d := newBytesDecoder([]byte(doc), nil)
+				for range 5 { // {, o, {, a, 1
+					if _, err := d.Token(); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if call == "Skip" {
+					err = d.Skip()
+				} else {
+					var v any
+					err = d.Decode(&v)
+				}
+			}
+			if runs {
+				read()
+			} else {
+				withoutLineRuns(read)
+			}
+			if err == nil || !strings.Contains(err.Error(), "on line 3,") {
+				t.Errorf("runs %v, %s: error %v, want one naming line 3", runs, call, err)
+			}
+		}
+	}
+}

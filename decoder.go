@@ -264,7 +264,7 @@ func (d *Decoder) endErr(first Token) error {
 func (d *Decoder) notValue(call string, t Token) error {
 	switch k := t.kind(); k {
 	case KindKey, KindObjectEnd, KindArrayEnd:
-		return misuse(ErrNotValue, call+" where the next token, on line "+strconv.Itoa(d.Line())+", is "+k.String()+", not a value")
+		return misuse(ErrNotValue, call+" where the next token, on line "+strconv.Itoa(d.lineOf(d.qi).num)+", is "+k.String()+", not a value")
 	}
 	return nil
 }
@@ -274,6 +274,11 @@ func (d *Decoder) notValue(call string, t Token) error {
 // fast path), or the tokens of the next line. It returns an error only
 // when no token is left before it.
 func (d *Decoder) refill() error {
+	// The line of the last token returned, if the fast path queued it,
+	// becomes d.line before the queue goes: it stays the line of the
+	// tokens that no new line brings (the end of the table whose rows
+	// those were, and the ends of scopes at the end of the input).
+	d.syncLine(max(d.qi-1, 0))
 	d.generalQueue()
 	d.queue = d.queue[:0]
 	d.qi = 0

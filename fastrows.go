@@ -456,14 +456,15 @@ func keywordToken(w uint64, n int) (t Token, ok bool) {
 	return Token{}, false
 }
 
-// syncLine makes d.line the line of the last token returned, when that
-// token was queued by the fast path (which does not keep d.line current).
-func (d *Decoder) syncLine() {
+// syncLine makes d.line the line of the token at index q of the queue,
+// when the fast path queued it (the fast path does not keep d.line
+// current).
+func (d *Decoder) syncLine(q int) {
 	b := &d.bulk
 	if b.n == 0 {
 		return
 	}
-	r := min(max(d.qi-1, 0)/b.per, b.n-1)
+	r := min(q/b.per, b.n-1)
 	s, e := int(b.at[r]), int(b.at[r+1])-1 // e: the LF
 	if e > s && b.src[e-1] == '\r' {
 		e--

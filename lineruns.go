@@ -785,12 +785,14 @@ func (d *Decoder) markLine(m *lineMark) rawLine {
 }
 
 // tokenLine returns the line of the last token returned.
-func (d *Decoder) tokenLine() *rawLine {
+func (d *Decoder) tokenLine() *rawLine { return d.lineOf(max(d.qi-1, 0)) }
+
+// lineOf returns the line of the token at index q of the queue.
+func (d *Decoder) lineOf(q int) *rawLine {
 	if len(d.marks) == 0 {
-		d.syncLine()
+		d.syncLine(q)
 		return &d.line
 	}
-	q := max(d.qi-1, 0)
 	i := len(d.marks) - 1
 	for i >= 0 && d.marks[i].q > q {
 		i--
