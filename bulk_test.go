@@ -606,10 +606,12 @@ func endLines(t *testing.T, d *Decoder) string {
 }
 
 // TestLineAfterFastRows asks for the line only after the end tokens of
-// tables whose rows the fast path takes: the end of a table, and the ends
-// of the scopes around it at the end of the input, come from its last
-// row, as on the general path, although no call asked for the line of a
-// row before the queue moved on (the fast path does not keep it current).
+// tables whose rows the fast path takes, and requires the lines and
+// offsets of the general path: where the input ends after the rows, the
+// end of the table and of the scopes around it come from its last row,
+// although no call asked for the line of a row before the queue moved on
+// (the fast path does not keep it current); where a line follows, they
+// come from that line.
 func TestLineAfterFastRows(t *testing.T) {
 	var long strings.Builder
 	long.WriteString("t[3000]{a,b,c}:\n")
@@ -629,6 +631,7 @@ func TestLineAfterFastRows(t *testing.T) {
 		want := endLines(t, withoutFastPath(newBytesDecoder([]byte(doc), nil)))
 		for name, d := range map[string]*Decoder{
 			"bytes":   newBytesDecoder([]byte(doc), nil),
+			"reader":  NewDecoder(bytes.NewReader([]byte(doc))),
 			"chunked": NewDecoder(&chunkReader{data: []byte(doc), pattern: []byte{3, 1, 6, 2}}),
 		} {
 			if got := endLines(t, d); got != want {

@@ -276,8 +276,8 @@ func (d *Decoder) notValue(call string, t Token) error {
 func (d *Decoder) refill() error {
 	// The line of the last token returned, if the fast path queued it,
 	// becomes d.line before the queue goes: it stays the line of the
-	// tokens that no new line brings (the end of the table whose rows
-	// those were, and the ends of scopes at the end of the input).
+	// tokens that come from no new line (where the input ends after the
+	// rows, the end of their table and of the scopes around it).
 	d.syncLine(max(d.qi-1, 0))
 	d.generalQueue()
 	d.queue = d.queue[:0]

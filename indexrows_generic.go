@@ -80,14 +80,15 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 	// is spared the test after every other block). After one with no
 	// quote or backslash either (st.dirty, its masks of them and of bytes
 	// >= 0x80, is 0), the next is tried as a plain block (plainMasks) when
-	// it starts outside quoted regions (so never with a delimiter >= 0x80,
-	// with which no block is tried as ASCII).
+	// it starts outside quoted regions; never with a delimiter >= 0x80,
+	// with which no block is tried as ASCII. (No escape is then pending:
+	// it would come from a backslash, which makes st.dirty nonzero.)
 	asciiDelim := delim < 0x80
 	tryASCII := asciiDelim
 	n := 0
 	for ; st.pos+64 <= len(src) && len(out)-n >= 64; st.pos += 64 {
 		blk := (*[64]byte)(src[st.pos : st.pos+64])
-		if tryASCII && st.dirty|st.inq|st.esc == 0 {
+		if tryASCII && st.dirty|st.inq == 0 {
 			if e, ok := plainMasks(blk, delimW); ok {
 				st.high = 0
 				n = putOffsets(out, n, e, st.pos)
@@ -139,7 +140,7 @@ func putOffsets(out []uint32, n int, e uint64, pos int) int {
 // plainMasks returns the mask of the offsets of a plain block, and
 // reports whether the block is one: a block of ASCII bytes with no quote
 // or backslash, which starts outside quoted regions with no escape
-// pending (the caller's to check), is outside them throughout, and its
+// pending (the caller's to know), is outside them throughout, and its
 // offsets are those of its delimiters (delimW, a word of an ASCII
 // delimiter), colons and line ends alone. So one mask holds them, packed
 // at one multiply a word where blockMasks packs five; most blocks of a

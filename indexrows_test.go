@@ -188,10 +188,11 @@ func TestIndexRowsASCIIBlocks(t *testing.T) {
 
 // TestIndexRowsPlainBlocks puts one byte the index reports, or one that
 // ends a plain block's fast path (a quote, a backslash, a byte >= 0x80),
-// at every offset of a block that follows a plain block (plainMasks's)
-// and precedes another, so that the fast path is tried on it and must
-// give way, or take it whole, at every place; and the same blocks inside
-// a quoted region.
+// at every offset of a block that follows a block of ASCII bytes without
+// quotes and backslashes (which asciiMasks takes, being the first) and
+// precedes another, so that plainMasks is tried on it and must give way,
+// or take it whole, at every place; and the same blocks inside a quoted
+// region.
 func TestIndexRowsPlainBlocks(t *testing.T) {
 	const row = "id7,2025-05-09|x y:1\tz\r\n"
 	plainBlock := func() []byte {
