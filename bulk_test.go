@@ -674,3 +674,47 @@ func TestNotValueLine(t *testing.T) {
 		}
 	}
 }
+
+// TestLineAfterMore calls More after every token and requires Line and
+// InputOffset to stay those of the last token returned, though More may
+// read the next line, on the general path, with line runs and with the
+// fast path; and the lines after each token to be the same on all three.
+func TestLineAfterMore(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("t[300]{a,b}:\n")
+	for i := range 300 {
+		fmt.Fprintf(&long, "  %d,x%d\n", i, i)
+	}
+	docs := []string{
+		"o:\n  a: 1\n  b: 2\nc: 3\n",
+		"o:\n  p:\n    q: 1\n  r: 2\nl[2]: 1,2\n",
+		"t[2]{a,b}:\n  1,2\n  3,4\nn: 1\n",
+		"l[2]:\n  - a: 1\n    b: 2\n  - a: 3\n",
+		long.String() + "after:\n  k: v\n",
+	}
+	read := func(d *Decoder) string {
+		var sb strings.Builder
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				return sb.String()
+			}
+			if err != nil {
+				t.Fatalf("Token: %v", err)
+			}
+			line, off := d.Line(), d.InputOffset()
+			d.More()
+			if l, o := d.Line(), d.InputOffset(); l != line || o != off {
+				t.Fatalf("after %v: More moved Line and InputOffset from %d:%d to %d:%d", tok, line, off, l, o)
+			}
+			fmt.Fprintf(&sb, "%c@%d:%d ", tok.Kind(), line, off)
+		}
+	}
+	for _, doc := range docs {
+		var general string
+		withoutLineRuns(func() { general = read(withoutFastPath(newBytesDecoder([]byte(doc), nil))) })
+		if got := read(newBytesDecoder([]byte(doc), nil)); got != general {
+			t.Errorf("%.40q:\n got %s\nwant %s", doc, got, general)
+		}
+	}
+}

@@ -39,7 +39,12 @@ type Decoder struct {
 
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
-	bulk bulkRun    // the fast path over table rows (fastrows.go)
+	// last is the line of the last token returned, once the queue that
+	// held it is gone and until a token of the next is returned: Line and
+	// InputOffset report it, as the line the next queue came from may be
+	// read before that token is taken.
+	last lineRef
+	bulk bulkRun // the fast path over table rows (fastrows.go)
 	opts options
 
 	seps    []int32 // unquoted delimiters of the current line (scanLine)
@@ -101,7 +106,7 @@ func (d *Decoder) initBytes(data []byte, opts []Option) {
 // from r with the same options, keeping its buffers.
 func (d *Decoder) Reset(r io.Reader) {
 	d.lr.reset(r, &d.opts)
-	d.line = rawLine{}
+	d.line, d.last = rawLine{}, lineRef{}
 	d.generalQueue()
 	d.queue, d.qi, d.qerr, d.began = d.queue[:0], 0, nil, false
 	d.scopes.reset()
@@ -115,7 +120,8 @@ func (d *Decoder) Reset(r io.Reader) {
 	d.err, d.done, d.ahead = nil, false, 0
 }
 
-// InputOffset returns the input offset of the start of the current line.
+// InputOffset returns the input offset of the start of the line the last
+// token came from (Line's).
 func (d *Decoder) InputOffset() int64 {
 	return d.tokenLine().off
 }
@@ -274,11 +280,14 @@ func (d *Decoder) notValue(call string, t Token) error {
 // fast path), or the tokens of the next line. It returns an error only
 // when no token is left before it.
 func (d *Decoder) refill() error {
-	// The line of the last token returned, if the fast path queued it,
-	// becomes d.line before the queue goes: it stays the line of the
-	// tokens that come from no new line (where the input ends after the
-	// rows, the end of their table and of the scopes around it).
-	d.syncLine(max(d.qi-1, 0))
+	// The line of the last token returned becomes d.last before the
+	// queue goes. If the fast path queued it, lineRefOf also makes it
+	// d.line, which then stays the line of the tokens that come from no
+	// new line (where the input ends after the rows, the end of their
+	// table and of the scopes around it).
+	if d.qi > 0 {
+		d.last = d.lineRefOf(d.qi - 1)
+	}
 	d.generalQueue()
 	d.queue = d.queue[:0]
 	d.qi = 0

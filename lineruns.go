@@ -784,8 +784,16 @@ func (d *Decoder) markLine(m *lineMark) rawLine {
 	return rawLine{full: full, text: full[m.indent:], num: m.num, off: d.lr.base + int64(m.start), spaces: m.indent, depth: depth, odd: odd}
 }
 
-// tokenLine returns the line of the last token returned.
-func (d *Decoder) tokenLine() *rawLine { return d.lineOf(max(d.qi-1, 0)) }
+// tokenLine returns the line of the last token returned: the line of
+// d.last (its number and offset alone) while no token of the queue is
+// taken, else the line of the token before d.qi.
+func (d *Decoder) tokenLine() *rawLine {
+	if d.qi == 0 && d.began {
+		d.at = rawLine{num: d.last.num, off: d.last.off}
+		return &d.at
+	}
+	return d.lineOf(max(d.qi-1, 0))
+}
 
 // lineOf returns the line of the token at index q of the queue.
 func (d *Decoder) lineOf(q int) *rawLine {
@@ -793,15 +801,38 @@ func (d *Decoder) lineOf(q int) *rawLine {
 		d.syncLine(q)
 		return &d.line
 	}
-	i := len(d.marks) - 1
-	for i >= 0 && d.marks[i].q > q {
-		i--
-	}
+	i := d.markOf(q)
 	if i < 0 {
 		return &d.first
 	}
 	d.at = d.markLine(&d.marks[i])
 	return &d.at
+}
+
+// lineRefOf is lineOf's number and offset of the line, without the rest
+// of the line.
+func (d *Decoder) lineRefOf(q int) lineRef {
+	if len(d.marks) == 0 {
+		d.syncLine(q)
+		return lineRef{d.line.num, d.line.off}
+	}
+	i := d.markOf(q)
+	if i < 0 {
+		return lineRef{d.first.num, d.first.off}
+	}
+	m := &d.marks[i]
+	return lineRef{m.num, d.lr.base + int64(m.start)}
+}
+
+// markOf returns the index in d.marks (which is not empty) of the mark of
+// the line of the token at index q of the queue, or -1 for a token of the
+// line before the run's first (d.first).
+func (d *Decoder) markOf(q int) int {
+	i := len(d.marks) - 1
+	for i >= 0 && d.marks[i].q > q {
+		i--
+	}
+	return i
 }
 
 // lineBlock is the width of the block of bytes at a line's start that
