@@ -40,9 +40,9 @@ type Decoder struct {
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
 	// last is the line of the last token returned, once the queue that
-	// held it is gone and until a token of the next is returned: Line and
-	// InputOffset report it, as the line the next queue came from may be
-	// read before that token is taken.
+	// held it is gone (refill, skipTable) and until a token of the next
+	// is returned: Line and InputOffset report it, as the line the next
+	// queue came from may be read before that token is taken.
 	last lineRef
 	bulk bulkRun // the fast path over table rows (fastrows.go)
 	opts options

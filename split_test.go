@@ -535,3 +535,31 @@ func TestParallelTableMatchesSerial(t *testing.T) {
 		}
 	})
 }
+
+// TestLineAcrossSplitTable requires SplitTable and StreamTable, which take
+// the decoder past a table's rows without returning them, to leave Line
+// and InputOffset those of the table's header, the last token returned.
+func TestLineAcrossSplitTable(t *testing.T) {
+	const doc = "x: 1\nt[2]{a,b}:\n  1,2\n  3,4\ny: 2\n"
+	for _, stream := range []bool{false, true} {
+		d := NewBytesDecoder([]byte(doc))
+		for range 5 { // {, x, 1, t, [
+			if _, err := d.Token(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		line, off := d.Line(), d.InputOffset()
+		var err error
+		if stream {
+			_, err = d.StreamTable(1, func(*Table, Range) bool { return true })
+		} else {
+			_, err = d.SplitTable(1)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l, o := d.Line(), d.InputOffset(); line != 2 || off != 5 || l != line || o != off {
+			t.Errorf("stream %v: Line and InputOffset %d:%d after the header, %d:%d after the table, want 2:5 both", stream, line, off, l, o)
+		}
+	}
+}
