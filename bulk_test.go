@@ -585,14 +585,7 @@ func endLines(t *testing.T, d *Decoder) string {
 	t.Helper()
 	var sb strings.Builder
 	var open []Kind
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			return sb.String()
-		}
-		if err != nil {
-			t.Fatalf("Token: %v", err)
-		}
+	eachToken(t, d, func(tok Token) {
 		switch k := tok.Kind(); k {
 		case KindArrayStart, KindObjectStart:
 			open = append(open, k)
@@ -602,6 +595,22 @@ func endLines(t *testing.T, d *Decoder) string {
 				fmt.Fprintf(&sb, "%c@%d:%d ", k, d.Line(), d.InputOffset())
 			}
 		}
+	})
+	return sb.String()
+}
+
+// eachToken calls f with every token of d, to the end of the document.
+func eachToken(t *testing.T, d *Decoder, f func(Token)) {
+	t.Helper()
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatalf("Token: %v", err)
+		}
+		f(tok)
 	}
 }
 
@@ -694,21 +703,15 @@ func TestLineAfterMore(t *testing.T) {
 	}
 	read := func(d *Decoder) string {
 		var sb strings.Builder
-		for {
-			tok, err := d.Token()
-			if err == io.EOF {
-				return sb.String()
-			}
-			if err != nil {
-				t.Fatalf("Token: %v", err)
-			}
+		eachToken(t, d, func(tok Token) {
 			line, off := d.Line(), d.InputOffset()
 			d.More()
 			if l, o := d.Line(), d.InputOffset(); l != line || o != off {
 				t.Fatalf("after %v: More moved Line and InputOffset from %d:%d to %d:%d", tok, line, off, l, o)
 			}
 			fmt.Fprintf(&sb, "%c@%d:%d ", tok.Kind(), line, off)
-		}
+		})
+		return sb.String()
 	}
 	for _, doc := range docs {
 		var general string
