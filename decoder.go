@@ -40,8 +40,8 @@ type Decoder struct {
 	lr   lineReader // the input, a line at a time (linereader.go)
 	line rawLine    // the current line
 	// last is the line of the last token returned, once the queue that
-	// held it is gone (refill, skipTable) and until a token of the next
-	// is returned: Line and InputOffset report it, as the line the next
+	// held it is gone (dropQueue) and until a token of the next is
+	// returned: Line and InputOffset report it, as the line the next
 	// queue came from may be read before that token is taken.
 	last lineRef
 	bulk bulkRun // the fast path over table rows (fastrows.go)
@@ -280,17 +280,7 @@ func (d *Decoder) notValue(call string, t Token) error {
 // fast path), or the tokens of the next line. It returns an error only
 // when no token is left before it.
 func (d *Decoder) refill() error {
-	// The line of the last token returned becomes d.last before the
-	// queue goes. If the fast path queued it, lineRefOf also makes it
-	// d.line, which then stays the line of the tokens that come from no
-	// new line (where the input ends after the rows, the end of their
-	// table and of the scopes around it).
-	if d.qi > 0 {
-		d.last = d.lineRefOf(d.qi - 1)
-	}
-	d.generalQueue()
-	d.queue = d.queue[:0]
-	d.qi = 0
+	d.dropQueue()
 	d.marks = d.marks[:0]
 	ran := false // runLines has run since the last line step handled
 	for len(d.queue) == 0 {

@@ -34,6 +34,21 @@ func (d *Decoder) generalQueue() {
 	}
 }
 
+// dropQueue empties the queue, in the general queue's memory, and keeps
+// the line of the last token returned in d.last, which Line and
+// InputOffset report until a token of the next queue is taken. If the
+// fast path queued that token, lineRefOf also makes its line d.line,
+// which then stays the line of the tokens that come from no new line
+// (where the input ends after the rows, the end of their table and of
+// the scopes around it).
+func (d *Decoder) dropQueue() {
+	if d.qi > 0 {
+		d.last = d.lineRefOf(d.qi - 1)
+	}
+	d.generalQueue()
+	d.queue, d.qi = d.queue[:0], 0
+}
+
 // bulkQueue returns the fast path's queue with room for n tokens, making
 // d.queue the general queue's memory first when fast's must grow. The
 // memory grows by doubling, from what the first table needs, so that a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/maphash"
+	"slices"
 	"strconv"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -83,10 +84,7 @@ func (d *Decoder) push(kind frameKind, depth, n int) (*frame, error) {
 	if len(d.stack) >= d.opts.maxDepth {
 		return nil, d.syntaxErr(0, detail(ErrDepth, "more than "+strconv.Itoa(d.opts.maxDepth)+" levels"))
 	}
-	if len(d.stack) == cap(d.stack) {
-		d.stack = append(d.stack, frame{}) // room for one more
-		d.stack = d.stack[:len(d.stack)-1]
-	}
+	d.stack = slices.Grow(d.stack, 1)
 	f := d.openFrame(kind, depth, n)
 	f.fresh = kind != fObject && kind != fItem // see fieldValue for fObject
 	f.line = d.line.num

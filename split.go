@@ -183,11 +183,7 @@ func (d *Decoder) skipTable(t *Table) {
 	d.lr.pos, d.lr.scanned, d.lr.lineNum = int(t.End), int(t.End), r.Line-1+r.lines
 	d.cur = lineRef{num, off}
 	d.lr.keepOff = off
-	if d.qi > 0 {
-		d.last = d.lineRefOf(d.qi - 1) // as refill keeps it
-	}
-	d.generalQueue()
-	d.queue, d.qi = d.queue[:0], 0
+	d.dropQueue()
 	d.stack = d.stack[:len(d.stack)-1]
 	d.emit(ArrayEndToken())
 	if len(d.stack) == 0 {
