@@ -15,7 +15,7 @@ import "os"
 //	scanAVX512, scanAVX2           useScanAVX512/2      scanLineGeneric (scanline_generic.go)
 //	indexAVX512, indexAVX2         useIndexAVX512/2     indexBlocksGeneric (indexrows_generic.go)
 //	typeRows                       useTypeRows          bulkLine (fastrows.go)
-//	putRowAVX512                   usePutRow            putCellsGo (tablewriter.go)
+//	putRowAVX512, putRowAVX2       usePutRow(AVX512)    putCellsGo (tablewriter.go)
 //	unescapeAVX512, unescapeAVX2   useUnescapeAVX512/2  unescape's scalar loop (primitive.go)
 //	utf8AVX2, utf8ShortAVX2        useUTF8AVX2          utf8Valid's automaton (utf8.go)
 //

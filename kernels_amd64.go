@@ -12,7 +12,9 @@ var (
 	useIndexAVX2   bool // indexAVX2 (indexrows_amd64.s)
 	useIndexAVX512 bool // indexAVX512 (indexrows_amd64.s)
 	useTypeRows    bool // typeRows (typerows_amd64.s)
-	usePutRow      bool // putRowAVX512 (putrow_amd64.s)
+	usePutRow      bool // putRowAVX512 or putRowAVX2 (putrow_amd64.s)
+
+	usePutRowAVX512 bool // putRowAVX512 rather than putRowAVX2
 
 	useUnescapeAVX2   bool // unescapeAVX2 (unescape_amd64.s)
 	useUnescapeAVX512 bool // unescapeAVX512 (unescape_amd64.s)
@@ -33,8 +35,10 @@ func setKernels(mode kernelsMode) {
 	useUTF8AVX2 = avx2
 	useUnescapeAVX2 = avx2
 	useUnescapeAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI, cpuid.AVX512VBMI2)
-	usePutRow = mode >= kernelsAll && cpu.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI,
-		cpuid.AVX512IFMA, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)
+	rowAVX2 := mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)
+	usePutRowAVX512 = mode >= kernelsAll && rowAVX2 && cpu.Supports(cpuid.AVX512F, cpuid.AVX512BW,
+		cpuid.AVX512VBMI, cpuid.AVX512IFMA)
+	usePutRow = rowAVX2
 }
 
 // byteOffsets holds the bytes 0 to 63 in order, the offsets of the bytes

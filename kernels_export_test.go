@@ -1,6 +1,9 @@
 package toon
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // useKernels makes the kernels that mode allows run, mode being a value
 // of TOON_KERNELS ("generic", "avx2", "all"), and returns a function that
@@ -18,13 +21,13 @@ func useKernels(mode string) (restore func()) {
 // allowed at start-up (so "generic" alone under -tags purego).
 func kernelModes() []string {
 	var modes []string
-	var seen [][9]bool
+	var seen [][10]bool
 	for _, m := range []string{"all", "avx2", "generic"} {
 		if parseKernelsMode(m) > startKernels {
 			continue
 		}
 		restore := useKernels(m)
-		set := [9]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
+		set := [10]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, usePutRowAVX512, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
 		restore()
 		if !slices.Contains(seen, set) {
 			seen = append(seen, set)
@@ -93,4 +96,13 @@ func unescapeKernels() []unescapeImpl {
 		l = append(l, unescapeImpl{"avx2", unescapeAVX2, 32, true})
 	}
 	return l
+}
+
+// rowKernel is one row kernel (putrow_amd64.s), for the tests that call
+// each directly (rowKernels): its name, the longest string it takes, and
+// the kernel.
+type rowKernel struct {
+	name string
+	max  int
+	put  func(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 }

@@ -13,6 +13,8 @@ const (
 	useTypeRows    = false
 	usePutRow      = false
 
+	usePutRowAVX512 = false
+
 	useUnescapeAVX2   = false
 	useUnescapeAVX512 = false
 	useUTF8AVX2       = false

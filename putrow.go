@@ -1,15 +1,16 @@
 package toon
 
-// The row kernel's byte classes (putrow_amd64.s). Of each string cell of 1 to
-// 63 bytes, the kernel needs to know whether some ASCII byte may need an
-// escape (the cell is then appendCell's), whether some byte forces quotes,
-// or neither (when only the string's first and last bytes, or the number
-// grammar, can still ask for quotes, §7.2). It looks the class of each
-// ASCII byte up in a table of the ASCII bytes' classes for the row's
-// delimiter; these are the tests of special, byte by byte
-// (TestRowClassTables checks it). Bytes of 0x80 and above are wordHigh:
-// the kernel checks that they form valid UTF-8, and writes them as they
-// are.
+// The byte classes of the AVX-512 row kernel (putRowAVX512,
+// putrow_amd64.s). Of each string cell of 1 to 63 bytes, the kernel needs
+// to know whether some ASCII byte may need an escape (the cell is then
+// appendCell's), whether some byte forces quotes, or neither (when only
+// the string's first and last bytes, or the number grammar, can still ask
+// for quotes, §7.2). It looks the class of each ASCII byte up in a table
+// of the ASCII bytes' classes for the row's delimiter; these are the tests
+// of special, byte by byte (TestRowClassTables checks it). Bytes of 0x80
+// and above are wordHigh: the kernel checks that they form valid UTF-8,
+// and writes them as they are. The AVX2 kernel makes special's tests
+// with comparisons instead (TestRowKernelsEveryByte checks both).
 
 // Byte classes of rowClassTables: those of wordClass (quote.go).
 const (

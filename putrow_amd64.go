@@ -8,11 +8,14 @@ import (
 	"github.com/toonstream/toon/internal/mem"
 )
 
-// putRow runs putRowAVX512 over cells, writing at p with the delimiter
-// word dw: it returns the number of bytes it wrote, up to the last
-// delimiter, and of cells (see putCells).
+// putRow runs the row kernel the CPU has, putRowAVX512 or putRowAVX2, over
+// cells, writing at p with the delimiter word dw: it returns the number of
+// bytes it wrote, up to the last delimiter, and of cells (see putCells).
 func putRow(p mem.Ptr, cells []Value, dw uint64) (m, k int) {
-	return putRowAVX512(p.Unsafe(), cells, dw)
+	if usePutRowAVX512 {
+		return putRowAVX512(p.Unsafe(), cells, dw)
+	}
+	return putRowAVX2(p.Unsafe(), cells, dw)
 }
 
 // putRowAVX512 is putCellsGo's work for cells, written at p, with the
@@ -22,6 +25,13 @@ func putRow(p mem.Ptr, cells []Value, dw uint64) (m, k int) {
 //
 //go:noescape
 func putRowAVX512(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
+
+// putRowAVX2 is putRowAVX512 for CPUs with AVX2 and without AVX-512: it
+// writes strings of up to 32 bytes, as putCellsGo does. See
+// putrow_amd64.s.
+//
+//go:noescape
+func putRowAVX2(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 
 // rowDigitMul and rowDigitBias are the lane constants of the kernel's
 // DIGITS (putrow_amd64.s). Lane j makes the j-th digit from the left of a
@@ -40,12 +50,49 @@ var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
 	return mul, bias
 }()
 
-// rowBytes holds the bytes the row kernel compares a string's bytes with,
+// rowDigitMul28 holds the lane constants of putRowAVX2's DIGITS
+// (putrow_amd64.s): lane j of each half of four makes the j-th digit from
+// the left of a number h below 10^4, as ceil(2^28/10^(4-j)), so that the
+// low 28 bits of h times it are the fraction of h/10^(4-j) in 28-bit fixed
+// point, too large by at most h/2^28. TestRowDigitConstants checks them
+// for every number below 10^4.
+var rowDigitMul28 = func() (mul [8]uint32) {
+	for j := range mul {
+		p := uint32(1)
+		for range 4 - j%4 {
+			p *= 10
+		}
+		mul[j] = (1<<28 + p - 1) / p
+	}
+	return mul
+}()
+
+// rowPointShuffle[n] is the VPSHUFB control with which the row kernels
+// make room for a decimal point after the first n of 16 digits: byte i of
+// the result is digit i before n and digit i-1 from n on (the byte at n,
+// a copy of digit n-1, is then overwritten by the point).
+//
+//lint:ignore U1000 read by the assembly kernels only
+var rowPointShuffle = func() (t [17][16]byte) {
+	for n := range t {
+		for i := range t[n] {
+			t[n][i] = byte(i)
+			if i >= n && i > 0 {
+				t[n][i] = byte(i - 1)
+			}
+		}
+	}
+	return t
+}()
+
+// rowBytes holds the bytes the row kernels compare a string's bytes with,
 // each repeated in the 64 bytes of a vector, in the order of the B_
 // names of putrow_amd64.s: the bounds of the classes of UTF-8 bytes, of
-// the second bytes after E0, ED, F0 and F4, and of the digits.
-var rowBytes = func() (t [11][64]byte) {
-	for i, c := range [11]byte{0xC0, 0xC2, 0xE0, 0xF0, 0xF5, 0x90, 0xA0, 0xED, 0xF4, '0', ':'} {
+// the second bytes after E0, ED, F0 and F4, and of the digits; then the
+// bytes putRowAVX2 tests byteHard and the digits with (as special tests
+// them on words).
+var rowBytes = func() (t [15][64]byte) {
+	for i, c := range [15]byte{0xC0, 0xC2, 0xE0, 0xF0, 0xF5, 0x90, 0xA0, 0xED, 0xF4, '0', ':', 0x02, 0x20, 0x7B, 9} {
 		for j := range t[i] {
 			t[i][j] = c
 		}

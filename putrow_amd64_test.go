@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand"
 	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
@@ -15,11 +16,13 @@ import (
 	"github.com/toonstream/toon/internal/mem"
 )
 
-// TestRowDigitConstants checks the kernel's digit constants the way DIGITS
-// uses them, for every number below 10^8 (every 97th in the short form) and
-// each of the eight lanes:
-// the low 52 bits of u*rowDigitMul[j] + rowDigitBias[j], times ten, have
-// digit j of digits8(u) above bit 52.
+// TestRowDigitConstants checks the kernels' digit constants the way their
+// DIGITS use them. For putRowAVX512, for every number below 10^8 (every
+// 97th in the short form) and each of the eight lanes: the low 52 bits of
+// u*rowDigitMul[j] + rowDigitBias[j], times ten, have digit j of
+// digits8(u) above bit 52. For putRowAVX2, for every half h below 10^4 and
+// each lane: five times the low 28 bits of the 32-bit product
+// h*rowDigitMul28[j], over 2^27, is digit j%4 of h.
 func TestRowDigitConstants(t *testing.T) {
 	const m52 = 1<<52 - 1
 	stride := uint64(longtest.Size(t, 97, 1))
@@ -32,6 +35,14 @@ func TestRowDigitConstants(t *testing.T) {
 			}
 		}
 	}
+	for h := uint32(0); h < 1e4; h++ {
+		w := digits4(uint64(h))
+		for j, m := range rowDigitMul28 {
+			if d := (h * m & (1<<28 - 1) * 5) >> 27; uint64(d) != w>>(8*(j%4))&0xff {
+				t.Fatalf("lane %d of %d: %d, want %d", j, h, d, w>>(8*(j%4))&0xff)
+			}
+		}
+	}
 }
 
 // TestPutRowKernel checks the row kernel as TestPutCellsGo checks
@@ -39,11 +50,52 @@ func TestRowDigitConstants(t *testing.T) {
 // and of a page among them), for every delimiter.
 func TestPutRowKernel(t *testing.T) {
 	if !usePutRow {
-		t.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
+		t.Skip("no row kernel runs here (the CPU lacks what they need, or TOON_KERNELS says no)")
 	}
-	checkRandomRows(t, "putRowAVX512", 32, longtest.Size(t, 5000, 50000), func(p unsafe.Pointer, cells []Value, dw uint64) (int, int) {
-		return putRow(mem.FromUnsafe(p), cells, dw)
-	})
+	for _, k := range rowKernels() {
+		checkRandomRows(t, k.name, 32, longtest.Size(t, 5000, 50000), k.put)
+	}
+}
+
+// TestRowKernelsEveryByte puts each ASCII byte, under each delimiter, at
+// the start, in the middle and at the end of strings of 1, 5 and 32 bytes,
+// and requires each row kernel to take the cell exactly when putCellsGo
+// does, and to write the same text: the class tests of the kernels
+// (rowClassTables, or putRowAVX2's comparisons) against special's.
+func TestRowKernelsEveryByte(t *testing.T) {
+	for _, k := range rowKernels() {
+		for _, d := range []Delimiter{Comma, Tab, Pipe} {
+			dw := delimWord(quoteMask(d))
+			for b := range 128 {
+				for _, n := range []int{1, 5, 32} {
+					for _, at := range []int{0, n / 2, n - 1} {
+						s := []byte(strings.Repeat("a", n))
+						s[at] = byte(b)
+						var want, got [2 * maxCell]byte
+						wm, wk := putCellsGo(mem.Of(&want), 0, []Value{Bytes(s)}, dw)
+						gm, gk := k.put(unsafe.Pointer(&got), []Value{Bytes(s)}, dw)
+						if gk != wk || string(got[:gm]) != string(want[:wm]) {
+							t.Fatalf("%s, delimiter %q, %q: took %d cells, %q; putCellsGo %d, %q", k.name, d, s, gk, got[:gm], wk, want[:wm])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// rowKernels lists the row kernels that run here, each called directly:
+// putRowAVX512 where it runs, and putRowAVX2 where either does (a CPU with
+// AVX-512 has what the AVX2 kernel needs).
+func rowKernels() []rowKernel {
+	var l []rowKernel
+	if usePutRowAVX512 {
+		l = append(l, rowKernel{"putRowAVX512", 63, putRowAVX512})
+	}
+	if usePutRow {
+		l = append(l, rowKernel{"putRowAVX2", 32, putRowAVX2})
+	}
+	return l
 }
 
 // TestRowCellsWithoutKernel runs the row writer's reference tests with
@@ -74,8 +126,10 @@ func TestRowBytes(t *testing.T) {
 	}
 	c0, c2, e0, f0, f5 := rowBytes[0][0], rowBytes[1][0], rowBytes[2][0], rowBytes[3][0], rowBytes[4][0]
 	b90, ba0 := rowBytes[5][0], rowBytes[6][0]
-	if rowBytes[7][0] != 0xED || rowBytes[8][0] != 0xF4 || rowBytes[9][0] != '0' || rowBytes[10][0] != ':' {
-		t.Fatalf("rowBytes[7:]: %#x %#x %#x %#x", rowBytes[7][0], rowBytes[8][0], rowBytes[9][0], rowBytes[10][0])
+	for i, c := range [...]byte{7: 0xED, 0xF4, '0', ':', 0x02, 0x20, 0x7B, 9} {
+		if i >= 7 && rowBytes[i][0] != c {
+			t.Fatalf("rowBytes[%d] holds %#x, want %#x", i, rowBytes[i][0], c)
+		}
 	}
 	for b := 0x80; b < 0x100; b++ {
 		// The length of the valid sequences that start with b, if any,
@@ -127,35 +181,37 @@ func TestRowBytes(t *testing.T) {
 	}
 }
 
-// kernelFloat returns the row kernel's text of the float cell f, and
+// kernelFloat returns the row kernel k's text of the float cell f, and
 // whether it took the cell.
-func kernelFloat(f float64) (string, bool) {
+func kernelFloat(rk rowKernel, f float64) (string, bool) {
 	var buf [2 * maxCell]byte
 	for i := range buf {
 		buf[i] = 0xAA
 	}
-	m, k := putRow(mem.Of(&buf), []Value{Float(f)}, delimWord(quoteMask(Comma)))
+	m, k := rk.put(unsafe.Pointer(&buf), []Value{Float(f)}, delimWord(quoteMask(Comma)))
 	if k == 0 {
 		return "", false
 	}
 	return string(buf[:m]), true
 }
 
-// checkKernelFloat requires the row kernel to write f as refFloat does
+// checkKernelFloat requires each row kernel to write f as refFloat does
 // (strconv's shortest text, laid out as §2 asks), followed by the
 // delimiter, and to leave only the floats putFloatRest leaves too (NaN,
 // the infinities and subnormals).
 func checkKernelFloat(t *testing.T, f float64) {
 	t.Helper()
-	got, ok := kernelFloat(f)
-	if !ok {
-		if a := math.Abs(f); a >= 0x1p-1022 && a <= math.MaxFloat64 || f == 0 {
-			t.Fatalf("putRowAVX512 left the float %v (%#x)", f, math.Float64bits(f))
+	for _, k := range rowKernels() {
+		got, ok := kernelFloat(k, f)
+		if !ok {
+			if a := math.Abs(f); a >= 0x1p-1022 && a <= math.MaxFloat64 || f == 0 {
+				t.Fatalf("%s left the float %v (%#x)", k.name, f, math.Float64bits(f))
+			}
+			continue
 		}
-		return
-	}
-	if want := refFloat(f) + ","; got != want {
-		t.Fatalf("putRowAVX512(%v (%#x)) = %q, want %q", f, math.Float64bits(f), got, want)
+		if want := refFloat(f) + ","; got != want {
+			t.Fatalf("%s(%v (%#x)) = %q, want %q", k.name, f, math.Float64bits(f), got, want)
+		}
 	}
 }
 
@@ -167,7 +223,7 @@ func checkKernelFloat(t *testing.T, f float64) {
 // range (1e-6, 1e-7, 1e21).
 func TestRowKernelFloats(t *testing.T) {
 	if !usePutRow {
-		t.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
+		t.Skip("no row kernel runs here (the CPU lacks what they need, or TOON_KERNELS says no)")
 	}
 	r := rand.New(rand.NewSource(23))
 	count := longtest.Size(t, 200000, 2000000)
@@ -201,11 +257,11 @@ func TestRowKernelFloats(t *testing.T) {
 	}
 }
 
-// FuzzRowKernelFloat requires the row kernel's text of any float64 (its
+// FuzzRowKernelFloat requires each row kernel's text of any float64 (its
 // bits from the fuzzer) to be refFloat's, strconv's.
 func FuzzRowKernelFloat(f *testing.F) {
 	if !usePutRow {
-		f.Skip("putRowAVX512 does not run here (the CPU lacks what it needs, or TOON_KERNELS says no)")
+		f.Skip("no row kernel runs here (the CPU lacks what they need, or TOON_KERNELS says no)")
 	}
 	for _, x := range []float64{1.6438799976812822e15, 3.7e-9, 1e21, 1e23, 5e-324, 0.1 + 0.2, -1e-7, 123.45, 1 << 53, -0.5} {
 		f.Add(math.Float64bits(x))

@@ -168,8 +168,8 @@ func TestRowUTF8(t *testing.T) {
 		put  func(mem.Ptr, []Value, uint64) (int, int)
 	}
 	writers := []writer{{"putCellsGo", 32, func(p mem.Ptr, c []Value, dw uint64) (int, int) { return putCellsGo(p, 0, c, dw) }}}
-	if usePutRow {
-		writers = append(writers, writer{"putRowAVX512", 63, putRow})
+	for _, k := range rowKernels() {
+		writers = append(writers, writer{k.name, k.max, func(p mem.Ptr, c []Value, dw uint64) (int, int) { return k.put(p.Unsafe(), c, dw) }})
 	}
 	dw := delimWord(quoteMask(Comma))
 	var buf [2 * maxCell]byte

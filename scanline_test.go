@@ -343,17 +343,17 @@ func TestKernelsMode(t *testing.T) {
 			t.Errorf("TOON_KERNELS=%q: mode %d, want %d", c.s, got, c.want)
 		}
 	}
-	before := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
+	before := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, usePutRowAVX512, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
 	restore := useKernels("avx2")
-	if useScanAVX512 || useIndexAVX512 || usePutRow || useUnescapeAVX512 {
+	if useScanAVX512 || useIndexAVX512 || usePutRowAVX512 || useUnescapeAVX512 {
 		t.Error(`useKernels("avx2") left an AVX-512 kernel on`)
 	}
-	if useScanAVX2 != before[0] || useIndexAVX2 != before[2] || useTypeRows != before[4] || useUnescapeAVX2 != before[7] || useUTF8AVX2 != before[8] {
+	if useScanAVX2 != before[0] || useIndexAVX2 != before[2] || useTypeRows != before[4] || usePutRow != before[5] || useUnescapeAVX2 != before[8] || useUTF8AVX2 != before[9] {
 		t.Error(`useKernels("avx2") changed a kernel that does not need AVX-512`)
 	}
 	restore()
 	restore = useKernels("generic")
-	if useScanAVX2 || useScanAVX512 || useIndexAVX2 || useIndexAVX512 || useTypeRows || usePutRow || useUnescapeAVX512 || useUnescapeAVX2 || useUTF8AVX2 {
+	if useScanAVX2 || useScanAVX512 || useIndexAVX2 || useIndexAVX512 || useTypeRows || usePutRow || usePutRowAVX512 || useUnescapeAVX512 || useUnescapeAVX2 || useUTF8AVX2 {
 		t.Error(`useKernels("generic") left a kernel on`)
 	}
 	seps, r := scanLine([]byte(strings.Repeat(`a,"b,c",d:e`, 8)), ',', nil)
@@ -361,7 +361,7 @@ func TestKernelsMode(t *testing.T) {
 	if len(seps) != 16 || r.colon != 9 || !r.quote {
 		t.Fatalf("generic: scanLine = %v %+v", seps, r)
 	}
-	after := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
+	after := [...]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, usePutRowAVX512, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
 	if after != before {
 		t.Errorf("useKernels left the kernels %v, were %v", after, before)
 	}

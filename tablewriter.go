@@ -419,9 +419,10 @@ const maxCell = cellRoom + 64
 // (just past the last delimiter it wrote) and the number of cells it
 // wrote.
 //
-// Where the CPU has what it needs, the assembly kernel putRowAVX512 does
-// it (it also writes Uint cells, and strings of up to 63 bytes);
-// putCellsGo is its specification and the way of other machines.
+// Where the CPU has what they need, the assembly kernels putRowAVX512 (it
+// also writes Uint cells, and strings of up to 63 bytes) or putRowAVX2 (it
+// also writes Uint cells) do it; putCellsGo is their specification and
+// the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
 	if usePutRow {
 		m, k := putRow(base.Add(o), cells, dw)
