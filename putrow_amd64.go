@@ -12,11 +12,15 @@ import (
 // cells, writing at p with the delimiter word dw: it returns the number of
 // bytes it wrote, up to the last delimiter, and of cells (see putCells).
 func putRow(p mem.Ptr, cells []Value, dw uint64) (m, k int) {
-	if usePutRowAVX512 {
-		return putRowAVX512(p.Unsafe(), cells, dw)
-	}
-	return putRowAVX2(p.Unsafe(), cells, dw)
+	return putRowKernel(p.Unsafe(), cells, dw)
 }
+
+// putRowKernel jumps to putRowAVX512 if usePutRowAVX512 is set, else to
+// putRowAVX2. In Go, a test with two calls would make putRow too large to
+// inline into putCells, and a function value would make cells escape.
+//
+//go:noescape
+func putRowKernel(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 
 // putRowAVX512 is putCellsGo's work for cells, written at p, with the
 // byte classes of rowClassTables[rowClassIndex(dw)]: it returns the number

@@ -64,6 +64,15 @@
 // merge); DIGITS's constants and the string tests use other vector
 // registers (see each kernel).
 
+// func putRowKernel(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
+TEXT ·putRowKernel(SB), NOSPLIT, $0-56
+	CMPB ·usePutRowAVX512(SB), $0
+	JEQ  avx2
+	JMP  ·putRowAVX512(SB)
+
+avx2:
+	JMP ·putRowAVX2(SB)
+
 // LEAD writes the digits of r, below 10^8, without its leading zeros at
 // (R10), and sets AX to R8 (the sign's byte) plus their count. R9 is
 // clobbered; R11 is left holding eight '0' bytes. It is defined before
