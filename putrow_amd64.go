@@ -54,19 +54,19 @@ var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
 	return mul, bias
 }()
 
-// rowDigitMul28 holds the lane constants of putRowAVX2's DIGITS
+// rowDigitMul32 holds the lane constants of putRowAVX2's DIGITS
 // (putrow_amd64.s): lane j of each half of four makes the j-th digit from
-// the left of a number h below 10^4, as ceil(2^28/10^(4-j)), so that the
-// low 28 bits of h times it are the fraction of h/10^(4-j) in 28-bit fixed
-// point, too large by at most h/2^28. TestRowDigitConstants checks them
+// the left of a number h below 10^4, as ceil(2^32/10^(4-j)), so that the
+// low 32 bits of h times it are the fraction of h/10^(4-j) in 32-bit fixed
+// point, too large by at most h/2^32. TestRowDigitConstants checks them
 // for every number below 10^4.
-var rowDigitMul28 = func() (mul [8]uint32) {
+var rowDigitMul32 = func() (mul [8]uint32) {
 	for j := range mul {
-		p := uint32(1)
+		p := uint64(1)
 		for range 4 - j%4 {
 			p *= 10
 		}
-		mul[j] = (1<<28 + p - 1) / p
+		mul[j] = uint32((1<<32 + p - 1) / p)
 	}
 	return mul
 }()

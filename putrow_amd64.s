@@ -394,60 +394,62 @@ utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
 #undef DIGITS
 #undef DIGITSV
 
-// The AVX2 kernel. Y8-Y12 hold DIGITS's constants and Y15 the delimiter in
-// every byte for the whole call; the string tests work in Y0-Y3.
+// The AVX2 kernel. Y8-Y12 and Y14 hold DIGITS's constants and Y15 the
+// delimiter in every byte for the whole call; the string tests work in
+// Y0-Y3.
 
 // DIGITS sets r, below 10^8, to its eight decimal digits as DIGITS of the
 // AVX-512 kernel does, in 32-bit lanes: r is split into its halves of four
 // digits, h, in general registers (u*109951163>>40 is u/10^4 below 10^8,
 // as in digits8); lanes 0-3 take the first half and 4-7 the second, and
-// lane j of a half multiplies h by rowDigitMul28[j], about 2^28/10^(4-j)
-// and rounded up, so that the low 28 bits of the product are the fraction
-// of h/10^(4-j) in 28-bit fixed point, too large by less than 10^-4 (never
-// enough to reach the next digit); five times that fraction, over 2^27,
-// is digit j. t1, t2 and Y13-Y14 are clobbered.
+// lane j of a half multiplies h by rowDigitMul32[j], 2^32/10^(4-j) rounded
+// up, so that the low 32 bits of the product are the fraction of
+// h/10^(4-j) in 32-bit fixed point, too large by less than 2^-18. The
+// high 16 bits of each lane, plus one (Y12: a floor of the fraction that
+// is never too small), times ten (VPMULHUW by Y14) have digit j in their
+// high 16 bits, in byte 2 of the lane. t1, t2 and Y13 are clobbered.
 #define DIGITS(r, t1, t2) \
-	IMUL3Q  $109951163, r, t1; \
-	SHRQ    $40, t1;           \
-	IMUL3Q  $10000, t1, t2;    \
-	SUBQ    t2, r;             \
-	SHLQ    $32, r;            \
-	ORQ     t1, r;             \
-	VMOVQ   r, X13;            \
-	VPERMD  Y13, Y9, Y13;      \
-	VPMULLD Y8, Y13, Y13;      \
-	VPAND   Y12, Y13, Y13;     \
-	VPSLLD  $2, Y13, Y14;      \
-	VPADDD  Y14, Y13, Y13;     \
-	VPSRLD  $27, Y13, Y13;     \
-	VPSHUFB Y10, Y13, Y13;     \
-	VPERMD  Y13, Y11, Y13;     \
-	VMOVQ   X13, r
+	IMUL3Q   $109951163, r, t1; \
+	SHRQ     $40, t1;           \
+	IMUL3Q   $10000, t1, t2;    \
+	SUBQ     t2, r;             \
+	SHLQ     $32, r;            \
+	ORQ      t1, r;             \
+	VMOVQ    r, X13;            \
+	VPERMD   Y13, Y9, Y13;      \
+	VPMULLD  Y8, Y13, Y13;      \
+	VPADDD   Y12, Y13, Y13;     \
+	VPMULHUW Y14, Y13, Y13;     \
+	VPSHUFB  Y10, Y13, Y13;     \
+	VPERMD   Y13, Y11, Y13;     \
+	VMOVQ    X13, r
 
 // DIGITSV is DIGITS of the low word of the vector register x, into r.
 #define DIGITSV(x, r, t1, t2) \
 	VMOVQ x, r; \
 	DIGITS(r, t1, t2)
 
-// The lane constants of DIGITS besides rowDigitMul28: VPERMD's indexes
+// The lane constants of DIGITS besides rowDigitMul32: VPERMD's indexes
 // that put the first half in lanes 0-3 and the second in 4-7; VPSHUFB's
-// control that gathers the low bytes of the four lanes of each 128-bit
-// half into its low four bytes; VPERMD's indexes that join those two; and
-// the mask of 28 bits.
+// control that gathers byte 2 of the four lanes of each 128-bit half into
+// its low four bytes; VPERMD's indexes that join those two; then, to be
+// repeated in every lane, the one added to the high 16 bits, and ten in
+// both 16-bit halves.
 DATA rowLanes<>+0(SB)/8, $0x0000000000000000
 DATA rowLanes<>+8(SB)/8, $0x0000000000000000
 DATA rowLanes<>+16(SB)/8, $0x0000000100000001
 DATA rowLanes<>+24(SB)/8, $0x0000000100000001
-DATA rowLanes<>+32(SB)/8, $0x808080800c080400
+DATA rowLanes<>+32(SB)/8, $0x808080800e0a0602
 DATA rowLanes<>+40(SB)/8, $0x8080808080808080
-DATA rowLanes<>+48(SB)/8, $0x808080800c080400
+DATA rowLanes<>+48(SB)/8, $0x808080800e0a0602
 DATA rowLanes<>+56(SB)/8, $0x8080808080808080
 DATA rowLanes<>+64(SB)/8, $0x0000000400000000
 DATA rowLanes<>+72(SB)/8, $0
 DATA rowLanes<>+80(SB)/8, $0
 DATA rowLanes<>+88(SB)/8, $0
-DATA rowLanes<>+96(SB)/4, $0x0fffffff
-GLOBL rowLanes<>(SB), RODATA|NOPTR, $100
+DATA rowLanes<>+96(SB)/4, $0x00010000
+DATA rowLanes<>+100(SB)/4, $0x000a000a
+GLOBL rowLanes<>(SB), RODATA|NOPTR, $104
 
 // rowTextMask's 32 bytes from 32-n are n bytes of 0xff, then zeros: the
 // mask of a text of n bytes.
@@ -476,11 +478,12 @@ GLOBL rowTextMask<>(SB), RODATA|NOPTR, $64
 TEXT ·putRowAVX2(SB), NOSPLIT, $64-56
 	LEAQ ·valueTags(SB), R14
 	LEAQ ·charClass(SB), R13
-	VMOVDQU ·rowDigitMul28(SB), Y8
+	VMOVDQU ·rowDigitMul32(SB), Y8
 	VMOVDQU rowLanes<>+0(SB), Y9
 	VMOVDQU rowLanes<>+32(SB), Y10
 	VMOVDQU rowLanes<>+64(SB), Y11
 	VPBROADCASTD rowLanes<>+96(SB), Y12
+	VPBROADCASTD rowLanes<>+100(SB), Y14
 	MOVQ p+0(FP), DI
 	MOVQ cells_base+8(FP), SI
 	MOVQ cells_len+16(FP), CX

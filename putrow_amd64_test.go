@@ -21,8 +21,8 @@ import (
 // 97th in the short form) and each of the eight lanes: the low 52 bits of
 // u*rowDigitMul[j] + rowDigitBias[j], times ten, have digit j of
 // digits8(u) above bit 52. For putRowAVX2, for every half h below 10^4 and
-// each lane: five times the low 28 bits of the 32-bit product
-// h*rowDigitMul28[j], over 2^27, is digit j%4 of h.
+// each lane: the high 16 bits of the 32-bit product h*rowDigitMul32[j] plus
+// 1<<16, times ten, have digit j%4 of h in their high 16 bits.
 func TestRowDigitConstants(t *testing.T) {
 	const m52 = 1<<52 - 1
 	stride := uint64(longtest.Size(t, 97, 1))
@@ -37,8 +37,8 @@ func TestRowDigitConstants(t *testing.T) {
 	}
 	for h := uint32(0); h < 1e4; h++ {
 		w := digits4(uint64(h))
-		for j, m := range rowDigitMul28 {
-			if d := (h * m & (1<<28 - 1) * 5) >> 27; uint64(d) != w>>(8*(j%4))&0xff {
+		for j, m := range rowDigitMul32 {
+			if d := ((h*m + 1<<16) >> 16 * 10) >> 16; uint64(d) != w>>(8*(j%4))&0xff {
 				t.Fatalf("lane %d of %d: %d, want %d", j, h, d, w>>(8*(j%4))&0xff)
 			}
 		}
