@@ -37,7 +37,7 @@ func putRowAVX512(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 //go:noescape
 func putRowAVX2(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 
-// rowDigitMul and rowDigitBias are the lane constants of the kernel's
+// rowDigitMul and rowDigitBias are the lane constants of putRowAVX512's
 // DIGITS (putrow_amd64.s). Lane j makes the j-th digit from the left of a
 // number below 10^8: it multiplies by ceil(2^52/10^(8-j)), but lane 0,
 // whose error would reach the next digit, multiplies by floor(2^52/10^8)

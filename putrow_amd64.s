@@ -19,7 +19,8 @@
 // putRowAVX512 strings of 33 to 63 bytes. They return the number of
 // bytes they wrote, up to the last delimiter, and of cells.
 //
-// The two differ only in how they test strings and in DIGITS. The rest,
+// The two differ only in how they test and store strings (a vector of 64
+// bytes, or of 32) and in DIGITS. The rest,
 // the loop over the cells and every cell but a string, is one body,
 // putrow_cells_amd64.h, which each includes after its prologue.
 //
@@ -407,7 +408,8 @@ utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
 // h/10^(4-j) in 32-bit fixed point, too large by less than 2^-18. The
 // high 16 bits of each lane, plus one (Y12: a floor of the fraction that
 // is never too small), times ten (VPMULHUW by Y14) have digit j in their
-// high 16 bits, in byte 2 of the lane. t1, t2 and Y13 are clobbered.
+// high 16 bits, in byte 2 of the lane. t1, t2, Y13 and the flags are
+// clobbered (the AVX-512 form leaves the flags alone).
 #define DIGITS(r, t1, t2) \
 	IMUL3Q   $109951163, r, t1; \
 	SHRQ     $40, t1;           \

@@ -58,29 +58,62 @@ func TestPutRowKernel(t *testing.T) {
 }
 
 // TestRowKernelsEveryByte puts each ASCII byte, under each delimiter, at
-// the start, in the middle and at the end of strings of 1, 5 and 32 bytes,
-// and requires each row kernel to take the cell exactly when putCellsGo
-// does, and to write the same text: the class tests of the kernels
-// (rowClassTables, or putRowAVX2's comparisons) against special's.
+// the start, in the middle and at the end of strings of 1, 5 and 32 bytes
+// and of the longest the kernel takes, and requires each row kernel to
+// take the cell exactly when putCellsGo does, and to write the same text
+// (past putCellsGo's 32 bytes: unless the byte is of class byteHard, and
+// refCell's text). It holds the kernels' class tests (rowClassTables, or
+// putRowAVX2's comparisons) to special's.
 func TestRowKernelsEveryByte(t *testing.T) {
 	for _, k := range rowKernels() {
 		for _, d := range []Delimiter{Comma, Tab, Pipe} {
 			dw := delimWord(quoteMask(d))
 			for b := range 128 {
-				for _, n := range []int{1, 5, 32} {
+				for _, n := range []int{1, 5, 32, k.max} {
 					for _, at := range []int{0, n / 2, n - 1} {
 						s := []byte(strings.Repeat("a", n))
 						s[at] = byte(b)
 						var want, got [2 * maxCell]byte
 						wm, wk := putCellsGo(mem.Of(&want), 0, []Value{Bytes(s)}, dw)
+						if n > 32 {
+							// Longer than putCellsGo takes: the kernel
+							// takes it unless a byte is of class
+							// byteHard, and writes refCell's text.
+							wk = 1
+							if wordClass(byte(b), d) == wordHard {
+								wk = 0
+							}
+							wm = copy(want[:], refCell(Bytes(s), d)+string(byte(d))) * wk
+						}
 						gm, gk := k.put(unsafe.Pointer(&got), []Value{Bytes(s)}, dw)
 						if gk != wk || string(got[:gm]) != string(want[:wm]) {
-							t.Fatalf("%s, delimiter %q, %q: took %d cells, %q; putCellsGo %d, %q", k.name, d, s, gk, got[:gm], wk, want[:wm])
+							t.Fatalf("%s, delimiter %q, %q: took %d cells, %q; want %d, %q", k.name, d, s, gk, got[:gm], wk, want[:wm])
 						}
 					}
 				}
 			}
 		}
+	}
+}
+
+// TestRowKernelDispatch checks that putRow runs the kernel each kernel mode
+// chooses: a string of 40 plain bytes, which only putRowAVX512 takes, is
+// taken exactly when usePutRowAVX512 is set. (The kernels write the same
+// text, so no other test tells them apart; a wrong dispatch would run
+// AVX-512 instructions on a CPU without them.)
+func TestRowKernelDispatch(t *testing.T) {
+	s := strings.Repeat("abcd", 10)
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
+		if usePutRow {
+			var buf [2 * maxCell]byte
+			_, k := putRow(mem.Of(&buf), []Value{String(s)}, delimWord(quoteMask(Comma)))
+			if (k == 1) != usePutRowAVX512 {
+				restore()
+				t.Fatalf("mode %s: putRow took %d cells of a 40-byte string; usePutRowAVX512 is %v", mode, k, usePutRowAVX512)
+			}
+		}
+		restore()
 	}
 }
 

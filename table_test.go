@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/toonstream/toon/internal/longtest"
 	"github.com/toonstream/toon/internal/mem"
@@ -563,7 +564,7 @@ func TestWriteRowMatchesReference(t *testing.T) {
 // bytes and their two parts, in place and copied, floats as given and
 // cut to at most 2 and 4 fraction digits (the shapes of the fast float
 // paths), an integer, a boolean and unsigned integers, with every
-// delimiter.
+// delimiter; and each row kernel's text of the same cells (checkRowWriter).
 func FuzzWriteRow(f *testing.F) {
 	f.Add([]byte("Ada Lovelace"), 123.45, 0.1234, int64(1000001), uint8(3))
 	f.Add([]byte("2024-03-05T12:34:56Z"), -1e-6, 9999.99995, int64(-7), uint8(17))
@@ -592,6 +593,13 @@ func FuzzWriteRow(f *testing.F) {
 		}
 		if got := writeTableRows(t, fields, [][]Value{cells}, WithDelimiter(d)); got != want {
 			t.Fatalf("delimiter %q:\n got: %q\nwant: %q", d, got, want)
+		}
+		// Each row kernel called directly: the writer above takes only
+		// the one the CPU prefers.
+		for _, rk := range rowKernels() {
+			checkRowWriter(t, rk.name, cells, d, func(p unsafe.Pointer, cells []Value) (int, int) {
+				return rk.put(p, cells, delimWord(quoteMask(d)))
+			})
 		}
 	})
 }

@@ -406,8 +406,8 @@ const (
 const rowSlack = 4096
 
 // maxCell is the most a cell that putCells writes can take, with the
-// delimiter after it: cellRoom and a string of 64 bytes (the row kernel
-// stores a string of up to 63 bytes as a vector of 64).
+// delimiter after it: cellRoom and a string of 64 bytes (the AVX-512 row
+// kernel stores a string of up to 63 bytes as a vector of 64).
 const maxCell = cellRoom + 64
 
 // putCells writes the common cells of cells at base[o:], each followed by
