@@ -74,6 +74,18 @@ TEXT ·putRowKernel(SB), NOSPLIT, $0-56
 avx2:
 	JMP ·putRowAVX2(SB)
 
+// ROWARGS sets the registers both kernels keep for the whole call from
+// their arguments and the tables (see above).
+#define ROWARGS \
+	LEAQ ·valueTags(SB), R14;  \
+	LEAQ ·charClass(SB), R13;  \
+	MOVQ p+0(FP), DI;          \
+	MOVQ cells_base+8(FP), SI; \
+	MOVQ cells_len+16(FP), CX; \
+	MOVQ dw+32(FP), R15;       \
+	SHLQ $4, CX;               \
+	ADDQ SI, CX                // the end of the cells
+
 // LEAD writes the digits of r, below 10^8, without its leading zeros at
 // (R10), and sets AX to R8 (the sign's byte) plus their count. R9 is
 // clobbered; R11 is left holding eight '0' bytes. It is defined before
@@ -172,24 +184,40 @@ GLOBL rowFloats<>(SB), RODATA|NOPTR, $72
 	VPMOVQB      Z26, X27;      \
 	VMOVQ        X27, r
 
+// The masks of putrow_text_amd64.h, from comparisons of the 64 bytes of
+// Z0 into K6 (the bytes past the text are zeros).
+#define ATLEAST(c, r) \
+	VPCMPUB $5, c, Z0, K6; \
+	KMOVQ   K6, r
+
+#define BELOW(c, r) \
+	VPCMPUB $1, c, Z0, K6; \
+	KMOVQ   K6, r
+
+#define EQUAL(c, r) \
+	VPCMPUB $0, c, Z0, K6; \
+	KMOVQ   K6, r
+
+#define NONDIGITS(r) \
+	VPCMPUB $5, B_0, Z0, K6;         \
+	VPCMPUB $1, B_COLON, Z0, K6, K6; \
+	KMOVQ   K6, r;                   \
+	NOTQ    r
+
+// K2 holds the bytes of 0x80 and above (str).
+#define HIGHBYTES(r) KMOVQ K2, r
+
 TEXT ·putRowAVX512(SB), NOSPLIT, $0-56
-	LEAQ ·valueTags(SB), R14
-	LEAQ ·charClass(SB), R13
+	ROWARGS
 	VMOVDQU64 ·rowDigitMul(SB), Z20
 	VMOVDQU64 ·rowDigitBias(SB), Z21
 	MOVL $10, AX
 	VPBROADCASTQ AX, Z22
-	MOVQ p+0(FP), DI
-	MOVQ cells_base+8(FP), SI
-	MOVQ cells_len+16(FP), CX
-	MOVQ dw+32(FP), R15
 	MOVL R15, AX               // the class table of dw's delimiter:
 	ANDL $0x30, AX             // rowClassTables[rowClassIndex(dw)],
 	SHLL $3, AX                // 128 bytes from the table of index 0
 	LEAQ ·rowClassTables(SB), BX
 	ADDQ BX, AX
-	SHLQ $4, CX
-	ADDQ SI, CX                // the end of the cells
 	VMOVDQU64 (AX), Z1         // classes of 0x00-0x3f
 	VMOVDQU64 64(AX), Z2       // classes of 0x40-0x7f
 
@@ -220,31 +248,8 @@ ascii:
 	VPTESTMB   Z3, Z3, K5, K4  // ASCII bytes of class byteQuote
 	KORTESTQ   K4, K4
 	JNE        quote
-	CMPB       -1(AX)(BX*1), $0x20
-	JEQ        quote           // a space at the end
-	MOVBLZX    (AX), R9
-	TESTB      $const_clsFirst, (R13)(R9*1)
-	JEQ        plain
-	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
-	CMPQ       R10, $0x65757274 // "true"
-	JEQ        quote
-	CMPQ       R10, $0x6c6c756e // "null"
-	JEQ        quote
-	MOVQ       $0x65736c6166, R11 // "false"
-	CMPQ       R10, R11
-	JEQ        quote
-	CMPB       R9, $0x2d       // '-'
-	JEQ        quote
-	CMPB       R9, $0x23       // '#'
-	JEQ        quote
-	CMPB       R9, $0x20       // ' '
-	JEQ        quote
-	CMPB       R9, $0x74       // 't'
-	JEQ        plain
-	CMPB       R9, $0x66       // 'f'
-	JEQ        plain
-	CMPB       R9, $0x6e       // 'n'
-	JNE        number          // a digit or '+'
+
+#include "putrow_text_amd64.h"
 
 plain: // a string of up to 32 bytes is stored as 32, which splits fewer cache lines
 	CMPQ      BX, $32
@@ -273,127 +278,13 @@ quote64:
 	LEAQ      2(BX), AX
 	JMP       next
 
-number:
-	// A digit or '+': quoted if numericLike, that is if the text is
-	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
-	// byte that is not a digit, the zeros past the text included, so
-	// that the first one at or after bit k is TZCNT of R10>>k (k <= 33).
-	VPCMPUB $5, B_0, Z0, K6         // >= '0'
-	VPCMPUB $1, B_COLON, Z0, K6, K6 // and < ':'
-	KMOVQ   K6, R10
-	NOTQ    R10
-	XORL    R11, R11
-	CMPB    R9, $0x2b          // '+'
-	SETEQ   R11B               // k: where the digits start
-	SHRXQ   R11, R10, R12
-	TZCNTQ  R12, R12
-	ADDQ    R11, R12           // j: the first byte after them
-	CMPQ    R12, R11
-	JEQ     plain              // no digit
-	CMPQ    R12, BX
-	JEQ     quote              // digits to the end
-	MOVBLZX (AX)(R12*1), R8
-	CMPB    R8, $0x2e          // '.'
-	JNE     nexp
-	LEAQ    1(R12), R11        // the fraction's digits
-	SHRXQ   R11, R10, R12
-	TZCNTQ  R12, R12
-	ADDQ    R11, R12
-	CMPQ    R12, R11
-	JEQ     plain              // no digit after the point
-	CMPQ    R12, BX
-	JEQ     quote
-	MOVBLZX (AX)(R12*1), R8
-
-nexp: // R8 is the byte at j, which is not the last
-	ORB     $0x20, R8
-	CMPB    R8, $0x65          // 'e' or 'E'
-	JNE     plain
-	LEAQ    1(R12), R11
-	CMPQ    R11, BX
-	JAE     plain              // nothing after it
-	MOVBLZX (AX)(R11*1), R8
-	CMPB    R8, $0x2b          // '+'
-	JEQ     esign
-	CMPB    R8, $0x2d          // '-'
-	JNE     edigits
-
-esign:
-	INCQ R11
-
-edigits: // the exponent's digits from R11 on
-	SHRXQ  R11, R10, R12
-	TZCNTQ R12, R12
-	ADDQ   R11, R12
-	CMPQ   R12, R11
-	JEQ    plain
-	CMPQ   R12, BX
-	JEQ    quote
-	JMP    plain
-
-utf8: // K2 has the bytes of 0x80 and above: the text must be valid UTF-8
-	// With masks of the bytes in GPRs (bit i for byte i), each byte
-	// after a lead byte of a sequence of n bytes (n-1 of them) must be a
-	// continuation byte, and no other; the zeros past the text are ASCII,
-	// so a sequence cut short at its end fails too. Then the second
-	// byte's narrower ranges after E0, ED, F0 and F4 (no overlong forms,
-	// no surrogates, nothing past U+10FFFF).
-	KMOVQ   K2, R8             // 0x80 and above
-	VPCMPUB $5, B_C0, Z0, K6
-	KMOVQ   K6, R9             // 0xC0 and above
-	VPCMPUB $5, B_C2, Z0, K6
-	KMOVQ   K6, R10            // 0xC2 and above
-	VPCMPUB $5, B_E0, Z0, K6
-	KMOVQ   K6, R11            // 0xE0 and above
-	VPCMPUB $5, B_F0, Z0, K6
-	KMOVQ   K6, R12            // 0xF0 and above
-	VPCMPUB $5, B_F5, Z0, K6
-	KMOVQ   K6, DX             // 0xF5 and above: never in UTF-8
-	ANDNQ   R8, R9, R8         // continuation bytes: 0x80-0xBF
-	ANDNQ   R9, R10, R9        // 0xC0 and 0xC1: never in UTF-8
-	ORQ     DX, R9
-	JNE     done
-	ANDNQ   R12, DX, DX        // leads of 4 bytes: 0xF0-0xF4
-	ANDNQ   R11, R12, R12      // leads of 3: 0xE0-0xEF
-	ANDNQ   R10, R11, R10      // leads of 2: 0xC2-0xDF
-	ORQ     R12, R10
-	ORQ     DX, R10            // every lead
-	ORQ     DX, R12            // leads of 3 or 4
-	SHLQ    $1, R10
-	SHLQ    $2, R12
-	SHLQ    $3, DX
-	ORQ     R12, R10
-	ORQ     DX, R10            // the bytes that must continue a sequence
-	CMPQ    R10, R8
-	JNE     done
-	VPCMPUB $1, B_A0, Z0, K6
-	KMOVQ   K6, R10            // below 0xA0
-	VPCMPUB $1, B_90, Z0, K6
-	KMOVQ   K6, R11            // below 0x90
-	VPCMPUB $0, B_E0, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	TESTQ   R10, R8
-	JNE     done               // E0 80-9F: overlong
-	VPCMPUB $0, B_ED, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	ANDNQ   R8, R10, R8
-	JNE     done               // ED A0-BF: a surrogate
-	VPCMPUB $0, B_F0, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	TESTQ   R11, R8
-	JNE     done               // F0 80-8F: overlong
-	VPCMPUB $0, B_F4, Z0, K6
-	KMOVQ   K6, R8
-	SHLQ    $1, R8
-	ANDNQ   R8, R11, R8
-	JNE     done               // F4 90-BF: past U+10FFFF
-	JMP     ascii
-
 #undef DIGITS
 #undef DIGITSV
+#undef ATLEAST
+#undef BELOW
+#undef EQUAL
+#undef NONDIGITS
+#undef HIGHBYTES
 
 // The AVX2 kernel. Y8-Y12 and Y14 hold DIGITS's constants and Y15 the
 // delimiter in every byte for the whole call; the string tests work in
@@ -465,35 +356,43 @@ DATA rowTextMask<>+48(SB)/8, $0
 DATA rowTextMask<>+56(SB)/8, $0
 GLOBL rowTextMask<>(SB), RODATA|NOPTR, $64
 
-// ATLEAST sets r to the mask of the bytes of Y0 that are c or above
-// (unsigned), c being a vector of one byte repeated in memory; EQUAL to
-// the mask of those equal to c. Y1 is clobbered.
+// The masks of putrow_text_amd64.h, of the 32 bytes of Y0 (the bytes past
+// the text are zeros), with Y1 and Y2 clobbered. Bytes at least c, as c
+// is their maximum with c; below c, the others among the 32 (so that
+// nothing above bit 31 is set); the digits, as x-'0' <= 9.
 #define ATLEAST(c, r) \
 	VPMAXUB   c, Y0, Y1;  \
 	VPCMPEQB  Y1, Y0, Y1; \
 	VPMOVMSKB Y1, r
 
+#define BELOW(c, r) \
+	ATLEAST(c, r); \
+	NOTL r
+
 #define EQUAL(c, r) \
 	VPCMPEQB  c, Y0, Y1; \
 	VPMOVMSKB Y1, r
 
+#define NONDIGITS(r) \
+	VPSUBB    B_0, Y0, Y1;  \
+	VPMINUB   B_09, Y1, Y2; \
+	VPCMPEQB  Y2, Y1, Y1;   \
+	VPMOVMSKB Y1, r;        \
+	NOTQ      r
+
+// R9 holds the bytes of 0x80 and above (str).
+#define HIGHBYTES(r) MOVQ R9, r
+
 TEXT ·putRowAVX2(SB), NOSPLIT, $64-56
-	LEAQ ·valueTags(SB), R14
-	LEAQ ·charClass(SB), R13
+	ROWARGS
 	VMOVDQU ·rowDigitMul32(SB), Y8
 	VMOVDQU rowLanes<>+0(SB), Y9
 	VMOVDQU rowLanes<>+32(SB), Y10
 	VMOVDQU rowLanes<>+64(SB), Y11
 	VPBROADCASTD rowLanes<>+96(SB), Y12
 	VPBROADCASTD rowLanes<>+100(SB), Y14
-	MOVQ p+0(FP), DI
-	MOVQ cells_base+8(FP), SI
-	MOVQ cells_len+16(FP), CX
-	MOVQ dw+32(FP), R15
 	VMOVQ R15, X15
 	VPBROADCASTB X15, Y15      // the delimiter in every byte
-	SHLQ $4, CX
-	ADDQ SI, CX                // the end of the cells
 
 	PCALIGN $32
 
@@ -541,31 +440,8 @@ ascii:
 	VPMOVMSKB  Y1, R10         // bytes of class byteQuote: ':' and the delimiter
 	TESTQ      R10, R10
 	JNE        quote
-	CMPB       -1(AX)(BX*1), $0x20
-	JEQ        quote           // a space at the end
-	MOVBLZX    (AX), R9
-	TESTB      $const_clsFirst, (R13)(R9*1)
-	JEQ        plain
-	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
-	CMPQ       R10, $0x65757274 // "true"
-	JEQ        quote
-	CMPQ       R10, $0x6c6c756e // "null"
-	JEQ        quote
-	MOVQ       $0x65736c6166, R11 // "false"
-	CMPQ       R10, R11
-	JEQ        quote
-	CMPB       R9, $0x2d       // '-'
-	JEQ        quote
-	CMPB       R9, $0x23       // '#'
-	JEQ        quote
-	CMPB       R9, $0x20       // ' '
-	JEQ        quote
-	CMPB       R9, $0x74       // 't'
-	JEQ        plain
-	CMPB       R9, $0x66       // 'f'
-	JEQ        plain
-	CMPB       R9, $0x6e       // 'n'
-	JNE        number          // a digit or '+'
+
+#include "putrow_text_amd64.h"
 
 plain:
 	VMOVDQU    Y0, (DI)
@@ -579,62 +455,6 @@ quote:
 	LEAQ       2(BX), AX
 	JMP        next
 
-number:
-	// As number of putRowAVX512, on the digits x-'0' <= 9.
-	VPSUBB    B_0, Y0, Y1
-	VPMINUB   B_09, Y1, Y2
-	VPCMPEQB  Y2, Y1, Y1
-	VPMOVMSKB Y1, R10
-	NOTQ      R10
-	XORL    R11, R11
-	CMPB    R9, $0x2b          // '+'
-	SETEQ   R11B               // k: where the digits start
-	SHRXQ   R11, R10, R12
-	TZCNTQ  R12, R12
-	ADDQ    R11, R12           // j: the first byte after them
-	CMPQ    R12, R11
-	JEQ     plain              // no digit
-	CMPQ    R12, BX
-	JEQ     quote              // digits to the end
-	MOVBLZX (AX)(R12*1), R8
-	CMPB    R8, $0x2e          // '.'
-	JNE     nexp
-	LEAQ    1(R12), R11        // the fraction's digits
-	SHRXQ   R11, R10, R12
-	TZCNTQ  R12, R12
-	ADDQ    R11, R12
-	CMPQ    R12, R11
-	JEQ     plain              // no digit after the point
-	CMPQ    R12, BX
-	JEQ     quote
-	MOVBLZX (AX)(R12*1), R8
-
-nexp: // R8 is the byte at j, which is not the last
-	ORB     $0x20, R8
-	CMPB    R8, $0x65          // 'e' or 'E'
-	JNE     plain
-	LEAQ    1(R12), R11
-	CMPQ    R11, BX
-	JAE     plain              // nothing after it
-	MOVBLZX (AX)(R11*1), R8
-	CMPB    R8, $0x2b          // '+'
-	JEQ     esign
-	CMPB    R8, $0x2d          // '-'
-	JNE     edigits
-
-esign:
-	INCQ R11
-
-edigits: // the exponent's digits from R11 on
-	SHRXQ  R11, R10, R12
-	TZCNTQ R12, R12
-	ADDQ   R11, R12
-	CMPQ   R12, R11
-	JEQ    plain
-	CMPQ   R12, BX
-	JEQ    quote
-	JMP    plain
-
 pageend: // the text starts less than 32 bytes before the end of its page
 	// The 32 bytes that end with the text are in that page: through the
 	// frame, the text is moved to the start of Y0.
@@ -644,51 +464,3 @@ pageend: // the text starts less than 32 bytes before the end of its page
 	SUBQ      BX, R9
 	VMOVDQU   (SP)(R9*1), Y0
 	JMP       loaded
-
-utf8: // R9 has the bytes of 0x80 and above: the text must be valid UTF-8
-	// As utf8 of putRowAVX512, on masks of 32 bits; the zeros past the
-	// text are ASCII here too.
-	MOVQ    R9, R8             // 0x80 and above
-	ATLEAST(B_C0, R9)          // 0xC0 and above
-	ATLEAST(B_C2, R10)         // 0xC2 and above
-	ATLEAST(B_E0, R11)         // 0xE0 and above
-	ATLEAST(B_F0, R12)         // 0xF0 and above
-	ATLEAST(B_F5, DX)          // 0xF5 and above: never in UTF-8
-	ANDNQ   R8, R9, R8         // continuation bytes: 0x80-0xBF
-	ANDNQ   R9, R10, R9        // 0xC0 and 0xC1: never in UTF-8
-	ORQ     DX, R9
-	JNE     done
-	ANDNQ   R12, DX, DX        // leads of 4 bytes: 0xF0-0xF4
-	ANDNQ   R11, R12, R12      // leads of 3: 0xE0-0xEF
-	ANDNQ   R10, R11, R10      // leads of 2: 0xC2-0xDF
-	ORQ     R12, R10
-	ORQ     DX, R10            // every lead
-	ORQ     DX, R12            // leads of 3 or 4
-	SHLQ    $1, R10
-	SHLQ    $2, R12
-	SHLQ    $3, DX
-	ORQ     R12, R10
-	ORQ     DX, R10            // the bytes that must continue a sequence
-	CMPQ    R10, R8
-	JNE     done
-	ATLEAST(B_A0, R10)
-	NOTL    R10                // below 0xA0
-	ATLEAST(B_90, R11)
-	NOTL    R11                // below 0x90
-	EQUAL(B_E0, R8)
-	SHLQ    $1, R8
-	TESTQ   R10, R8
-	JNE     done               // E0 80-9F: overlong
-	EQUAL(B_ED, R8)
-	SHLQ    $1, R8
-	ANDNQ   R8, R10, R8
-	JNE     done               // ED A0-BF: a surrogate
-	EQUAL(B_F0, R8)
-	SHLQ    $1, R8
-	TESTQ   R11, R8
-	JNE     done               // F0 80-8F: overlong
-	EQUAL(B_F4, R8)
-	SHLQ    $1, R8
-	ANDNQ   R8, R11, R8
-	JNE     done               // F4 90-BF: past U+10FFFF
-	JMP     ascii
