@@ -19,10 +19,13 @@
 // putRowAVX512 strings of 33 to 63 bytes. They return the number of
 // bytes they wrote, up to the last delimiter, and of cells.
 //
-// The two differ only in how they test and store strings (a vector of 64
-// bytes, or of 32) and in DIGITS. The rest,
-// the loop over the cells and every cell but a string, is one body,
-// putrow_cells_amd64.h, which each includes after its prologue.
+// The two differ only in how they load, class and store strings (a vector
+// of 64 bytes, or of 32), in how they make masks of a string's bytes, and
+// in DIGITS. The rest is shared: the loop over the cells and every cell
+// but a string are putrow_cells_amd64.h, which each includes after its
+// prologue; the shape tests, the number grammar and the UTF-8 test of a
+// string are putrow_text_amd64.h, which each includes after its test of
+// the bytes of class byteQuote.
 //
 // Strings. putRowAVX512 loads a string of 1 to 63 bytes with a mask of
 // its length (the bytes past it read as zero and cannot fault), and looks
@@ -185,7 +188,7 @@ GLOBL rowFloats<>(SB), RODATA|NOPTR, $72
 	VMOVQ        X27, r
 
 // The masks of putrow_text_amd64.h, from comparisons of the 64 bytes of
-// Z0 into K6 (the bytes past the text are zeros).
+// Z0 into K6 (the bytes past the text are zeros), and HIGHBYTES from K2.
 #define ATLEAST(c, r) \
 	VPCMPUB $5, c, Z0, K6; \
 	KMOVQ   K6, r

@@ -8,7 +8,10 @@
 // digits (bit i for byte i, every bit past the text set), HIGHBYTES(r),
 // the mask of the bytes of 0x80 and above, and ATLEAST(c, r), BELOW(c, r)
 // and EQUAL(c, r), the masks of the bytes at least, below and equal to the
-// byte repeated at c.
+// byte repeated at c (the B_ names); and the labels plain and quote (its
+// stores), done and ascii. It defines utf8, which the includer's class
+// test jumps to, and the labels of the number grammar. It reads R13
+// (charClass) and clobbers R8-R12 and DX.
 
 	CMPB       -1(AX)(BX*1), $0x20
 	JEQ        quote           // a space at the end
@@ -39,7 +42,8 @@
 	// A digit or '+': quoted if numericLike, that is if the text is
 	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
 	// byte that is not a digit, the zeros past the text included, so
-	// that the first one at or after bit k is TZCNT of R10>>k (k <= 33).
+	// that the first one at or after bit k is TZCNT of R10>>k (k <= BX,
+	// and bit BX is set).
 	NONDIGITS(R10)
 	XORL    R11, R11
 	CMPB    R9, $0x2b          // '+'
