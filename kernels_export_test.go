@@ -106,3 +106,17 @@ type rowKernel struct {
 	max  int
 	put  func(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 }
+
+// rowKernels lists the row kernels that run here, each called directly:
+// putRowAVX512 where it runs, and putRowAVX2 where either does (a CPU with
+// AVX-512 has what the AVX2 kernel needs).
+func rowKernels() []rowKernel {
+	var l []rowKernel
+	if usePutRowAVX512 {
+		l = append(l, rowKernel{"putRowAVX512", 63, putRowAVX512})
+	}
+	if usePutRow {
+		l = append(l, rowKernel{"putRowAVX2", 32, putRowAVX2})
+	}
+	return l
+}

@@ -2,25 +2,7 @@
 
 package toon
 
-import (
-	"unsafe"
-
-	"github.com/toonstream/toon/internal/mem"
-)
-
-// putRow runs the row kernel the CPU has, putRowAVX512 or putRowAVX2, over
-// cells, writing at p with the delimiter word dw: it returns the number of
-// bytes it wrote, up to the last delimiter, and of cells (see putCells).
-func putRow(p mem.Ptr, cells []Value, dw uint64) (m, k int) {
-	return putRowKernel(p.Unsafe(), cells, dw)
-}
-
-// putRowKernel jumps to putRowAVX512 if usePutRowAVX512 is set, else to
-// putRowAVX2. In Go, a test with two calls would make putRow too large to
-// inline into putCells, and a function value would make cells escape.
-//
-//go:noescape
-func putRowKernel(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
+import "unsafe"
 
 // putRowAVX512 is putCellsGo's work for cells, written at p, with the
 // byte classes of rowClassTables[rowClassIndex(dw)]: it returns the number

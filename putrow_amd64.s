@@ -68,15 +68,6 @@
 // merge); DIGITS's constants and the string tests use other vector
 // registers (see each kernel).
 
-// func putRowKernel(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
-TEXT ·putRowKernel(SB), NOSPLIT, $0-56
-	CMPB ·usePutRowAVX512(SB), $0
-	JEQ  avx2
-	JMP  ·putRowAVX512(SB)
-
-avx2:
-	JMP ·putRowAVX2(SB)
-
 // ROWARGS sets the registers both kernels keep for the whole call from
 // their arguments and the tables (see above).
 #define ROWARGS \

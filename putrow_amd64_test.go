@@ -96,39 +96,25 @@ func TestRowKernelsEveryByte(t *testing.T) {
 	}
 }
 
-// TestRowKernelDispatch checks that putRow runs the kernel each kernel mode
-// chooses: a string of 40 plain bytes, which only putRowAVX512 takes, is
-// taken exactly when usePutRowAVX512 is set. (The kernels write the same
-// text, so no other test tells them apart; a wrong dispatch would run
-// AVX-512 instructions on a CPU without them.)
+// TestRowKernelDispatch checks that putCells runs the kernel each kernel
+// mode chooses: a string of 40 plain bytes, which only putRowAVX512
+// takes, is taken exactly when usePutRowAVX512 is set. (The kernels write
+// the same text, so no other test tells them apart; a wrong dispatch
+// would run AVX-512 instructions on a CPU without them.)
 func TestRowKernelDispatch(t *testing.T) {
 	s := strings.Repeat("abcd", 10)
 	for _, mode := range kernelModes() {
 		restore := useKernels(mode)
 		if usePutRow {
 			var buf [2 * maxCell]byte
-			_, k := putRow(mem.Of(&buf), []Value{String(s)}, delimWord(quoteMask(Comma)))
+			_, k := putCells(mem.Of(&buf), 0, []Value{String(s)}, delimWord(quoteMask(Comma)))
 			if (k == 1) != usePutRowAVX512 {
 				restore()
-				t.Fatalf("mode %s: putRow took %d cells of a 40-byte string; usePutRowAVX512 is %v", mode, k, usePutRowAVX512)
+				t.Fatalf("mode %s: putCells took %d cells of a 40-byte string; usePutRowAVX512 is %v", mode, k, usePutRowAVX512)
 			}
 		}
 		restore()
 	}
-}
-
-// rowKernels lists the row kernels that run here, each called directly:
-// putRowAVX512 where it runs, and putRowAVX2 where either does (a CPU with
-// AVX-512 has what the AVX2 kernel needs).
-func rowKernels() []rowKernel {
-	var l []rowKernel
-	if usePutRowAVX512 {
-		l = append(l, rowKernel{"putRowAVX512", 63, putRowAVX512})
-	}
-	if usePutRow {
-		l = append(l, rowKernel{"putRowAVX2", 32, putRowAVX2})
-	}
-	return l
 }
 
 // TestRowCellsWithoutKernel runs the row writer's reference tests with

@@ -424,11 +424,16 @@ const maxCell = cellRoom + 64
 // also writes Uint cells) do it; putCellsGo is their specification and
 // the way of other machines.
 func putCells(base mem.Ptr, o int, cells []Value, dw uint64) (int, int) {
-	if usePutRow {
-		m, k := putRow(base.Add(o), cells, dw)
-		return o + m, k
+	var m, k int
+	switch {
+	case usePutRowAVX512:
+		m, k = putRowAVX512(base.Add(o).Unsafe(), cells, dw)
+	case usePutRow:
+		m, k = putRowAVX2(base.Add(o).Unsafe(), cells, dw)
+	default:
+		return putCellsGo(base, o, cells, dw)
 	}
-	return putCellsGo(base, o, cells, dw)
+	return o + m, k
 }
 
 // putCellsGo is putCells in Go.
