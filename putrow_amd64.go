@@ -2,7 +2,10 @@
 
 package toon
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // putRowAVX512 is putCellsGo's work for cells, written at p, with the
 // byte classes of rowClassTables[rowClassIndex(dw)]: it returns the number
@@ -36,21 +39,27 @@ var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
 	return mul, bias
 }()
 
-// rowDigitMul32 holds the lane constants of putRowAVX2's DIGITS
-// (putrow_amd64.s): lane j of each half of four makes the j-th digit from
-// the left of a number h below 10^4, as ceil(2^32/10^(4-j)), so that the
-// low 32 bits of h times it are the fraction of h/10^(4-j) in 32-bit fixed
-// point, too large by at most h/2^32. TestRowDigitConstants checks them
-// for every number below 10^4.
-var rowDigitMul32 = func() (mul [8]uint32) {
-	for j := range mul {
-		p := uint64(1)
-		for range 4 - j%4 {
-			p *= 10
-		}
-		mul[j] = uint32((1<<32 + p - 1) / p)
+// rowDigitLanes holds the lane constants of putRowAVX2's DIGITS
+// (putrow_amd64.s), those of digit j (the j-th from the left of a number
+// below 10^8) in lane j of each: with d = 10^(8-j) and k = 32 plus the
+// bit length of d less one, the multiplier ceil(2^k/d), below 2^32; the
+// mask of the product's low k bits, the fraction of u/d in k-bit fixed
+// point; and k-1, by which five times the fraction is shifted down to
+// the digit. For u below 10^8 < 2^27, the fraction is too large by
+// u*(ceil(2^k/d)-2^k/d)/2^k, less than 2^27/2^k < 1/(16d); ten times the
+// exact fraction is a multiple of 10/d, so at least 10/d below the next
+// whole number, and the digit comes out exact.
+// TestRowDigitConstants checks them for every number below 10^8.
+var rowDigitLanes = func() (c struct{ mul, mask, shift [8]uint64 }) {
+	d := uint64(1e8)
+	for j := range 8 {
+		k := 32 + bits.Len64(d) - 1
+		c.mul[j] = (1<<k + d - 1) / d
+		c.mask[j] = 1<<k - 1
+		c.shift[j] = uint64(k - 1)
+		d /= 10
 	}
-	return mul
+	return c
 }()
 
 // rowPointShuffle[n] is the VPSHUFB control with which the row kernels

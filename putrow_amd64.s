@@ -282,61 +282,55 @@ quote64:
 
 // The AVX2 kernel. Y8-Y12 and Y14 hold DIGITS's constants and Y15 the
 // delimiter in every byte for the whole call; the string tests work in
-// Y0-Y3.
+// Y0-Y3, and DIGITS in Y1, Y2 and Y13.
 
 // DIGITS sets r, below 10^8, to its eight decimal digits as DIGITS of the
-// AVX-512 kernel does, in 32-bit lanes: r is split into its halves of four
-// digits, h, in general registers (u*109951163>>40 is u/10^4 below 10^8,
-// as in digits8); lanes 0-3 take the first half and 4-7 the second, and
-// lane j of a half multiplies h by rowDigitMul32[j], 2^32/10^(4-j) rounded
-// up, so that the low 32 bits of the product are the fraction of
-// h/10^(4-j) in 32-bit fixed point, too large by less than 2^-18. The
-// high 16 bits of each lane, plus one (Y12: a floor of the fraction that
-// is never too small), times ten (VPMULHUW by Y14) have digit j in their
-// high 16 bits, in byte 2 of the lane. t1, t2, Y13 and the flags are
-// clobbered (the AVX-512 form leaves the flags alone).
+// AVX-512 kernel does, in the 64-bit lanes of two vectors: Y13 makes
+// digits 0-3 and Y1 digits 4-7, lane j of the two digit j, with the j-th
+// constants of rowDigitLanes. Lane j multiplies r by ceil(2^k/10^(8-j)),
+// k being 32 plus the bit length of 10^(8-j) less one, so that the
+// product's low k bits are the fraction of r/10^(8-j) in k-bit fixed
+// point, a little too large (see rowDigitLanes); the fraction times five,
+// shifted right by k-1, is digit j. Y1's digits are moved up by 32 bits
+// and joined to Y13's, so that each 64-bit lane holds digits i and i+4,
+// and a VPSHUFB in each 128-bit half and an OR of the halves put the
+// eight in order. No step splits r in general registers first, which
+// keeps the chain from r to its digits short: the next cell's address
+// waits on it. Y1, Y2 and Y13 are clobbered; t1 and t2 are not used.
 #define DIGITS(r, t1, t2) \
-	IMUL3Q   $109951163, r, t1; \
-	SHRQ     $40, t1;           \
-	IMUL3Q   $10000, t1, t2;    \
-	SUBQ     t2, r;             \
-	SHLQ     $32, r;            \
-	ORQ      t1, r;             \
-	VMOVQ    r, X13;            \
-	VPERMD   Y13, Y9, Y13;      \
-	VPMULLD  Y8, Y13, Y13;      \
-	VPADDD   Y12, Y13, Y13;     \
-	VPMULHUW Y14, Y13, Y13;     \
-	VPSHUFB  Y10, Y13, Y13;     \
-	VPERMD   Y13, Y11, Y13;     \
-	VMOVQ    X13, r
+	VMOVQ        r, X13; \
+	DIGITSV(X13, r, t1, t2)
 
 // DIGITSV is DIGITS of the low word of the vector register x, into r.
 #define DIGITSV(x, r, t1, t2) \
-	VMOVQ x, r; \
-	DIGITS(r, t1, t2)
+	VPBROADCASTQ x, Y13;                    \
+	VPMULUDQ     Y9, Y13, Y1;               \
+	VPMULUDQ     Y8, Y13, Y13;              \
+	VPAND        Y11, Y1, Y1;               \
+	VPAND        Y10, Y13, Y13;             \
+	VPSLLQ       $2, Y1, Y2;                \
+	VPADDQ       Y2, Y1, Y1;                \
+	VPSLLQ       $2, Y13, Y2;               \
+	VPADDQ       Y2, Y13, Y13;              \
+	VPSRLVQ      Y14, Y1, Y1;               \
+	VPSRLVQ      Y12, Y13, Y13;             \
+	VPSLLQ       $32, Y1, Y1;               \
+	VPOR         Y1, Y13, Y13;              \
+	VPSHUFB      rowDigitGather<>(SB), Y13, Y13; \
+	VEXTRACTI128 $1, Y13, X1;               \
+	VPOR         X1, X13, X13;              \
+	VMOVQ        X13, r
 
-// The lane constants of DIGITS besides rowDigitMul32: VPERMD's indexes
-// that put the first half in lanes 0-3 and the second in 4-7; VPSHUFB's
-// control that gathers byte 2 of the four lanes of each 128-bit half into
-// its low four bytes; VPERMD's indexes that join those two; then, to be
-// repeated in every lane, the one added to the high 16 bits, and ten in
-// both 16-bit halves.
-DATA rowLanes<>+0(SB)/8, $0x0000000000000000
-DATA rowLanes<>+8(SB)/8, $0x0000000000000000
-DATA rowLanes<>+16(SB)/8, $0x0000000100000001
-DATA rowLanes<>+24(SB)/8, $0x0000000100000001
-DATA rowLanes<>+32(SB)/8, $0x808080800e0a0602
-DATA rowLanes<>+40(SB)/8, $0x8080808080808080
-DATA rowLanes<>+48(SB)/8, $0x808080800e0a0602
-DATA rowLanes<>+56(SB)/8, $0x8080808080808080
-DATA rowLanes<>+64(SB)/8, $0x0000000400000000
-DATA rowLanes<>+72(SB)/8, $0
-DATA rowLanes<>+80(SB)/8, $0
-DATA rowLanes<>+88(SB)/8, $0
-DATA rowLanes<>+96(SB)/4, $0x00010000
-DATA rowLanes<>+100(SB)/4, $0x000a000a
-GLOBL rowLanes<>(SB), RODATA|NOPTR, $104
+// rowDigitGather is DIGITS's VPSHUFB control: in the low half, whose
+// lanes hold digits 0 and 4, then 1 and 5, it puts digits 0 and 1 in
+// bytes 0-1 and 4 and 5 in bytes 4-5; in the high half, whose lanes hold
+// digits 2 and 6, then 3 and 7, digits 2 and 3 in bytes 2-3 and 6 and 7 in
+// bytes 6-7. Its other bytes are zeros.
+DATA rowDigitGather<>+0(SB)/8, $0x80800c0480800800
+DATA rowDigitGather<>+8(SB)/8, $0x8080808080808080
+DATA rowDigitGather<>+16(SB)/8, $0x0c04808008008080
+DATA rowDigitGather<>+24(SB)/8, $0x8080808080808080
+GLOBL rowDigitGather<>(SB), RODATA|NOPTR, $32
 
 // rowTextMask's 32 bytes from 32-n are n bytes of 0xff, then zeros: the
 // mask of a text of n bytes.
@@ -379,12 +373,12 @@ GLOBL rowTextMask<>(SB), RODATA|NOPTR, $64
 
 TEXT ·putRowAVX2(SB), NOSPLIT, $64-56
 	ROWARGS
-	VMOVDQU ·rowDigitMul32(SB), Y8
-	VMOVDQU rowLanes<>+0(SB), Y9
-	VMOVDQU rowLanes<>+32(SB), Y10
-	VMOVDQU rowLanes<>+64(SB), Y11
-	VPBROADCASTD rowLanes<>+96(SB), Y12
-	VPBROADCASTD rowLanes<>+100(SB), Y14
+	VMOVDQU ·rowDigitLanes+0(SB), Y8   // the multipliers of digits 0-3
+	VMOVDQU ·rowDigitLanes+32(SB), Y9  // and 4-7
+	VMOVDQU ·rowDigitLanes+64(SB), Y10 // the masks of their fractions
+	VMOVDQU ·rowDigitLanes+96(SB), Y11
+	VMOVDQU ·rowDigitLanes+128(SB), Y12 // the shifts
+	VMOVDQU ·rowDigitLanes+160(SB), Y14
 	VMOVQ R15, X15
 	VPBROADCASTB X15, Y15      // the delimiter in every byte
 

@@ -17,31 +17,45 @@ import (
 )
 
 // TestRowDigitConstants checks the kernels' digit constants the way their
-// DIGITS use them. For putRowAVX512, for every number below 10^8 (every
-// 97th in the short form) and each of the eight lanes: the low 52 bits of
+// DIGITS use them, for every number below 10^8 (every 97th in the short
+// form) and each of the eight lanes. For putRowAVX512: the low 52 bits of
 // u*rowDigitMul[j] + rowDigitBias[j], times ten, have digit j of
-// digits8(u) above bit 52. For putRowAVX2, for every half h below 10^4 and
-// each lane: the high 16 bits of the 32-bit product h*rowDigitMul32[j] plus
-// 1<<16, times ten, have digit j%4 of h in their high 16 bits.
+// digits8(u) above bit 52. For putRowAVX2: the product of u and
+// rowDigitLanes's multiplier, masked, times five and shifted, is digit j.
 func TestRowDigitConstants(t *testing.T) {
 	const m52 = 1<<52 - 1
+	c := &rowDigitLanes
+	for j := range 8 {
+		if c.mul[j] >= 1<<32 {
+			t.Fatalf("lane %d: multiplier %#x is not below 2^32 (VPMULUDQ reads 32 bits)", j, c.mul[j])
+		}
+	}
 	stride := uint64(longtest.Size(t, 97, 1))
-	for u := uint64(0); u < 1e8; u += stride {
+	// The short form's stride skips most numbers; those at the ends of
+	// each digit's runs are where a fraction errs across a boundary.
+	var edges []uint64
+	for p := uint64(10); p <= 1e8; p *= 10 {
+		edges = append(edges, p-1, p, p+1, p/2-1, p/2)
+	}
+	check := func(u uint64) {
 		w := digits8(u)
 		for j := 0; j < 8; j++ {
+			want := w >> (8 * j) & 0xff
 			lo := (u*rowDigitMul[j] + rowDigitBias[j]) & m52
-			if hi, _ := bits.Mul64(lo<<12, 10); hi != w>>(8*j)&0xff {
-				t.Fatalf("digit %d of %d: %d, want %d", j, u, hi, w>>(8*j)&0xff)
+			if hi, _ := bits.Mul64(lo<<12, 10); hi != want {
+				t.Fatalf("AVX-512 digit %d of %d: %d, want %d", j, u, hi, want)
+			}
+			if d := (u * c.mul[j] & c.mask[j] * 5) >> c.shift[j]; d != want {
+				t.Fatalf("AVX2 digit %d of %d: %d, want %d", j, u, d, want)
 			}
 		}
 	}
-	for h := uint32(0); h < 1e4; h++ {
-		w := digits4(uint64(h))
-		for j, m := range rowDigitMul32 {
-			if d := ((h*m + 1<<16) >> 16 * 10) >> 16; uint64(d) != w>>(8*(j%4))&0xff {
-				t.Fatalf("lane %d of %d: %d, want %d", j, h, d, w>>(8*(j%4))&0xff)
-			}
-		}
+	for _, u := range edges {
+		check(min(u, 1e8-1))
+	}
+	for u := uint64(0); u < 1e8; u += stride {
+		check(u)
+		check(1e8 - 1 - u)
 	}
 }
 
