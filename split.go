@@ -174,9 +174,12 @@ func (d *Decoder) newTable() (*Table, int, error) {
 }
 
 // skipTable takes the decoder past t's rows: the line reader resumes at the
-// table's end, with the line count and the last content line it would
-// have after reading the rows, and the table's scope closes without its
-// count check, which the last range makes.
+// table's end, with the line count, the last content line and the current
+// line it would have after reading the rows. The table's scope stays open,
+// its count taken as met (the last range checks it), so that it closes as
+// it would after its last row: at the next content line, which it is
+// indented less than the rows, or at the end of the input; its ArrayEnd
+// then has that line, or the last row, as the serial decoder's has.
 func (d *Decoder) skipTable(t *Table) {
 	r := &t.Ranges[len(t.Ranges)-1]
 	num, off := r.after(t)
@@ -184,11 +187,28 @@ func (d *Decoder) skipTable(t *Table) {
 	d.cur = lineRef{num, off}
 	d.lr.keepOff = off
 	d.dropQueue()
-	d.stack = d.stack[:len(d.stack)-1]
-	d.emit(ArrayEndToken())
-	if len(d.stack) == 0 {
-		d.root = rootDone
+	f := &d.stack[len(d.stack)-1]
+	f.count = f.n
+	if t.Rows > 0 {
+		d.line = t.rowLine(num, off)
 	}
+}
+
+// rowLine returns the line at offset off in t.data, numbered num, that
+// stands as t's last row, at the rows' depth. It is a row, or a line whose
+// own error (such as its indentation) its range decoder reports.
+func (t *Table) rowLine(num int, off int64) rawLine {
+	s := int(off)
+	e := len(t.data)
+	if i := bytes.IndexByte(t.data[s:], '\n'); i >= 0 {
+		e = s + i
+	}
+	if e > s && t.data[e-1] == '\r' {
+		e--
+	}
+	full := t.data[s:e]
+	sp := leadingSpaces(full)
+	return rawLine{full: full, text: full[sp:], num: num, off: off, spaces: sp, depth: t.depth}
 }
 
 // stream finds t's rows from t.Start, whose line number is line0, a piece

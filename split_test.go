@@ -93,9 +93,14 @@ func splitTokens(t *testing.T, data []byte, parts int, opts ...Option) ([]string
 // tableTokens reads data with one decoder and returns its tokens, as
 // text; table, unless nil, reads the rows of each tabular array, after its
 // ArrayStart, and returns their tokens, or an error that ends the document.
+// Every token but those of a tabular array's rows carries the decoder's
+// Line and InputOffset after it, so that a split read, whose rows come
+// from range decoders, must give the tokens around the rows the serial
+// read's positions too.
 func tableTokens(data []byte, opts []Option, table func(*Decoder) ([]string, error)) ([]string, error) {
 	dec := NewBytesDecoder(data, opts...)
 	var out []string
+	inRows, depth := false, 0 // in the rows of a tabular array read here, at object depth
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
@@ -104,8 +109,24 @@ func tableTokens(data []byte, opts []Option, table func(*Decoder) ([]string, err
 		if err != nil {
 			return out, err
 		}
-		out = append(out, splitTokText(tok))
-		if table == nil || tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
+		text := splitTokText(tok)
+		switch k := tok.Kind(); {
+		case inRows && k == KindObjectStart:
+			depth++
+		case inRows && k == KindObjectEnd:
+			depth--
+		case inRows && k == KindArrayEnd && depth == 0:
+			inRows = false
+		}
+		if !inRows {
+			text += fmt.Sprintf("@%d:%d", dec.Line(), dec.InputOffset())
+		}
+		out = append(out, text)
+		if tok.Kind() != KindArrayStart || tok.Form() != FormTabular {
+			continue
+		}
+		if table == nil {
+			inRows, depth = true, 0
 			continue
 		}
 		rows, err := table(dec)
@@ -120,11 +141,12 @@ func tableTokens(data []byte, opts []Option, table func(*Decoder) ([]string, err
 // ArrayStart, up to its ArrayEnd and the io.EOF after it. A range that
 // fails ends with its error; when the line that ended the table is an
 // error (a key-value line at row depth), the rows end with the ArrayEnd
-// before it, as in the serial read.
+// before it and its position, as in the serial read.
 func rangeRows(t *testing.T, rd *Decoder) ([]string, error) {
 	t.Helper()
 	var rows []string
 	depth := 0
+	var end string // the ArrayEnd, with its position
 	for {
 		tok, err := rd.Token()
 		if err != nil {
@@ -134,6 +156,7 @@ func rangeRows(t *testing.T, rd *Decoder) ([]string, error) {
 			return rows, err
 		}
 		if tok.Kind() == KindArrayEnd && depth == 0 {
+			end = fmt.Sprintf("%s@%d:%d", splitTokText(tok), rd.Line(), rd.InputOffset())
 			break
 		}
 		switch tok.Kind() {
@@ -149,7 +172,7 @@ func rangeRows(t *testing.T, rd *Decoder) ([]string, error) {
 			t.Error("a token after the range's ArrayEnd")
 			err = io.ErrUnexpectedEOF
 		}
-		return append(rows, splitTokText(ArrayEndToken())), err
+		return append(rows, end), err
 	}
 	return rows, nil
 }
@@ -425,8 +448,8 @@ func TestSplitTableRangesEven(t *testing.T) {
 	}
 	for _, want := range all[len(all)-4:] {
 		tok, err := dec.Token()
-		if err != nil || splitTokText(tok) != want {
-			t.Fatalf("after the table: %s, %v; want %s", splitTokText(tok), err, want)
+		if got := fmt.Sprintf("%s@%d:%d", splitTokText(tok), dec.Line(), dec.InputOffset()); err != nil || got != want {
+			t.Fatalf("after the table: %s, %v; want %s", got, err, want)
 		}
 	}
 }
