@@ -27,7 +27,8 @@ func putRowAVX2(p unsafe.Pointer, cells []Value, dw uint64) (m, k int)
 // number below 10^8: it multiplies by ceil(2^52/10^(8-j)), but lane 0,
 // whose error would reach the next digit, multiplies by floor(2^52/10^8)
 // and adds what that leaves of 2^52, so that it errs upwards by less than
-// 10^-8. TestRowDigitConstants checks them for every number below 10^8.
+// 10^-8. TestRowDigitConstants checks them for every number below 10^8
+// (in its long form).
 var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
 	p := uint64(1)
 	for j := 7; j >= 0; j-- {
@@ -49,7 +50,8 @@ var rowDigitMul, rowDigitBias = func() (mul, bias [8]uint64) {
 // u*(ceil(2^k/d)-2^k/d)/2^k, less than 2^27/2^k < 1/(16d); ten times the
 // exact fraction is a multiple of 10/d, so at least 10/d below the next
 // whole number, and the digit comes out exact.
-// TestRowDigitConstants checks them for every number below 10^8.
+// TestRowDigitConstants checks them for every number below 10^8 (in its
+// long form).
 var rowDigitLanes = func() (c struct{ mul, mask, shift [8]uint64 }) {
 	d := uint64(1e8)
 	for j := range 8 {

@@ -163,8 +163,8 @@ GLOBL rowFloats<>(SB), RODATA|NOPTR, $72
 // lanes: lane j of Z20 holds about 2^52/10^(8-j) (rowDigitMul), so that
 // the low 52 bits of r times it, plus lane j of Z21 (rowDigitBias), are
 // the fraction of r/10^(8-j) in 52-bit fixed point, and the high bits of
-// ten times that fraction are digit j. Z24-Z27 are clobbered; t1 and t2,
-// which the AVX2 form clobbers, are left alone.
+// ten times that fraction are digit j. Z24-Z27 are clobbered; t1 and t2
+// are not used.
 #define DIGITS(r, t1, t2) DIGITSV(r, r, t1, t2)
 
 // DIGITSV is DIGITS of the low word of x (a register or a vector
@@ -294,9 +294,10 @@ quote64:
 // shifted right by k-1, is digit j. Y1's digits are moved up by 32 bits
 // and joined to Y13's, so that each 64-bit lane holds digits i and i+4,
 // and a VPSHUFB in each 128-bit half and an OR of the halves put the
-// eight in order. No step splits r in general registers first, which
-// keeps the chain from r to its digits short: the next cell's address
-// waits on it. Y1, Y2 and Y13 are clobbered; t1 and t2 are not used.
+// eight in order. Every step works on vectors, so the chain of
+// dependent steps from r to its digits is short, which counts because
+// the next cell's address waits on the digits' count. Y1, Y2 and Y13 are
+// clobbered; t1 and t2 are not used.
 #define DIGITS(r, t1, t2) \
 	VMOVQ        r, X13; \
 	DIGITSV(X13, r, t1, t2)

@@ -175,11 +175,12 @@ func (d *Decoder) newTable() (*Table, int, error) {
 
 // skipTable takes the decoder past t's rows: the line reader resumes at the
 // table's end, with the line count, the last content line and the current
-// line it would have after reading the rows. The table's scope stays open,
+// line it would have after reading the rows. Line and InputOffset stay
+// those of the header until the next token. The table's scope stays open,
 // its count taken as met (the last range checks it), so that it closes as
-// it would after its last row: at the next content line, which it is
-// indented less than the rows, or at the end of the input; its ArrayEnd
-// then has that line, or the last row, as the serial decoder's has.
+// it would after its last row: at the next content line, which is
+// indented less than the rows, or at the end of the input, where its
+// ArrayEnd has the last line read, as the serial decoder's has.
 func (d *Decoder) skipTable(t *Table) {
 	r := &t.Ranges[len(t.Ranges)-1]
 	num, off := r.after(t)
@@ -187,6 +188,7 @@ func (d *Decoder) skipTable(t *Table) {
 	d.cur = lineRef{num, off}
 	d.lr.keepOff = off
 	d.dropQueue()
+	d.began = true // the queue's tokens, the header's among them, are taken
 	f := &d.stack[len(d.stack)-1]
 	f.count = f.n
 	if t.Rows > 0 {

@@ -559,30 +559,55 @@ func TestParallelTableMatchesSerial(t *testing.T) {
 	})
 }
 
-// TestLineAcrossSplitTable requires SplitTable and StreamTable, which take
-// the decoder past a table's rows without returning them, to leave Line
-// and InputOffset those of the table's header, the last token returned.
+// TestLineAcrossSplitTable requires SplitTable, StreamTable and
+// ParallelTable, which take the decoder past a table's rows without
+// returning them, to leave Line and InputOffset those of the table's
+// header, the last token returned, until the next token: the table's
+// ArrayEnd, with the line that closes the table. The header is on the
+// first line too, whose tokens the decoder's first queue held.
 func TestLineAcrossSplitTable(t *testing.T) {
-	const doc = "x: 1\nt[2]{a,b}:\n  1,2\n  3,4\ny: 2\n"
-	for _, stream := range []bool{false, true} {
-		d := NewBytesDecoder([]byte(doc))
-		for range 5 { // {, x, 1, t, [
-			if _, err := d.Token(); err != nil {
+	cases := []struct {
+		doc               string
+		header, end       int   // lines
+		headerOff, endOff int64 // offsets
+	}{
+		{"x: 1\nt[2]{a,b}:\n  1,2\n  3,4\ny: 2\n", 2, 5, 5, 28},
+		{"t[2]{a,b}:\n  1,2\n  3,4\ny: 2\n", 1, 4, 0, 23},
+		{"[2]{a,b}:\n  1,2\n  3,4\n", 1, 3, 0, 16},
+	}
+	for _, c := range cases {
+		for _, how := range []string{"split", "stream", "parallel"} {
+			d := NewBytesDecoder([]byte(c.doc))
+			for {
+				tok, err := d.Token()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tok.Kind() == KindArrayStart {
+					break
+				}
+			}
+			var err error
+			switch how {
+			case "split":
+				_, err = d.SplitTable(1)
+			case "stream":
+				_, err = d.StreamTable(1, func(*Table, Range) bool { return true })
+			default:
+				err = ParallelTable(d, 1, 1, func() func(*Decoder, *int) bool {
+					return func(*Decoder, *int) bool { return false }
+				}, func(Range, *int) bool { return true })
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
-		line, off := d.Line(), d.InputOffset()
-		var err error
-		if stream {
-			_, err = d.StreamTable(1, func(*Table, Range) bool { return true })
-		} else {
-			_, err = d.SplitTable(1)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l, o := d.Line(), d.InputOffset(); line != 2 || off != 5 || l != line || o != off {
-			t.Errorf("stream %v: Line and InputOffset %d:%d after the header, %d:%d after the table, want 2:5 both", stream, line, off, l, o)
+			if l, o := d.Line(), d.InputOffset(); l != c.header || o != c.headerOff {
+				t.Errorf("%q, %s: Line and InputOffset %d:%d after the table, want the header's %d:%d", c.doc, how, l, o, c.header, c.headerOff)
+			}
+			tok, err := d.Token()
+			if l, o := d.Line(), d.InputOffset(); err != nil || tok.Kind() != KindArrayEnd || l != c.end || o != c.endOff {
+				t.Errorf("%q, %s: %v, %v at %d:%d after the table, want its ArrayEnd at %d:%d", c.doc, how, tok, err, l, o, c.end, c.endOff)
+			}
 		}
 	}
 }
