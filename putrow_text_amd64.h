@@ -18,6 +18,11 @@
 	MOVBLZX    (AX), R9
 	TESTB      $const_clsFirst, (R13)(R9*1)
 	JEQ        plain
+	// The first byte is one of clsFirst's, told apart as shapeOf does: a
+	// letter (t, f or n) may start a literal, a digit or '+' a number, and
+	// the others ('-', '#' and ' ', below '0') ask for quotes.
+	CMPB       R9, $0x61       // 'a'
+	JB         nonletter
 	VMOVQ      X0, R10         // the first 8 bytes, zero past the text
 	CMPQ       R10, $0x65757274 // "true"
 	JEQ        quote
@@ -26,19 +31,15 @@
 	MOVQ       $0x65736c6166, R11 // "false"
 	CMPQ       R10, R11
 	JEQ        quote
-	CMPB       R9, $0x2d       // '-'
-	JEQ        quote
-	CMPB       R9, $0x23       // '#'
-	JEQ        quote
-	CMPB       R9, $0x20       // ' '
-	JEQ        quote
-	CMPB       R9, $0x74       // 't'
-	JEQ        plain
-	CMPB       R9, $0x66       // 'f'
-	JEQ        plain
-	CMPB       R9, $0x6e       // 'n'
-	JEQ        plain
+	JMP        plain
 
+nonletter:
+	CMPB       R9, $0x2b       // '+'
+	JEQ        number
+	CMPB       R9, $0x30       // '0'
+	JB         quote
+
+number:
 	// A digit or '+': quoted if numericLike, that is if the text is
 	// [+]D+(.D+)?([eE][+-]?D+)? with D a digit. R10 has a bit for each
 	// byte that is not a digit, the zeros past the text included, so
