@@ -1287,7 +1287,9 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
 	if lo < 0 && !hyphen && e.started && pl.steps != nil &&
 		e.level+pl.stepDepth <= min(e.opts.maxDepth, cycleDepth) && useSteps {
-		return e.writeSteps(pl, p, d)
+		if ls := pl.laidAt(d*e.opts.indent, e.opts.indent); ls != nil {
+			return e.writeSteps(ls, p, d)
+		}
 	}
 	checked := !pl.keysBad // keyClash has run for v, or need not
 	indent := d * e.opts.indent
@@ -1398,30 +1400,27 @@ func (e *Encoder) writeFieldValue(f *encField, fp mem.Ptr, d int) error {
 // compare the two.
 var useSteps = true
 
-// writeSteps is writeStructFields for the struct at p, of plan pl, with
-// steps, all of whose fields are written at depth d and below, none the
-// first line of the document or of a list item. The caller has checked
-// that the steps' nesting stays within the encoder's depth limit and
-// short of the cycle check (writeFields), which the levels they open
-// would otherwise pass through enter and writeFields.
-func (e *Encoder) writeSteps(pl *encPlan, p mem.Ptr, d int) error {
+// writeSteps is writeStructFields for the struct at p, whose steps ls
+// holds laid out at the indentation of depth d, all of whose fields are
+// written at depth d and below, none the first line of the document or of
+// a list item. The caller has checked that the steps' nesting stays within
+// the encoder's depth limit and short of the cycle check (writeFields),
+// which the levels they open would otherwise pass through enter and
+// writeFields.
+func (e *Encoder) writeSteps(ls *laidSteps, p mem.Ptr, d int) error {
 	dw := delimWord(e.docMask)
-	in := e.opts.indent
 	limit := flushSize
 	if e.noFlush {
 		limit = math.MaxInt // Marshal keeps everything
 	}
 	b := e.b
-	steps := pl.steps
-	for i := range steps {
-		s := &steps[i]
-		indent := (d + int(s.rel)) * in
+	for i := range ls.steps {
+		s := &ls.steps[i]
 		var q mem.Ptr
 		var o int
-		b, q, o = spare(b, indent+len(s.lit)+fieldLineRoom, false)
-		b = b[:o+putFieldLine(q, indent, s.lit)]
+		b, q, o = spare(b, len(s.text)+textRoom, false)
+		b = b[:o+putText(q, s.text)]
 		fp := p.Offset(s.off)
-		// A stepOpen's line is all of it: its fields are the next steps.
 		switch s.op {
 		case stepString:
 			b = appendStrW(b, *mem.As[string](fp), dw)

@@ -1086,6 +1086,25 @@ func putFieldLine(p mem.Ptr, n int, lit []byte) int {
 	return n + 1 + len(lit)
 }
 
+// padText returns a copy of t that putText may read a word at a time.
+func padText(t []byte) []byte {
+	return append(make([]byte, 0, (len(t)+7)&^7), t...)
+}
+
+// textRoom is the room putText needs beyond the text it writes.
+const textRoom = 8
+
+// putText writes t, padded as padText pads it, at p, and returns its
+// length. It stores whole words, so p must have room for textRoom more
+// bytes than it writes.
+func putText(p mem.Ptr, t []byte) int {
+	s := mem.BytesData(t)
+	for i := 0; i < len(t); i += 8 {
+		p.Store64(i, s.Load64(i))
+	}
+	return len(t)
+}
+
 // appendDelimSym appends the delimiter symbol of a bracket segment (§6):
 // nothing for a comma.
 func appendDelimSym(b []byte, d Delimiter) []byte {

@@ -154,6 +154,9 @@ type encPlan struct {
 	// below the struct's fields.
 	steps     []encStep
 	stepDepth int
+	// laid holds the steps laid out at the indentations they were written
+	// at (laidAt), up to laidSlots of them.
+	laid [laidSlots]atomic.Pointer[laidSteps]
 
 	// Static objects (shapeObj): the leaf cells in depth-first order with
 	// offsets from the struct's start, and the depth of nested groups.
@@ -201,6 +204,68 @@ type encStep struct {
 	f   *encField
 	rel int32
 	op  stepOp
+}
+
+// laidSteps is a struct's steps laid out at one indentation: a step's
+// text is its whole field line up to its value (LF, indentation, key),
+// after the lines of the objects that open before it (stepOpen), so that
+// writeSteps copies one text for each value and none for an open line.
+type laidSteps struct {
+	base, unit int // the spaces before the struct's own fields, and per level
+	steps      []laidStep
+}
+
+// laidStep is an encStep other than a stepOpen, with its text laid out.
+type laidStep struct {
+	text []byte // padded as putText reads it
+	off  uintptr
+	f    *encField
+	rel  int32
+	op   stepOp
+}
+
+// laidSlots is how many indentations a plan keeps its steps laid out at. A
+// type written at more is written at the others by writeStructFields' own
+// loop, so that no layout is made per value.
+const laidSlots = 4
+
+// laidAt returns the plan's steps laid out with base spaces before the
+// struct's own fields and unit spaces a level, making them if a slot is
+// free, and nil when every slot holds another indentation.
+func (pl *encPlan) laidAt(base, unit int) *laidSteps {
+	for i := range pl.laid {
+		ls := pl.laid[i].Load()
+		if ls == nil {
+			ls = pl.layOut(base, unit)
+			if pl.laid[i].CompareAndSwap(nil, ls) {
+				return ls
+			}
+			ls = pl.laid[i].Load() // another goroutine filled the slot
+		}
+		if ls.base == base && ls.unit == unit {
+			return ls
+		}
+	}
+	return nil
+}
+
+// layOut lays out the plan's steps (laidSteps). Every stepOpen has a step
+// after it, the first of its object's fields (a static object and a struct
+// of fields always written have at least one), whose text takes its line.
+func (pl *encPlan) layOut(base, unit int) *laidSteps {
+	ls := &laidSteps{base: base, unit: unit}
+	var text []byte
+	for _, s := range pl.steps {
+		text = append(text, '\n')
+		text = appendIndent(text, base+int(s.rel)*unit)
+		text = append(text, s.lit...)
+		if s.op == stepOpen {
+			continue
+		}
+		ls.steps = append(ls.steps, laidStep{text: padText(text), off: s.off, f: s.f, rel: s.rel, op: s.op})
+		text = text[:0]
+	}
+	return ls
 }
 
 // stepOp is what writes the value of a step's field.
@@ -433,7 +498,8 @@ func (pl *encPlan) kindOf(b *planBuild[encPlan], t reflect.Type) {
 // and none of whose keys has bad bytes replaced: its fields in order, each
 // nested static object or struct of fields always written (formStatic,
 // formStruct) followed by its own steps, one level deeper, unless it has
-// such keys. writeSteps writes them as writeStructFields would.
+// such keys. writeSteps writes them, laid out at the indentation they are
+// written at (laidAt), as writeStructFields would.
 func (pl *encPlan) buildSteps() {
 	if !pl.allPresent || pl.keysBad || len(pl.fields) == 0 {
 		return

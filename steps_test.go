@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -181,5 +182,72 @@ func TestStepsLong(t *testing.T) {
 	}
 	if a.Len() < 2*flushSize {
 		t.Fatalf("document of %d bytes, want more than %d", a.Len(), 2*flushSize)
+	}
+}
+
+// laidOnly is written only by TestLaidStepsSlots, so that its plan's
+// slots start empty there.
+type laidOnly struct {
+	A string
+	B struct {
+		C int
+		D struct{ E bool }
+	}
+	F struct{ G struct{} }
+}
+
+// TestLaidStepsSlots writes one struct type at more indentations than a
+// plan keeps laid out: the first laidSlots fill the slots and are written
+// by writeSteps, the others by writeStructFields' own loop, and all match
+// the text written without steps.
+func TestLaidStepsSlots(t *testing.T) {
+	var v laidOnly
+	v.A, v.B.C, v.B.D.E = "a b", -7, true
+	pl := encPlanOf(reflect.TypeOf(v))
+	if pl.steps == nil {
+		t.Fatal("laidOnly has no steps")
+	}
+	type at struct{ depth, unit int }
+	var seen []at
+	for unit := 1; unit <= 3; unit++ {
+		for depth := 1; depth <= 3; depth++ {
+			// v under depth keys: its fields at depth.
+			var x any = v
+			for range depth {
+				x = map[string]any{"k": x}
+			}
+			run := func(steps bool) string {
+				defer func(old bool) { useSteps = old }(useSteps)
+				useSteps = steps
+				out, err := Marshal(x, WithIndent(unit))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(out)
+			}
+			if got, want := run(true), run(false); got != want {
+				t.Fatalf("depth %d, indent %d: with steps:\n%s\nwithout:\n%s", depth, unit, got, want)
+			}
+			seen = append(seen, at{depth, unit})
+		}
+	}
+	for i, s := range seen {
+		ls := pl.laidAt(s.depth*s.unit, s.unit)
+		if i < laidSlots && (ls == nil || ls.base != s.depth*s.unit || ls.unit != s.unit) {
+			t.Fatalf("indentation %d (%+v): not laid out in a slot", i, s)
+		}
+		if i >= laidSlots && ls != nil {
+			t.Fatalf("indentation %d (%+v): laid out, with %d slots", i, s, laidSlots)
+		}
+	}
+	// An open line is laid out in the text of the step after it: B's in
+	// C's, D's in E's, F's in G's (an empty struct, written as a value).
+	ls := pl.laidAt(seen[0].depth*seen[0].unit, seen[0].unit)
+	var texts []string
+	for _, s := range ls.steps {
+		texts = append(texts, string(s.text))
+	}
+	if got, want := strings.Join(texts, "|"), "\n A: |\n B:\n  C: |\n  D:\n   E: |\n F:\n  G"; got != want {
+		t.Fatalf("laid texts %q, want %q", got, want)
 	}
 }
