@@ -1285,10 +1285,10 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 // collector runs. A struct with steps (buildSteps) is written by
 // writeSteps where it can be.
 func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
-	if lo < 0 && !hyphen && e.started && pl.steps != nil &&
+	if lo < 0 && e.started && pl.steps != nil &&
 		e.level+pl.stepDepth <= min(e.opts.maxDepth, cycleDepth) && useSteps {
-		if ls := pl.laidAt(d*e.opts.indent, e.opts.indent); ls != nil {
-			return e.writeSteps(ls, p, d)
+		if ls := pl.laidAt(d*e.opts.indent, e.opts.indent); ls != nil && (!hyphen || ls.hyphen != nil) {
+			return e.writeSteps(ls, p, d, hyphen)
 		}
 	}
 	checked := !pl.keysBad // keyClash has run for v, or need not
@@ -1402,24 +1402,32 @@ var useSteps = true
 
 // writeSteps is writeStructFields for the struct at p, whose steps ls
 // holds laid out at the indentation of depth d, all of whose fields are
-// written at depth d and below, none the first line of the document or of
-// a list item. The caller has checked that the steps' nesting stays within
-// the encoder's depth limit and short of the cycle check (writeFields),
-// which the levels they open would otherwise pass through enter and
-// writeFields.
-func (e *Encoder) writeSteps(ls *laidSteps, p mem.Ptr, d int) error {
+// written at depth d and below, none the first line of the document; with
+// hyphen, the struct is a list item, whose first field is on the hyphen
+// line. The caller has checked that the steps' nesting stays within the
+// encoder's depth limit and short of the cycle check (writeFields), which
+// the levels they open would otherwise pass through enter and writeFields.
+func (e *Encoder) writeSteps(ls *laidSteps, p mem.Ptr, d int, hyphen bool) error {
 	dw := delimWord(e.docMask)
 	limit := flushSize
 	if e.noFlush {
 		limit = math.MaxInt // Marshal keeps everything
 	}
 	b := e.b
+	first := ls.steps[0].text
+	if hyphen {
+		first = ls.hyphen
+	}
 	for i := range ls.steps {
 		s := &ls.steps[i]
+		text := s.text
+		if i == 0 {
+			text = first
+		}
 		var q mem.Ptr
 		var o int
-		b, q, o = spare(b, len(s.text)+textRoom, false)
-		b = b[:o+putText(q, s.text)]
+		b, q, o = spare(b, len(text)+textRoom, false)
+		b = b[:o+putText(q, text)]
 		fp := p.Offset(s.off)
 		switch s.op {
 		case stepString:

@@ -213,6 +213,9 @@ type encStep struct {
 type laidSteps struct {
 	base, unit int // the spaces before the struct's own fields, and per level
 	steps      []laidStep
+	// hyphen is the first step's text for a list item, whose first field
+	// is on the hyphen line one level up (§10), when base allows one.
+	hyphen []byte
 }
 
 // laidStep is an encStep other than a stepOpen, with its text laid out.
@@ -264,6 +267,12 @@ func (pl *encPlan) layOut(base, unit int) *laidSteps {
 		}
 		ls.steps = append(ls.steps, laidStep{text: padText(text), off: s.off, f: s.f, rel: s.rel, op: s.op})
 		text = text[:0]
+	}
+	if base >= unit {
+		// The first line, "\n" and base spaces, as the hyphen line.
+		h := appendIndent([]byte{'\n'}, base-unit)
+		h = append(h, '-', ' ')
+		ls.hyphen = padText(append(h, ls.steps[0].text[1+base:]...))
 	}
 	return ls
 }

@@ -251,3 +251,54 @@ func TestLaidStepsSlots(t *testing.T) {
 		t.Fatalf("laid texts %q, want %q", got, want)
 	}
 }
+
+// laidItem's first field opens an object, so that as a list item its
+// hyphen line is laid out with the line of the field after it.
+type laidItem struct {
+	A struct {
+		B string
+		C struct{ D int }
+	}
+	E bool
+}
+
+// TestLaidStepsListItems writes structs with steps as list items, whose
+// first line is the hyphen line (laidSteps.hyphen), at several depths and
+// indentations, the first field a value or an object: the same text as
+// without steps.
+func TestLaidStepsListItems(t *testing.T) {
+	var a laidOnly
+	a.A, a.B.C = "x", 3
+	var b laidItem
+	b.A.B, b.A.C.D, b.E = "y:z", -1, true
+	for unit := 1; unit <= 4; unit++ {
+		for depth := 0; depth <= 2; depth++ {
+			for _, list := range []any{[]laidOnly{a, a}, []laidItem{b, b}, []any{b, 1, a}} {
+				x := list
+				for range depth {
+					x = map[string]any{"k": x}
+				}
+				run := func(steps bool) string {
+					defer func(old bool) { useSteps = old }(useSteps)
+					useSteps = steps
+					out, err := Marshal(x, WithIndent(unit))
+					if err != nil {
+						t.Fatal(err)
+					}
+					return string(out)
+				}
+				if got, want := run(true), run(false); got != want {
+					t.Fatalf("%T at depth %d, indent %d: with steps:\n%s\nwithout:\n%s", list, depth, unit, got, want)
+				}
+			}
+		}
+	}
+	// The hyphen line of a laidItem at indent 2, its fields at depth 2.
+	ls := encPlanOf(reflect.TypeOf(b)).laidAt(4, 2)
+	if ls == nil {
+		t.Fatal("laidItem not laid out at indent 2, depth 2")
+	}
+	if got, want := string(ls.hyphen), "\n  - A:\n      B: "; got != want {
+		t.Fatalf("hyphen text %q, want %q", got, want)
+	}
+}
