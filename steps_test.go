@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -185,8 +186,7 @@ func TestStepsLong(t *testing.T) {
 	}
 }
 
-// laidOnly is written only by TestLaidStepsSlots, so that its plan's
-// slots start empty there.
+// laidOnly is a struct with steps for the tests of laid-out steps.
 type laidOnly struct {
 	A string
 	B struct {
@@ -196,6 +196,16 @@ type laidOnly struct {
 	F struct{ G struct{} }
 }
 
+// emptySlots forgets the layouts of the plan of v's type, so that a test
+// fills its slots in an order of its own.
+func emptySlots(v any) *encPlan {
+	pl := encPlanOf(reflect.TypeOf(v))
+	for i := range pl.laid {
+		pl.laid[i].Store(nil)
+	}
+	return pl
+}
+
 // TestLaidStepsSlots writes one struct type at more indentations than a
 // plan keeps laid out: the first laidSlots fill the slots and are written
 // by writeSteps, the others by writeStructFields' own loop, and all match
@@ -203,7 +213,7 @@ type laidOnly struct {
 func TestLaidStepsSlots(t *testing.T) {
 	var v laidOnly
 	v.A, v.B.C, v.B.D.E = "a b", -7, true
-	pl := encPlanOf(reflect.TypeOf(v))
+	pl := emptySlots(v)
 	if pl.steps == nil {
 		t.Fatal("laidOnly has no steps")
 	}
@@ -252,53 +262,128 @@ func TestLaidStepsSlots(t *testing.T) {
 	}
 }
 
-// laidItem's first field opens an object, so that as a list item its
-// hyphen line is laid out with the line of the field after it.
+// laidItem's first field opens two objects, so that as a list item its
+// hyphen line is laid out with the lines of the fields after it; its slice
+// field makes a slice of it a list rather than a table.
 type laidItem struct {
 	A struct {
-		B string
-		C struct{ D int }
+		B struct{ C string }
+		D int
 	}
-	E bool
+	E []string
+}
+
+// laidRows' first field is a table, written by writeFieldValue after the
+// hyphen line's key.
+type laidRows struct {
+	R []stepsLeaf
+	S struct{ T int }
 }
 
 // TestLaidStepsListItems writes structs with steps as list items, whose
 // first line is the hyphen line (laidSteps.hyphen), at several depths and
-// indentations, the first field a value or an object: the same text as
-// without steps.
+// indentations (one past the length of the spaces constant), the first
+// field a value, two objects or a table, each with its slots emptied so
+// that writeSteps writes it: the same text as without steps, through
+// Marshal and through Encode past its flush size.
 func TestLaidStepsListItems(t *testing.T) {
 	var a laidOnly
 	a.A, a.B.C = "x", 3
 	var b laidItem
-	b.A.B, b.A.C.D, b.E = "y:z", -1, true
-	for unit := 1; unit <= 4; unit++ {
+	b.A.B.C, b.A.D, b.E = "y:z", -1, []string{"e"}
+	c := laidRows{R: []stepsLeaf{{S: "r", I: 1}, {S: "s", B: true}}}
+	c.S.T = 9
+	many := make([]laidItem, flushSize/16)
+	for i := range many {
+		many[i] = b
+		many[i].A.D = i
+	}
+	run := func(steps bool, x any, unit int) (string, string) {
+		defer func(old bool) { useSteps = old }(useSteps)
+		useSteps = steps
+		out, err := Marshal(x, WithIndent(unit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w bytes.Buffer
+		if err := NewEncoder(&w, WithIndent(unit)).Encode(x); err != nil {
+			t.Fatal(err)
+		}
+		return string(out), w.String()
+	}
+	for _, unit := range []int{1, 2, 3, 4, len(spaces) + 1} {
 		for depth := 0; depth <= 2; depth++ {
-			for _, list := range []any{[]laidOnly{a, a}, []laidItem{b, b}, []any{b, 1, a}} {
+			for _, list := range []any{[]laidOnly{a, a}, []laidItem{b, b}, []laidRows{c, c}, []any{b, 1, a, c}, many} {
 				x := list
 				for range depth {
 					x = map[string]any{"k": x}
 				}
-				run := func(steps bool) string {
-					defer func(old bool) { useSteps = old }(useSteps)
-					useSteps = steps
-					out, err := Marshal(x, WithIndent(unit))
-					if err != nil {
-						t.Fatal(err)
-					}
-					return string(out)
+				for _, v := range []any{a, b, c} {
+					emptySlots(v)
 				}
-				if got, want := run(true), run(false); got != want {
-					t.Fatalf("%T at depth %d, indent %d: with steps:\n%s\nwithout:\n%s", list, depth, unit, got, want)
+				m1, e1 := run(true, x, unit)
+				// The items' fields are two levels below the list's
+				// header, which is at the root for depths 0 and 1.
+				base := (max(depth, 1) + 1) * unit
+				for _, v := range []any{a, b, c} {
+					if pl := encPlanOf(reflect.TypeOf(v)); pl.laid[0].Load() == nil && strings.Contains(fmt.Sprintf("%T", list), fmt.Sprintf("%T", v)) {
+						t.Fatalf("%T at depth %d, indent %d: %T not laid out", list, depth, unit, v)
+					} else if ls := pl.laid[0].Load(); ls != nil && (ls.base != base || ls.unit != unit) {
+						t.Fatalf("%T at depth %d, indent %d: %T laid out at %d, %d; want %d, %d", list, depth, unit, v, ls.base, ls.unit, base, unit)
+					}
+				}
+				m0, e0 := run(false, x, unit)
+				if m1 != m0 || e1 != e0 {
+					t.Fatalf("%T at depth %d, indent %d: Marshal with steps:\n%s\nwithout:\n%s", list, depth, unit, m1, m0)
 				}
 			}
 		}
 	}
-	// The hyphen line of a laidItem at indent 2, its fields at depth 2.
-	ls := encPlanOf(reflect.TypeOf(b)).laidAt(4, 2)
-	if ls == nil {
-		t.Fatal("laidItem not laid out at indent 2, depth 2")
-	}
-	if got, want := string(ls.hyphen), "\n  - A:\n      B: "; got != want {
+	// The hyphen line of a laidItem with its fields at depth 2, indent 2.
+	ls := emptySlots(b).laidAt(4, 2)
+	if got, want := string(ls.hyphen), "\n  - A:\n      B:\n        C: "; got != want {
 		t.Fatalf("hyphen text %q, want %q", got, want)
+	}
+}
+
+// TestLaidStepsConcurrent writes one type at more indentations than it has
+// slots from several goroutines at once, its slots empty: every text is
+// the one written without steps, whichever goroutine laid out a slot.
+func TestLaidStepsConcurrent(t *testing.T) {
+	var v laidOnly
+	v.A, v.B.C = "c", 1
+	x := map[string]any{"k": []any{v, v}}
+	const units = 6
+	var want [units]string
+	defer func(old bool) { useSteps = old }(useSteps)
+	useSteps = false
+	for u := range want {
+		out, err := Marshal(x, WithIndent(u+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[u] = string(out)
+	}
+	useSteps = true
+	emptySlots(v)
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				u := (g + i) % units
+				if out, err := Marshal(x, WithIndent(u+1)); err != nil || string(out) != want[u] {
+					errs <- fmt.Sprintf("goroutine %d, indent %d: %v\n%s", g, u+1, err, out)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Fatal(e)
 	}
 }
