@@ -1287,7 +1287,7 @@ func (e *Encoder) writeMembers(v *objView, d int, hyphen bool) error {
 func (e *Encoder) writeStructFields(pl *encPlan, p mem.Ptr, lo, n, d int, hyphen bool) error {
 	if lo < 0 && e.started && pl.steps != nil &&
 		e.level+pl.stepDepth <= min(e.opts.maxDepth, cycleDepth) && useSteps {
-		if ls := pl.laidAt(d*e.opts.indent, e.opts.indent); ls != nil && (!hyphen || ls.hyphen != nil) {
+		if ls := pl.laidAt(d*e.opts.indent, e.opts.indent); ls != nil && (!hyphen || ls.items != nil) {
 			return e.writeSteps(ls, p, d, hyphen)
 		}
 	}
@@ -1414,20 +1414,16 @@ func (e *Encoder) writeSteps(ls *laidSteps, p mem.Ptr, d int, hyphen bool) error
 		limit = math.MaxInt // Marshal keeps everything
 	}
 	b := e.b
-	first := ls.steps[0].text
+	steps := ls.steps
 	if hyphen {
-		first = ls.hyphen
+		steps = ls.items
 	}
-	for i := range ls.steps {
-		s := &ls.steps[i]
-		text := s.text
-		if i == 0 {
-			text = first
-		}
+	for i := range steps {
+		s := &steps[i]
 		var q mem.Ptr
 		var o int
-		b, q, o = spare(b, len(text)+textRoom, false)
-		b = b[:o+putText(q, text)]
+		b, q, o = spare(b, len(s.text)+textRoom, false)
+		b = b[:o+putText(q, s.text)]
 		fp := p.Offset(s.off)
 		switch s.op {
 		case stepString:

@@ -1046,10 +1046,10 @@ func appendIndent(b []byte, n int) []byte {
 }
 
 // fieldLit returns a struct field's text before its value, the key and
-// what follows it in form f (encField.lit), padded so that putFieldLine
-// may read it a word at a time, and its first 16 bytes whatever its length.
+// what follows it in form f (encField.lit), padded so that putText may
+// read it a word at a time.
 func fieldLit(key []byte, f fieldForm) []byte {
-	t := make([]byte, 0, max(len(key)+2+8, 16))
+	t := make([]byte, 0, len(key)+2+8)
 	t = append(t, key...)
 	switch f {
 	case formPrim:
@@ -1065,28 +1065,21 @@ const fieldLineRoom = 16
 
 // putFieldLine writes, at p, the start of a field line: LF, n spaces of
 // indentation and the field's text lit (fieldLit), and returns its
-// length. It stores whole words, the first two of the indentation and of
-// lit whatever their lengths, so p must have room for fieldLineRoom more
-// bytes than it writes, and lit must be padded as fieldLit pads it: a
-// field line, the most common line of a nested document, costs a few
-// stores rather than three appends.
+// length. It stores whole words, the first two of the indentation
+// whatever its length, and lit as putText does, so p must have room for
+// fieldLineRoom more bytes than it writes: a field line, the most common
+// line of a nested document, costs a few stores rather than three appends.
 func putFieldLine(p mem.Ptr, n int, lit []byte) int {
 	p.Store64(0, '\n'|' '*(lo8&^0xff))
 	p.Store64(8, ' '*lo8)
 	for i := 16; i <= n; i += 8 {
 		p.Store64(i, ' '*lo8)
 	}
-	q := p.Add(n + 1)
-	s := mem.BytesData(lit)
-	q.Store64(0, s.Load64(0))
-	q.Store64(8, s.Load64(8))
-	for i := 16; i < len(lit); i += 8 {
-		q.Store64(i, s.Load64(i))
-	}
-	return n + 1 + len(lit)
+	return n + 1 + putText(p.Add(n+1), lit)
 }
 
-// padText returns a copy of t that putText may read a word at a time.
+// padText returns a copy of t that putText may read a word at a time: its
+// capacity is its length rounded up to a whole word.
 func padText(t []byte) []byte {
 	return append(make([]byte, 0, (len(t)+7)&^7), t...)
 }
@@ -1094,8 +1087,8 @@ func padText(t []byte) []byte {
 // textRoom is the room putText needs beyond the text it writes.
 const textRoom = 8
 
-// putText writes t, padded as padText pads it, at p, and returns its
-// length. It stores whole words, so p must have room for textRoom more
+// putText writes t, whose capacity reaches its length rounded up to a
+// whole word (padText, fieldLit), at p, and returns its length. It stores whole words, so p must have room for textRoom more
 // bytes than it writes.
 func putText(p mem.Ptr, t []byte) int {
 	s := mem.BytesData(t)

@@ -191,7 +191,7 @@ type encField struct {
 	// lit is the text of a field line after its indentation and before
 	// its value: the key, and ": " for formPrim or ":" for formStatic
 	// (nothing for formOther, whose value starts with what it needs),
-	// padded for putFieldLine.
+	// padded for putText.
 	lit []byte
 }
 
@@ -213,18 +213,16 @@ type encStep struct {
 type laidSteps struct {
 	base, unit int // the spaces before the struct's own fields, and per level
 	steps      []laidStep
-	// hyphen is the first step's text for a list item, whose first field
-	// is on the hyphen line one level up (§10), when base allows one.
-	hyphen []byte
+	// items are the steps of a list item, whose first field is on the
+	// hyphen line one level up (§10): steps but for the first text, when
+	// base allows one, else nil.
+	items []laidStep
 }
 
 // laidStep is an encStep other than a stepOpen, with its text laid out.
 type laidStep struct {
+	encStep
 	text []byte // padded as putText reads it
-	off  uintptr
-	f    *encField
-	rel  int32
-	op   stepOp
 }
 
 // laidSlots is how many indentations a plan keeps its steps laid out at. A
@@ -265,14 +263,15 @@ func (pl *encPlan) layOut(base, unit int) *laidSteps {
 		if s.op == stepOpen {
 			continue
 		}
-		ls.steps = append(ls.steps, laidStep{text: padText(text), off: s.off, f: s.f, rel: s.rel, op: s.op})
+		ls.steps = append(ls.steps, laidStep{encStep: s, text: padText(text)})
 		text = text[:0]
 	}
 	if base >= unit {
 		// The first line, "\n" and base spaces, as the hyphen line.
 		h := appendIndent([]byte{'\n'}, base-unit)
 		h = append(h, '-', ' ')
-		ls.hyphen = padText(append(h, ls.steps[0].text[1+base:]...))
+		ls.items = slices.Clone(ls.steps)
+		ls.items[0].text = padText(append(h, ls.steps[0].text[1+base:]...))
 	}
 	return ls
 }

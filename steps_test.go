@@ -341,7 +341,7 @@ func TestLaidStepsListItems(t *testing.T) {
 	}
 	// The hyphen line of a laidItem with its fields at depth 2, indent 2.
 	ls := emptySlots(b).laidAt(4, 2)
-	if got, want := string(ls.hyphen), "\n  - A:\n      B:\n        C: "; got != want {
+	if got, want := string(ls.items[0].text), "\n  - A:\n      B:\n        C: "; got != want {
 		t.Fatalf("hyphen text %q, want %q", got, want)
 	}
 }
