@@ -41,15 +41,15 @@ func pooledDecoder(data []byte, opts []Option) *Decoder {
 // buffers, emptied, and nothing else: no view of the document it read
 // (of data, which the caller may change or free as soon as Unmarshal
 // returns), no state of it. The buffers kept are those whose contents are
-// rewritten before they are read; the ones that may hold views (the
-// general token queue) are cleared to their capacity. Whatever is not
-// named here starts from zero, as in a Decoder just made, so state added
-// to Decoder later is never carried from one document to the next.
+// rewritten before they are read; the token queue's memory may hold stale
+// views, but the collector does not scan it (queueMemory), so they keep
+// nothing alive. Whatever is not named here starts from zero, as in a
+// Decoder just made, so state added to Decoder later is never carried from
+// one document to the next.
 func recycle(d *Decoder) {
 	d.generalQueue() // d.queue may view the fast queue's memory
-	q := d.queue
-	clear(q[:cap(q)])
-	n := Decoder{queue: q[:0]}
+	// The queue's memory: words the collector does not scan (queueMemory).
+	n := Decoder{queue: d.queue[:0]}
 	n.fast.mem = d.fast.mem // words the collector does not scan; rewritten before they are read
 	n.stack = d.stack[:0]   // frames: counts, and key sets of copied keys, reset by push
 	n.scratch = d.scratch[:0]

@@ -49,6 +49,9 @@ type Decoder struct {
 
 	seps    []int32 // unquoted delimiters of the current line (scanLine)
 	scratch []byte  // unescaped strings of the current line
+	// scratchPins holds the arrays scratch outgrew while the queue may
+	// view them (scratchRoom).
+	scratchPins [][]byte
 	// blank is the first blank line since the last content line (num 0
 	// when there is none), for the error of a blank line inside an array.
 	blank lineRef
@@ -157,9 +160,10 @@ func (d *Decoder) Token() (Token, error) {
 // of a tabular array, typed many at a time), and nil otherwise; the next
 // Token call then returns the token after the row. A caller that reads a
 // table row by row may call Row before each row and fall back to Token
-// when it returns nil. The slice is the decoder's own memory, and it and
-// its tokens are valid only until the next call to Row or Token: copy a
-// token (or Clone it, to keep its text) to keep it longer.
+// when it returns nil. The slice is the decoder's own memory, which the
+// caller must not write to, and it and its tokens are valid only until the
+// next call to Row or Token: copy a token (or Clone it, to keep its text)
+// to keep it longer.
 func (d *Decoder) Row() []Token {
 	per := d.bulk.per
 	if !d.inFast || d.qi+per > len(d.queue) || d.qi%per != 0 {
@@ -178,7 +182,8 @@ func (d *Decoder) fillQueue() {
 		d.began = true // the queue's tokens have all been taken
 	}
 	if err := d.refill(); err != nil {
-		d.queue = append(d.queue[:0], Token{})
+		d.rowKept = false // the placeholder takes the kept row's place
+		d.queue = appendToken(d.queue[:0], Token{})
 		d.qi = 0
 		d.qerr = err
 	}
@@ -303,7 +308,7 @@ func (d *Decoder) refill() error {
 				// since it stopped (the fast path's rows): a run may take
 				// the next lines before any step. The queue is empty, so
 				// nothing views scratch (readLine empties it too).
-				d.scratch = d.scratch[:0]
+				d.resetScratch()
 				d.runLines()
 				ran = true
 				if len(d.queue) > 0 {
@@ -352,7 +357,7 @@ func (d *Decoder) longErr(f *frame, one, many string) error {
 
 func (d *Decoder) emit(t Token) {
 	d.rowKept = false
-	d.queue = append(d.queue, t)
+	d.queue = appendToken(d.queue, t)
 }
 
 // step reads the next line and turns it into pending tokens: the next
@@ -402,7 +407,7 @@ func (d *Decoder) step() error {
 // input it finishes the document (finish).
 func (d *Decoder) readLine() (content bool, err error) {
 	ln := &d.line
-	d.scratch = d.scratch[:0]
+	d.resetScratch()
 	d.cells = d.cells[:0]
 	d.ci = 0
 	err = d.lr.readLine(ln)
@@ -659,7 +664,7 @@ func (d *Decoder) key(raw []byte, col int) ([]byte, error) {
 	s, e := trimSpan(raw, 0, len(raw))
 	k := raw[s:e]
 	if len(k) > 0 && k[0] == '"' {
-		u, next, bad, err := unquote(k, &d.scratch)
+		u, next, bad, err := d.unquote(k)
 		if err != nil {
 			return nil, d.syntaxErr(col+s+bad, err)
 		}

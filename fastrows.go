@@ -126,10 +126,10 @@ func (d *Decoder) bulkRows() bool {
 	// Escaped cells are decoded into scratch, which must not move while
 	// the queue holds views into it (see fastQueue); unescaping never
 	// makes a text longer.
+	d.resetScratch()
 	if cap(d.scratch) < len(src) {
 		d.scratch = make([]byte, 0, max(len(src), bulkWinMax)) // once: windows grow up to bulkWinMax
 	}
-	d.scratch = d.scratch[:0]
 	d.bulk.validTo, d.bulk.rowByRow = 0, false
 	d.bulk.ts.validTo = 0
 	rows, ls, k := 0, 0, 0

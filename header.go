@@ -141,6 +141,10 @@ type headerError struct {
 // parseHeader parses a header on the current line into h (see parse), with
 // the line's unescaped strings in d.scratch.
 func (d *Decoder) parseHeader(text []byte, bracket int, h *header) (isHeader bool, herr headerError) {
+	// parse unquotes the key and then the field names into scratch, each
+	// a piece of text, and none of them may move what the key's token
+	// views: scratch takes room for the whole text first.
+	d.scratchRoom(len(text))
 	return d.headerParser.parse(text, bracket, h, &d.scratch)
 }
 

@@ -36,12 +36,15 @@ import (
 //
 // The queued tokens are views into the line reader's buffer, which does not
 // move until the queue is empty (it refills only from step), and into
-// scratch, which readLine empties only when the queue is empty; the queue
-// is the general queue, memory the collector scans, so scratch may grow. A
-// run never starts beside the lazy sources of a line (rowChunk, inlineChunk)
-// or the fast path's queue, and the only headers it reads are those of
-// inline primitive arrays (runArray), which have no field list, so the
-// field list of a header token in the queue stays where it is.
+// scratch, which readLine empties only when the queue is empty; an array
+// scratch outgrows in a run is kept until then (scratchRoom), as the
+// collector does not scan the queue's memory (queueMemory). A run never
+// starts beside the lazy sources of a line (rowChunk, inlineChunk) or the
+// fast path's queue. The headers it reads are those of inline primitive
+// arrays (runArray), which have no field list, and those of tables whose
+// fields segment the header parser has seen (runTable), whose field lists
+// stay in the parser's memory until step parses a header, after the queue
+// is empty.
 
 // runTokens is the most tokens a run queues: it bounds the general queue's
 // memory.
@@ -232,7 +235,7 @@ lines:
 		case v[0] != '"':
 			t = runValue(buf, v)
 		default:
-			s, next, _, err := unquote(v, &d.scratch)
+			s, next, _, err := d.unquote(v)
 			if err != nil || next != len(v) {
 				break lines // step reports the error
 			}
@@ -263,35 +266,37 @@ lines:
 
 		// The line is taken: the general path's steps, without their checks.
 		num++
-		q := d.runTake(top, pos, end-pos, num, sp)
+		d.runTake(top, pos, end-pos, num, sp)
+		d.queueRoom(4) // the most tokens a line adds but its values
+		q := d.queue
 		pos = e + 1
 		if row {
 			f.count++
-			q = append(q, KeyToken(k))
+			q = pushToken(q, KeyToken(k))
 			base := len(q)
-			q = append(q, d.rowTmpl...)
+			q = appendTokens(q, d.rowTmpl...)
 			r := q[base:]
 			for c, at := range d.cellAt {
-				r[at] = d.vals[c]
+				setToken(r, int(at), d.vals[c])
 			}
 			d.queue = q
 			continue
 		}
 		if item {
 			f.count++
-			q = append(q, ObjectStartToken())
+			q = pushToken(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
 			if strict {
 				f.keys.addWords(k, kw) // the first key of the new object: no look-up, the set is empty
 			}
 			depth++
 		}
-		q = append(q, KeyToken(k))
+		q = pushToken(q, KeyToken(k))
 		switch {
 		case hk == runInline:
-			q = append(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
-			q = append(q, d.vals...)
-			q = append(q, ArrayEndToken())
+			q = pushToken(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
+			q = appendTokens(q, d.vals...)
+			q = appendToken(q, ArrayEndToken())
 		case hk != runNone:
 			d.queue = q
 			rows := d.runTable(k, depth)
@@ -303,13 +308,13 @@ lines:
 				break lines
 			}
 		case len(v) == 0:
-			q = append(q, ObjectStartToken())
+			q = pushToken(q, ObjectStartToken())
 			f, _ = d.push(fObject, depth+1, -1)
 			f.fresh = true
 		case string(v) == "[]":
-			q = append(q, ArrayStartToken(0, FormEmpty, 0, nil), ArrayEndToken())
+			q = pushToken(pushToken(q, ArrayStartToken(0, FormEmpty, 0, nil)), ArrayEndToken())
 		default:
-			q = append(q, t)
+			q = pushToken(q, t)
 		}
 		d.queue = q
 	}
@@ -342,9 +347,15 @@ lines:
 // that line's LF, and whether its bytes are all below 0x80, when it found
 // them (else e is -1). It needs an indent size that is a power of two
 // (the depth is a shift of the indentation).
+//
+// A line queues two tokens after the ends of the scopes it closes, which
+// runTake queues with room for those two: with room for runTokens+2 from
+// the start, the queue has room for a line's two whenever the loop goes
+// on, and they are pushed without a check of their own.
 func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) {
 	lr := &d.lr
 	strict := d.opts.strict
+	d.queueRoom(runTokens + 2 - len(d.queue))
 	for e = -1; len(d.queue) < runTokens && pos+lineBlock <= len(buf); e = -1 {
 		blk := buf[pos : pos+lineBlock]
 		w0 := binary.LittleEndian.Uint64(blk[0:])
@@ -416,6 +427,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		} else if b0, bl := buf[j], buf[end-1]; b0 == ' ' || bl == ' ' || b0 == '[' && bl == ']' && end-j == 2 {
 			break
 		} else if b0 == '"' {
+			d.scratchRoom(end - j)
 			s, next, _, err := unquote(buf[j:end], &d.scratch)
 			if err != nil || next != end-j {
 				break
@@ -443,10 +455,10 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		}
 		f.fresh = false
 		pos = e + 1
-		q = append(q, KeyToken(buf[at:c]))
+		q = pushToken(q, KeyToken(buf[at:c]))
 		switch {
 		case j == end:
-			d.queue = append(q, ObjectStartToken())
+			q = pushToken(q, ObjectStartToken())
 			// push, for a stack with room (the depth was checked
 			// above): no call on most lines.
 			if len(d.stack) < cap(d.stack) {
@@ -458,7 +470,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 			}
 			f.fresh = true
 		case quoted:
-			d.queue = append(q, t)
+			q = pushToken(q, t)
 		default:
 			// The common values are typed here, as bulkLine types a
 			// cell, so that most lines make no call: a plain string, a
@@ -485,8 +497,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 			} else {
 				t = runValue(buf, buf[j:end])
 			}
-			d.queue = append(q, t)
+			q = pushToken(q, t)
 		}
+		// q is d.queue's memory (runTake made the room): only the length
+		// is stored, with no write barrier.
+		d.queue = d.queue[:len(q)]
 	}
 	return pos, num, e, ascii
 }
@@ -504,8 +519,13 @@ func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
 	if nm == 0 {
 		d.first = d.line
 	}
-	for j := len(d.stack) - 1; j > top; j-- {
-		d.queue = append(d.queue, d.stack[j].kind.endToken())
+	if ends := len(d.stack) - 1 - top; ends > 0 {
+		d.queueRoom(ends + 2) // and the line's first two tokens (runFields)
+		q := d.queue
+		for j := len(d.stack) - 1; j > top; j-- {
+			q = pushToken(q, d.stack[j].kind.endToken())
+		}
+		d.queue = d.queue[:len(q)]
 	}
 	d.stack = d.stack[:top+1]
 	// The mark's fields are stored one at a time: a composite literal is
@@ -584,7 +604,7 @@ func (d *Decoder) runKey(text []byte) (k, v []byte) {
 	if len(text) == 0 || text[0] != '"' {
 		return nil, nil
 	}
-	s, next, _, err := unquote(text, &d.scratch)
+	s, next, _, err := d.unquote(text)
 	if err != nil || next >= len(text) || text[next] != ':' {
 		return nil, nil
 	}
@@ -709,7 +729,7 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 		case cell[0] != '"':
 			vals = append(vals, plainToken(cell))
 		default:
-			u, next, _, err := unquote(cell, &d.scratch)
+			u, next, _, err := d.unquote(cell)
 			if err != nil || next != len(cell) {
 				d.vals = vals
 				return false

@@ -35,7 +35,7 @@ func (d *Decoder) primitive(b []byte, col int) (Token, error) {
 	if b[0] != '"' {
 		return plainToken(b), nil
 	}
-	s, next, bad, err := unquote(b, &d.scratch)
+	s, next, bad, err := d.unquote(b)
 	if err != nil {
 		return Token{}, d.syntaxErr(col+bad, err)
 	}
@@ -65,6 +65,43 @@ func plainToken(b []byte) Token {
 		}
 	}
 	return Token{h: uint64(k), p: mem.BytesData(b), n: len(b)}
+}
+
+// unquote is the package's unquote into d.scratch, for a string whose
+// token the queue is to hold: scratch has room for it first (scratchRoom),
+// so that unquote does not grow it.
+func (d *Decoder) unquote(b []byte) (s []byte, next int, bad int, err error) {
+	d.scratchRoom(len(b))
+	return unquote(b, &d.scratch)
+}
+
+// scratchRoom makes room in scratch for n more bytes: as much as the text
+// of a quoted string of n bytes takes unescaped. Scratch grows only here
+// (and where the queue is empty), so that the array it outgrows is kept
+// while queued tokens may view it: the collector does not scan the queue's
+// memory (queueMemory).
+func (d *Decoder) scratchRoom(n int) {
+	if cap(d.scratch)-len(d.scratch) < n {
+		d.growScratch(n)
+	}
+}
+
+// growScratch is scratchRoom's slow path.
+func (d *Decoder) growScratch(n int) {
+	if len(d.scratch) > 0 {
+		d.scratchPins = append(d.scratchPins, d.scratch)
+	}
+	d.scratch = slices.Grow(d.scratch, n)
+}
+
+// resetScratch empties scratch and lets the arrays it outgrew go, when no
+// queued token views them.
+func (d *Decoder) resetScratch() {
+	d.scratch = d.scratch[:0]
+	if len(d.scratchPins) > 0 {
+		clear(d.scratchPins)
+		d.scratchPins = d.scratchPins[:0]
+	}
 }
 
 // unquote decodes the quoted token that starts at b[0] == '"'. It returns

@@ -11,6 +11,33 @@ import "github.com/toonstream/toon/internal/mem"
 // a line needs). The fast path queues whole table rows into fast (a
 // fastQueue), and the queue then views fast's memory until its tokens are
 // taken; generalQueue switches back.
+//
+// Both memories are pointer-free: the garbage collector does not scan
+// them, and tokens are stored there without write barriers (appendToken,
+// setToken, putToken, rawCopy). A barrier costs little on its own, but the
+// decoder queues two or more tokens a line, and while the collector marks
+// (much of the time when decoding into values it allocates, as Unmarshal
+// does) every one of those stores would take the barrier's slow path.
+// That is sound because every pointer in a queued token also lives in
+// memory the collector does scan, for as long as the queue holds it:
+//   - text points into the line reader's buffer (lr.buf), which does not
+//     move until the queue is empty (the line reader refills only from
+//     step, which runs only then); into scratch, whose arrays outgrown
+//     while the queue may view them are kept in scratchPins until readLine
+//     or a run empties it (scratchRoom); or at zeroByte;
+//   - keys and headers point at field names and field lists the decoder
+//     keeps: the row template (rowTmpl) and the header parser's memory,
+//     which only a header that step parses, after the queue is empty,
+//     replaces (a header of the same fields keeps the template, and so the
+//     copies of it in the queue: headerProg).
+//
+// No token points into the Decoder itself, which may live on a stack:
+// a stack moves, and the queue's pointers, hidden from the compiler, would
+// not move with it. Tokens leave the queue by copy (Token, Row), into
+// memory the collector sees. Nothing may store into the queue's memory
+// with a typed store (an assignment, append, copy), whose write barrier
+// would read the stale pointer it overwrites. TestQueueViewsHeld checks
+// the first rule after every token, TestQueueUnderGC the whole.
 
 // queueMemory is the memory the token queue views.
 type queueMemory struct {
@@ -62,28 +89,14 @@ func (d *Decoder) bulkQueue(n int) []Token {
 	return d.fast.tokens()[:n]
 }
 
-// fastQueue is the fast path's token memory. The garbage collector does
-// not scan it: it is a []uint64 that the fast path views as []Token, so
-// that typeRows, which cannot call the collector's write barrier, may store
-// tokens' pointers there, and so that the Go code that stores them needs no
-// barrier either. That is sound because every pointer stored there also
-// lives in memory the collector does scan, for as long as the queue holds
-// it:
-//   - cells point into the line reader's buffer (lr.buf), which does not
-//     move until the queue is empty (the line reader refills only from
-//     step, which runs only then), or into scratch, which bulkRows grows
-//     beforehand so that it does not move either, or at zeroByte;
-//   - keys and headers come from the row template, kept in rowTmpl until
-//     a header of other fields, which is read after the queue is empty
-//     (a header of the same fields keeps the template, and so the copies
-//     of it here: headerProg).
-//
-// Tokens leave the queue by copy (Token, Row), into memory the collector
-// sees. Nothing may store into this memory with a typed store, whose write
-// barrier would read the stale pointer it overwrites: every store goes
-// through put or setRows. refill and Reset switch the decoder's queue back
-// to the general queue (generalQueue) before anything else is queued, and
-// grow drops the old memory only after that switch.
+// fastQueue is the fast path's token memory: a []uint64 that the fast path
+// views as []Token, unscanned as the general queue's memory is (see
+// queueMemory), so that typeRows, which cannot call the collector's write
+// barrier, may store tokens' pointers there. bulkRows grows scratch before
+// it takes rows, so that scratch does not move under them. Every store goes
+// through putToken or setRows. refill and Reset switch the decoder's queue
+// back to the general queue (generalQueue) before anything else is queued,
+// and grow drops the old memory only after that switch.
 //
 // The memory layout is the one typeRows (typerows_amd64.s) writes: a Token's
 // three words, row after row.
@@ -152,4 +165,54 @@ type rawToken struct {
 	h uint64
 	p uintptr
 	n int
+}
+
+// appendToken appends t to q, a view of the queue's memory, without a
+// write barrier (see queueMemory).
+func appendToken(q []Token, t Token) []Token {
+	if len(q) == cap(q) {
+		q = growTokens(q, 1)
+	}
+	return pushToken(q, t)
+}
+
+// queueRoom makes room in the queue for n more tokens. The decoder's hot
+// loops make room once for a line's tokens and then push them (pushToken):
+// appendToken does not inline.
+func (d *Decoder) queueRoom(n int) {
+	if cap(d.queue)-len(d.queue) < n {
+		d.queue = growTokens(d.queue, n)
+	}
+}
+
+// pushToken appends t to q, which has room for it (queueRoom).
+func pushToken(q []Token, t Token) []Token {
+	n := len(q)
+	q = q[:n+1]
+	putToken(mem.Of(&q[n]), t)
+	return q
+}
+
+// appendTokens appends ts to q, as appendToken appends one.
+func appendTokens(q []Token, ts ...Token) []Token {
+	n := len(q)
+	if cap(q)-n < len(ts) {
+		q = growTokens(q, len(ts))
+	}
+	q = q[:n+len(ts)]
+	rawCopy(q[n:], ts)
+	return q
+}
+
+// setToken stores t as q[i], without a write barrier.
+func setToken(q []Token, i int, t Token) { putToken(mem.Of(&q[i]), t) }
+
+// growTokens returns q's tokens in new pointer-free memory with room for
+// n more.
+func growTokens(q []Token, n int) []Token {
+	c := max(2*cap(q), len(q)+n, 64)
+	m := make([]uint64, 3*c)
+	g := mem.SliceAt[Token](mem.SliceData(m), c)[:len(q)]
+	rawCopy(g, q)
+	return g
 }

@@ -3,6 +3,7 @@ package toon
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -89,19 +90,21 @@ func fastQueueDoc(rng *rand.Rand) []byte {
 	return []byte(b.String())
 }
 
-// TestFastQueueUnderGC checks the invariant of fastQueue (queue.go): its
-// memory is not scanned by the collector, so every pointer the fast path
-// stores there must stay alive elsewhere for as long as the queue holds it,
-// and no typed store may write there. It decodes fastQueueDoc through a
-// byte slice, a reader and a reader of a few bytes at a time, and Resets a
-// decoder between documents, with the collector at GOGC=1 and another
-// goroutine allocating all along, so that collections run concurrently
-// with the decoder's stores into the queue, and requires the tokens
-// of the general path. A broken invariant shows as a wrong token (a text
-// freed under a queued token and reused) or as a fault in the collector
-// (a write barrier that reads a stale pointer). TestFastQueueClobberFree
-// runs it again with freed memory overwritten.
-func TestFastQueueUnderGC(t *testing.T) {
+// TestQueueUnderGC checks the invariant of the queue's memory (queue.go):
+// the collector does not scan it, so every pointer stored there must stay
+// alive elsewhere for as long as the queue holds it, and no typed store
+// may write there. It decodes fastQueueDoc (the fast path's queue) and
+// generalQueueDoc (the general path's) through a byte slice, a reader and
+// a reader of a few bytes at a time, and Resets a decoder between
+// documents, with the collector at GOGC=1 and another goroutine allocating
+// all along, so that collections run concurrently with the decoder's
+// stores into the queue, and requires the tokens of the general path
+// without the fast path. A broken invariant shows as a wrong token (a
+// text freed under a queued token and reused) or as a fault in the
+// collector (a write barrier that reads a stale pointer).
+// TestQueueClobberFree runs it again with freed memory overwritten;
+// TestQueueViewsHeld checks the invariant itself, token by token.
+func TestQueueUnderGC(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(1))
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -130,8 +133,11 @@ func TestFastQueueUnderGC(t *testing.T) {
 		docs = 1
 	}
 	reused := NewDecoder(bytes.NewReader(nil))
-	for i := 0; i < docs; i++ {
+	for i := 0; i < 2*docs; i++ {
 		data := fastQueueDoc(rng)
+		if i%2 == 1 {
+			data = generalQueueDoc(rng)
+		}
 		want, wantErr := renderCollecting(withoutFastPath(newBytesDecoder(data, nil)), 0)
 		if wantErr != nil {
 			t.Fatal(wantErr)
@@ -151,18 +157,18 @@ func TestFastQueueUnderGC(t *testing.T) {
 	}
 }
 
-// TestFastQueueClobberFree runs TestFastQueueUnderGC in a child process
+// TestQueueClobberFree runs TestQueueUnderGC in a child process
 // with GOGC=1 and GODEBUG=clobberfree=1, under which the collector
 // overwrites the memory it frees: a token left pointing at freed memory
 // then reads garbage for certain rather than by chance.
-func TestFastQueueClobberFree(t *testing.T) {
+func TestQueueClobberFree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a child process: run without -short")
 	}
 	if os.Getenv("TOON_QUEUE_CHILD") != "" {
 		t.Skip("already the child")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestFastQueueUnderGC$", "-test.count=1")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestQueueUnderGC$", "-test.count=1")
 	cmd.Env = append(os.Environ(), "TOON_QUEUE_CHILD=1", "GOGC=1", "GODEBUG=clobberfree=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -170,5 +176,203 @@ func TestFastQueueClobberFree(t *testing.T) {
 	}
 	if !bytes.Contains(out, []byte("PASS")) {
 		t.Fatalf("the child did not pass:\n%s", out)
+	}
+}
+
+// generalQueueDoc is a nested document whose tokens the general path and
+// its runs of lines queue (lineruns.go), made to replace, while tokens
+// still view it, every kind of memory they point into: escaped keys and
+// values of growing length, unescaped into scratch until it outgrows its
+// array in the middle of a run; headers whose escaped key is followed by
+// escaped field names (scratch must not move under the key's token);
+// tables, keyed tables and list items of changing fields; inline arrays of
+// quoted values; and values longer than the decoder's first buffer.
+func generalQueueDoc(rng *rand.Rand) []byte {
+	var b strings.Builder
+	esc := func(n int) string { // a quoted value with escapes, n bytes of text
+		return `"` + strings.Repeat(`a\"\tb`, n/4+1) + `"`
+	}
+	value := func(i int) string {
+		switch rng.Intn(7) {
+		case 0:
+			return esc(i % 300)
+		case 1:
+			return fmt.Sprint(rng.Intn(100000) - 500)
+		case 2:
+			return "true"
+		case 3:
+			return `""`
+		case 4:
+			return "plain text é"
+		case 5:
+			return esc(rng.Intn(40))
+		}
+		return "null"
+	}
+	key := func(i int) string {
+		if rng.Intn(3) == 0 {
+			return fmt.Sprintf(`"k\"%d%s"`, i, strings.Repeat("q", rng.Intn(50)))
+		}
+		return fmt.Sprintf("key_%d", i)
+	}
+	var obj func(depth, lines int)
+	obj = func(depth, lines int) {
+		ind := strings.Repeat("  ", depth)
+		for i := 0; i < lines; i++ {
+			k := key(i)
+			switch c := rng.Intn(12); {
+			case c < 5 || depth > 4:
+				fmt.Fprintf(&b, "%s%s: %s\n", ind, k, value(i))
+			case c < 7:
+				fmt.Fprintf(&b, "%s%s:\n", ind, k)
+				obj(depth+1, 1+rng.Intn(8))
+			case c == 7:
+				n := rng.Intn(5)
+				vals := make([]string, n)
+				for j := range vals {
+					vals[j] = value(j)
+				}
+				fmt.Fprintf(&b, "%s%s[%d]: %s\n", ind, k, n, strings.Join(vals, ","))
+			case c == 8 || c == 9:
+				// A table or keyed table, of escaped field names.
+				nf, n, keyed := 1+rng.Intn(3), rng.Intn(4), c == 9
+				names := make([]string, nf)
+				for f := range names {
+					names[f] = fmt.Sprintf(`"f\"%d%s"`, f, strings.Repeat("g", rng.Intn(30)))
+				}
+				colon := ""
+				if keyed {
+					colon = ":"
+				}
+				fmt.Fprintf(&b, "%s%s[%d%s]{%s}:\n", ind, k, n, colon, strings.Join(names, ","))
+				for r := 0; r < n; r++ {
+					cells := make([]string, nf)
+					for f := range cells {
+						cells[f] = value(r + f)
+					}
+					if keyed {
+						fmt.Fprintf(&b, "%s  %s: %s\n", ind, key(r), strings.Join(cells, ","))
+					} else {
+						fmt.Fprintf(&b, "%s  %s\n", ind, strings.Join(cells, ","))
+					}
+				}
+			case c == 10:
+				n := 1 + rng.Intn(3)
+				fmt.Fprintf(&b, "%s%s[%d]:\n", ind, k, n)
+				for j := 0; j < n; j++ {
+					fmt.Fprintf(&b, "%s  - %s: %s\n", ind, key(0), value(j))
+					fmt.Fprintf(&b, "%s    %s: %s\n", ind, key(1), value(j+1))
+				}
+			default:
+				fmt.Fprintf(&b, "%s%s: %s\n", ind, k, esc(defaultBufSize+rng.Intn(500)))
+			}
+		}
+	}
+	obj(0, 40+rng.Intn(40))
+	return []byte(b.String())
+}
+
+// heldRanges returns the address ranges [lo, hi) of the memory d holds
+// that a queued token may view: the line reader's buffer, scratch and the
+// arrays it outgrew, a root primitive's line, the header parser's names
+// and field lists, and zeroByte.
+func heldRanges(d *Decoder) [][2]uintptr {
+	var rs [][2]uintptr
+	add := func(p mem.Ptr, n int) {
+		if n > 0 {
+			rs = append(rs, [2]uintptr{p.Uintptr(), p.Uintptr() + uintptr(n)})
+		}
+	}
+	addBytes := func(b []byte) { add(mem.BytesData(b), cap(b)) }
+	var addFields func(fs []Field)
+	addFields = func(fs []Field) {
+		add(mem.SliceData(fs), cap(fs)*int(mem.Sizeof[Field]()))
+		for _, f := range fs {
+			addBytes(f.Name)
+			addFields(f.Fields)
+		}
+	}
+	addBytes(d.lr.buf)
+	addBytes(d.scratch)
+	for _, p := range d.scratchPins {
+		addBytes(p)
+	}
+	addBytes(d.scalar.full)
+	addBytes(d.names)
+	addFields(d.farena)
+	addFields(d.hdr.fields)
+	for _, g := range d.seen {
+		addFields(g.fields)
+	}
+	add(mem.Of(&zeroByte), 1)
+	return rs
+}
+
+// checkQueueHeld fails t when a token in d's queue points at memory that
+// d does not hold (heldRanges): with the queue's memory unscanned, the
+// collector could free it while the token waits to be taken.
+func checkQueueHeld(t *testing.T, d *Decoder, what string, at int) {
+	t.Helper()
+	rs := heldRanges(d)
+	for i := d.qi; i < len(d.queue); i++ {
+		tok := d.queue[i]
+		p := tok.p.Uintptr()
+		if p == 0 {
+			continue
+		}
+		held := false
+		for _, r := range rs {
+			if r[0] <= p && p < r[1] {
+				held = true
+				break
+			}
+		}
+		if !held {
+			// The text may be freed memory: only the kind is printed.
+			t.Fatalf("%s, after token %d: queued token %d (%c) points at memory the decoder does not hold", what, at, i, tok.Kind())
+		}
+	}
+}
+
+// TestQueueViewsHeld checks the queue's invariant (queueMemory) token by
+// token: after every call to Token, each token still queued points into
+// memory the decoder holds. It reads generalQueueDoc, fastQueueDoc and a
+// header whose escaped key is followed by escaped field names that make
+// scratch grow, through a byte slice, a reader and a reader of a few bytes
+// at a time, strict and not.
+func TestQueueViewsHeld(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	docs := [][]byte{
+		[]byte("\"k\\\"1\"[0]{\"f\\\"1\",\"g\\\"222222222222222\"}:\nq[0]{\"f\\\"1\",\"g\\\"222222222222222\"}:\n"),
+	}
+	n := 6
+	if testing.Short() {
+		n = 2
+	}
+	for i := 0; i < n; i++ {
+		docs = append(docs, generalQueueDoc(rng))
+	}
+	docs = append(docs, fastQueueDoc(rng))
+	for i, data := range docs {
+		for _, strict := range []bool{true, false} {
+			opts := []Option{WithStrict(strict)}
+			for name, d := range map[string]*Decoder{
+				"bytes":   newBytesDecoder(data, opts),
+				"reader":  NewDecoder(bytes.NewReader(data), opts...),
+				"chunked": NewDecoder(&chunkReader{data: data, pattern: []byte{3, 1, 6, 2, 100}}, opts...),
+			} {
+				what := fmt.Sprintf("doc %d, %s, strict %v", i, name, strict)
+				for j := 0; ; j++ {
+					_, err := d.Token()
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatalf("%s: %v", what, err)
+					}
+					checkQueueHeld(t, d, what, j)
+				}
+			}
+		}
 	}
 }

@@ -1,9 +1,5 @@
 package toon
 
-import (
-	"slices"
-)
-
 // This file holds the general path's handling of table rows: a tabular or
 // keyed header compiled into the tokens of one row (the row program), and
 // the rows and entries typed through it, one line at a time.
@@ -66,7 +62,7 @@ func (d *Decoder) rowChunk() {
 	for ; d.pi < end; d.pi++ {
 		op := &d.prog[d.pi]
 		if op.cell < 0 {
-			d.queue = append(d.queue, op.tok)
+			d.queue = appendToken(d.queue, op.tok)
 			continue
 		}
 		t, err := d.cellToken(int(op.cell))
@@ -74,7 +70,7 @@ func (d *Decoder) rowChunk() {
 			d.stopLazy(err)
 			break
 		}
-		d.queue = append(d.queue, t)
+		d.queue = appendToken(d.queue, t)
 	}
 }
 
@@ -90,11 +86,11 @@ func (d *Decoder) inlineChunk() {
 			d.stopLazy(err)
 			break
 		}
-		d.queue = append(d.queue, t)
+		d.queue = appendToken(d.queue, t)
 	}
 	if d.ci == n && d.inlineEnd {
 		d.inlineEnd = false
-		d.queue = append(d.queue, ArrayEndToken())
+		d.queue = appendToken(d.queue, ArrayEndToken())
 	}
 }
 
@@ -285,14 +281,18 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		// Flat fields: the row is ObjectStart, (key, cell)..., ObjectEnd,
 		// written straight into place.
 		n := len(d.cellAt)
-		q = slices.Grow(d.queue, 2*n+2)[:base+2*n+2]
+		q = d.queue
+		if cap(q)-base < 2*n+2 {
+			q = growTokens(q, 2*n+2)
+		}
+		q = q[:base+2*n+2]
 		if base != 0 || !d.rowKept {
 			row := q[base:]
-			row[0] = d.rowTmpl[0]
-			row[2*n+1] = d.rowTmpl[len(d.rowTmpl)-1]
+			setToken(row, 0, d.rowTmpl[0])
+			setToken(row, 2*n+1, d.rowTmpl[len(d.rowTmpl)-1])
 			keys := d.rowTmpl[1 : 2*n+1]
 			for c := 0; c < n; c++ {
-				row[1+2*c] = keys[2*c]
+				setToken(row, 1+2*c, keys[2*c])
 			}
 			// The previous row's keys and braces stay in place for the
 			// next row at the start of the queue, which only needs its
@@ -300,7 +300,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			d.rowKept = base == 0
 		}
 	} else {
-		q = append(d.queue, d.rowTmpl...)
+		q = appendTokens(d.queue, d.rowTmpl...)
 		if base != 0 {
 			d.rowKept = false // the template at the start may be overwritten
 		}
@@ -323,7 +323,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			e--
 		}
 		if s == e {
-			row[at] = emptyString()
+			setToken(row, int(at), emptyString())
 			continue
 		}
 		b := text[s:e]
@@ -333,10 +333,10 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 				d.queue = q[:base]
 				return err
 			}
-			row[at] = t
+			setToken(row, int(at), t)
 			continue
 		}
-		row[at] = plainToken(b)
+		setToken(row, int(at), plainToken(b))
 	}
 	d.queue = q
 	return nil
