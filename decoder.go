@@ -110,6 +110,7 @@ func (d *Decoder) initBytes(data []byte, opts []Option) {
 func (d *Decoder) Reset(r io.Reader) {
 	d.lr.reset(r, &d.opts)
 	d.line, d.last = rawLine{}, lineRef{}
+	d.resetScratch()
 	d.generalQueue()
 	d.queue, d.qi, d.qerr, d.began = d.queue[:0], 0, nil, false
 	d.scopes.reset()

@@ -19,13 +19,13 @@ import (
 // Like the table fast path (fastrows.go), runLines decides nothing of its
 // own: it takes a line only when the general path would take it without an
 // error and queue the same tokens, and it stops at the first line that is
-// anything else (a header other than a plain key's inline primitive array,
-// a key that is neither plain nor a quoted key followed by its colon, a
-// table row, a comment, a blank
-// line, a tab or an odd width in the indentation, a deeper line, a scope
-// that would close with a wrong count, a duplicate key, a bad quoted value,
-// ill-formed UTF-8, a line longer than the limit or not yet wholly in the
-// buffer), leaving that line to step, which decides what it is and reports
+// anything else (a header other than a plain key's inline primitive array
+// or a table whose fields segment the header parser has seen, a key that
+// is neither plain nor a quoted key followed by its colon, a table row, a
+// comment, a blank line, a tab or an odd width in the indentation, a
+// deeper line, a scope that would close with a wrong count, a duplicate
+// key, a bad quoted value, ill-formed UTF-8, a line longer than the limit
+// or not yet wholly in the buffer), leaving that line to step, which decides what it is and reports
 // any error with its position. Nothing is changed before the line is known
 // to be taken, except the scratch memory a quoted value was unescaped into.
 //
@@ -41,8 +41,8 @@ import (
 // collector does not scan the queue's memory (queueMemory). A run never
 // starts beside the lazy sources of a line (rowChunk, inlineChunk) or the
 // fast path's queue. The headers it reads are those of inline primitive
-// arrays (runArray), which have no field list, and those of tables whose
-// fields segment the header parser has seen (runTable), whose field lists
+// arrays, which have no field list, and those of tables whose fields
+// segment the header parser has seen (runField, runTable), whose field lists
 // stay in the parser's memory until step parses a header, after the queue
 // is empty.
 

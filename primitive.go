@@ -109,8 +109,8 @@ func (d *Decoder) resetScratch() {
 // appended to *scratch) and the index just past the closing quote. bad is
 // the index in b of the problem when err is not nil. Its time is linear in
 // the token's length however many escapes it holds. *scratch does not move
-// when it has room for len(b) more bytes (the fast path relies on it: see
-// fastQueue).
+// when it has room for len(b) more bytes (the decoder relies on it: see
+// scratchRoom and fastQueue).
 func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
 	q := indexByte(b[1:], '"') + 1 // the next '"' at or after i
 	if q == 0 {

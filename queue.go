@@ -14,7 +14,7 @@ import "github.com/toonstream/toon/internal/mem"
 //
 // Both memories are pointer-free: the garbage collector does not scan
 // them, and tokens are stored there without write barriers (appendToken,
-// setToken, putToken, rawCopy). A barrier costs little on its own, but the
+// appendTokens, pushToken, setToken, and below them putToken and rawCopy). A barrier costs little on its own, but the
 // decoder queues two or more tokens a line, and while the collector marks
 // (much of the time when decoding into values it allocates, as Unmarshal
 // does) every one of those stores would take the barrier's slow path.
@@ -23,8 +23,9 @@ import "github.com/toonstream/toon/internal/mem"
 //   - text points into the line reader's buffer (lr.buf), which does not
 //     move until the queue is empty (the line reader refills only from
 //     step, which runs only then); into scratch, whose arrays outgrown
-//     while the queue may view them are kept in scratchPins until readLine
-//     or a run empties it (scratchRoom); or at zeroByte;
+//     while the queue may view them are kept in scratchPins until scratch
+//     is emptied with the queue empty (scratchRoom, resetScratch); or at
+//     zeroByte;
 //   - keys and headers point at field names and field lists the decoder
 //     keeps: the row template (rowTmpl) and the header parser's memory,
 //     which only a header that step parses, after the queue is empty,
@@ -118,7 +119,7 @@ func (f *fastQueue) grow(n int) {
 }
 
 // tokens is the memory viewed as tokens. The view must be written only
-// through put and setRows.
+// through putToken and setRows.
 func (f *fastQueue) tokens() []Token {
 	return mem.SliceAt[Token](mem.SliceData(f.mem), len(f.mem)/3)
 }
@@ -144,14 +145,14 @@ func (f *fastQueue) copyRows(q, tmpl []Token, upto int) {
 // a new one.
 func (f *fastQueue) newTemplate() { f.templated = 0 }
 
-// putToken stores t at p, in the fast path's queue, without a write
-// barrier (see fastQueue).
+// putToken stores t at p, in the queue's memory, without a write barrier
+// (see queueMemory).
 func putToken(p mem.Ptr, t Token) {
 	mem.Store(p, rawToken{t.h, t.p.Uintptr(), t.n})
 }
 
-// rawCopy copies src into dst, in the fast path's queue, without write
-// barriers (see fastQueue).
+// rawCopy copies src into dst, in the queue's memory, without write
+// barriers (see queueMemory).
 func rawCopy(dst, src []Token) {
 	n := min(len(dst), len(src))
 	if n == 0 {
@@ -208,11 +209,12 @@ func appendTokens(q []Token, ts ...Token) []Token {
 func setToken(q []Token, i int, t Token) { putToken(mem.Of(&q[i]), t) }
 
 // growTokens returns q's tokens in new pointer-free memory with room for
-// n more.
+// n more. The memory past len(q) is copied too: it may start with the
+// kept row (rowKept).
 func growTokens(q []Token, n int) []Token {
 	c := max(2*cap(q), len(q)+n, 64)
 	m := make([]uint64, 3*c)
-	g := mem.SliceAt[Token](mem.SliceData(m), c)[:len(q)]
-	rawCopy(g, q)
-	return g
+	g := mem.SliceAt[Token](mem.SliceData(m), c)
+	rawCopy(g, q[:cap(q)])
+	return g[:len(q)]
 }
