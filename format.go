@@ -1088,8 +1088,8 @@ func padText(t []byte) []byte {
 const textRoom = 8
 
 // putText writes t, whose capacity reaches its length rounded up to a
-// whole word (padText, fieldLit), at p, and returns its length. It stores whole words, so p must have room for textRoom more
-// bytes than it writes.
+// whole word (padText, fieldLit), at p, and returns its length. It stores
+// whole words, so p must have room for textRoom more bytes than it writes.
 func putText(p mem.Ptr, t []byte) int {
 	s := mem.BytesData(t)
 	for i := 0; i < len(t); i += 8 {

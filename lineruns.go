@@ -25,8 +25,8 @@ import (
 // comment, a blank line, a tab or an odd width in the indentation, a
 // deeper line, a scope that would close with a wrong count, a duplicate
 // key, a bad quoted value, ill-formed UTF-8, a line longer than the limit
-// or not yet wholly in the buffer), leaving that line to step, which decides what it is and reports
-// any error with its position. Nothing is changed before the line is known
+// or not yet wholly in the buffer), leaving that line to step, which
+// decides what it is and reports any error with its position. Nothing is changed before the line is known
 // to be taken, except the scratch memory a quoted value was unescaped into.
 //
 // The field lines of objects, the bulk of most documents, are taken by a
@@ -427,7 +427,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		} else if b0, bl := buf[j], buf[end-1]; b0 == ' ' || bl == ' ' || b0 == '[' && bl == ']' && end-j == 2 {
 			break
 		} else if b0 == '"' {
-			d.scratchRoom(end - j)
+			d.scratchRoom(end - j) // d.unquote, written out: it does not inline
 			s, next, _, err := unquote(buf[j:end], &d.scratch)
 			if err != nil || next != end-j {
 				break

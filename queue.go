@@ -14,8 +14,9 @@ import "github.com/toonstream/toon/internal/mem"
 //
 // Both memories are pointer-free: the garbage collector does not scan
 // them, and tokens are stored there without write barriers (appendToken,
-// appendTokens, pushToken, setToken, and below them putToken and rawCopy). A barrier costs little on its own, but the
-// decoder queues two or more tokens a line, and while the collector marks
+// appendTokens, pushToken, setToken, and below them putToken and
+// rawCopy). A barrier costs little on its own, but the decoder queues two
+// or more tokens a line, and while the collector marks
 // (much of the time when decoding into values it allocates, as Unmarshal
 // does) every one of those stores would take the barrier's slow path.
 // That is sound because every pointer in a queued token also lives in
@@ -120,9 +121,10 @@ func (f *fastQueue) grow(n int) {
 
 // tokens is the memory viewed as tokens. The view must be written only
 // through putToken and setRows.
-func (f *fastQueue) tokens() []Token {
-	return mem.SliceAt[Token](mem.SliceData(f.mem), len(f.mem)/3)
-}
+func (f *fastQueue) tokens() []Token { return tokensOf(f.mem) }
+
+// tokensOf views m, three words a token, as tokens: the queue's memory.
+func tokensOf(m []uint64) []Token { return mem.SliceAt[Token](mem.SliceData(m), len(m)/3) }
 
 // setRows makes the rows of q (f's memory) before upto copies of the row
 // template tmpl, whose length is the row's, and records that they are.
@@ -213,8 +215,7 @@ func setToken(q []Token, i int, t Token) { putToken(mem.Of(&q[i]), t) }
 // kept row (rowKept).
 func growTokens(q []Token, n int) []Token {
 	c := max(2*cap(q), len(q)+n, 64)
-	m := make([]uint64, 3*c)
-	g := mem.SliceAt[Token](mem.SliceData(m), c)
+	g := tokensOf(make([]uint64, 3*c))
 	rawCopy(g, q[:cap(q)])
 	return g[:len(q)]
 }

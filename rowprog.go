@@ -281,11 +281,8 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 		// Flat fields: the row is ObjectStart, (key, cell)..., ObjectEnd,
 		// written straight into place.
 		n := len(d.cellAt)
-		q = d.queue
-		if cap(q)-base < 2*n+2 {
-			q = growTokens(q, 2*n+2)
-		}
-		q = q[:base+2*n+2]
+		d.queueRoom(2*n + 2)
+		q = d.queue[:base+2*n+2]
 		if base != 0 || !d.rowKept {
 			row := q[base:]
 			setToken(row, 0, d.rowTmpl[0])
