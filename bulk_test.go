@@ -244,11 +244,27 @@ func TestShortNumber(t *testing.T) {
 		for i := len(b); i < 8; i++ {
 			buf[i] = alpha[(i*7+len(b))%len(alpha)] // the bytes after the cell must not matter
 		}
-		got := shortNumber(binary.LittleEndian.Uint64(buf[:]), lenMask[len(b)])
+		w := binary.LittleEndian.Uint64(buf[:])
+		got := shortNumber(w, lenMask[len(b)])
 		want := isNumber(b)
 		plain := want && !bytes.ContainsAny(b, "-e+E")
 		if got && !want || plain && !got {
 			t.Fatalf("%q: shortNumber %v, isNumber %v", b, got, want)
+		}
+		// shortText, for a cell whose first byte is a digit: never for a
+		// number, and always when the first non-digit byte is none of
+		// those a number may have there.
+		if b[0] < '0' || b[0] > '9' {
+			return
+		}
+		text := shortText(w, lenMask[len(b)])
+		i := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		must := i < len(b) && b[i] != '.' && b[i] != 'e' && b[i] != 'E'
+		if text && want || must && !text {
+			t.Fatalf("%q: shortText %v, isNumber %v", b, text, want)
 		}
 	}
 	var rec func(b []byte)
@@ -269,6 +285,16 @@ func TestShortNumber(t *testing.T) {
 		b := make([]byte, 1+rng.Intn(8))
 		for j := range b {
 			b[j] = alpha[rng.Intn(12)]
+		}
+		check(b)
+	}
+	// Digit-led cells with the letters of units and codes.
+	const units = "0123456789.eEsmMiGh%x-_"
+	for i := 0; i < 200000; i++ {
+		b := make([]byte, 1+rng.Intn(8))
+		b[0] = units[rng.Intn(10)]
+		for j := 1; j < len(b); j++ {
+			b[j] = units[rng.Intn(len(units))]
 		}
 		check(b)
 	}

@@ -395,6 +395,8 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				if n := e - s; n <= 8 && s+8 <= len(src) && shortNumber(sp.Load64(s), lenMask[n&15]) ||
 					n > 8 && n <= 16 && s+16 <= len(src) && longInteger(sp.Add(s), lenMask[(n-8)&15]) {
 					kind = KindNumber
+				} else if n <= 8 && s+8 <= len(src) && shortText(sp.Load64(s), lenMask[n&15]) {
+					// a string ("15s", "512Mi"), told without numberAt
 				} else if n <= 24 && s+(n+7)&^7 <= len(src) {
 					if numberAt(sp.Add(s), n) {
 						kind = KindNumber
@@ -501,6 +503,19 @@ func shortNumber(w, valid uint64) bool {
 	// leading '0' only alone or before the '.'.
 	return (nd == 0 || nd&(nd-1) == 0 && byte(w>>(bits.TrailingZeros64(nd)-7)) == '.' && nd&(valid>>8)&^0x80 != 0) &&
 		(byte(w) != '0' || byte(w>>8) == '.' || valid == 0x80)
+}
+
+// shortText reports whether the bytes of w that valid selects (as for
+// shortNumber), a cell whose first byte is a digit, cannot be a number by
+// §4's grammar: a number that starts with a digit goes on with digits up
+// to a '.', an 'e' or an 'E', or its end, so a cell whose first non-digit
+// byte is any other (the unit of "15s", "512Mi", "25%", the letter of a
+// code) is a string. It reports false when it cannot tell so at once.
+func shortText(w, valid uint64) bool {
+	low := w & swar7f
+	nd := ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & valid
+	c := byte(w >> (bits.TrailingZeros64(nd|1<<63) - 7))
+	return nd&^0x80 == nd && nd != 0 && c != '.' && c|0x20 != 'e'
 }
 
 // longInteger reports whether the 9 to 16 bytes at p (16 bytes readable)

@@ -399,11 +399,16 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		if f.depth != depth || f.kind != fObject && f.kind != fItem {
 			break
 		}
-		// Most keys are of up to eight bytes: those are found without a
-		// call (a ninth key byte takes plainKeyEndAt).
+		// Most keys are of up to sixteen bytes: those are found without
+		// a call (a seventeenth key byte takes plainKeyEndAt), the
+		// second eight only for keys longer than eight.
 		i := 0
-		if at+9 <= len(buf) {
-			if m := keyChars(buf[at+1 : at+9]); m != 0xff {
+		if at+17 <= len(buf) {
+			m := keyChars(buf[at+1 : at+9])
+			if m == 0xff {
+				m |= keyChars(buf[at+9:at+17]) << 8
+			}
+			if m != 0xffff {
 				i = 1 + bits.TrailingZeros(^m)
 			}
 		}
@@ -482,9 +487,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 				switch w := binary.LittleEndian.Uint64(buf[j:]); primStart[byte(w)] {
 				case primPlain:
 				case primDigit:
-					if n <= 8 && shortNumber(w, lenMask[n&15]) {
+					if n > 8 {
+						t = runValue(buf, buf[j:end])
+					} else if shortNumber(w, lenMask[n&15]) {
 						t.h = uint64(KindNumber)
-					} else {
+					} else if !shortText(w, lenMask[n&15]) {
 						t = runValue(buf, buf[j:end])
 					}
 				case primLetter:
