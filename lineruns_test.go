@@ -35,6 +35,8 @@ var runValues = []string{
 	// is typed as without a call (runFields).
 	"tru", "nul", "f", "falsey", "nulls", "True", "-", "-0", "00", "0.5", "1.", ".5", "1.2.3", "+1", "1E5", "12345678.9", "-1234567",
 	"true\x00", "null\x00", "nul\x00", "fals\x00", "tré", "n\xff",
+	// Digit-led strings that shortText types, and numbers beside them.
+	"15s", "512Mi", "25%", "0x1F", "2m", "5_0", "1e", "1E+", "1e-7", "7.5e3", "3:00", "1-2",
 }
 
 // runDoc builds a nested document: objects in objects, lists of objects
