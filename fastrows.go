@@ -506,11 +506,13 @@ func shortNumber(w, valid uint64) bool {
 }
 
 // shortText reports whether the bytes of w that valid selects (as for
-// shortNumber), a cell whose first byte is a digit, cannot be a number by
-// §4's grammar: a number that starts with a digit goes on with digits up
-// to a '.', an 'e' or an 'E', or its end, so a cell whose first non-digit
-// byte is any other (the unit of "15s", "512Mi", "25%", the letter of a
-// code) is a string. It reports false when it cannot tell so at once.
+// shortNumber) cannot be a number by §4's grammar, for a cell whose first
+// byte is a digit: a number that starts with a digit goes on with digits
+// up to a '.', an 'e' or an 'E', or its end, so a cell whose first
+// non-digit byte is any other (the unit of "15s", "512Mi", "25%", the
+// letter of a code) is a string. It reports false when it cannot tell so
+// at once: for a cell of digits alone, one whose first non-digit byte is
+// one of those three, or one that does not start with a digit ('-').
 func shortText(w, valid uint64) bool {
 	low := w & swar7f
 	nd := ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & valid
