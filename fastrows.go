@@ -495,10 +495,7 @@ var lenMask = [16]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
 // inlined. It may report false for a number (a sign, an exponent), which
 // bulkLine then settles with numberAt.
 func shortNumber(w, valid uint64) bool {
-	low := w & swar7f
-	// A byte is a digit when its low seven bits reach '0' but not ':' and
-	// its high bit is clear; nd marks the cell's bytes that are not.
-	nd := ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & valid
+	nd := nonDigits(w) & valid // the cell's bytes that are no digit
 	// No non-digit, or a single '.' that is neither first nor last; and a
 	// leading '0' only alone or before the '.'.
 	return (nd == 0 || nd&(nd-1) == 0 && byte(w>>(bits.TrailingZeros64(nd)-7)) == '.' && nd&(valid>>8)&^0x80 != 0) &&
@@ -514,10 +511,9 @@ func shortNumber(w, valid uint64) bool {
 // at once: for a cell of digits alone, one whose first non-digit byte is
 // one of those three, or one that does not start with a digit ('-').
 func shortText(w, valid uint64) bool {
-	low := w & swar7f
-	nd := ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & valid
+	nd := nonDigits(w) & valid
 	c := byte(w >> (bits.TrailingZeros64(nd|1<<63) - 7))
-	return nd&^0x80 == nd && nd != 0 && c != '.' && c|0x20 != 'e'
+	return nd != 0 && nd&0x80 == 0 && c != '.' && c|0x20 != 'e'
 }
 
 // longInteger reports whether the 9 to 16 bytes at p (16 bytes readable)
