@@ -66,7 +66,10 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 
 // indexBlocks indexes src[st.pos:] a 64-byte block at a time (len(src) is
 // a multiple of 64), storing offsets into out; it stops before a block
-// when out has fewer than 64 free places, and returns the number stored.
+// when out has fewer than 64 free places, and returns the number stored,
+// n. The places from out[n] to out[n+indexSlack-1] (within out) may be
+// written too, with garbage: the kernels store a block's offsets eight at
+// a time (see putOffsets).
 // It runs the best index kernel the CPU allows (see kernels.go), else
 // indexBlocksGeneric, the specification. The kernels are called directly
 // rather than through a function value, which would make st and the
@@ -80,3 +83,7 @@ func indexBlocks(src []byte, delim byte, st *idxState, out []uint32) int {
 	}
 	return indexBlocksGeneric(src, delim, st, out)
 }
+
+// indexSlack is the most places past its result that an index kernel
+// writes: a block's last group of eight stores holds at least one offset.
+const indexSlack = 7

@@ -73,7 +73,8 @@ ix_regions:
 // in indexrows.go; indexBlocksGeneric is its specification). len(src) must be
 // a multiple of 64: every block is read whole and nothing past src is
 // read. Indexes from st.pos until the end of src or until out has fewer
-// than 64 free places; writes only out[0:ret].
+// than 64 free places; writes out[0:ret], and garbage in up to indexSlack
+// places after it (indexBlocks).
 //
 // Registers: SI src base, DX src length, BX offset of the current block,
 // DI out base, R15 out length, AX offsets stored, R8 st, R9 inq (0 or ^0),
@@ -132,11 +133,47 @@ ix_loop:
 	ORQ   R12, R13
 	JZ    ix_next
 
+	// The offsets are stored eight at a time, as putOffsets stores them
+	// (indexrows_generic.go): the loop ends after the eighth store in
+	// most blocks. A spent mask's stores (TZCNT gives 64) land in the
+	// room IX_ROOM checked, at most indexSlack places past the result.
+	POPCNTQ R13, CX
+	LEAQ    (DI)(AX*4), R12
+	ADDQ    CX, AX
+
 ix_emit:
 	TZCNTQ R13, R14
-	ADDQ   BX, R14
-	MOVL   R14, (DI)(AX*4)
-	INCQ   AX
+	ADDL   BX, R14
+	MOVL   R14, (R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 4(R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 8(R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 12(R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 16(R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 20(R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 24(R12)
+	BLSRQ  R13, R13
+	TZCNTQ R13, R14
+	ADDL   BX, R14
+	MOVL   R14, 28(R12)
+	ADDQ   $32, R12
 	BLSRQ  R13, R13
 	JNZ    ix_emit
 
