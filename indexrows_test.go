@@ -110,6 +110,23 @@ func TestIndexRowsDifferential(t *testing.T) {
 	}
 }
 
+// TestIndexRowsCounts gives the kernels blocks of every number of
+// offsets, 0 to 64, in each position of the block's stores of eight: a
+// block of ASCII bytes (a plain one, after a plain block) and one with a
+// high byte, each followed by a block of fewer offsets and one of none,
+// where a spent mask's stores of the block before must not show.
+func TestIndexRowsCounts(t *testing.T) {
+	for k := 0; k <= 64; k++ {
+		for _, fill := range []string{"a", "é"} {
+			blk := []byte(strings.Repeat(",", k) + strings.Repeat(fill, 64))[:64]
+			next := []byte(strings.Repeat(",", k/3) + strings.Repeat("b", 64))[:64]
+			src := slices.Concat([]byte(strings.Repeat("x", 64)), blk, next, []byte(strings.Repeat("c", 64)), blk)
+			checkIndex(t, src, ',')
+			checkIndex(t, src[:len(src)-64+k], ',')
+		}
+	}
+}
+
 // TestIndexRowsLong covers inputs of many blocks, with quoted regions and
 // runs of high bytes that cross block edges, and more offsets than the
 // output's first capacity.
