@@ -68,8 +68,8 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 // a multiple of 64), storing offsets into out; it stops before a block
 // when out has fewer than 64 free places, and returns the number stored,
 // n. The places from out[n] to out[n+indexSlack-1] (within out) may be
-// written too, with garbage: the kernels store a block's offsets eight at
-// a time (see putOffsets).
+// written too, with garbage: the AVX2 and portable kernels store a block's
+// offsets eight at a time (see putOffsets).
 // It runs the best index kernel the CPU allows (see kernels.go), else
 // indexBlocksGeneric, the specification. The kernels are called directly
 // rather than through a function value, which would make st and the
