@@ -67,6 +67,14 @@ ix_fixed:                                 \
 	SARQ  $63, R9;                        \ // inq for the next block
 ix_regions:
 
+// IX_STORE stores the offset of R13's lowest set bit, BX+TZCNT (BX+64
+// once R13 is spent), at off(R12), and clears that bit.
+#define IX_STORE(off) \
+	TZCNTQ R13, R14;      \
+	ADDL   BX, R14;       \
+	MOVL   R14, off(R12); \
+	BLSRQ  R13, R13
+
 // func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
 //
 // Requires AVX2, BMI1, BMI2 and PCLMULQDQ. The index kernel (see indexRows
@@ -142,34 +150,13 @@ ix_loop:
 	ADDQ    CX, AX
 
 ix_emit:
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, (R12)
-	BLSRQ  R13, R13
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, 4(R12)
-	BLSRQ  R13, R13
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, 8(R12)
-	BLSRQ  R13, R13
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, 12(R12)
-	BLSRQ  R13, R13
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, 16(R12)
-	BLSRQ  R13, R13
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, 20(R12)
-	BLSRQ  R13, R13
-	TZCNTQ R13, R14
-	ADDL   BX, R14
-	MOVL   R14, 24(R12)
-	BLSRQ  R13, R13
+	IX_STORE(0)
+	IX_STORE(4)
+	IX_STORE(8)
+	IX_STORE(12)
+	IX_STORE(16)
+	IX_STORE(20)
+	IX_STORE(24)
 	TZCNTQ R13, R14
 	ADDL   BX, R14
 	MOVL   R14, 28(R12)
