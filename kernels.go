@@ -18,6 +18,7 @@ import "os"
 //	putRowAVX512, putRowAVX2       usePutRow(AVX512)    putCellsGo (tablewriter.go)
 //	unescapeAVX512, unescapeAVX2   useUnescapeAVX512/2  unescape's scalar loop (primitive.go)
 //	utf8AVX2, utf8ShortAVX2        useUTF8AVX2          utf8Valid's automaton (utf8.go)
+//	lineMasksAVX2                  useLineMasksAVX2     runFields's reading by words (lineruns.go)
 //
 // Tests switch the kernels with useKernels (kernels_export_test.go),
 // which takes the same values as TOON_KERNELS.

@@ -19,6 +19,7 @@ var (
 	useUnescapeAVX2   bool // unescapeAVX2 (unescape_amd64.s)
 	useUnescapeAVX512 bool // unescapeAVX512 (unescape_amd64.s)
 	useUTF8AVX2       bool // utf8AVX2 and utf8ShortAVX2 (utf8_amd64.s)
+	useLineMasksAVX2  bool // lineMasksAVX2 (linemasks_amd64.s)
 )
 
 // setKernels sets the use* booleans from the CPU's features, as far as
@@ -33,6 +34,7 @@ func setKernels(mode kernelsMode) {
 	useIndexAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI2)
 	useTypeRows = mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2, cpuid.BMI1, cpuid.BMI2)
 	useUTF8AVX2 = avx2
+	useLineMasksAVX2 = mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2)
 	useUnescapeAVX2 = avx2
 	useUnescapeAVX512 = avx512 && cpu.Supports(cpuid.AVX512VBMI, cpuid.AVX512VBMI2)
 	rowAVX2 := mode >= kernelsAVX2 && cpu.Supports(cpuid.AVX2, cpuid.FMA3, cpuid.BMI1, cpuid.BMI2, cpuid.LZCNT)

@@ -21,13 +21,13 @@ func useKernels(mode string) (restore func()) {
 // allowed at start-up (so "generic" alone under -tags purego).
 func kernelModes() []string {
 	var modes []string
-	var seen [][10]bool
+	var seen [][11]bool
 	for _, m := range []string{"all", "avx2", "generic"} {
 		if parseKernelsMode(m) > startKernels {
 			continue
 		}
 		restore := useKernels(m)
-		set := [10]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, usePutRowAVX512, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2}
+		set := [11]bool{useScanAVX2, useScanAVX512, useIndexAVX2, useIndexAVX512, useTypeRows, usePutRow, usePutRowAVX512, useUnescapeAVX512, useUnescapeAVX2, useUTF8AVX2, useLineMasksAVX2}
 		restore()
 		if !slices.Contains(seen, set) {
 			seen = append(seen, set)

@@ -18,6 +18,7 @@ const (
 	useUnescapeAVX2   = false
 	useUnescapeAVX512 = false
 	useUTF8AVX2       = false
+	useLineMasksAVX2  = false
 )
 
 // setKernels has nothing to set here.

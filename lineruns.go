@@ -116,6 +116,7 @@ func (d *Decoder) runLines() {
 	pos, num := lr.pos, lr.lineNum
 	nmarks := len(d.marks)  // the marks before this run's
 	fields := lr.shift >= 0 // runFields's condition
+	win := lineWindow{at: -64}
 lines:
 	for len(d.queue) < runTokens {
 		// The line at pos, when the whole of it is in the buffer: its LF,
@@ -126,7 +127,7 @@ lines:
 		// before).
 		e, ascii := -1, false
 		if fields {
-			if pos, num, e, ascii = d.runFields(buf, pos, num); len(d.queue) >= runTokens {
+			if pos, num, e, ascii = d.runFields(buf, pos, num, &win); len(d.queue) >= runTokens {
 				break
 			}
 		}
@@ -352,21 +353,71 @@ lines:
 // runTake queues with room for those two: with room for runTokens+2 from
 // the start, the queue has room for a line's two whenever the loop goes
 // on, and they are pushed without a check of their own.
-func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) {
+func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e int, ascii bool) {
 	lr := &d.lr
 	strict := d.opts.strict
 	d.queueRoom(runTokens + 2 - len(d.queue))
-	for e = -1; len(d.queue) < runTokens && pos+lineBlock <= len(buf); e = -1 {
-		blk := buf[pos : pos+lineBlock]
-		w0 := binary.LittleEndian.Uint64(blk[0:])
-		w1 := binary.LittleEndian.Uint64(blk[8:])
-		w2 := binary.LittleEndian.Uint64(blk[16:])
-		w3 := binary.LittleEndian.Uint64(blk[24:])
-		e = pos + firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3))
-		ascii = (w0|w1|w2|w3)&swarHi == 0
-		if e == pos+lineBlock {
-			if e, ascii = lineEnd(buf, e, w0|w1|w2|w3, true); e < 0 {
+	masks := useLineMasksAVX2 // lines are read by win's masks, else by words
+	for e = -1; len(d.queue) < runTokens; e = -1 {
+		// The line's LF (e), whether its bytes are all below 0x80, its
+		// indentation (sp), and the length of its key (i), from its first
+		// byte to the first byte after it that is no key character, 0
+		// where that byte was not found.
+		var sp, i int
+		if masks {
+			// win's masks shifted to the line's start, when it starts in
+			// them and its LF is in them too, else those of the 64 bytes
+			// from its start. The key ends at the first byte that is no
+			// key character in them (at or before the LF, when that is in
+			// them).
+			sh := uint(pos - win.at)
+			if sh >= 64 || sh != 0 && win.m.lf>>sh == 0 {
+				if pos+64 > len(buf) {
+					break
+				}
+				win.at, sh = pos, 0
+				lineMasksAVX2((*[64]byte)(buf[pos:pos+64]), &win.m)
+			}
+			lf, hi := win.m.lf>>sh, win.m.hi>>sh
+			if lf != 0 {
+				e = pos + bits.TrailingZeros64(lf)
+				ascii = hi&(lf&-lf-1) == 0
+			} else {
+				var h uint64 // lineEnd's flags of the bytes before pos+64
+				if hi != 0 {
+					h = swarHi
+				}
+				if e, ascii = lineEnd(buf, pos+64, h, true); e < 0 {
+					break
+				}
+			}
+			if sp = bits.TrailingZeros64(^(win.m.sp >> sh)); sp == 64 {
+				sp = leadingSpaces(buf[pos:e])
+			}
+			if nk := ^(win.m.key >> sh) >> (uint(sp+1) & 63); sp < 63 && nk != 0 {
+				i = 1 + bits.TrailingZeros64(nk)
+			}
+		} else {
+			// By words: the line's first 32 bytes (lineBlock) as four;
+			// the key is found below, once the line is known to be one
+			// of a field.
+			if pos+lineBlock > len(buf) {
 				break
+			}
+			blk := buf[pos : pos+lineBlock]
+			w0 := binary.LittleEndian.Uint64(blk[0:])
+			w1 := binary.LittleEndian.Uint64(blk[8:])
+			w2 := binary.LittleEndian.Uint64(blk[16:])
+			w3 := binary.LittleEndian.Uint64(blk[24:])
+			e = pos + firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3))
+			ascii = (w0|w1|w2|w3)&swarHi == 0
+			if e == pos+lineBlock {
+				if e, ascii = lineEnd(buf, e, w0|w1|w2|w3, true); e < 0 {
+					break
+				}
+			}
+			if sp = firstNonSpace(w0, w1); sp == lineBlock/2 {
+				sp = leadingSpaces(buf[pos:e])
 			}
 		}
 		if e-pos > lr.maxLine {
@@ -375,10 +426,6 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		end := e
 		if end > pos && buf[end-1] == '\r' {
 			end--
-		}
-		sp := firstNonSpace(w0, w1)
-		if sp == lineBlock/2 {
-			sp = leadingSpaces(buf[pos:end])
 		}
 		at := pos + sp
 		if at >= end || keyStart[buf[at]] == 0 || sp&(lr.indent-1) != 0 {
@@ -399,11 +446,10 @@ func (d *Decoder) runFields(buf []byte, pos, num int) (_, _, e int, ascii bool) 
 		if f.depth != depth || f.kind != fObject && f.kind != fItem {
 			break
 		}
-		// Most keys are of up to sixteen bytes: those are found without
-		// a call (a seventeenth key byte takes plainKeyEndAt), the
+		// By words, most keys are of up to sixteen bytes: those are found
+		// without a call (a seventeenth key byte takes plainKeyEndAt), the
 		// second eight only for keys longer than eight.
-		i := 0
-		if at+17 <= len(buf) {
+		if !masks && at+17 <= len(buf) {
 			m := keyChars(buf[at+1 : at+9])
 			if m == 0xff {
 				m |= keyChars(buf[at+9:at+17]) << 8

@@ -705,3 +705,84 @@ func FuzzLineWords(f *testing.F) {
 		}
 	})
 }
+
+// windowDoc is a nested document whose field lines start, and end, at
+// every place relative to the 64 bytes runFields reads by masks: keys of
+// 1 to 70 bytes, indentations of up to 70 spaces, values of up to 150
+// bytes (most of up to 40) with bytes >= 0x80, spaces, quotes and colons in them, and now and
+// then a byte that ends a key early, a tab, an odd indentation, a CR or
+// ill-formed UTF-8.
+func windowDoc(rng *rand.Rand, lines int) []byte {
+	const keyBytes = "abcdefghijklmnopqrstuvwxyzABCZ0189_."
+	values := []string{"x", "é", "日本", " ", ",", ":", "0", "-1.5", "true", "a b"}
+	var b bytes.Buffer
+	depth := 0
+	for n := 0; n < lines; n++ {
+		if depth > 0 && rng.Intn(4) == 0 {
+			depth = rng.Intn(depth + 1)
+		}
+		b.WriteString(strings.Repeat("  ", depth))
+		if rng.Intn(40) == 0 {
+			b.WriteString([]string{" ", "\t", "-", "\""}[rng.Intn(4)])
+		}
+		k := make([]byte, 1+rng.Intn(70))
+		for j := range k {
+			k[j] = keyBytes[rng.Intn(len(keyBytes))]
+		}
+		k[0] = 'k'
+		if rng.Intn(30) == 0 {
+			k[rng.Intn(len(k))] = " é-[\""[rng.Intn(5)]
+		}
+		b.Write(k)
+		b.WriteString(strconv.Itoa(n)) // no key repeats
+		b.WriteByte(':')
+		if depth < 35 && rng.Intn(3) == 0 {
+			depth++ // the line opens an object
+		} else {
+			var v strings.Builder
+			want := rng.Intn(40)
+			if rng.Intn(4) == 0 {
+				want = rng.Intn(150)
+			}
+			for v.Len() < want {
+				v.WriteString(values[rng.Intn(len(values))])
+			}
+			val := strings.TrimSpace(v.String())
+			if rng.Intn(4) == 0 {
+				val = strconv.Quote(val)
+			}
+			if rng.Intn(60) == 0 {
+				at := rng.Intn(len(val) + 1)
+				val = val[:at] + "\xe6\x97" + val[at:] // ill-formed UTF-8
+			}
+			b.WriteString(" " + val)
+		}
+		if rng.Intn(20) == 0 {
+			b.WriteByte('\r')
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// TestLineRunsWindow holds runs to the general path on windowDoc's
+// documents, with runFields reading lines by masks and by words, and
+// with the buffer's end and a line-length limit in the way. (Two changes
+// to the masks' reading give the same tokens and errors, and pass: an
+// ascii of false for a line when any byte of its 64 is >= 0x80, which
+// only costs a check of its UTF-8, and an indentation of 0 in place of
+// 64 spaces or more, which leaves the line to step.)
+func TestLineRunsWindow(t *testing.T) {
+	rng := rand.New(rand.NewSource(64))
+	docs := longtest.Size(t, 60, 600)
+	for _, mode := range kernelModes() {
+		restore := useKernels(mode)
+		for i := 0; i < docs; i++ {
+			data := windowDoc(rng, 20+rng.Intn(200))
+			for _, o := range [][]Option{{WithStrict(true)}, {WithStrict(false)}, {WithStrict(true), WithMaxLineLength(80)}} {
+				checkRuns(t, data, o...)
+			}
+		}
+		restore()
+	}
+}

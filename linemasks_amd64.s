@@ -1,0 +1,89 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "go_asm.h"
+
+// The kernel behind runFields's masks on amd64. lineMasksGeneric
+// (linemasks.go) is its specification.
+
+// Key characters are classed by their two nibbles, with a table look-up
+// (VPSHUFB) for each, whose results share a bit only for a key character.
+// The classes are the high nibbles of key characters, each with the low
+// nibbles it takes: 1 for 0x2 (0xe, '.'), 2 for 0x3 (0x0 to 0x9), 4 for
+// 0x4 and 0x6 (0x1 to 0xf), 8 for 0x5 (0x0 to 0xa, and 0xf, '_'), 16 for
+// 0x7 (0x0 to 0xa). The high nibble of a byte >= 0x80 has no class. Each
+// table is written twice, once for each 128-bit lane.
+DATA lineKeyHigh<>+0(SB)/8, $0x1004080402010000
+DATA lineKeyHigh<>+8(SB)/8, $0
+DATA lineKeyHigh<>+16(SB)/8, $0x1004080402010000
+DATA lineKeyHigh<>+24(SB)/8, $0
+GLOBL lineKeyHigh<>(SB), RODATA|NOPTR, $32
+
+DATA lineKeyLow<>+0(SB)/8, $0x1e1e1e1e1e1e1e1a
+DATA lineKeyLow<>+8(SB)/8, $0x0c050404041c1e1e
+DATA lineKeyLow<>+16(SB)/8, $0x1e1e1e1e1e1e1e1a
+DATA lineKeyLow<>+24(SB)/8, $0x0c050404041c1e1e
+GLOBL lineKeyLow<>(SB), RODATA|NOPTR, $32
+
+// The bytes broadcast: LF, space, and the mask of a nibble.
+DATA lineBytes<>+0(SB)/1, $0x0a
+DATA lineBytes<>+1(SB)/1, $0x20
+DATA lineBytes<>+2(SB)/1, $0x0f
+GLOBL lineBytes<>(SB), RODATA|NOPTR, $4
+
+// LM_MASK sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to those
+// of cmp.
+#define LM_MASK(cmp, dst) \
+	VPCMPEQB  Y0, cmp, Y2; \
+	VPCMPEQB  Y1, cmp, Y3; \
+	VPMOVMSKB Y2, dst;     \
+	VPMOVMSKB Y3, DX;      \
+	SHLQ      $32, DX;     \
+	ORQ       DX, dst
+
+// LM_KEY sets dst to 0xff in each byte of src that is no key character.
+#define LM_KEY(src, dst) \
+	VPSRLW   $4, src, Y2;  \
+	VPAND    Y6, Y2, Y2;   \
+	VPSHUFB  Y2, Y4, Y2;   \
+	VPAND    Y6, src, Y3;  \
+	VPSHUFB  Y3, Y5, Y3;   \
+	VPAND    Y2, Y3, Y2;   \
+	VPCMPEQB Y7, Y2, dst
+
+// func lineMasksAVX2(b *[64]byte, m *lineMasks)
+//
+// Requires AVX2.
+TEXT ·lineMasksAVX2(SB), NOSPLIT, $0-16
+	MOVQ b+0(FP), SI
+	MOVQ m+8(FP), DI
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+
+	VPBROADCASTB lineBytes<>+0(SB), Y8 // LF
+	LM_MASK(Y8, AX)
+	MOVQ         AX, lineMasks_lf(DI)
+	VPBROADCASTB lineBytes<>+1(SB), Y8 // space
+	LM_MASK(Y8, AX)
+	MOVQ         AX, lineMasks_sp(DI)
+
+	VMOVDQU      lineKeyHigh<>(SB), Y4
+	VMOVDQU      lineKeyLow<>(SB), Y5
+	VPBROADCASTB lineBytes<>+2(SB), Y6
+	VPXOR        Y7, Y7, Y7
+	LM_KEY(Y0, Y8)
+	LM_KEY(Y1, Y9)
+	VPMOVMSKB    Y8, AX
+	VPMOVMSKB    Y9, DX
+	SHLQ         $32, DX
+	ORQ          DX, AX
+	NOTQ         AX
+	MOVQ         AX, lineMasks_key(DI)
+
+	VPMOVMSKB Y0, AX
+	VPMOVMSKB Y1, DX
+	SHLQ      $32, DX
+	ORQ       DX, AX
+	MOVQ      AX, lineMasks_hi(DI)
+	VZEROUPPER
+	RET
