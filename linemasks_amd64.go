@@ -2,8 +2,8 @@
 
 package toon
 
-// lineMasksAVX2 is lineMasksGeneric for CPUs with AVX2. See
-// linemasks_amd64.s.
+// lineMasksAVX2 sets m to the masks of the 64 bytes of b (lineMasks), on
+// CPUs with AVX2. See linemasks_amd64.s.
 //
 //go:noescape
 func lineMasksAVX2(b *[64]byte, m *lineMasks)

@@ -3,8 +3,9 @@
 #include "textflag.h"
 #include "go_asm.h"
 
-// The kernel behind runFields's masks on amd64. lineMasksGeneric
-// (linemasks.go) is its specification.
+// The kernel that makes runFields's masks on amd64 (linemasks.go). It has
+// no Go twin: without it runFields reads lines by words; lineMasksRef in
+// linemasks_amd64_test.go defines the masks a byte at a time.
 
 // Key characters are classed by their two nibbles, with a table look-up
 // (VPSHUFB) for each, whose results share a bit only for a key character.
