@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "go_asm.h"
+#include "blocks_amd64.h"
 
 // The kernel that makes runFields's masks on amd64 (linemasks.go). It has
 // no Go twin: without it runFields reads lines by words; lineMasksRef in
@@ -32,16 +33,6 @@ DATA lineBytes<>+1(SB)/1, $0x20
 DATA lineBytes<>+2(SB)/1, $0x0f
 GLOBL lineBytes<>(SB), RODATA|NOPTR, $4
 
-// LM_MASK sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to those
-// of cmp.
-#define LM_MASK(cmp, dst) \
-	VPCMPEQB  Y0, cmp, Y2; \
-	VPCMPEQB  Y1, cmp, Y3; \
-	VPMOVMSKB Y2, dst;     \
-	VPMOVMSKB Y3, DX;      \
-	SHLQ      $32, DX;     \
-	ORQ       DX, dst
-
 // LM_KEY sets dst to 0xff in each byte of src that is no key character.
 #define LM_KEY(src, dst) \
 	VPSRLW   $4, src, Y2;  \
@@ -62,10 +53,10 @@ TEXT ·lineMasksAVX2(SB), NOSPLIT, $0-16
 	VMOVDQU 32(SI), Y1
 
 	VPBROADCASTB lineBytes<>+0(SB), Y8 // LF
-	LM_MASK(Y8, AX)
+	AVX2_EQ64(Y8, AX, DX)
 	MOVQ         AX, lineMasks_lf(DI)
 	VPBROADCASTB lineBytes<>+1(SB), Y8 // space
-	LM_MASK(Y8, AX)
+	AVX2_EQ64(Y8, AX, DX)
 	MOVQ         AX, lineMasks_sp(DI)
 
 	VMOVDQU      lineKeyHigh<>(SB), Y4

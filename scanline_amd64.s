@@ -96,13 +96,8 @@ emit_done:
 // AVX2_MASK sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to the
 // byte broadcast in cmp, shifted right by CX.
 #define AVX2_MASK(cmp, dst) \
-	VPCMPEQB  Y0, cmp, Y2; \
-	VPCMPEQB  Y1, cmp, Y3; \
-	VPMOVMSKB Y2, dst;     \
-	VPMOVMSKB Y3, R14;     \
-	SHLQ      $32, R14;    \
-	ORQ       R14, dst;    \
-	SHRXQ     CX, dst, dst
+	AVX2_EQ64(cmp, dst, R14); \
+	SHRXQ CX, dst, dst
 
 // func scanAVX2(src []byte, delim byte, st *scanState, out []int32) int
 //
