@@ -1,6 +1,6 @@
 // Macros shared by the kernels that work on 64-byte blocks: those of
 // scanLine (scanline_amd64.s) and those of indexRows (indexrows_amd64.s);
-// lineMasksAVX2 (linemasks_amd64.s) uses AVX2_EQ64 alone.
+// lineMasksAVX2 (linemasks_amd64.s) uses AVX2_EQ64 and AVX2_MOVMSK64 alone.
 //
 // Each block becomes bitmasks (bit i = byte i of the block). Escaped bytes
 // are found from the parity of backslash runs (simdjson's find_escaped),
@@ -89,15 +89,20 @@ fix:                                      \
 	JNZ     fix;                          \
 fixed:
 
-// AVX2_EQ64 sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to
-// those of cmp (bit i for byte i), with tmp, Y2 and Y3 as scratch.
-#define AVX2_EQ64(cmp, dst, tmp) \
-	VPCMPEQB  Y0, cmp, Y2; \
-	VPCMPEQB  Y1, cmp, Y3; \
-	VPMOVMSKB Y2, dst;     \
-	VPMOVMSKB Y3, tmp;     \
-	SHLQ      $32, tmp;    \
+// AVX2_MOVMSK64 sets dst to the 64-bit mask of the high bits of the bytes
+// of lo:hi, two 32-byte halves (bit i for byte i), with tmp as scratch.
+#define AVX2_MOVMSK64(lo, hi, dst, tmp) \
+	VPMOVMSKB lo, dst;  \
+	VPMOVMSKB hi, tmp;  \
+	SHLQ      $32, tmp; \
 	ORQ       tmp, dst
+
+// AVX2_EQ64 sets dst to the 64-bit mask of the bytes of Y0:Y1 equal to
+// those of cmp, with tmp, Y2 and Y3 as scratch.
+#define AVX2_EQ64(cmp, dst, tmp) \
+	VPCMPEQB Y0, cmp, Y2; \
+	VPCMPEQB Y1, cmp, Y3; \
+	AVX2_MOVMSK64(Y2, Y3, dst, tmp)
 
 // AVX2_BCAST fills every byte of ymm with the byte in R11 (xmm is ymm's
 // low half).

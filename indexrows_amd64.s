@@ -31,10 +31,7 @@
 	VPCMPEQB  Y1, cmp, Y3;  \
 	VPCMPEQB  Y1, cmp2, Y5; \
 	VPOR      Y5, Y3, Y3;   \
-	VPMOVMSKB Y2, dst;      \
-	VPMOVMSKB Y3, R14;      \
-	SHLQ      $32, R14;     \
-	ORQ       R14, dst
+	AVX2_MOVMSK64(Y2, Y3, dst, R14)
 
 // IX_QUOTES takes Q in R11, B in CX, the delimiters and colons in R12 and
 // the other bytes of interest in R13, and leaves the quoted regions in R14
@@ -104,22 +101,14 @@ ix_loop:
 	VMOVDQU 32(SI)(BX*1), Y1
 
 	// R11 = Q: the quotes.
-	VPCMPEQB  Y0, Y8, Y2
-	VPCMPEQB  Y1, Y8, Y3
-	VPMOVMSKB Y2, R11
-	VPMOVMSKB Y3, R14
-	SHLQ      $32, R14
-	ORQ       R14, R11
+	AVX2_EQ64(Y8, R11, R14)
 
 	// R12 = delimiters and colons; R13 = LF and CR.
 	AVX2_MASK2(Y10, Y11, R12)
 	AVX2_MASK2(Y12, Y13, R13)
 
 	// CX = H, the bytes >= 0x80; R13 |= the first byte of each run of them.
-	VPMOVMSKB Y0, CX
-	VPMOVMSKB Y1, R14
-	SHLQ      $32, R14
-	ORQ       R14, CX
+	AVX2_MOVMSK64(Y0, Y1, CX, R14)
 	LEAQ      (R10)(CX*2), R14  // H<<1 | high
 	ANDNQ     CX, R14, R14      // H &^ (H<<1 | high)
 	ORQ       R14, R13
@@ -127,12 +116,7 @@ ix_loop:
 	MOVQ      CX, R10
 
 	// CX = B, the backslashes; R13 |= B | Q.
-	VPCMPEQB  Y0, Y9, Y2
-	VPCMPEQB  Y1, Y9, Y3
-	VPMOVMSKB Y2, CX
-	VPMOVMSKB Y3, R14
-	SHLQ      $32, R14
-	ORQ       R14, CX
+	AVX2_EQ64(Y9, CX, R14)
 	ORQ       CX, R13
 	ORQ       R11, R13
 

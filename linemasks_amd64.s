@@ -65,17 +65,11 @@ TEXT ·lineMasksAVX2(SB), NOSPLIT, $0-16
 	VPXOR        Y7, Y7, Y7
 	LM_KEY(Y0, Y8)
 	LM_KEY(Y1, Y9)
-	VPMOVMSKB    Y8, AX
-	VPMOVMSKB    Y9, DX
-	SHLQ         $32, DX
-	ORQ          DX, AX
+	AVX2_MOVMSK64(Y8, Y9, AX, DX)
 	NOTQ         AX
 	MOVQ         AX, lineMasks_key(DI)
 
-	VPMOVMSKB Y0, AX
-	VPMOVMSKB Y1, DX
-	SHLQ      $32, DX
-	ORQ       DX, AX
-	MOVQ      AX, lineMasks_hi(DI)
+	AVX2_MOVMSK64(Y0, Y1, AX, DX)
+	MOVQ AX, lineMasks_hi(DI)
 	VZEROUPPER
 	RET
