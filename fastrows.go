@@ -387,6 +387,8 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 		case s == e:
 			putToken(slot, emptyString())
 		default:
+			// plainCell, written out: a call for each cell would spill the
+			// loop's registers (the portable Token was 7% to 16% slower so).
 			switch primStart[sp.Byte(s)] {
 			case primPlain:
 				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
@@ -428,6 +430,43 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 		}
 		cs, kc = p+1, k
 	}
+}
+
+// plainCell returns the token of a plain cell: the n bytes at p, of which
+// room are readable (n <= room), neither empty nor quoted, with no space
+// around them. The common cells are typed from their words, with no loop
+// over their bytes: a plain string by its first byte, a number of up to 16
+// bytes by shortNumber or longInteger, a string that starts with digits by
+// shortText, a keyword by keywordToken; numberAt and plainToken settle the
+// rest.
+func plainCell(p mem.Ptr, n, room int) Token {
+	switch primStart[p.Byte(0)] {
+	case primPlain:
+		return Token{h: uint64(KindString), p: p, n: n}
+	case primDigit:
+		kind := KindString
+		if n <= 8 && room >= 8 && shortNumber(p.Load64(0), lenMask[n&15]) ||
+			n > 8 && n <= 16 && room >= 16 && longInteger(p, lenMask[(n-8)&15]) {
+			kind = KindNumber
+		} else if n <= 8 && room >= 8 && shortText(p.Load64(0), lenMask[n&15]) {
+			// a string ("15s", "512Mi"), told without numberAt
+		} else if n <= 24 && room >= (n+7)&^7 {
+			if numberAt(p, n) {
+				kind = KindNumber
+			}
+		} else if isNumber(mem.BytesAt(p, n)) {
+			kind = KindNumber
+		}
+		return Token{h: uint64(kind), p: p, n: n}
+	case primLetter:
+		if n <= 5 && room >= 8 {
+			if t, ok := keywordToken(p.Load64(0), n); ok {
+				return t
+			}
+			return Token{h: uint64(KindString), p: p, n: n}
+		}
+	}
+	return plainToken(mem.BytesAt(p, n))
 }
 
 // The keywords as little-endian words, and wordMask[n], the mask of a

@@ -763,7 +763,94 @@ func (d *Decoder) runRows(f *frame) bool {
 // (splitCells, cellToken; row), and reports whether every value is well
 // formed and there are at most a lazy chunk of them (longer arrays are
 // queued a chunk at a time by the general path).
+//
+// v is a view into the line reader's buffer, whose capacity reaches past
+// the line: the line is read a word at a time for its delimiters and
+// quotes, and each plain cell is typed from its words (plainCell), with no
+// loop over its bytes. A quoted cell is unquoted where it starts, and the
+// scan goes on after its closing quote. A quote inside a cell, and a line
+// whose last word the buffer does not hold, are left to splitCells's rule
+// (cutCells).
 func (d *Decoder) runCells(v []byte, delim byte) bool {
+	const quoteW = '"' * swarLo
+	n := len(v)
+	if cap(v)-n < 8 {
+		return d.cutCells(v, delim)
+	}
+	p := mem.BytesData(v)
+	room := cap(v) // the bytes readable from p
+	delimW := uint64(delim) * swarLo
+	vals := d.vals[:0]
+	s := 0 // the current cell's first byte
+	for i := 0; i < n; {
+		w := p.Load64(i)
+		x, y := w^delimW, w^quoteW
+		m := ((x-swarLo)&^x | (y-swarLo)&^y) & swarHi & lenMask[min(n-i, 8)]
+		next := i + 8
+		for ; m != 0; m &= m - 1 {
+			j := i + bits.TrailingZeros64(m)>>3
+			switch p.Byte(j) {
+			case delim:
+				vals = append(vals, spanCell(p, s, j, room))
+				s = j + 1
+				continue
+			case '"':
+			default:
+				continue // a byte above a match (swarCandidates)
+			}
+			// A quote: it must open the cell, after its spaces.
+			for k := s; k < j; k++ {
+				if p.Byte(k) != ' ' {
+					d.vals = vals
+					return d.cutCells(v, delim)
+				}
+			}
+			u, used, _, err := d.unquote(v[j:])
+			if err != nil {
+				d.vals = vals
+				return false
+			}
+			k := j + used
+			for k < n && p.Byte(k) == ' ' {
+				k++
+			}
+			if k < n && p.Byte(k) != delim {
+				d.vals = vals
+				return false // text after the closing quote
+			}
+			vals = append(vals, textToken(KindString, u))
+			s, next = k+1, k+1
+			break
+		}
+		i = next
+	}
+	if s <= n {
+		vals = append(vals, spanCell(p, s, n, room))
+	}
+	d.vals = vals
+	return len(vals) <= lazyChunk
+}
+
+// spanCell returns the token of the unquoted cell of the bytes s to e at p
+// (room of them readable), trimmed of the spaces around it.
+func spanCell(p mem.Ptr, s, e, room int) Token {
+	if s < e && (p.Byte(s) == ' ' || p.Byte(e-1) == ' ') {
+		for s < e && p.Byte(s) == ' ' {
+			s++
+		}
+		for e > s && p.Byte(e-1) == ' ' {
+			e--
+		}
+	}
+	if s == e {
+		return emptyString()
+	}
+	return plainCell(p.Add(s), e-s, room-s)
+}
+
+// cutCells is runCells for any line: the line is split by scanLine, and
+// each cell typed by plainToken or unquoted whole.
+func (d *Decoder) cutCells(v []byte, delim byte) bool {
 	d.seps, _ = scanLine(v, delim, d.seps[:0])
 	cells := len(d.seps) + 1
 	if cells > lazyChunk {

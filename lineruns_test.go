@@ -787,3 +787,83 @@ func TestLineRunsWindow(t *testing.T) {
 		}()
 	}
 }
+
+// cellLines are values of inline arrays and rows for runCells: plain,
+// numeric, keyword and empty cells, spaces around cells, quoted cells with
+// and without escapes (and delimiters inside), a quote inside a cell,
+// text after a closing quote, and unterminated or ill-escaped strings.
+var cellLines = []string{
+	"a,b,c", "1,-2.5,007,1e5,12ab,123456789,1234567890123456789,9.5x", "true,false,null,tru,nulls,True",
+	",,", "a,", ",a", " a , b ", "  ,  ", `"x","y,z",w`, `"a\"b",c`, `"a\nb\u00e9",1`, ` "q" , "r" `,
+	`ab"c,d"e,f`, `"a"b,c`, `"a" x,c`, `"open,x`, `"bad\q",x`, `"a",`, `"a"`, `""`, `"",""`, "2025-05-09,1.12.3,+1,-,-0",
+	"é,日本,😀", "512Mi,15s,25%,0x1F", "a|b|c", "a\tb\tc", `x,"y|z"|w`,
+}
+
+// checkRunCells holds runCells to cutCells, splitCells's rule by scanLine
+// and plainToken, on v with delimiter delim, placed in a buffer with room
+// bytes after it filled with fill (the words runCells reads past v).
+func checkRunCells(t *testing.T, v []byte, delim byte, room int, fill byte) {
+	t.Helper()
+	buf := make([]byte, len(v)+room)
+	copy(buf, v)
+	for i := len(v); i < len(buf); i++ {
+		buf[i] = fill
+	}
+	in := buf[:len(v)]
+	d, ref := NewDecoder(bytes.NewReader(nil)), NewDecoder(bytes.NewReader(nil))
+	ok, wantOK := d.runCells(in, delim), ref.cutCells(in, delim)
+	if ok != wantOK {
+		t.Fatalf("runCells(%q, %q) with %d bytes after it = %v, cutCells %v", v, delim, room, ok, wantOK)
+	}
+	if !ok {
+		return
+	}
+	if len(d.vals) != len(ref.vals) {
+		t.Fatalf("runCells(%q, %q): %d values, cutCells %d", v, delim, len(d.vals), len(ref.vals))
+	}
+	for i, got := range d.vals {
+		want := ref.vals[i]
+		if got.Kind() != want.Kind() || !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("runCells(%q, %q) value %d = %v %q, cutCells %v %q", v, delim, i, got.Kind(), got.Bytes(), want.Kind(), want.Bytes())
+		}
+	}
+}
+
+func TestRunCellsMatchCutCells(t *testing.T) {
+	for _, line := range cellLines {
+		for _, delim := range []byte{',', '|', '\t'} {
+			for room := 0; room <= 16; room++ {
+				for _, fill := range []byte{'"', ',', '\\', '1', ' '} {
+					checkRunCells(t, []byte(line), delim, room, fill)
+				}
+			}
+		}
+	}
+	// Lines of random cells, of every length across the words.
+	rng := rand.New(rand.NewSource(5))
+	cells := []string{"", "a", " b ", "12", "-3.5", "true", `"q"`, `"a,b"`, `"e\"s"`, "x y", "1e9", "0012", "2025-05-09", "é", `a"b`}
+	for i := 0; i < 3000; i++ {
+		var b []byte
+		for n := 1 + rng.Intn(12); n > 0; n-- {
+			b = append(b, cells[rng.Intn(len(cells))]...)
+			if n > 1 {
+				b = append(b, ',')
+			}
+		}
+		checkRunCells(t, b, ',', rng.Intn(12), "\",\\1 "[rng.Intn(5)])
+	}
+}
+
+// FuzzRunCells holds runCells to cutCells on any line, delimiter and
+// bytes after the line.
+func FuzzRunCells(f *testing.F) {
+	for _, line := range cellLines {
+		f.Add([]byte(line), byte(0), 8, byte('"'))
+	}
+	f.Fuzz(func(t *testing.T, v []byte, sel byte, room int, fill byte) {
+		if room < 0 || room > 64 {
+			return
+		}
+		checkRunCells(t, v, ",|\t"[sel%3], room, fill)
+	})
+}
