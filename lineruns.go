@@ -791,6 +791,10 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 			j := i + bits.TrailingZeros64(m)>>3
 			switch p.Byte(j) {
 			case delim:
+				if len(vals) == lazyChunk {
+					d.vals = vals
+					return false // more than a lazy chunk
+				}
 				vals = append(vals, spanCell(p, s, j, room))
 				s = j + 1
 				continue
@@ -817,6 +821,10 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 			if k < n && p.Byte(k) != delim {
 				d.vals = vals
 				return false // text after the closing quote
+			}
+			if k < n && len(vals) == lazyChunk {
+				d.vals = vals
+				return false
 			}
 			vals = append(vals, textToken(KindString, u))
 			s, next = k+1, k+1

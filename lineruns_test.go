@@ -797,6 +797,8 @@ var cellLines = []string{
 	",,", "a,", ",a", " a , b ", "  ,  ", `"x","y,z",w`, `"a\"b",c`, `"a\nb\u00e9",1`, ` "q" , "r" `,
 	`ab"c,d"e,f`, `"a"b,c`, `"a" x,c`, `"open,x`, `"bad\q",x`, `"a",`, `"a"`, `""`, `"",""`, "2025-05-09,1.12.3,+1,-,-0",
 	"é,日本,😀", "512Mi,15s,25%,0x1F", "a|b|c", "a\tb\tc", `x,"y|z"|w`,
+	// A lazy chunk of cells, and one more.
+	strings.Repeat("1,", lazyChunk-1) + "1", strings.Repeat("1,", lazyChunk) + "1", strings.Repeat(`"q",`, lazyChunk) + `"q"`,
 }
 
 // checkRunCells holds runCells to cutCells, splitCells's rule by scanLine
