@@ -388,7 +388,7 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 			putToken(slot, emptyString())
 		default:
 			// plainCell, written out: a call for each cell would spill the
-			// loop's registers (the portable Token was 7% to 16% slower so).
+			// loop's registers.
 			switch primStart[sp.Byte(s)] {
 			case primPlain:
 				putToken(slot, Token{h: uint64(KindString), p: sp.Add(s), n: e - s})
@@ -437,8 +437,8 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 // around them. The common cells are typed from their words, with no loop
 // over their bytes: a plain string by its first byte, a number of up to 16
 // bytes by shortNumber or longInteger, a string that starts with digits by
-// shortText, a keyword by keywordToken; numberAt and plainToken settle the
-// rest.
+// shortText, a keyword by keywordToken; numberAt, isNumber and plainToken
+// settle the rest.
 func plainCell(p mem.Ptr, n, room int) Token {
 	switch primStart[p.Byte(0)] {
 	case primPlain:
@@ -532,7 +532,7 @@ var lenMask = [16]uint64{0, 0x80, 0x8080, 0x808080, 0x80808080, 0x8080808080,
 // at most one '.' between digits, and no leading zero before another
 // digit. It decides without a per-byte branch, and is small enough to be
 // inlined. It may report false for a number (a sign, an exponent), which
-// bulkLine then settles with numberAt.
+// bulkLine and plainCell then settle with numberAt.
 func shortNumber(w, valid uint64) bool {
 	nd := nonDigits(w) & valid // the cell's bytes that are no digit
 	// No non-digit, or a single '.' that is neither first nor last; and a
@@ -560,7 +560,8 @@ func shortText(w, valid uint64) bool {
 // bytes; the bytes after them may be anything) are an integer of 9 to 16
 // digits (ids, timestamps, byte counts): all digits, the first not '0'.
 // The second word is read only when the first is all digits. It may
-// report false for a number, which bulkLine then settles with numberAt.
+// report false for a number, which bulkLine and plainCell then settle with
+// numberAt.
 func longInteger(p mem.Ptr, valid uint64) bool {
 	w := p.Load64(0)
 	return nonDigits(w) == 0 && byte(w) != '0' && nonDigits(p.Load64(8))&valid == 0

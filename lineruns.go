@@ -112,7 +112,10 @@ func (d *Decoder) runLines() {
 	lr := &d.lr
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
-	buf := lr.buf[:lr.end]
+	// buf's capacity ends with the bytes read, as the views of it do: the
+	// words read past a value (runValue, runCells) are input, and never
+	// memory after it (the caller's slice, for a decoder of bytes).
+	buf := lr.buf[:lr.end:lr.end]
 	pos, num := lr.pos, lr.lineNum
 	nmarks := len(d.marks)  // the marks before this run's
 	fields := lr.shift >= 0 // runFields's condition
@@ -764,13 +767,13 @@ func (d *Decoder) runRows(f *frame) bool {
 // formed and there are at most a lazy chunk of them (longer arrays are
 // queued a chunk at a time by the general path).
 //
-// v is a view into the line reader's buffer, whose capacity reaches past
-// the line: the line is read a word at a time for its delimiters and
-// quotes, and each plain cell is typed from its words (plainCell), with no
-// loop over its bytes. A quoted cell is unquoted where it starts, and the
-// scan goes on after its closing quote. A quote inside a cell, and a line
-// whose last word the buffer does not hold, are left to splitCells's rule
-// (cutCells).
+// v is a view into the bytes read (runLines's buf), whose capacity holds
+// the rest of them: the line is read a word at a time for its delimiters
+// and quotes, and each plain cell is typed from its words (plainCell),
+// with no loop over its bytes. A quoted cell is unquoted where it starts,
+// and the scan goes on after its closing quote. A quote inside a cell, and
+// a line with fewer than eight bytes read after it, are left to
+// splitCells's rule (cutCells).
 func (d *Decoder) runCells(v []byte, delim byte) bool {
 	const quoteW = '"' * swarLo
 	n := len(v)
@@ -800,7 +803,7 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 				continue
 			case '"':
 			default:
-				continue // a byte above a match (swarCandidates)
+				continue // a false match of the has-zero test (swarCandidates)
 			}
 			// A quote: it must open the cell, after its spaces.
 			for k := s; k < j; k++ {
@@ -824,7 +827,7 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 			}
 			if k < n && len(vals) == lazyChunk {
 				d.vals = vals
-				return false
+				return false // more than a lazy chunk
 			}
 			vals = append(vals, textToken(KindString, u))
 			s, next = k+1, k+1

@@ -797,8 +797,9 @@ var cellLines = []string{
 	",,", "a,", ",a", " a , b ", "  ,  ", `"x","y,z",w`, `"a\"b",c`, `"a\nb\u00e9",1`, ` "q" , "r" `,
 	`ab"c,d"e,f`, `"a"b,c`, `"a" x,c`, `"open,x`, `"bad\q",x`, `"a",`, `"a"`, `""`, `"",""`, "2025-05-09,1.12.3,+1,-,-0",
 	"é,日本,😀", "512Mi,15s,25%,0x1F", "a|b|c", "a\tb\tc", `x,"y|z"|w`,
-	// A lazy chunk of cells, and one more.
-	strings.Repeat("1,", lazyChunk-1) + "1", strings.Repeat("1,", lazyChunk) + "1", strings.Repeat(`"q",`, lazyChunk) + `"q"`,
+	// A lazy chunk of cells, and one and two more.
+	strings.Repeat("1,", lazyChunk-1) + "1", strings.Repeat("1,", lazyChunk) + "1", strings.Repeat("1,", lazyChunk+1) + "1",
+	strings.Repeat(`"q",`, lazyChunk) + `"q"`, strings.Repeat(`"q",`, lazyChunk+1) + `"q"`,
 }
 
 // checkRunCells holds runCells to cutCells, splitCells's rule by scanLine
@@ -825,8 +826,8 @@ func checkRunCells(t *testing.T, v []byte, delim byte, room int, fill byte) {
 	}
 	for i, got := range d.vals {
 		want := ref.vals[i]
-		if got.Kind() != want.Kind() || !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("runCells(%q, %q) value %d = %v %q, cutCells %v %q", v, delim, i, got.Kind(), got.Bytes(), want.Kind(), want.Bytes())
+		if got.Kind() != want.Kind() || got.String() != want.String() {
+			t.Fatalf("runCells(%q, %q) value %d = %v %q, cutCells %v %q", v, delim, i, got.Kind(), got, want.Kind(), want)
 		}
 	}
 }
@@ -852,7 +853,33 @@ func TestRunCellsMatchCutCells(t *testing.T) {
 				b = append(b, ',')
 			}
 		}
-		checkRunCells(t, b, ',', rng.Intn(12), "\",\\1 "[rng.Intn(5)])
+		checkRunCells(t, b, ',', 8+rng.Intn(16), "\",\\1 "[rng.Intn(5)])
+	}
+}
+
+// TestRunCellsWords checks that runCells reads by words the lines it can
+// (cutCells, which it leaves them to otherwise, splits with scanLine into
+// d.seps), and leaves to cutCells a line with a quote inside a cell or
+// too few bytes after it.
+func TestRunCellsWords(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		room  int
+		words bool
+	}{
+		{`a,12,"q,r", -1.5 ,true,`, 8, true},
+		{`a,12,"q,r", -1.5 ,true,`, 7, false},
+		{`a,b"c",d`, 8, false},
+	} {
+		n := len(c.line)
+		buf := append([]byte(c.line), make([]byte, c.room)...)[: n+c.room : n+c.room]
+		d := NewDecoder(bytes.NewReader(nil))
+		if !d.runCells(buf[:n], ',') {
+			t.Fatalf("runCells(%q) failed", c.line)
+		}
+		if words := len(d.seps) == 0; words != c.words {
+			t.Errorf("runCells(%q) with %d bytes after it: by words %v, want %v", c.line, c.room, words, c.words)
+		}
 	}
 }
 
@@ -860,12 +887,9 @@ func TestRunCellsMatchCutCells(t *testing.T) {
 // bytes after the line.
 func FuzzRunCells(f *testing.F) {
 	for _, line := range cellLines {
-		f.Add([]byte(line), byte(0), 8, byte('"'))
+		f.Add([]byte(line), byte(0), byte(8), byte('"'))
 	}
-	f.Fuzz(func(t *testing.T, v []byte, sel byte, room int, fill byte) {
-		if room < 0 || room > 64 {
-			return
-		}
-		checkRunCells(t, v, ",|\t"[sel%3], room, fill)
+	f.Fuzz(func(t *testing.T, v []byte, sel byte, room byte, fill byte) {
+		checkRunCells(t, v, ",|\t"[sel%3], int(room%65), fill)
 	})
 }
