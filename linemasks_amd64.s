@@ -14,18 +14,14 @@
 // nibbles it takes: 1 for 0x2 (0xe, '.'), 2 for 0x3 (0x0 to 0x9), 4 for
 // 0x4 and 0x6 (0x1 to 0xf), 8 for 0x5 (0x0 to 0xa, and 0xf, '_'), 16 for
 // 0x7 (0x0 to 0xa). The high nibble of a byte >= 0x80 has no class. Each
-// table is written twice, once for each 128-bit lane.
+// table is loaded into both 128-bit lanes (VBROADCASTI128).
 DATA lineKeyHigh<>+0(SB)/8, $0x1004080402010000
 DATA lineKeyHigh<>+8(SB)/8, $0
-DATA lineKeyHigh<>+16(SB)/8, $0x1004080402010000
-DATA lineKeyHigh<>+24(SB)/8, $0
-GLOBL lineKeyHigh<>(SB), RODATA|NOPTR, $32
+GLOBL lineKeyHigh<>(SB), RODATA|NOPTR, $16
 
 DATA lineKeyLow<>+0(SB)/8, $0x1e1e1e1e1e1e1e1a
 DATA lineKeyLow<>+8(SB)/8, $0x0c050404041c1e1e
-DATA lineKeyLow<>+16(SB)/8, $0x1e1e1e1e1e1e1e1a
-DATA lineKeyLow<>+24(SB)/8, $0x0c050404041c1e1e
-GLOBL lineKeyLow<>(SB), RODATA|NOPTR, $32
+GLOBL lineKeyLow<>(SB), RODATA|NOPTR, $16
 
 // The bytes broadcast: LF, space, and the mask of a nibble.
 DATA lineBytes<>+0(SB)/1, $0x0a
@@ -59,10 +55,10 @@ TEXT ·lineMasksAVX2(SB), NOSPLIT, $0-16
 	AVX2_EQ64(Y8, AX, DX)
 	MOVQ         AX, lineMasks_sp(DI)
 
-	VMOVDQU      lineKeyHigh<>(SB), Y4
-	VMOVDQU      lineKeyLow<>(SB), Y5
-	VPBROADCASTB lineBytes<>+2(SB), Y6
-	VPXOR        Y7, Y7, Y7
+	VBROADCASTI128 lineKeyHigh<>(SB), Y4
+	VBROADCASTI128 lineKeyLow<>(SB), Y5
+	VPBROADCASTB   lineBytes<>+2(SB), Y6
+	VPXOR          Y7, Y7, Y7
 	LM_KEY(Y0, Y8)
 	LM_KEY(Y1, Y9)
 	AVX2_MOVMSK64(Y8, Y9, AX, DX)

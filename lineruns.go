@@ -781,14 +781,12 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 		return d.cutCells(v, delim)
 	}
 	p := mem.BytesData(v)
-	room := cap(v) // the bytes readable from p
 	delimW := uint64(delim) * swarLo
 	vals := d.vals[:0]
 	s := 0 // the current cell's first byte
 	for i := 0; i < n; {
 		w := p.Load64(i)
-		x, y := w^delimW, w^quoteW
-		m := ((x-swarLo)&^x | (y-swarLo)&^y) & swarHi & lenMask[min(n-i, 8)]
+		m := swarCandidates(w^delimW, w^quoteW, w^delimW, w^quoteW) & lenMask[min(n-i, 8)]
 		next := i + 8
 		for ; m != 0; m &= m - 1 {
 			j := i + bits.TrailingZeros64(m)>>3
@@ -798,19 +796,17 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 					d.vals = vals
 					return false // more than a lazy chunk
 				}
-				vals = append(vals, spanCell(p, s, j, room))
+				vals = append(vals, spanCell(v, s, j))
 				s = j + 1
 				continue
 			case '"':
 			default:
-				continue // a false match of the has-zero test (swarCandidates)
+				continue // a byte above a match (swarCandidates)
 			}
 			// A quote: it must open the cell, after its spaces.
-			for k := s; k < j; k++ {
-				if p.Byte(k) != ' ' {
-					d.vals = vals
-					return d.cutCells(v, delim)
-				}
+			if leadingSpaces(v[s:j]) != j-s {
+				d.vals = vals
+				return d.cutCells(v, delim)
 			}
 			u, used, _, err := d.unquote(v[j:])
 			if err != nil {
@@ -818,9 +814,7 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 				return false
 			}
 			k := j + used
-			for k < n && p.Byte(k) == ' ' {
-				k++
-			}
+			k += leadingSpaces(v[k:])
 			if k < n && p.Byte(k) != delim {
 				d.vals = vals
 				return false // text after the closing quote
@@ -836,27 +830,22 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 		i = next
 	}
 	if s <= n {
-		vals = append(vals, spanCell(p, s, n, room))
+		vals = append(vals, spanCell(v, s, n))
 	}
 	d.vals = vals
 	return len(vals) <= lazyChunk
 }
 
-// spanCell returns the token of the unquoted cell of the bytes s to e at p
-// (room of them readable), trimmed of the spaces around it.
-func spanCell(p mem.Ptr, s, e, room int) Token {
-	if s < e && (p.Byte(s) == ' ' || p.Byte(e-1) == ' ') {
-		for s < e && p.Byte(s) == ' ' {
-			s++
-		}
-		for e > s && p.Byte(e-1) == ' ' {
-			e--
-		}
+// spanCell returns the token of the unquoted cell v[s:e], trimmed of the
+// spaces around it, whose words are read up to v's capacity.
+func spanCell(v []byte, s, e int) Token {
+	if s < e && (v[s] == ' ' || v[e-1] == ' ') {
+		s, e = trimSpan(v, s, e)
 	}
 	if s == e {
 		return emptyString()
 	}
-	return plainCell(p.Add(s), e-s, room-s)
+	return plainCell(mem.BytesData(v).Add(s), e-s, cap(v)-s)
 }
 
 // cutCells is runCells for any line: the line is split by scanLine, and
