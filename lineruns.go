@@ -358,6 +358,13 @@ lines:
 // runTake queues with room for those two: with room for runTokens+2 from
 // the start, the queue has room for a line's two whenever the loop goes
 // on, and they are pushed without a check of their own.
+//
+// One loop reads each line and takes it. Split into a pass that records
+// the shape of a batch of lines (LF, indentation, colon, value) and a
+// pass that takes the records, the same work cost 8% more instructions
+// with both passes in Go; with the first pass an AVX2 kernel, 6% fewer on
+// config and orders, but took as long (new/old rate: config 0.98x to
+// 1.01x, orders 1.01x to 1.04x, in paired runs).
 func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e int, ascii bool) {
 	lr := &d.lr
 	strict := d.opts.strict
