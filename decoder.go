@@ -62,11 +62,19 @@ type Decoder struct {
 	err    error     // sticky
 	done   bool      // the input has ended
 	rng    rangeMode // set when the input is a range of a table's rows (split.go)
+	// handOn: the decoder reads from a reader, and hands its buffers on
+	// to the next decoder at the end of its input (spares.go).
+	handOn bool
+	box    *spares // the box the decoder's buffers came in, if they did
 }
 
 // NewDecoder returns a decoder that reads from r, buffering its input.
+// Once Token has returned io.EOF, the decoder leaves its buffers to the
+// next decoder NewDecoder makes, or to its own Reset: a program that
+// makes a decoder for each document reuses their memory.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
-	d := &Decoder{opts: makeOptions(opts)}
+	d := &Decoder{opts: makeOptions(opts), handOn: true}
+	d.takeSpares()
 	d.lr.init(r, &d.opts)
 	d.headerParser.strict = d.opts.strict
 	return d
@@ -108,6 +116,8 @@ func (d *Decoder) initBytes(data []byte, opts []Option) {
 // Reset discards the decoder's state and makes it read a new document
 // from r with the same options, keeping its buffers.
 func (d *Decoder) Reset(r io.Reader) {
+	d.handOn = true
+	d.takeSpares() // when it has handed its own on
 	d.lr.reset(r, &d.opts)
 	d.line, d.last = rawLine{}, lineRef{}
 	d.resetScratch()
@@ -183,6 +193,9 @@ func (d *Decoder) fillQueue() {
 		d.began = true // the queue's tokens have all been taken
 	}
 	if err := d.refill(); err != nil {
+		if err == io.EOF {
+			d.handOnSpares()
+		}
 		d.rowKept = false // the placeholder takes the kept row's place
 		d.queue = appendToken(d.queue[:0], Token{})
 		d.qi = 0

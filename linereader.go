@@ -91,12 +91,14 @@ func (l *lineReader) init(r io.Reader, o *options) {
 	l.setIndent(o.indent)
 	l.strict = o.strict
 	if l.buf == nil {
-		size := defaultBufSize
-		if size > o.maxLine+1 {
-			size = o.maxLine + 1
-		}
-		l.buf = make([]byte, size)
+		l.buf = make([]byte, l.bufSize(o))
 	}
+}
+
+// bufSize is the size of the buffer init makes: defaultBufSize, or less
+// where the longest line allowed is shorter.
+func (l *lineReader) bufSize(o *options) int {
+	return min(defaultBufSize, o.maxLine+1)
 }
 
 // reset makes l read from r, as init does, keeping its buffer unless it
