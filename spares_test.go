@@ -119,7 +119,6 @@ func TestSparesAfterTheEnd(t *testing.T) {
 		ta := traceDecoder(a)
 		for _, other := range docs {
 			drain(NewDecoder(bytes.NewReader(other))) // some end in errors
-
 		}
 		// A call after the end, and More, Skip and Decode, as they were
 		// before the others ran.
