@@ -6,7 +6,6 @@ package toon
 
 import (
 	"fmt"
-	"sync"
 )
 
 // Unmarshal decodes the TOON document in data into the value v points to.
@@ -16,49 +15,6 @@ func Unmarshal(data []byte, v any, opts ...Option) error {
 	err := d.Decode(v)
 	recycle(d)
 	return err
-}
-
-// decoders holds the Decoders of finished Unmarshal calls, for the next
-// calls to reuse their memory: a Decoder made for one document allocates
-// its queues and buffers as the document needs them (a table's fast path,
-// some 100 KiB), which for a small document is much of what decoding it
-// allocates.
-var decoders sync.Pool
-
-// pooledDecoder returns a Decoder of data with the options opts, as
-// newBytesDecoder does, made from a recycled one when there is one.
-func pooledDecoder(data []byte, opts []Option) *Decoder {
-	d, _ := decoders.Get().(*Decoder)
-	if d == nil {
-		return newBytesDecoder(data, opts)
-	}
-	d.initBytes(data, opts)
-	return d
-}
-
-// recycle puts d, which Unmarshal is done with, into decoders. d becomes
-// a new Decoder (a zero one) that keeps the memory of its largest
-// buffers, emptied, and nothing else: no view of the document it read
-// (of data, which the caller may change or free as soon as Unmarshal
-// returns), no state of it. The buffers kept are those whose contents are
-// rewritten before they are read; the token queue's memory may hold stale
-// views, but the collector does not scan it (queueMemory), so they keep
-// nothing alive. Whatever is not named here starts from zero, as in a
-// Decoder just made, so state added to Decoder later is never carried from
-// one document to the next.
-func recycle(d *Decoder) {
-	d.generalQueue() // d.queue may view the fast queue's memory
-	// The queue's memory: words the collector does not scan (queueMemory).
-	n := Decoder{queue: d.queue[:0]}
-	n.fast.mem = d.fast.mem // words the collector does not scan; rewritten before they are read
-	n.stack = d.stack[:0]   // frames: counts, and key sets of copied keys, reset by push
-	n.scratch = d.scratch[:0]
-	n.seps = d.seps[:0]
-	n.marks = d.marks[:0]
-	n.bulk.idx, n.bulk.at = d.bulk.idx[:0], d.bulk.at[:0]
-	n.cells = d.cells[:0]
-	*d = n
-	decoders.Put(d)
 }
 
 // Decode reads the whole document from the decoder's input and stores it in

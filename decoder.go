@@ -62,10 +62,10 @@ type Decoder struct {
 	err    error     // sticky
 	done   bool      // the input has ended
 	rng    rangeMode // set when the input is a range of a table's rows (split.go)
-	// handOn: the decoder reads from a reader, and hands its buffers on
-	// to the next decoder at the end of its input (spares.go).
+	// handOn: the decoder reads from a reader, and hands its memory on at
+	// the end of its input (recycle.go).
 	handOn bool
-	box    *spares // the box the decoder's buffers came in, if they did
+	box    *Decoder // the decoder its memory came from, to put it back in
 }
 
 // NewDecoder returns a decoder that reads from r, buffering its input.
@@ -74,7 +74,7 @@ type Decoder struct {
 // makes a decoder for each document reuses their memory.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts), handOn: true}
-	d.takeSpares()
+	d.takeMemory()
 	d.lr.init(r, &d.opts)
 	d.headerParser.strict = d.opts.strict
 	return d
@@ -117,7 +117,9 @@ func (d *Decoder) initBytes(data []byte, opts []Option) {
 // from r with the same options, keeping its buffers.
 func (d *Decoder) Reset(r io.Reader) {
 	d.handOn = true
-	d.takeSpares() // when it has handed its own on
+	if d.lr.buf == nil {
+		d.takeMemory() // it has handed its own on
+	}
 	d.lr.reset(r, &d.opts)
 	d.line, d.last = rawLine{}, lineRef{}
 	d.resetScratch()
@@ -194,7 +196,7 @@ func (d *Decoder) fillQueue() {
 	}
 	if err := d.refill(); err != nil {
 		if err == io.EOF {
-			d.handOnSpares()
+			d.handOnMemory()
 		}
 		d.rowKept = false // the placeholder takes the kept row's place
 		d.queue = appendToken(d.queue[:0], Token{})
