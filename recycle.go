@@ -20,7 +20,7 @@ import "sync"
 // of a reader that left it.
 var decoders sync.Pool
 
-// handOnOff turns handOnMemory off: only tests set it (spares_test.go),
+// handOnOff turns handOnMemory off: only tests set it (recycle_test.go),
 // to compare decoders that hand their memory on with decoders that keep
 // it.
 var handOnOff bool
