@@ -382,6 +382,15 @@ func countLeaves(fs []Field) int {
 	return n
 }
 
+// rowTokenCount returns the number of tokens a row of field list fs has
+// after its ObjectStart: a token for each step of walkFields (a key, a
+// cell, the start or the end of a nested group), then the ObjectEnd.
+func rowTokenCount(fs []Field) int {
+	n := 1
+	walkFields(fs, 0, func(fieldStep, *Field, int) error { n++; return nil })
+	return n
+}
+
 // A fieldStep is one step of the walk of a field list (§9.3) that both row
 // programs follow, the decoder's (rowprog.go), which makes a row's tokens,
 // and the token writer's (tokenwriter.go), which checks them: a field's

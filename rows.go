@@ -100,7 +100,7 @@ func (r *RowDecoder[T]) Next(v *T) error {
 	p := mem.Of(v)
 	size := -1
 	if r.s.text.sizeRows() {
-		size = queuedText(t, d.queue[d.qi:])
+		size = rowSize(r.rp, t, d.queue[d.qi:])
 	}
 	r.s.text.newRow(size)
 	if r.rp != nil {
@@ -156,6 +156,37 @@ func Rows[T any](d *Decoder) iter.Seq2[T, error] {
 			}
 		}
 	}
+}
+
+// rowSize returns the bytes the strings of the element that starts with
+// t take, when the rest of its tokens are in q, the decoder's queue, or
+// -1: by rowText for a row decoded by row plan rp (nil for an element
+// that is no table row), else by queuedText.
+func rowSize(rp *rowPlan, t Token, q []Token) int {
+	if rp != nil {
+		if n := rowText(q, rp.ntok); n >= 0 {
+			return n
+		}
+	}
+	return queuedText(t, q)
+}
+
+// rowText is queuedText for a row of a table whose rows have ntok tokens
+// after their ObjectStart (rowTokenCount), the last its ObjectEnd: when they
+// are all in q, it adds up the lengths of the strings among them, with
+// no need to follow the depth of nested field groups. It returns -1 when
+// the row is not queued whole.
+func rowText(q []Token, ntok int) int {
+	if ntok > len(q) || q[ntok-1].kind() != KindObjectEnd {
+		return -1
+	}
+	n := 0
+	for _, t := range q[:ntok-1] {
+		if t.kind() == KindString {
+			n += t.n
+		}
+	}
+	return n
 }
 
 // queuedText returns the bytes the strings of the element that starts

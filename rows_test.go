@@ -545,3 +545,58 @@ func TestRowDecoderOneAllocPerRow(t *testing.T) {
 		}
 	}
 }
+
+// TestRowText checks rowText against queuedText, which counts any element
+// by following its depth: on the rows of tables (empty, quoted and escaped
+// cells, every kind of primitive, nested field groups) they give the same
+// size, and a row not queued whole gets -1 from rowText.
+func TestRowText(t *testing.T) {
+	docs := []string{
+		"[3]{a,b,c}:\n  x,1,\"\"\n  \"y \\\"z\\\"\",true,null\n  Łódź,-2.5e3,\"\\t\"\n",
+		"[2|]{a|b}:\n  x,y|\n  |\n",
+		"[2]{id,c{n,k}}:\n  1,A,B\n  2,Cc,\"D,d\"\n",
+		"[2]{p{q{r,s}},t,u{v}}:\n  a,bb,ccc,\"\"\n  1,2,3,dddd\n",
+	}
+	for _, doc := range docs {
+		d := NewDecoder(strings.NewReader(doc))
+		rows, depth, ntok := 0, 0, 0 // depth: of objects, in the root array
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%q: %v", doc, err)
+			}
+			switch tok.Kind() {
+			case KindArrayStart:
+				ntok = rowTokenCount(tok.Fields())
+				continue
+			case KindObjectEnd:
+				depth--
+				continue
+			case KindObjectStart:
+				depth++
+			default:
+				continue
+			}
+			if depth != 1 || d.qi == 0 {
+				continue
+			}
+			rows++
+			q := d.queue[d.qi:]
+			want := queuedText(tok, q)
+			if got := rowText(q, ntok); want < 0 || got != want {
+				t.Errorf("%q, row %d: rowText %d, queuedText %d", doc, rows, got, want)
+			}
+			for cut := 0; cut < ntok; cut++ {
+				if got := rowText(q[:cut], ntok); got != -1 {
+					t.Errorf("%q, row %d, %d tokens: rowText %d, want -1", doc, rows, cut, got)
+				}
+			}
+		}
+		if rows == 0 {
+			t.Errorf("%q: no row was queued", doc)
+		}
+	}
+}

@@ -51,6 +51,9 @@ func (ts *textStore) str(b []byte, intern bool) string {
 		}
 		return mem.StringAt(q, n)
 	}
+	if n == 0 {
+		return "" // common in sparse tables: no call to newString
+	}
 	if !intern {
 		return ts.newString(b)
 	}

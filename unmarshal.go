@@ -1359,6 +1359,7 @@ type rowPlan struct {
 	steps  []rowStep
 	fields []Field // the header's fields (a copy: the decoder's memory is compared, never kept past a header)
 	clean  bool    // every field of the header is a field of the struct
+	ntok   int     // the tokens of a row after its ObjectStart (rowTokenCount)
 	// fieldsID is the decoder's id of the fields segment (headerParser's
 	// fieldsID) fields was last found equal to, or 0.
 	fieldsID int
@@ -1396,7 +1397,7 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 			return rp
 		}
 	}
-	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, fieldsID: id}
+	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, ntok: rowTokenCount(fs), fieldsID: id}
 	leaf := 0
 	for i := range fs {
 		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}
@@ -1434,7 +1435,7 @@ func groupPlan(pl *decPlan, fs []Field) *rowPlan {
 	if !isStructPlan(pl) {
 		return nil
 	}
-	gp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true}
+	gp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, ntok: rowTokenCount(fs)}
 	for i := range fs {
 		j := pl.lookup(fs[i].Name, i)
 		if j < 0 {
