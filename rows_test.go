@@ -498,50 +498,69 @@ func checkNestedRows[T any](t *testing.T, rows []T, d Delimiter) {
 }
 
 // TestRowDecoderOneAllocPerRow checks that the strings of an element
-// share one allocation (textStore.perRow): rows of three distinct strings,
-// one of them escaped and one long, cost one allocation a row once the
-// block size has settled, and the strings kept from every row stay intact.
+// share one allocation (textStore.perRow), sized from the row's queued
+// tokens (rowText): rows of distinct strings, one of them escaped, one
+// long, and one in a nested field group, cost one allocation a row once
+// the block size has settled, and the strings kept from every row stay
+// intact.
 func TestRowDecoderOneAllocPerRow(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
+	type place struct {
+		Label string `toon:"label"`
+		Zip   int    `toon:"zip"`
+	}
 	type row struct {
-		ID   int    `toon:"id"`
-		Name string `toon:"name"`
-		Note string `toon:"note"`
-		City string `toon:"city"`
+		ID    int    `toon:"id"`
+		Name  string `toon:"name"`
+		Note  string `toon:"note"`
+		City  string `toon:"city"`
+		Place place  `toon:"place"`
 	}
 	const n = 3000
-	var b strings.Builder
-	b.WriteString("[" + strconv.Itoa(n) + "]{id,name,note,city}:\n")
-	want := make([]row, n)
-	for i := range want {
-		want[i] = row{i, "name" + strconv.Itoa(i), "a \"note\"\tfor row " + strconv.Itoa(i) + strings.Repeat(" and more", i%7),
-			"Łódź " + strconv.Itoa(i%13)}
-		fmt.Fprintf(&b, "  %d,%s,%q,%s\n", i, want[i].Name, want[i].Note, want[i].City)
-	}
-	d := NewDecoder(strings.NewReader(b.String()))
-	rd := NewRowDecoder[row](d)
-	got := make([]row, 0, n)
-	var v row
-	for i := 0; i < 10; i++ {
-		if err := rd.Next(&v); err != nil {
-			t.Fatal(err)
+	for _, group := range []bool{false, true} {
+		var b strings.Builder
+		b.WriteString("[" + strconv.Itoa(n) + "]{id,name,note,city")
+		if group {
+			b.WriteString(",place{label,zip}")
 		}
-		got = append(got, v)
-	}
-	allocs := testing.AllocsPerRun(n-20, func() {
-		if err := rd.Next(&v); err != nil {
-			t.Fatal(err)
+		b.WriteString("}:\n")
+		want := make([]row, n)
+		for i := range want {
+			w := &want[i]
+			*w = row{ID: i, Name: "name" + strconv.Itoa(i), Note: "a \"note\"\tfor row " + strconv.Itoa(i) + strings.Repeat(" and more", i%7),
+				City: "Łódź " + strconv.Itoa(i%13)}
+			fmt.Fprintf(&b, "  %d,%s,%q,%s", w.ID, w.Name, w.Note, w.City)
+			if group {
+				w.Place = place{"at" + strings.Repeat("x", i%11), i % 97}
+				fmt.Fprintf(&b, ",%s,%d", w.Place.Label, w.Place.Zip)
+			}
+			b.WriteString("\n")
 		}
-		got = append(got, v)
-	})
-	if allocs > 1.1 {
-		t.Errorf("%v allocations per row, want 1", allocs)
-	}
-	for i, g := range got {
-		if g != want[i] {
-			t.Fatalf("row %d: %+v, want %+v", i, g, want[i])
+		d := NewDecoder(strings.NewReader(b.String()))
+		rd := NewRowDecoder[row](d)
+		got := make([]row, 0, n)
+		var v row
+		for i := 0; i < 10; i++ {
+			if err := rd.Next(&v); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v)
+		}
+		allocs := testing.AllocsPerRun(n-20, func() {
+			if err := rd.Next(&v); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v)
+		})
+		if allocs > 1.1 {
+			t.Errorf("nested group %v: %v allocations per row, want 1", group, allocs)
+		}
+		for i, g := range got {
+			if g != want[i] {
+				t.Fatalf("nested group %v, row %d: %+v, want %+v", group, i, g, want[i])
+			}
 		}
 	}
 }
