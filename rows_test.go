@@ -579,28 +579,21 @@ func TestRowText(t *testing.T) {
 	for _, doc := range docs {
 		d := NewDecoder(strings.NewReader(doc))
 		rows, depth, ntok := 0, 0, 0 // depth: of objects, in the root array
-		for {
-			tok, err := d.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%q: %v", doc, err)
-			}
+		eachToken(t, d, func(tok Token) {
 			switch tok.Kind() {
 			case KindArrayStart:
 				ntok = rowTokenCount(tok.Fields())
-				continue
+				return
 			case KindObjectEnd:
 				depth--
-				continue
+				return
 			case KindObjectStart:
 				depth++
 			default:
-				continue
+				return
 			}
 			if depth != 1 || d.qi == 0 {
-				continue
+				return
 			}
 			rows++
 			q := d.queue[d.qi:]
@@ -613,7 +606,7 @@ func TestRowText(t *testing.T) {
 					t.Errorf("%q, row %d, %d tokens: rowText %d, want -1", doc, rows, cut, got)
 				}
 			}
-		}
+		})
 		if rows == 0 {
 			t.Errorf("%q: no row was queued", doc)
 		}
