@@ -4,20 +4,23 @@ import "sync"
 
 // This file passes the memory of finished decoders on to new ones. A
 // Decoder allocates its queues and buffers as a document needs them (a
-// line buffer of 64 KiB for a reader, the fast path's memory, the scopes:
-// 212 KiB of the 225 KiB a document of 3,000 table rows allocates), which
+// line buffer of 64 KiB for a reader, the fast path's memory, the general
+// queue, the row programs, the header parser's arenas, the scopes: all
+// but 3 KiB of the 225 KiB a document of 3,000 table rows allocates), which
 // for a program that decodes one document after another is most of what
 // decoding allocates, in memory the cache no longer holds. So:
 //   - Unmarshal takes its decoders from decoders, and puts each back when
 //     it is done (pooledDecoder, recycle);
-//   - a decoder of a reader (NewDecoder, Reset) takes the memory of one
-//     from decoders, and once it has returned io.EOF, when it reads nothing
-//     more and no token it returned is valid any longer, puts its memory
-//     back (takeMemory, handOnMemory).
+//   - a decoder of a reader takes the memory of one from decoders
+//     (NewDecoder, and Reset when it has none), and a decoder made by
+//     NewDecoder and never Reset, once it has returned io.EOF, when it
+//     reads nothing more and no token it returned is valid any longer,
+//     puts its memory back (takeMemory, handOnMemory). A decoder that is
+//     Reset keeps its memory for its next document.
 
 // decoders holds Decoders that are zero but for the memory of their
-// largest buffers, emptied (moveMemory), and the line buffer of a decoder
-// of a reader that left it.
+// buffers, emptied (moveMemory), their queue's, and the line buffer of a
+// decoder of a reader that left it.
 var decoders sync.Pool
 
 // handOnOff turns handOnMemory off: only tests set it (recycle_test.go),
@@ -26,14 +29,16 @@ var decoders sync.Pool
 var handOnOff bool
 
 // moveMemory gives d, which has none of its own, the memory of from's
-// largest buffers, emptied, and leaves from without it. They are the
-// buffers whose contents are rewritten before they are read: no view of
-// the document from read (of data, which Unmarshal's caller may change or
-// free as soon as it returns) is carried, nor any state of it. The token
-// queue's memory may hold stale views, but the collector does not scan it
-// (queueMemory), so they keep nothing alive; the callers move it
-// themselves, as the line buffer, which is a decoder's own only when it
-// reads a reader. Whatever is not named here starts from zero, as in a
+// buffers, emptied, and leaves from without it. They are the buffers whose
+// contents are rewritten before they are read: no view of the document
+// from read (of data, which Unmarshal's caller may change or free as soon
+// as it returns) is carried, nor any state of it. The memory of the run's
+// values is cleared, as the collector scans it; the tokens of the row
+// programs view field names in the header parser's memory, which moves
+// with them. The token queue's memory may hold stale views, but the
+// collector does not scan it (queueMemory), so they keep nothing alive;
+// the callers move it themselves, as the line buffer, which is a decoder's
+// own only when it reads a reader. Whatever is not named here starts from zero, as in a
 // Decoder just made, so state added to Decoder later is never carried
 // from one document to the next.
 func (d *Decoder) moveMemory(from *Decoder) {
@@ -43,9 +48,33 @@ func (d *Decoder) moveMemory(from *Decoder) {
 	d.seps = from.seps[:0]
 	d.marks = from.marks[:0]
 	d.bulk.idx, d.bulk.at = from.bulk.idx[:0], from.bulk.at[:0]
+	d.bulk.slots = from.bulk.slots[:0]
 	d.cells = from.cells[:0]
+	clear(from.vals[:cap(from.vals)]) // its tokens view the document, and the collector scans them
+	d.vals = from.vals[:0]
+	d.rowProgram.takeMemory(&from.rowProgram)
+	d.prevProg.takeMemory(&from.prevProg)
+	d.headerParser.takeMemory(&from.headerParser)
 	from.fast.mem, from.stack, from.scratch, from.seps, from.marks = nil, nil, nil, nil, nil
-	from.bulk.idx, from.bulk.at, from.cells = nil, nil, nil
+	from.bulk.idx, from.bulk.at, from.bulk.slots, from.cells, from.vals = nil, nil, nil, nil, nil
+}
+
+// takeMemory gives p, a row program with no memory of its own, the memory
+// of from's, emptied, and leaves from without it.
+func (p *rowProgram) takeMemory(from *rowProgram) {
+	p.prog, p.rowTmpl, p.cellAt = from.prog[:0], from.rowTmpl[:0], from.cellAt[:0]
+	from.prog, from.rowTmpl, from.cellAt = nil, nil, nil
+}
+
+// takeMemory gives p, a header parser with no memory of its own, the
+// memory of from's arenas and of its record of segments seen, emptied,
+// and leaves from without it. The segments seen are not carried: p
+// parses each header of its document again, once.
+func (p *headerParser) takeMemory(from *headerParser) {
+	p.farena, p.fstack, p.names = from.farena[:0], from.fstack[:0], from.names[:0]
+	p.groupKeys, p.seen, p.segs = from.groupKeys, from.seen[:0], from.segs[:0]
+	from.farena, from.fstack, from.names = nil, nil, nil
+	from.groupKeys, from.seen, from.segs = nil, nil, nil
 }
 
 // pooledDecoder returns a Decoder of data with the options opts, as
@@ -73,13 +102,17 @@ func recycle(d *Decoder) {
 // new one, or one that handed its memory on), the memory of a decoder in
 // decoders, if there is one, and keeps that decoder to put the memory
 // back in (handOnMemory), without an allocation. The line buffer is taken
-// only when it has the size d's line reader makes.
+// only when it has the size d's line reader makes; the queue's memory only
+// when it is larger than d's, which that decoder then holds.
 func (d *Decoder) takeMemory() {
 	p, _ := decoders.Get().(*Decoder)
 	if p == nil {
 		return
 	}
 	d.moveMemory(p)
+	if cap(p.queue) > cap(d.queue) {
+		d.queue, p.queue = p.queue[:0], d.queue[:0]
+	}
 	if len(p.lr.buf) == d.lr.bufSize(&d.opts) {
 		d.lr.buf = p.lr.buf
 	}
@@ -91,8 +124,9 @@ func (d *Decoder) takeMemory() {
 // its input. It does so only when nothing may still view them: no row of
 // the fast path is queued, and the line of the last token is known
 // without them. d keeps no view of them: the lines it holds keep their
-// numbers and offsets (Line and InputOffset), not their text. It keeps
-// its queue, which holds the io.EOF placeholder.
+// numbers and offsets (Line and InputOffset), not their text, and its
+// header and the header runs read last are emptied. Its queue's memory is
+// exchanged for a queue of one token, for the io.EOF placeholder.
 func (d *Decoder) handOnMemory() {
 	if handOnOff || !d.handOn || d.bulk.n != 0 || len(d.marks) != 0 || d.lr.r == nil {
 		return
@@ -106,8 +140,18 @@ func (d *Decoder) handOnMemory() {
 	d.box = nil
 	p.moveMemory(d)
 	p.lr.buf, d.lr.buf = d.lr.buf, nil
+	// The queue's memory too, exchanged for the one p held: d needs a
+	// queue of one token, for the placeholder Token returns with io.EOF
+	// from now on (fillQueue). A decoder Reset after each document gets
+	// its own back that way (takeMemory), and allocates nothing.
+	q := p.queue
+	if cap(q) == 0 {
+		q = tokensOf(make([]uint64, 3))
+	}
+	p.queue, d.queue = d.queue[:0], q[:0]
 	d.lr.pos, d.lr.end, d.lr.scanned = 0, 0, 0
 	d.bulk.src = nil
+	d.hdr, d.head = header{}, runHead{} // views of the line, the field lists and the segments seen
 	d.line.full, d.line.text = nil, nil
 	d.first.full, d.first.text = nil, nil
 	d.at.full, d.at.text = nil, nil

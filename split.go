@@ -594,20 +594,12 @@ func (t *Table) RangeDecoder(r Range) *Decoder {
 // allocate a decoder for each.
 func (t *Table) ResetRange(d *Decoder, r Range) {
 	d.generalQueue()
-	*d = Decoder{
-		queue:       d.queue[:0],
-		queueMemory: queueMemory{gq: d.gq, fast: fastQueue{mem: d.fast.mem}},
-		scopes:      scopes{stack: d.stack[:0]},
-		// ids go on from the last range's: an id is never given twice by
-		// one Decoder, which rowPlan relies on as headerProg does.
-		headerParser: headerParser{farena: d.farena[:0], fstack: d.fstack[:0], groupKeys: d.groupKeys[:0],
-			names: d.names[:0], ids: d.ids},
-		rowProgram: rowProgram{prog: d.prog[:0], rowTmpl: d.rowTmpl[:0], cellAt: d.cellAt[:0]},
-		lazyCells:  lazyCells{cells: d.cells[:0]},
-		bulk:       bulkRun{idx: d.bulk.idx[:0], at: d.bulk.at[:0], slots: d.bulk.slots[:0]},
-		seps:       d.seps[:0],
-		scratch:    d.scratch[:0],
-	}
+	n := Decoder{queue: d.queue[:0]}
+	n.moveMemory(d)
+	// ids go on from the last range's: an id is never given twice by one
+	// Decoder, which rowPlan relies on as headerProg does.
+	n.ids = d.ids
+	*d = n
 	t.initRange(d, r)
 }
 
