@@ -136,7 +136,7 @@ func (d *Decoder) Decode(v any) error {
 // decodeAny decodes the next value into generic values; whole asks for
 // the whole document, checked to its end.
 func (d *Decoder) decodeAny(whole bool) (any, error) {
-	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	s := wholeState(d)
 	var v any
 	err := s.root(whole, func(t Token) (err error) {
 		v, err = s.generic(t, 0, false, false)

@@ -25,6 +25,12 @@ import (
 type slabs struct {
 	open [slabKinds]slab
 	next int // the slab replaced when all are in use
+	// most bounds the elements of a block when the input is a byte slice
+	// (wholeState): a value takes a byte of the input at least, and a
+	// delimiter or a line end stands between two, so a block needs no
+	// more elements than half the input's length, and one. 0 when
+	// unknown.
+	most int
 }
 
 // slab is the current block of one element type.
@@ -64,6 +70,9 @@ func (sb *slabs) alloc(ep *decPlan, st reflect.Type, n int) (p mem.Ptr, ok bool)
 	}
 	if s.left < n {
 		c := int(slabBytes / size)
+		if sb.most > 0 {
+			c = max(min(c, sb.most), n)
+		}
 		s.free = mem.PtrOf(reflect.MakeSlice(st, c, c))
 		s.left = c
 	}

@@ -24,6 +24,10 @@ type textStore struct {
 	// itself, where the block has room: maxPacked once a block of packed
 	// strings is made, any length in an element's block (perRow).
 	fit int
+	// left bounds what the strings still to be packed take, when the
+	// input is a byte slice (wholeState): its length, less the strings
+	// packed into blocks before the current one. 0 when unknown.
+	left int
 }
 
 // str returns the text b as a string the caller keeps, interned when
@@ -79,7 +83,8 @@ func (ts *textStore) interned(b []byte) string {
 }
 
 // newString copies b into a new string. When decoding a whole document,
-// short strings are packed into shared blocks of packBlock bytes, which
+// short strings are packed into shared blocks of packBlock bytes (fewer
+// where the input's strings cannot take as many: wholeState), which
 // saves an allocation per string: the document's strings are all kept by
 // the result anyway. (A block lives as long as any string in it.)
 func (ts *textStore) newString(b []byte) string {
@@ -90,7 +95,12 @@ func (ts *textStore) newString(b []byte) string {
 		return string(b)
 	}
 	if cap(ts.block)-len(ts.block) < len(b) {
-		ts.block = mem.MakeNoZero(packBlock)
+		size := packBlock
+		if ts.left > 0 {
+			ts.left -= len(ts.block)
+			size = min(size, max(ts.left, len(b)))
+		}
+		ts.block = mem.MakeNoZero(size)
 		ts.fit = maxPacked
 	}
 	at := len(ts.block)

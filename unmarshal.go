@@ -41,7 +41,7 @@ func unmarshalReflect(d *Decoder, v any, whole bool) error {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
 	pl := decPlanOf(rv.Type().Elem())
-	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	s := wholeState(d)
 	return s.root(whole, func(t Token) error { return pl.fn(&s, pl, t, mem.PtrOf(rv)) })
 }
 
@@ -87,6 +87,21 @@ type decState struct {
 	// header (a table in each item of a list), in a ring.
 	rowPlans [rowPlansKept]*rowPlan
 	rowNext  int
+}
+
+// wholeState returns the decState of a Decode call on d, whose result
+// keeps all its values: strings are packed into shared blocks, small
+// slices and pointed-to values carved out of slabs. For a decoder of
+// bytes, those bytes bound both: a string is a copy of text in them, or
+// shorter (unescaped), and each element takes some of them (slabs.most),
+// so a small document gets small blocks.
+func wholeState(d *Decoder) decState {
+	s := decState{d: d, cell: -1, text: textStore{pack: true}}
+	if d.lr.r == nil {
+		s.text.left = d.lr.end
+		s.slabs.most = d.lr.end/2 + 1
+	}
+	return s
 }
 
 // rowPlansKept is how many row plans a decState keeps for reuse.

@@ -1213,3 +1213,60 @@ func TestTextStoreShort(t *testing.T) {
 		}
 	}
 }
+
+// TestUnmarshalSmallDocumentMemory checks that the strings and the small
+// slices of a small document take blocks sized by the document, not
+// blocks of packBlock and slabBytes bytes: Unmarshal of a document of 120
+// bytes into a struct allocates less than 4 KiB a call (3.5 KiB; 9.9 KiB
+// with slabs of slabBytes, 11.4 KiB with string blocks of packBlock), and
+// its strings and slices, escaped and quoted strings among them, are
+// right.
+func TestUnmarshalSmallDocumentMemory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under -race")
+	}
+	doc := []byte("user:\n  id: 7\n  name: \"Ada \\\"L\\\"\"\n  tags[3]: admin,ops,\"a,b\"\nitems[2]{sku,qty}:\n  A1-x,2\n  B2-y,3\nnote: hello\n")
+	type target struct {
+		User struct {
+			ID   int      `toon:"id"`
+			Name string   `toon:"name"`
+			Tags []string `toon:"tags"`
+		} `toon:"user"`
+		Items []struct {
+			SKU string `toon:"sku"`
+			Qty int    `toon:"qty"`
+		} `toon:"items"`
+		Note string `toon:"note"`
+	}
+	want := target{}
+	want.User.ID, want.User.Name, want.User.Tags = 7, `Ada "L"`, []string{"admin", "ops", "a,b"}
+	want.Items = append(want.Items, struct {
+		SKU string `toon:"sku"`
+		Qty int    `toon:"qty"`
+	}{"A1-x", 2}, struct {
+		SKU string `toon:"sku"`
+		Qty int    `toon:"qty"`
+	}{"B2-y", 3})
+	want.Note = "hello"
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	call := func() {
+		var v target
+		if err := Unmarshal(doc, &v); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(v, want) {
+			t.Fatalf("got %+v, want %+v", v, want)
+		}
+	}
+	call()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const runs = 20
+	for range runs {
+		call()
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per >= 4096 {
+		t.Errorf("%d bytes allocated a call, want less than 4 KiB", per)
+	}
+}
