@@ -38,9 +38,9 @@ var handOnOff bool
 // with them. The token queue's memory may hold stale views, but the
 // collector does not scan it (queueMemory), so they keep nothing alive;
 // the callers move it themselves, as the line buffer, which is a decoder's
-// own only when it reads a reader. Whatever is not named here starts from zero, as in a
-// Decoder just made, so state added to Decoder later is never carried
-// from one document to the next.
+// own only when it reads a reader. Whatever is not named here starts from
+// zero, as in a Decoder just made, so state added to Decoder later is
+// never carried from one document to the next.
 func (d *Decoder) moveMemory(from *Decoder) {
 	d.fast.mem = from.fast.mem // words the collector does not scan; rewritten before they are read
 	d.stack = from.stack[:0]   // frames: counts, and key sets of copied keys, reset by push
@@ -68,8 +68,9 @@ func (p *rowProgram) takeMemory(from *rowProgram) {
 
 // takeMemory gives p, a header parser with no memory of its own, the
 // memory of from's arenas and of its record of segments seen, emptied,
-// and leaves from without it. The segments seen are not carried: p
-// parses each header of its document again, once.
+// and its key sets, which parseGroup resets before use, and leaves from
+// without them. The segments seen are not carried: p parses each header
+// of its document again, once.
 func (p *headerParser) takeMemory(from *headerParser) {
 	p.farena, p.fstack, p.names = from.farena[:0], from.fstack[:0], from.names[:0]
 	p.groupKeys, p.seen, p.segs = from.groupKeys, from.seen[:0], from.segs[:0]
@@ -140,10 +141,10 @@ func (d *Decoder) handOnMemory() {
 	d.box = nil
 	p.moveMemory(d)
 	p.lr.buf, d.lr.buf = d.lr.buf, nil
-	// The queue's memory too, exchanged for the one p held: d needs a
-	// queue of one token, for the placeholder Token returns with io.EOF
-	// from now on (fillQueue). A decoder Reset after each document gets
-	// its own back that way (takeMemory), and allocates nothing.
+	// The queue's memory too. d keeps a queue of one token, for the
+	// placeholder Token returns with io.EOF from now on (fillQueue): the
+	// queue p holds, if any (the smaller one takeMemory left it), else a
+	// new one.
 	q := p.queue
 	if cap(q) == 0 {
 		q = tokensOf(make([]uint64, 3))
