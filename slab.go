@@ -26,10 +26,11 @@ type slabs struct {
 	open [slabKinds]slab
 	next int // the slab replaced when all are in use
 	// most bounds the elements of a block when the input is a byte slice
-	// (wholeState): a value takes a byte of the input at least, and a
-	// delimiter or a line end stands between two, so a block needs no
-	// more elements than half the input's length, and one. 0 when
-	// unknown.
+	// (wholeState): half the input's length, and one. A value takes a
+	// byte of the input, and a delimiter or a line end stands between
+	// two, so few inputs hold more elements (an array of empty strings
+	// may, and then takes more blocks); a group of more is given a block
+	// of its own size. 0 when unknown.
 	most int
 }
 
