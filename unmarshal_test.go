@@ -1259,14 +1259,7 @@ func TestUnmarshalSmallDocumentMemory(t *testing.T) {
 		}
 	}
 	call()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	const runs = 20
-	for range runs {
-		call()
-	}
-	runtime.ReadMemStats(&after)
-	if per := (after.TotalAlloc - before.TotalAlloc) / runs; per >= 4096 {
+	if per := allocatedEach(20, call); per >= 4096 {
 		t.Errorf("%d bytes allocated a call, want less than 4 KiB", per)
 	}
 }
