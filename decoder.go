@@ -62,8 +62,9 @@ type Decoder struct {
 	err    error     // sticky
 	done   bool      // the input has ended
 	rng    rangeMode // set when the input is a range of a table's rows (split.go)
-	// handOn: the decoder reads from a reader, has not been Reset, and
-	// hands its memory on at the end of its input (recycle.go).
+	// handOn: the decoder reads from a reader, took its memory from the
+	// pool (or has none yet), and hands it on at the end of its input
+	// (recycle.go; Reset).
 	handOn bool
 	box    *Decoder // the decoder its memory came from, to put it back in
 }
@@ -71,8 +72,9 @@ type Decoder struct {
 // NewDecoder returns a decoder that reads from r, buffering its input.
 // Once Token has returned io.EOF, the decoder leaves its buffers to the
 // next decoder NewDecoder makes, or to its own Reset: a program that
-// makes a decoder for each document reuses their memory. A decoder that
-// has been Reset keeps its buffers for the next Reset instead.
+// makes a decoder for each document reuses their memory. A decoder Reset
+// before the end of its input keeps its buffers for the next Reset
+// instead.
 func NewDecoder(r io.Reader, opts ...Option) *Decoder {
 	d := &Decoder{opts: makeOptions(opts), handOn: true}
 	d.takeMemory()
@@ -117,15 +119,16 @@ func (d *Decoder) initBytes(data []byte, opts []Option) {
 // Reset discards the decoder's state and makes it read a new document
 // from r with the same options, keeping its buffers.
 func (d *Decoder) Reset(r io.Reader) {
-	// A decoder that is Reset keeps its memory at the end of its input,
-	// for its next Reset, where a decoder made for one document hands it
-	// on: memory taken from another decoder, in a pool that the collector
-	// empties and whose decoders come back by goroutine (sync.Pool), is not
-	// always its own, and may be too small for its documents.
-	d.handOn = false
-	if d.lr.buf == nil {
-		d.takeMemory() // it has handed its own on
-		d.box = nil    // it puts none back
+	// A decoder Reset while it holds its memory keeps it at the end of its
+	// input, for its next Reset: memory handed on and taken back goes
+	// through a pool that the collector empties and whose decoders come
+	// back by goroutine (sync.Pool), and so may be another decoder's, too
+	// small for this one's documents. A decoder that has handed its memory
+	// on takes a pooled decoder's, and hands it on at its end, as a new
+	// decoder does.
+	d.handOn = d.lr.buf == nil
+	if d.handOn {
+		d.takeMemory()
 	}
 	d.lr.reset(r, &d.opts)
 	d.line, d.last = rawLine{}, lineRef{}

@@ -12,11 +12,11 @@ import "sync"
 //   - Unmarshal takes its decoders from decoders, and puts each back when
 //     it is done (pooledDecoder, recycle);
 //   - a decoder of a reader takes the memory of one from decoders
-//     (NewDecoder, and Reset when it has none), and a decoder made by
-//     NewDecoder and never Reset, once it has returned io.EOF, when it
-//     reads nothing more and no token it returned is valid any longer,
-//     puts its memory back (takeMemory, handOnMemory). A decoder that is
-//     Reset keeps its memory for its next document.
+//     (NewDecoder, and Reset when it has none), and once it has returned
+//     io.EOF, when it reads nothing more and no token it returned is
+//     valid any longer, puts its memory back (takeMemory, handOnMemory).
+//     A decoder Reset while it holds its memory keeps it instead, for its
+//     next document.
 
 // decoders holds Decoders that are zero but for the memory of their
 // buffers, emptied (moveMemory), their queue's, and the line buffer of a
@@ -143,8 +143,8 @@ func (d *Decoder) handOnMemory() {
 	p.lr.buf, d.lr.buf = d.lr.buf, nil
 	// The queue's memory too. d keeps a queue of one token, for the
 	// placeholder Token returns with io.EOF from now on (fillQueue): the
-	// queue p holds, if any (the smaller one takeMemory left it), else a
-	// new one.
+	// queue p holds, if any, else a new one of 24 bytes (a new decoder
+	// leaves none in p: takeMemory).
 	q := p.queue
 	if cap(q) == 0 {
 		q = tokensOf(make([]uint64, 3))
@@ -152,6 +152,8 @@ func (d *Decoder) handOnMemory() {
 	p.queue, d.queue = d.queue[:0], q[:0]
 	d.lr.pos, d.lr.end, d.lr.scanned = 0, 0, 0
 	d.bulk.src = nil
+	// gq views the queue's memory; it is set again on entering the fast path.
+	d.gq = nil
 	d.hdr, d.head = header{}, runHead{} // views of the line, the field lists and the segments seen
 	d.line.full, d.line.text = nil, nil
 	d.first.full, d.first.text = nil, nil

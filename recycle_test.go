@@ -208,3 +208,45 @@ func allocatedEach(runs int, f func()) uint64 {
 	}
 	return least
 }
+
+// TestSparesAfterReset checks the two ways of Reset: a decoder that has
+// handed its memory on and is Reset takes memory from the pool and hands
+// it on again at its end, so that a program that reads two documents with
+// a decoder and drops it allocates little more than the decoder; a decoder
+// Reset while it holds its memory keeps it, and a third document read that
+// way allocates nothing.
+func TestSparesAfterReset(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts under -race")
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	doc := spareDocs()[len(poolDocs())]
+	r := bytes.NewReader(doc)
+	read := func(d *Decoder) {
+		if _, err := drain(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twice := func() {
+		r.Reset(doc)
+		d := NewDecoder(r)
+		read(d)
+		r.Reset(doc)
+		d.Reset(r)
+		read(d)
+	}
+	twice()
+	if per, limit := allocatedEach(20, twice), uint64(unsafe.Sizeof(Decoder{}))+1024; per > limit {
+		t.Errorf("a decoder that reads two documents, Reset between them: %d bytes allocated, want %d at most", per, limit)
+	}
+	d := NewDecoder(bytes.NewReader(doc))
+	again := func() {
+		r.Reset(doc)
+		d.Reset(r)
+		read(d)
+	}
+	again()
+	if per := allocatedEach(20, again); per != 0 {
+		t.Errorf("a decoder Reset while it holds its memory: %d bytes allocated a document, want 0", per)
+	}
+}

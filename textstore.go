@@ -24,9 +24,11 @@ type textStore struct {
 	// itself, where the block has room: maxPacked once a block of packed
 	// strings is made, any length in an element's block (perRow).
 	fit int
-	// left bounds what the strings still to be packed take, when the
-	// input is a byte slice (wholeState): its length, less the strings
-	// packed into blocks before the current one. 0 when unknown.
+	// left sizes the blocks when the input is a byte slice (wholeState):
+	// its length, less the strings packed into blocks before the current
+	// one, which bounds what the strings still to come take but for keys
+	// the key cache no longer holds (made again for each object), which
+	// then take a block of their own size or a full one. 0 when unknown.
 	left int
 }
 

@@ -92,9 +92,9 @@ type decState struct {
 // wholeState returns the decState of a Decode call on d, whose result
 // keeps all its values: strings are packed into shared blocks, small
 // slices and pointed-to values carved out of slabs. For a decoder of
-// bytes, those bytes bound both: a string is a copy of text in them, or
+// bytes, those bytes size both: a string is a copy of text in them, or
 // shorter (unescaped), and an element takes about two of them at least
-// (slabs.most), so a small document gets small blocks.
+// (textStore.left, slabs.most), so a small document gets small blocks.
 func wholeState(d *Decoder) decState {
 	s := decState{d: d, cell: -1, text: textStore{pack: true}}
 	if d.lr.r == nil {
