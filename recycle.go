@@ -19,8 +19,8 @@ import "sync"
 //     next document.
 
 // decoders holds Decoders that are zero but for the memory of their
-// buffers, emptied (moveMemory), their queue's, and the line buffer of a
-// decoder of a reader that left it.
+// buffers, emptied (moveMemory), and the line buffer of a decoder of a
+// reader that left it.
 var decoders sync.Pool
 
 // handOnOff turns handOnMemory off: only tests set it (recycle_test.go),
@@ -36,12 +36,14 @@ var handOnOff bool
 // values is cleared, as the collector scans it; the tokens of the row
 // programs view field names in the header parser's memory, which moves
 // with them. The token queue's memory may hold stale views, but the
-// collector does not scan it (queueMemory), so they keep nothing alive;
-// the callers move it themselves, as the line buffer, which is a decoder's
-// own only when it reads a reader. Whatever is not named here starts from
-// zero, as in a Decoder just made, so state added to Decoder later is
-// never carried from one document to the next.
+// collector does not scan it (queueMemory), so they keep nothing alive.
+// The callers move the line buffer themselves: it is a decoder's own only
+// when it reads a reader. Whatever is not named here starts from zero, as
+// in a Decoder just made, so state added to Decoder later is never
+// carried from one document to the next.
 func (d *Decoder) moveMemory(from *Decoder) {
+	from.generalQueue() // the queue may view the fast queue's memory
+	d.queue = from.queue[:0]
 	d.fast.mem = from.fast.mem // words the collector does not scan; rewritten before they are read
 	d.stack = from.stack[:0]   // frames: counts, and key sets of copied keys, reset by push
 	d.scratch = from.scratch[:0]
@@ -55,7 +57,7 @@ func (d *Decoder) moveMemory(from *Decoder) {
 	d.rowProgram.takeMemory(&from.rowProgram)
 	d.prevProg.takeMemory(&from.prevProg)
 	d.headerParser.takeMemory(&from.headerParser)
-	from.fast.mem, from.stack, from.scratch, from.seps, from.marks = nil, nil, nil, nil, nil
+	from.queue, from.fast.mem, from.stack, from.scratch, from.seps, from.marks = nil, nil, nil, nil, nil, nil
 	from.bulk.idx, from.bulk.at, from.bulk.slots, from.cells, from.vals = nil, nil, nil, nil, nil
 }
 
@@ -90,10 +92,9 @@ func pooledDecoder(data []byte, opts []Option) *Decoder {
 }
 
 // recycle puts d, which Unmarshal is done with, into decoders: d becomes
-// a zero Decoder with the memory moveMemory moves, and its queue's.
+// a zero Decoder with the memory moveMemory moves.
 func recycle(d *Decoder) {
-	d.generalQueue() // d.queue may view the fast queue's memory
-	n := Decoder{queue: d.queue[:0]}
+	var n Decoder
 	n.moveMemory(d)
 	*d = n
 	decoders.Put(d)
@@ -103,17 +104,13 @@ func recycle(d *Decoder) {
 // new one, or one that handed its memory on), the memory of a decoder in
 // decoders, if there is one, and keeps that decoder to put the memory
 // back in (handOnMemory), without an allocation. The line buffer is taken
-// only when it has the size d's line reader makes; the queue's memory only
-// when it is larger than d's, which that decoder then holds.
+// only when it has the size d's line reader makes.
 func (d *Decoder) takeMemory() {
 	p, _ := decoders.Get().(*Decoder)
 	if p == nil {
 		return
 	}
 	d.moveMemory(p)
-	if cap(p.queue) > cap(d.queue) {
-		d.queue, p.queue = p.queue[:0], d.queue[:0]
-	}
 	if len(p.lr.buf) == d.lr.bufSize(&d.opts) {
 		d.lr.buf = p.lr.buf
 	}
@@ -126,14 +123,13 @@ func (d *Decoder) takeMemory() {
 // the fast path is queued, and the line of the last token is known
 // without them. d keeps no view of them: the lines it holds keep their
 // numbers and offsets (Line and InputOffset), not their text, and its
-// header and the header runs read last are emptied. Its queue's memory is
-// exchanged for a queue of one token, for the io.EOF placeholder.
+// header and the header runs read last are emptied. It makes a queue of
+// one token for the io.EOF placeholder.
 func (d *Decoder) handOnMemory() {
 	if handOnOff || !d.handOn || d.bulk.n != 0 || len(d.marks) != 0 || d.lr.r == nil {
 		return
 	}
 	d.handOn = false
-	d.generalQueue() // d.queue may view the fast queue's memory
 	p := d.box
 	if p == nil {
 		p = new(Decoder)
@@ -141,15 +137,9 @@ func (d *Decoder) handOnMemory() {
 	d.box = nil
 	p.moveMemory(d)
 	p.lr.buf, d.lr.buf = d.lr.buf, nil
-	// The queue's memory too. d keeps a queue of one token, for the
-	// placeholder Token returns with io.EOF from now on (fillQueue): the
-	// queue p holds, if any, else a new one of 24 bytes (a new decoder
-	// leaves none in p: takeMemory).
-	q := p.queue
-	if cap(q) == 0 {
-		q = tokensOf(make([]uint64, 3))
-	}
-	p.queue, d.queue = d.queue[:0], q[:0]
+	// A queue of one token, for the placeholder Token returns with io.EOF
+	// from now on (fillQueue).
+	d.queue = tokensOf(make([]uint64, 3))[:0]
 	d.lr.pos, d.lr.end, d.lr.scanned = 0, 0, 0
 	d.bulk.src = nil
 	// gq views the queue's memory; it is set again on entering the fast path.

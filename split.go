@@ -593,8 +593,7 @@ func (t *Table) RangeDecoder(r Range) *Decoder {
 // buffers: a worker that decodes range after range then does not
 // allocate a decoder for each.
 func (t *Table) ResetRange(d *Decoder, r Range) {
-	d.generalQueue()
-	n := Decoder{queue: d.queue[:0]}
+	var n Decoder
 	n.moveMemory(d)
 	// ids go on from the last range's: an id is never given twice by one
 	// Decoder, which rowPlan relies on as headerProg does.
