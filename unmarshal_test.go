@@ -1226,28 +1226,21 @@ func TestUnmarshalSmallDocumentMemory(t *testing.T) {
 		t.Skip("allocation counts under -race")
 	}
 	doc := []byte("user:\n  id: 7\n  name: \"Ada \\\"L\\\"\"\n  tags[3]: admin,ops,\"a,b\"\nitems[2]{sku,qty}:\n  A1-x,2\n  B2-y,3\nnote: hello\n")
+	type item struct {
+		SKU string `toon:"sku"`
+		Qty int    `toon:"qty"`
+	}
 	type target struct {
 		User struct {
 			ID   int      `toon:"id"`
 			Name string   `toon:"name"`
 			Tags []string `toon:"tags"`
 		} `toon:"user"`
-		Items []struct {
-			SKU string `toon:"sku"`
-			Qty int    `toon:"qty"`
-		} `toon:"items"`
-		Note string `toon:"note"`
+		Items []item `toon:"items"`
+		Note  string `toon:"note"`
 	}
-	want := target{}
+	want := target{Items: []item{{"A1-x", 2}, {"B2-y", 3}}, Note: "hello"}
 	want.User.ID, want.User.Name, want.User.Tags = 7, `Ada "L"`, []string{"admin", "ops", "a,b"}
-	want.Items = append(want.Items, struct {
-		SKU string `toon:"sku"`
-		Qty int    `toon:"qty"`
-	}{"A1-x", 2}, struct {
-		SKU string `toon:"sku"`
-		Qty int    `toon:"qty"`
-	}{"B2-y", 3})
-	want.Note = "hello"
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	call := func() {
 		var v target
