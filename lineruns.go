@@ -55,15 +55,14 @@ const runTokens = 256
 var runLinesOff bool
 
 // lineMark records where the tokens of one line of a run begin in the
-// queue, and the line, so that the line of a token can be found again
-// (tokenLine). The line's text is lr.buf[start:start+n], which stays in
-// place while the queue holds its tokens.
+// queue, and where the line begins in the line reader's buffer, which
+// stays in place while the queue holds its tokens: the line of a token
+// can be found again (tokenLine). The rest of the line is read from the
+// buffer when it is asked for (markLine): the lines of a run follow one
+// another, so the number of marks[i] is lineRuns.num0+i.
 type lineMark struct {
-	q      int // index in the queue of the line's first token
-	start  int // index of the line in the line reader's buffer
-	n      int // length of the line, without its terminator
-	num    int // line number
-	indent int // bytes of indentation
+	q     int // index in the queue of the line's first token
+	start int // index of the line in the line reader's buffer
 }
 
 // lineRuns is the decoder's record of the run in the queue: marks for the
@@ -72,6 +71,7 @@ type lineMark struct {
 // holds no run.
 type lineRuns struct {
 	marks []lineMark
+	num0  int // the number of the line of marks[0]
 	first rawLine
 	at    rawLine // tokenLine's result for a line of the run
 	// halted: the last run stopped at a line it does not take, which step
@@ -270,7 +270,7 @@ lines:
 
 		// The line is taken: the general path's steps, without their checks.
 		num++
-		d.runTake(top, pos, end-pos, num, sp)
+		d.runTake(top, pos, num)
 		d.queueRoom(4) // the most tokens a line adds but its values
 		q := d.queue
 		pos = e + 1
@@ -330,15 +330,14 @@ lines:
 		// the line before it and its only one.
 		last := &marks[len(marks)-1]
 		if len(marks)-nmarks >= 2 {
-			prev := &marks[len(marks)-2]
-			d.end = lineRef{prev.num, lr.base + int64(prev.start)}
+			d.end = lineRef{num - 1, lr.base + int64(marks[len(marks)-2].start)}
 		} else {
 			d.end = d.cur
 		}
-		d.cur = lineRef{last.num, lr.base + int64(last.start)}
+		d.cur = lineRef{num, lr.base + int64(last.start)}
 		lr.keepOff = d.cur.off
 		d.rowKept = false
-		d.line = d.markLine(&d.marks[len(d.marks)-1])
+		d.line = d.markLine(len(marks) - 1)
 	}
 }
 
@@ -366,7 +365,6 @@ lines:
 // config and orders, but took as long (new/old rate: config 0.98x to
 // 1.01x, orders 1.01x to 1.04x, in paired runs).
 func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e int, ascii bool) {
-	lr := &d.lr
 	strict := d.opts.strict
 	d.queueRoom(runTokens + 2 - len(d.queue))
 	masks := useLineMasksAVX2 // lines are read by win's masks, else by words
@@ -432,7 +430,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				sp = leadingSpaces(buf[pos:e])
 			}
 		}
-		if e-pos > lr.maxLine {
+		if e-pos > d.lr.maxLine {
 			break
 		}
 		end := e
@@ -440,11 +438,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			end--
 		}
 		at := pos + sp
-		if at >= end || keyStart[buf[at]] == 0 || sp&(lr.indent-1) != 0 {
+		if at >= end || keyStart[buf[at]] == 0 || sp&(d.lr.indent-1) != 0 {
 			break
 		}
-		depth := sp >> uint(lr.shift)
-		if strict && !ascii && !validUTF8(buf[at:end]) {
+		depth := sp >> uint(d.lr.shift)
+		if !ascii && strict && !validUTF8(buf[at:end]) {
 			break
 		}
 		top := len(d.stack) - 1
@@ -513,12 +511,12 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		}
 		num++
 		q := d.queue
-		if !d.addMark(top, pos, end-pos, num, sp) {
-			q = d.runTake(top, pos, end-pos, num, sp)
+		if !d.addMark(top, pos) {
+			q = d.runTake(top, pos, num)
 		}
 		f.fresh = false
 		pos = e + 1
-		q = pushToken(q, KeyToken(buf[at:c]))
+		q = pushToken(q, Token{h: uint64(KindKey), p: mem.BytesData(buf).Add(at), n: c - at}) // a key of one byte or more
 		switch {
 		case j == end:
 			q = pushToken(q, ObjectStartToken())
@@ -571,18 +569,17 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 	return pos, num, e, ascii
 }
 
-// runTake records a line that a run takes, of n bytes at start in the
-// buffer, numbered num and indented by indent, whose scope is
-// d.stack[top]: it marks the line, and ends the scopes above top with
-// their tokens (closeFails told that none fails its count), as pop ends
-// them. It returns the queue, which the line's tokens follow. runFields
-// marks most of its lines with addMark, inlined, and calls runTake only
-// for the run's first line, when d.marks is full, or when the line closes
-// scopes.
-func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
+// runTake records a line that a run takes, at start in the buffer and
+// numbered num, whose scope is d.stack[top]: it marks the line, and ends
+// the scopes above top with their tokens (closeFails told that none fails
+// its count), as pop ends them. It returns the queue, which the line's
+// tokens follow. runFields marks most of its lines with addMark, inlined,
+// and calls runTake only for the run's first line, when d.marks is full,
+// or when the line closes scopes.
+func (d *Decoder) runTake(top, start, num int) []Token {
 	nm, q := len(d.marks), len(d.queue) // the line's tokens begin with those of the scopes it ends
 	if nm == 0 {
-		d.first = d.line
+		d.first, d.num0 = d.line, num
 	}
 	if ends := len(d.stack) - 1 - top; ends > 0 {
 		d.queueRoom(ends + 2) // and the line's first two tokens (runFields)
@@ -593,17 +590,14 @@ func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
 		d.queue = d.queue[:len(q)]
 	}
 	d.stack = d.stack[:top+1]
-	// The mark's fields are stored one at a time: a composite literal is
-	// built on the stack and copied with wider loads than its stores,
-	// which stalls. Within the capacity, only the length of d.marks is
-	// stored.
+	// Within the capacity, only the length of d.marks is stored.
 	if nm < cap(d.marks) {
 		d.marks = d.marks[:nm+1]
 	} else {
 		d.marks = append(d.marks, lineMark{})
 	}
 	m := &d.marks[nm]
-	m.q, m.start, m.n, m.num, m.indent = q, start, n, num, indent
+	m.q, m.start = q, start
 	d.line.num = num // push records it
 	d.stack[top].fresh = false
 	return d.queue
@@ -613,14 +607,14 @@ func (d *Decoder) runTake(top, start, n, num, indent int) []Token {
 // a mark and has room for another, but for what the caller does itself:
 // clearing the scope's fresh, and giving a scope the line opens its line
 // number. It reports false, having done nothing, for any other line.
-func (d *Decoder) addMark(top, start, n, num, indent int) bool {
+func (d *Decoder) addMark(top, start int) bool {
 	nm := len(d.marks)
 	if uint(nm-1) >= uint(cap(d.marks)-1) || top != len(d.stack)-1 { // nm is 0 or the capacity
 		return false
 	}
-	d.marks = d.marks[:nm+1] // fields stored one at a time, as in runTake
+	d.marks = d.marks[:nm+1]
 	m := &d.marks[nm]
-	m.q, m.start, m.n, m.num, m.indent = len(d.queue), start, n, num, indent
+	m.q, m.start = len(d.queue), start
 	return true
 }
 
@@ -946,11 +940,22 @@ func runValue(buf, v []byte) Token {
 	return plainToken(v)
 }
 
-// markLine returns the line of mark m.
-func (d *Decoder) markLine(m *lineMark) rawLine {
-	full := d.lr.buf[m.start : m.start+m.n]
-	depth, odd := d.lr.depthOf(m.indent)
-	return rawLine{full: full, text: full[m.indent:], num: m.num, off: d.lr.base + int64(m.start), spaces: m.indent, depth: depth, odd: odd}
+// markLine returns the line of d.marks[i], read again from the buffer: a
+// line a run took is whole in it, with its LF.
+func (d *Decoder) markLine(i int) rawLine {
+	start := d.marks[i].start
+	buf := d.lr.buf[:d.lr.end]
+	e := len(buf)
+	if j := indexNewline(buf[start:]); j >= 0 {
+		e = start + j
+	}
+	if e > start && buf[e-1] == '\r' {
+		e--
+	}
+	full := buf[start:e]
+	indent := leadingSpaces(full)
+	depth, odd := d.lr.depthOf(indent)
+	return rawLine{full: full, text: full[indent:], num: d.num0 + i, off: d.lr.base + int64(start), spaces: indent, depth: depth, odd: odd}
 }
 
 // tokenLine returns the line of the last token returned: the line of
@@ -974,7 +979,7 @@ func (d *Decoder) lineOf(q int) *rawLine {
 	if i < 0 {
 		return &d.first
 	}
-	d.at = d.markLine(&d.marks[i])
+	d.at = d.markLine(i)
 	return &d.at
 }
 
@@ -989,8 +994,7 @@ func (d *Decoder) lineRefOf(q int) lineRef {
 	if i < 0 {
 		return lineRef{d.first.num, d.first.off}
 	}
-	m := &d.marks[i]
-	return lineRef{m.num, d.lr.base + int64(m.start)}
+	return lineRef{d.num0 + i, d.lr.base + int64(d.marks[i].start)}
 }
 
 // markOf returns the index in d.marks (which is not empty) of the mark of
