@@ -149,12 +149,12 @@ func (d *Decoder) Reset(r io.Reader) {
 // InputOffset returns the input offset of the start of the line the last
 // token came from (Line's).
 func (d *Decoder) InputOffset() int64 {
-	return d.tokenLine().off
+	return d.tokenRef().off
 }
 
 // Line returns the 1-based number of the line the last token came from.
 func (d *Decoder) Line() int {
-	return d.tokenLine().num
+	return d.tokenRef().num
 }
 
 // Token returns the next token of the document, or io.EOF after the last

@@ -96,7 +96,9 @@ func closeFails(f *frame, strict bool) bool {
 // and no error, or with the queue empty where no line is left to step
 // (halted).
 func (d *Decoder) runLines() {
-	if runLinesOff || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
+	// A queue holds the lines of one run at most (refill empties the
+	// marks first), which the numbering of marks relies on (lineMark).
+	if runLinesOff || len(d.marks) != 0 || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
 		return
 	}
 	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
@@ -107,8 +109,8 @@ func (d *Decoder) runLines() {
 	// the marks are read and stored back by each line taken, once it is
 	// known to be taken: they are not live while a line is read, which
 	// leaves registers to its reading. The last two lines taken (d.end and
-	// d.cur, which no error of a run needs before then) are set from the
-	// marks when it ends.
+	// d.cur, which no error of a run needs before then) are set when it
+	// ends, from num and the starts the marks hold.
 	lr := &d.lr
 	strict := d.opts.strict
 	maxDepth := d.opts.maxDepth
@@ -117,7 +119,6 @@ func (d *Decoder) runLines() {
 	// memory after it (the caller's slice, for a decoder of bytes).
 	buf := lr.buf[:lr.end:lr.end]
 	pos, num := lr.pos, lr.lineNum
-	nmarks := len(d.marks)  // the marks before this run's
 	fields := lr.shift >= 0 // runFields's condition
 	win := lineWindow{at: -64}
 lines:
@@ -324,12 +325,12 @@ lines:
 	}
 	marks := d.marks
 	d.halted = len(d.queue) < runTokens
-	if len(marks) > nmarks { // lines were taken
+	if len(marks) > 0 { // lines were taken
 		lr.pos, lr.scanned, lr.lineNum = pos, pos, num
-		// The last two lines taken: the marks of this run's last two, or
-		// the line before it and its only one.
+		// The last two lines taken: the run's last two, or the line
+		// before it and its only one.
 		last := &marks[len(marks)-1]
-		if len(marks)-nmarks >= 2 {
+		if len(marks) >= 2 {
 			d.end = lineRef{num - 1, lr.base + int64(marks[len(marks)-2].start)}
 		} else {
 			d.end = d.cur
@@ -967,6 +968,15 @@ func (d *Decoder) tokenLine() *rawLine {
 		return &d.at
 	}
 	return d.lineOf(max(d.qi-1, 0))
+}
+
+// tokenRef is tokenLine's number and offset of the line, without the
+// rest of the line (Line and InputOffset).
+func (d *Decoder) tokenRef() lineRef {
+	if d.qi == 0 && d.began {
+		return d.last
+	}
+	return d.lineRefOf(max(d.qi-1, 0))
 }
 
 // lineOf returns the line of the token at index q of the queue.
