@@ -398,7 +398,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				if hi != 0 {
 					h = swarHi
 				}
-				if e, ascii = lineEnd(buf, pos+64, h, true); e < 0 {
+				if e, ascii = lineEnd(buf, pos+64, h, true); e < 0 || e-pos > d.lr.maxLine {
 					break
 				}
 			}
@@ -423,7 +423,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			e = pos + firstFlag(lfFlags(w0), lfFlags(w1), lfFlags(w2), lfFlags(w3))
 			ascii = (w0|w1|w2|w3)&swarHi == 0
 			if e == pos+lineBlock {
-				if e, ascii = lineEnd(buf, e, w0|w1|w2|w3, true); e < 0 {
+				if e, ascii = lineEnd(buf, e, w0|w1|w2|w3, true); e < 0 || e-pos > d.lr.maxLine {
 					break
 				}
 			}
@@ -431,9 +431,9 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				sp = leadingSpaces(buf[pos:e])
 			}
 		}
-		if e-pos > d.lr.maxLine {
-			break
-		}
+		// A line whose LF was found in the 64 or 32 bytes from its start
+		// is shorter than maxLine, which is 64 at least
+		// (WithMaxLineLength): only a line lineEnd ended is checked.
 		end := e
 		if end > pos && buf[end-1] == '\r' {
 			end--
