@@ -941,19 +941,20 @@ func runValue(buf, v []byte) Token {
 	return plainToken(v)
 }
 
-// markLine returns the line of d.marks[i], read again from the buffer: a
-// line a run took is whole in it, with its LF.
+// markLine returns the line of d.marks[i], read again from the buffer.
+// The lines of a run follow one another, so a line's LF is the byte
+// before the start of the next: the next mark's, or lr.pos for the run's
+// last line (lr.pos stays there until the queue is empty).
 func (d *Decoder) markLine(i int) rawLine {
-	start := d.marks[i].start
-	buf := d.lr.buf[:d.lr.end]
-	e := len(buf)
-	if j := indexNewline(buf[start:]); j >= 0 {
-		e = start + j
+	start, next := d.marks[i].start, d.lr.pos
+	if i+1 < len(d.marks) {
+		next = d.marks[i+1].start
 	}
-	if e > start && buf[e-1] == '\r' {
+	e := next - 1 // the LF
+	if e > start && d.lr.buf[e-1] == '\r' {
 		e--
 	}
-	full := buf[start:e]
+	full := d.lr.buf[start:e]
 	indent := leadingSpaces(full)
 	depth, odd := d.lr.depthOf(indent)
 	return rawLine{full: full, text: full[indent:], num: d.num0 + i, off: d.lr.base + int64(start), spaces: indent, depth: depth, odd: odd}
