@@ -130,12 +130,20 @@ lines:
 		// lr.scanned: readLine may have scanned part of the line for it
 		// before).
 		e, ascii := -1, false
+		if f := &d.stack[len(d.stack)-1]; fields && f.kind == fKeyed && f.count < f.n && d.runRows(f) {
+			if pos, num = d.runEntries(buf, pos, num); len(d.queue) >= runTokens {
+				break
+			}
+		}
 		if fields {
 			if pos, num, e, ascii = d.runFields(buf, pos, num, &win); len(d.queue) >= runTokens {
 				break
 			}
 		}
 		if e < 0 {
+			if f := &d.stack[len(d.stack)-1]; f.kind == fTabular && f.count < f.n {
+				break // rows follow, which the fast path or step takes
+			}
 			i := pos
 			if pos == lr.pos {
 				i = lr.scanned // the run's first line
@@ -474,6 +482,18 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		}
 		c := at + i
 		if c >= end || buf[c] != ':' {
+			if c < end && buf[c] == '[' {
+				// An array header after the key, which runArray takes.
+				if ok, rows := d.runArray(buf, pos, at, c, end, num+1, top); ok {
+					num++
+					pos = e + 1
+					if rows {
+						e = -1
+						break
+					}
+					continue
+				}
+			}
 			break
 		}
 		j := c + 1
@@ -568,6 +588,133 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		d.queue = d.queue[:len(q)]
 	}
 	return pos, num, e, ascii
+}
+
+// runArray takes for runFields a field line of the object d.stack[top]
+// whose plain key, at at in buf, is followed at c by an array header: an
+// inline primitive array with its values, or a table whose fields segment
+// the header parser has seen. It is runLines's case for such a line, for
+// a line runFields has read up to the key (its end, indentation, depth and
+// scope), and reports whether it took the line, numbered num, and whether
+// rows of a tabular array follow, at which the run ends (runRows).
+func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows bool) {
+	k, v, hk := d.runField(buf[at:end], c-at)
+	if hk == runNone {
+		return false, false
+	}
+	if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
+		v = trimSpaces(v)
+	}
+	if hk == runInline {
+		if len(v) == 0 || !d.runCells(v, d.head.delim) || d.opts.strict && len(d.vals) != d.head.n {
+			return false, false // a list or an empty array, or step reports an error
+		}
+	} else if len(v) != 0 {
+		return false, false // step reports the error
+	}
+	if top+2 > d.opts.maxDepth {
+		return false, false
+	}
+	f := &d.stack[top]
+	if d.opts.strict {
+		var kw keyWord
+		if at+shortKey <= len(buf) {
+			kw = keyWords(mem.BytesData(buf).Add(at), len(k))
+		} else {
+			kw = keyWordsOf(k)
+		}
+		if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
+			return false, false // a duplicate key
+		}
+	}
+	if !d.addMark(top, pos) {
+		d.runTake(top, pos, num)
+	}
+	f.fresh = false
+	q := appendToken(d.queue, KeyToken(k))
+	if hk == runInline {
+		q = appendToken(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
+		q = appendTokens(q, d.vals...)
+		d.queue = appendToken(q, ArrayEndToken())
+		return true, false
+	}
+	d.queue = q
+	d.line.num = num // push records it
+	return true, d.runTable(k, f.depth)
+}
+
+// runEntries takes from pos on the entries of the keyed object at the top
+// of the stack, whose rows runs take (runRows): lines of a key, its colon
+// and the entry's cells, at the object's depth, while it has fewer entries
+// than its header declared. It is runLines's case for such a line, written
+// as a loop of its own that reads none of the other cases, and it returns
+// at the first line it does not take, for runLines to take or stop at. It
+// needs an indent size that is a power of two, as runFields does.
+func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
+	top := len(d.stack) - 1
+	f := &d.stack[top]
+	if top+1 > d.opts.maxDepth {
+		return pos, num // runLines's depth check, for a line that opens nothing
+	}
+	strict := d.opts.strict
+	sp := f.depth << uint(d.lr.shift) // the entries' indentation
+	for f.count < f.n && len(d.queue) < runTokens {
+		e, ascii := lineEnd(buf, pos, 0, true)
+		if e < 0 || e-pos > d.lr.maxLine {
+			break
+		}
+		end := e
+		if end > pos && buf[end-1] == '\r' {
+			end--
+		}
+		at := pos + sp
+		if at >= end || leadingSpaces(buf[pos:at]) != sp {
+			break // a shallower line, or a blank one
+		}
+		text := buf[at:end] // its capacity reaches buf's (runCells)
+		if !ascii && strict && !validUTF8(text) {
+			break
+		}
+		k, v := d.runKey(text)
+		if v = trimSpaces(v); k == nil || len(v) == 0 {
+			// A deeper line, a comment, a tab, no key, or a bare "key:"
+			// (step reports its width).
+			break
+		}
+		if !d.runCells(v, d.hdr.delim) || len(d.vals) != d.hdr.nleaf {
+			break // runLines stops there, and step reports the error
+		}
+		if strict {
+			// A key read from the line is followed in the buffer by the
+			// rest of the line and its LF: its words are read from there.
+			var kw keyWord
+			if kat := keyAt(k, text, at); kat >= 0 && kat+shortKey <= len(buf) {
+				kw = keyWords(mem.BytesData(buf).Add(kat), len(k))
+			} else {
+				kw = keyWordsOf(k)
+			}
+			if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
+				break // a duplicate key
+			}
+		}
+		num++
+		if !d.addMark(top, pos) {
+			d.runTake(top, pos, num)
+		}
+		f.fresh = false
+		f.count++
+		pos = e + 1
+		q := d.queue
+		q = appendToken(q, KeyToken(k))
+		base := len(q)
+		q = appendTokens(q, d.rowTmpl...)
+		r := q[base:]
+		for c, at := range d.cellAt {
+			setToken(r, int(at), d.vals[c])
+		}
+		d.queue = q
+	}
+	return pos, num
 }
 
 // runTake records a line that a run takes, at start in the buffer and

@@ -189,6 +189,18 @@ func tableText(rng *rand.Rand, b *bytes.Buffer, pad, eol string, value func() st
 		} else if rng.Intn(25) == 0 {
 			line = "k: v"
 		}
+		switch rng.Intn(60) {
+		case 0:
+			b.WriteString(pad + "# a comment" + eol)
+		case 1:
+			b.WriteString(eol)
+		case 2:
+			b.WriteString("\t")
+		case 3:
+			b.WriteString(" ")
+		case 4:
+			b.WriteString("  ") // a row one level deeper
+		}
 		b.WriteString(pad + line + eol)
 	}
 }
@@ -329,9 +341,20 @@ var runCases = []string{
 	"a: 1\nb: " + strings.Repeat("v", 27) + "\nc: " + strings.Repeat("v", 28) + "\nd: " + strings.Repeat("v", 29) + "\ne: 1\n", // lines of 31 to 33 bytes around a block
 	"a: 1\r\nb: " + strings.Repeat("v", 27) + "\r\nc:\r\n  d: \"x\"\r\n",                                                       // CR LF at a block's end, a quoted value
 	"a: 1\nb: x\xff" + strings.Repeat("v", 40) + "\nc: 1\n",                                                                    // ill-formed UTF-8 in the first block of a long line
-	deepFields(10),                             // indentations of 16 spaces and more
-	manyKeys("", 70, "k3"),                     // a duplicate in an object of many short keys
-	manyKeys("  ", 40, "a_key_longer_than_15"), // ... a long key, in a nested object
+	deepFields(10),         // indentations of 16 spaces and more
+	manyKeys("", 70, "k3"), // a duplicate in an object of many short keys
+	"r[3:]{a,b}:\n  x: 1,2\n  # note\n  y: 3,4\n\n  z: 5,6\n",                   // a comment and a blank line among entries
+	"r[3:]{a,b}:\n  x: 1,2\n\ty: 3,4\n   z: 5,6\n",                              // a tab, an odd indentation among entries
+	"r[2:]{a,b}:\r\n  x: 1,2\r\n    y: 3,4\r\n",                                 // CRLF, a deeper entry
+	"r[2:]{a,b}:\n  x: 1,\xff\n  y: 3,4\n",                                      // ill-formed UTF-8 in an entry
+	"r[2:]{a,b}:\n  x: 1,2\n  y: " + strings.Repeat("v", 70) + ",1\n",           // an entry over the smallest limit
+	"a:\n  b:\n    r[1:]{x,y}:\n      k: 1,2\n    t[1]: z\n",                    // a keyed object and an inline array at a small depth limit
+	"r[2:]{a,b}:\n  x: 1,2\n  \"x\": 3,4\nu[1:]{a,b}:\n  \"q\\\"\": 1,\"2\"\n",  // a duplicate quoted entry key, escapes
+	"r[2:]{a,b}:\n  x:\n  y: 3,4\ns[2:]{a,b}:\n  x: 1,2,3\n  y: 3\n",            // a bare entry, cells too many and too few
+	"a: 1\nt[1]: x\nt[1]{a,b}:\n  1,2\nu[0]{a,b}:\nv: 2\n",                      // a header's key a duplicate, an empty table
+	"l[1]:\n  - a: 1\n    r[1:]{x,y}:\n      k: 1,2\n    t[2]: p,q\n    b: 2\n", // a keyed object and an inline array in an item
+	"a: 1\nt[2]{a,b}:\n  1,2\n  k: v\nb: 2\n",                                   // a field among rows
+	manyKeys("  ", 40, "a_key_longer_than_15"),                                  // ... a long key, in a nested object
 }
 
 // deepFields returns an object nested n levels deep, with a field at each
@@ -389,9 +412,19 @@ func manyKeys(indent string, n int, dup string) string {
 }
 
 func TestLineRunsCases(t *testing.T) {
+	// runFields reads a line only with 64 bytes of input from its start
+	// (32 by words): each case runs again followed by lines at the root,
+	// which puts its own lines in runFields's reach.
+	var tail string
+	for i := range 4 {
+		tail += "tail_key_of_the_case_" + strconv.Itoa(i) + ": 1\n"
+	}
 	for _, c := range runCases {
 		for _, o := range runOpts {
 			checkRuns(t, []byte(c), o...)
+			if strings.HasSuffix(c, "\n") {
+				checkRuns(t, []byte(c+tail), o...)
+			}
 		}
 	}
 }
