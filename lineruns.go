@@ -130,14 +130,17 @@ lines:
 		// lr.scanned: readLine may have scanned part of the line for it
 		// before).
 		e, ascii := -1, false
-		if f := &d.stack[len(d.stack)-1]; fields && f.kind == fKeyed && f.count < f.n && d.runRows(f) {
-			if pos, num = d.runEntries(buf, pos, num); len(d.queue) >= runTokens {
-				break
-			}
-		}
 		if fields {
 			if pos, num, e, ascii = d.runFields(buf, pos, num, &win); len(d.queue) >= runTokens {
 				break
+			}
+			// runFields stops at the entries of a keyed object it opened
+			// or closed scopes down to, which runEntries takes.
+			if f := &d.stack[len(d.stack)-1]; f.kind == fKeyed && f.count < f.n && d.runRows(f) {
+				p := pos
+				if pos, num = d.runEntries(buf, pos, num); pos != p {
+					continue
+				}
 			}
 		}
 		if e < 0 {
