@@ -31,8 +31,10 @@ import (
 //
 // The field lines of objects, the bulk of most documents, are taken by a
 // loop of their own (runFields), which holds fewer values than the loop
-// for every kind of line and so keeps more of them in registers; runLines
-// takes the line it stops at, if it can, and calls it again.
+// for every kind of line and so keeps more of them in registers; a plain
+// key followed by an array header it hands to runArray. The entries of a
+// keyed object are taken by another such loop (runEntries). runLines takes
+// the line they stop at, if it can, and calls them again.
 //
 // The queued tokens are views into the line reader's buffer, which does not
 // move until the queue is empty (it refills only from step), and into
