@@ -136,8 +136,9 @@ lines:
 			if pos, num, e, ascii = d.runFields(buf, pos, num, &win); len(d.queue) >= runTokens {
 				break
 			}
-			// runFields stops at the entries of a keyed object it opened
-			// or closed scopes down to, which runEntries takes.
+			// runFields stops at the entries of the keyed object at the
+			// top, one runArray opened or the one the run began in
+			// (entries open no scope), which runEntries takes.
 			if f := &d.stack[len(d.stack)-1]; f.kind == fKeyed && f.count < f.n && d.runRows(f) {
 				p := pos
 				if pos, num = d.runEntries(buf, pos, num); pos != p {
@@ -358,19 +359,22 @@ lines:
 // runFields takes from pos on the lines most of a nested document is made
 // of: a field line of the object or list item at its depth, a plain key of
 // which is followed by its colon and a value, or by nothing (an object
-// opens). It takes a line only when the line is in the buffer with the
-// bytes it is read by: where the CPU has lineMasksAVX2, the 64 bytes of
-// win's masks (linemasks.go), which runLines keeps from call to call;
-// else the 32 bytes from the line's start. It returns at the first line it
-// does not take, for the rest of runLines to take or stop at: with the
-// offset of that line's LF, and whether its bytes are all below 0x80,
-// when it found them (else e is -1). It needs an indent size that is a
-// power of two (the depth is a shift of the indentation).
+// opens), or by an array header, which runArray takes (after a table
+// header whose rows runs leave to the fast path, it returns with e -1:
+// the run ends there). It takes a line only when the line is in the
+// buffer with the bytes it is read by: where the CPU has lineMasksAVX2,
+// the 64 bytes of win's masks (linemasks.go), which runLines keeps from
+// call to call; else the 32 bytes from the line's start. It returns at the
+// first line it does not take, for the rest of runLines to take or stop
+// at: with the offset of that line's LF, and whether its bytes are all
+// below 0x80, when it found them (else e is -1). It needs an indent size
+// that is a power of two (the depth is a shift of the indentation).
 //
 // A line queues two tokens after the ends of the scopes it closes, which
 // runTake queues with room for those two: with room for runTokens+2 from
 // the start, the queue has room for a line's two whenever the loop goes
-// on, and they are pushed without a check of their own.
+// on, and they are pushed without a check of their own. (runArray appends
+// its tokens, growing the queue as needed, which keeps that room.)
 //
 // One loop reads each line and takes it. Split into a pass that records
 // the shape of a batch of lines (LF, indentation, colon, value) and a
@@ -658,9 +662,6 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 	top := len(d.stack) - 1
 	f := &d.stack[top]
-	if top+1 > d.opts.maxDepth {
-		return pos, num // runLines's depth check, for a line that opens nothing
-	}
 	strict := d.opts.strict
 	sp := f.depth << uint(d.lr.shift) // the entries' indentation
 	for f.count < f.n && len(d.queue) < runTokens {
@@ -674,7 +675,7 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 		}
 		at := pos + sp
 		if at >= end || leadingSpaces(buf[pos:at]) != sp {
-			break // a shallower line, or a blank one
+			break // a shallower or blank line, or a tab or too few spaces
 		}
 		text := buf[at:end] // its capacity reaches buf's (runCells)
 		if !ascii && strict && !validUTF8(text) {
@@ -714,8 +715,8 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 		base := len(q)
 		q = appendTokens(q, d.rowTmpl...)
 		r := q[base:]
-		for c, at := range d.cellAt {
-			setToken(r, int(at), d.vals[c])
+		for c, slot := range d.cellAt {
+			setToken(r, int(slot), d.vals[c])
 		}
 		d.queue = q
 	}
@@ -896,7 +897,7 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
 // runTable opens the table of header d.head, whose key k stands at depth,
 // with openArray; its Key token is queued. (A run's header has fields, so
 // openArray opens a keyed or tabular table, which cannot fail: runLines
-// checked the depth.) It reports whether the table is a tabular array
+// or runArray checked the depth.) It reports whether the table is a tabular array
 // with rows to come, which runs do not take (runRows).
 func (d *Decoder) runTable(k []byte, depth int) bool {
 	h := &d.head

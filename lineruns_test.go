@@ -149,7 +149,9 @@ var tableHeads = []struct {
 // tableText writes a table or keyed object after its key: a header of
 // tableHeads with its count, mostly the declared number of rows, and rows
 // whose cells are values, sometimes with a cell too many or too few, a
-// bare entry, a duplicate entry key, or a key-value line among rows.
+// bare entry, a duplicate entry key, or a key-value line among rows, and
+// sometimes a comment, a blank line, a tab or a space too many before a
+// row.
 func tableText(rng *rand.Rand, b *bytes.Buffer, pad, eol string, value func() string) {
 	h := tableHeads[rng.Intn(len(tableHeads))]
 	n := 1 + rng.Intn(4)
@@ -343,18 +345,19 @@ var runCases = []string{
 	"a: 1\nb: x\xff" + strings.Repeat("v", 40) + "\nc: 1\n",                                                                    // ill-formed UTF-8 in the first block of a long line
 	deepFields(10),         // indentations of 16 spaces and more
 	manyKeys("", 70, "k3"), // a duplicate in an object of many short keys
-	"r[3:]{a,b}:\n  x: 1,2\n  # note\n  y: 3,4\n\n  z: 5,6\n",                   // a comment and a blank line among entries
-	"r[3:]{a,b}:\n  x: 1,2\n\ty: 3,4\n   z: 5,6\n",                              // a tab, an odd indentation among entries
-	"r[2:]{a,b}:\r\n  x: 1,2\r\n    y: 3,4\r\n",                                 // CRLF, a deeper entry
-	"r[2:]{a,b}:\n  x: 1,\xff\n  y: 3,4\n",                                      // ill-formed UTF-8 in an entry
-	"r[2:]{a,b}:\n  x: 1,2\n  y: " + strings.Repeat("v", 70) + ",1\n",           // an entry over the smallest limit
-	"a:\n  b:\n    r[1:]{x,y}:\n      k: 1,2\n    t[1]: z\n",                    // a keyed object and an inline array at a small depth limit
-	"r[2:]{a,b}:\n  x: 1,2\n  \"x\": 3,4\nu[1:]{a,b}:\n  \"q\\\"\": 1,\"2\"\n",  // a duplicate quoted entry key, escapes
-	"r[2:]{a,b}:\n  x:\n  y: 3,4\ns[2:]{a,b}:\n  x: 1,2,3\n  y: 3\n",            // a bare entry, cells too many and too few
-	"a: 1\nt[1]: x\nt[1]{a,b}:\n  1,2\nu[0]{a,b}:\nv: 2\n",                      // a header's key a duplicate, an empty table
-	"l[1]:\n  - a: 1\n    r[1:]{x,y}:\n      k: 1,2\n    t[2]: p,q\n    b: 2\n", // a keyed object and an inline array in an item
-	"a: 1\nt[2]{a,b}:\n  1,2\n  k: v\nb: 2\n",                                   // a field among rows
-	manyKeys("  ", 40, "a_key_longer_than_15"),                                  // ... a long key, in a nested object
+	"r[3:]{a,b}:\n  x: 1,2\n  # note\n  y: 3,4\n\n  z: 5,6\n",                                          // a comment and a blank line among entries
+	"r[3:]{a,b}:\n  x: 1,2\n\ty: 3,4\n   z: 5,6\n",                                                     // a tab, an odd indentation among entries
+	"r[2:]{a,b}:\r\n  x: 1,2\r\n    y: 3,4\r\n",                                                        // CRLF, a deeper entry
+	"r[2:]{a,b}:\n  x: 1,\xff\n  y: 3,4\n",                                                             // ill-formed UTF-8 in an entry
+	"r[2:]{a,b}:\n  x: 1,2\n  y: " + strings.Repeat("v", 70) + ",1\n",                                  // an entry over the smallest limit
+	"p[1:]{x,y}:\n  q: 0,0\na:\n  b:\n    r[1:]{x,y}:\n      k: 1,2\n    t[1]: z\n",                    // a keyed object (its fields seen before) and an inline array at a small depth limit
+	"r[2:]{a,b}:\n  x: 1,2\n  \"x\": 3,4\nu[1:]{a,b}:\n  \"q\\\"\": 1,\"2\"\n",                         // a duplicate quoted entry key, escapes
+	"r[2:]{a,b}:\n  x:\n  y: 3,4\ns[2:]{a,b}:\n  x: 1,2,3\n  y: 3\n",                                   // a bare entry, cells too many and too few
+	"a: 1\nt[1]: x\nt[1]{a,b}:\n  1,2\nu[0]{a,b}:\nv: 2\n",                                             // a header's key a duplicate, an empty table
+	"p[1:]{x,y}:\n  q: 0,0\nl[1]:\n  - a: 1\n    r[1:]{x,y}:\n      k: 1,2\n    t[2]: p,q\n    b: 2\n", // ... in an item
+	"a: 1\nt[2]{a,b}:\n  1,2\n  k: v\nb: 2\n",                                                          // a field among rows
+	"t[1]{a,b}:\n  1,2\nx: 1\ny: 2\nu[2]{a,b}:\n  3,4\n  5,6\nz: 1\n",                                  // a table whose fields a run has seen: its rows end the run
+	manyKeys("  ", 40, "a_key_longer_than_15"),                                                         // ... a long key, in a nested object
 }
 
 // deepFields returns an object nested n levels deep, with a field at each
