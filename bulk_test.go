@@ -98,6 +98,25 @@ var bulkCells = []string{
 	`"Hi team,\n\nThe \"cache\" fails,\tagain: see \\\\host\\share.\n\nThanks"`,
 }
 
+// perturbRow writes, one time in every, what makes the row it comes before
+// a line the fast path and runs must leave to the general path: a comment
+// line or a blank line before it, or a tab, a space or two spaces more in
+// its indentation (the last a row one level deeper).
+func perturbRow(rng *rand.Rand, b *bytes.Buffer, indent, eol string, every int) {
+	switch rng.Intn(every) {
+	case 0:
+		b.WriteString(indent + "# a comment" + eol)
+	case 1:
+		b.WriteString(eol)
+	case 2:
+		b.WriteString("\t")
+	case 3:
+		b.WriteString(" ")
+	case 4:
+		b.WriteString("  ")
+	}
+}
+
 // bulkDoc builds a document of one table with rows random cells, and
 // sometimes a perturbation: a comment, a blank line, CRLF line ends, a
 // wrong width, an odd indentation, a key after the rows, a wrong count.
@@ -140,16 +159,7 @@ func bulkDoc(rng *rand.Rand, rows int) []byte {
 		eol = "\r\n"
 	}
 	for r := 0; r < rows; r++ {
-		switch rng.Intn(40) {
-		case 0:
-			b.WriteString(indent + "# a comment" + eol)
-		case 1:
-			b.WriteString(eol)
-		case 2:
-			b.WriteString(" ")
-		case 3:
-			b.WriteString("  ")
-		}
+		perturbRow(rng, &b, indent, eol, 40)
 		b.WriteString(indent)
 		w := cols
 		if rng.Intn(50) == 0 {

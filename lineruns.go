@@ -291,14 +291,7 @@ lines:
 		pos = e + 1
 		if row {
 			f.count++
-			q = pushToken(q, KeyToken(k))
-			base := len(q)
-			q = appendTokens(q, d.rowTmpl...)
-			r := q[base:]
-			for c, at := range d.cellAt {
-				setToken(r, int(at), d.vals[c])
-			}
-			d.queue = q
+			d.queueEntry(k)
 			continue
 		}
 		if item {
@@ -710,17 +703,23 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 		f.fresh = false
 		f.count++
 		pos = e + 1
-		q := d.queue
-		q = appendToken(q, KeyToken(k))
-		base := len(q)
-		q = appendTokens(q, d.rowTmpl...)
-		r := q[base:]
-		for c, slot := range d.cellAt {
-			setToken(r, int(slot), d.vals[c])
-		}
-		d.queue = q
+		d.queueEntry(k)
 	}
 	return pos, num
+}
+
+// queueEntry queues the tokens of a keyed object's entry whose cells
+// runCells left in d.vals: its key k, then the row template with each
+// cell in its slot.
+func (d *Decoder) queueEntry(k []byte) {
+	q := appendToken(d.queue, KeyToken(k))
+	base := len(q)
+	q = appendTokens(q, d.rowTmpl...)
+	r := q[base:]
+	for c, slot := range d.cellAt {
+		setToken(r, int(slot), d.vals[c])
+	}
+	d.queue = q
 }
 
 // runTake records a line that a run takes, at start in the buffer and

@@ -191,18 +191,7 @@ func tableText(rng *rand.Rand, b *bytes.Buffer, pad, eol string, value func() st
 		} else if rng.Intn(25) == 0 {
 			line = "k: v"
 		}
-		switch rng.Intn(60) {
-		case 0:
-			b.WriteString(pad + "# a comment" + eol)
-		case 1:
-			b.WriteString(eol)
-		case 2:
-			b.WriteString("\t")
-		case 3:
-			b.WriteString(" ")
-		case 4:
-			b.WriteString("  ") // a row one level deeper
-		}
+		perturbRow(rng, b, pad, eol, 60)
 		b.WriteString(pad + line + eol)
 	}
 }
