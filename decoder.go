@@ -301,7 +301,7 @@ func (d *Decoder) endErr(first Token) error {
 func (d *Decoder) notValue(call string, t Token) error {
 	switch k := t.kind(); k {
 	case KindKey, KindObjectEnd, KindArrayEnd:
-		return misuse(ErrNotValue, call+" where the next token, on line "+strconv.Itoa(d.lineOf(d.qi).num)+", is "+k.String()+", not a value")
+		return misuse(ErrNotValue, call+" where the next token, on line "+strconv.Itoa(d.lineRefOf(d.qi).num)+", is "+k.String()+", not a value")
 	}
 	return nil
 }

@@ -136,20 +136,20 @@ lines:
 			if pos, num, e, ascii = d.runFields(buf, pos, num, &win); len(d.queue) >= runTokens {
 				break
 			}
-			// runFields stops at the entries of the keyed object at the
-			// top, one runArray opened or the one the run began in
-			// (entries open no scope), which runEntries takes.
-			if f := &d.stack[len(d.stack)-1]; f.kind == fKeyed && f.count < f.n && d.runRows(f) {
-				p := pos
-				if pos, num = d.runEntries(buf, pos, num); pos != p {
-					continue
-				}
+		}
+		// At a table's rows (one a header of this run opened, or the one
+		// the run began in), the run ends where runs do not take them, as
+		// at its start; the entries of a keyed object runEntries takes.
+		if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n {
+			if !d.runRows(f) {
+				break // rows follow, which the fast path or step takes
+			}
+			p := pos
+			if pos, num = d.runEntries(buf, pos, num); pos != p {
+				continue
 			}
 		}
 		if e < 0 {
-			if f := &d.stack[len(d.stack)-1]; f.kind == fTabular && f.count < f.n {
-				break // rows follow, which the fast path or step takes
-			}
 			i := pos
 			if pos == lr.pos {
 				i = lr.scanned // the run's first line
@@ -194,27 +194,12 @@ lines:
 		kat := -1
 		item := false
 		var hk uint8 // the kind of a header on the line (d.head), runNone: none
-		row := false // the line is an entry of the keyed object f
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are runFields's; the rest have a quoted key,
 			// a header, or a value runFields leaves here.
 			k, v, hk = d.runField(text, plainKeyEndAt(buf, pos+sp))
 			kat = keyAt(k, text, pos+sp)
-		case fKeyed:
-			if !d.runRows(f) || strict && f.count >= f.n {
-				break
-			}
-			k, v = d.runKey(text)
-			kat = keyAt(k, text, pos+sp)
-			if k == nil || len(trimSpaces(v)) == 0 {
-				k = nil // a bare "key:" entry has no cells: step reports its width
-				break
-			}
-			if !d.runCells(trimSpaces(v), d.hdr.delim) || len(d.vals) != d.hdr.nleaf {
-				break lines // step reports the error
-			}
-			row = true
 		case fList:
 			if len(text) < 2 || text[0] != '-' || text[1] != ' ' || strict && f.count >= f.n {
 				break
@@ -237,17 +222,11 @@ lines:
 		var t Token
 		opens := 0 // scopes the line opens
 		switch {
-		case row:
-		case hk == runInline:
-			if len(v) == 0 || !d.runCells(v, d.head.delim) || strict && len(d.vals) != d.head.n {
-				break lines // a list or an empty array, or step reports an error
+		case hk != runNone:
+			if !d.arrayValues(hk, v) {
+				break lines // step reports the error, or reads a list
 			}
 			opens = 1 // the array's level (openArray's depth check)
-		case hk != runNone:
-			if len(v) != 0 {
-				break lines // a header error
-			}
-			opens = 1
 		case len(v) == 0:
 			opens = 1
 		case string(v) == "[]":
@@ -270,11 +249,7 @@ lines:
 		if strict {
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
-			if kat >= 0 && kat+shortKey <= len(buf) {
-				kw = keyWords(mem.BytesData(buf).Add(kat), len(k))
-			} else {
-				kw = keyWordsOf(k)
-			}
+			kw = keyWordsAt(buf, k, kat)
 			if !item {
 				// The common case of addWords, addNew, is inlined.
 				if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
@@ -289,11 +264,6 @@ lines:
 		d.queueRoom(4) // the most tokens a line adds but its values
 		q := d.queue
 		pos = e + 1
-		if row {
-			f.count++
-			d.queueEntry(k)
-			continue
-		}
 		if item {
 			f.count++
 			q = pushToken(q, ObjectStartToken())
@@ -305,13 +275,9 @@ lines:
 		}
 		q = pushToken(q, KeyToken(k))
 		switch {
-		case hk == runInline:
-			q = pushToken(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
-			q = appendTokens(q, d.vals...)
-			q = appendToken(q, ArrayEndToken())
 		case hk != runNone:
 			d.queue = q
-			rows := d.runTable(k, depth)
+			rows := d.queueArray(hk, k, depth)
 			q = d.queue
 			if rows {
 				// Rows follow, which runs leave to the fast path or
@@ -600,6 +566,8 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 // scope), and reports whether it took the line, numbered num, and whether
 // rows of a tabular array follow, at which the run ends (runRows).
 func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows bool) {
+	// arrayValues, keyWordsAt and queueArray, written out: as calls, they
+	// cost 0.6% more instructions a Token pass on config and orders.
 	k, v, hk := d.runField(buf[at:end], c-at)
 	if hk == runNone {
 		return false, false
@@ -625,7 +593,7 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 		} else {
 			kw = keyWordsOf(k)
 		}
-		if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
+		if !f.keys.addNew(len(k), kw) && !f.keys.addWords(k, kw) {
 			return false, false // a duplicate key
 		}
 	}
@@ -645,18 +613,44 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 	return true, d.runTable(k, f.depth)
 }
 
+// arrayValues reports whether v, the text after the colon of an array
+// header of kind hk (d.head) trimmed of spaces, is what runs take there:
+// an inline array's values (split into d.vals, as many as declared in
+// strict mode), or nothing after a table's header.
+func (d *Decoder) arrayValues(hk uint8, v []byte) bool {
+	if hk == runInline {
+		return len(v) != 0 && d.runCells(v, d.head.delim) && (!d.opts.strict || len(d.vals) == d.head.n)
+	}
+	return len(v) == 0
+}
+
+// queueArray queues, after the Key token of k, which stands at depth, the
+// array of its header of kind hk (d.head): an inline array's start,
+// values (arrayValues) and end, or the table runTable opens. It returns
+// runTable's report of rows to come.
+func (d *Decoder) queueArray(hk uint8, k []byte, depth int) bool {
+	if hk != runInline {
+		return d.runTable(k, depth)
+	}
+	q := appendToken(d.queue, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
+	q = appendTokens(q, d.vals...)
+	d.queue = appendToken(q, ArrayEndToken())
+	return false
+}
+
 // runEntries takes from pos on the entries of the keyed object at the top
 // of the stack, whose rows runs take (runRows): lines of a key, its colon
 // and the entry's cells, at the object's depth, while it has fewer entries
-// than its header declared. It is runLines's case for such a line, written
-// as a loop of its own that reads none of the other cases, and it returns
-// at the first line it does not take, for runLines to take or stop at. It
-// needs an indent size that is a power of two, as runFields does.
+// than its header declared. It is the runs' only reader of entries, a
+// loop of its own that reads none of runLines's other cases, and it
+// returns at the first line it does not take, at which the run stops
+// (step takes it). Entries beyond the declared count, which non-strict
+// mode accepts, are left to step too.
 func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 	top := len(d.stack) - 1
 	f := &d.stack[top]
 	strict := d.opts.strict
-	sp := f.depth << uint(d.lr.shift) // the entries' indentation
+	sp := f.depth * d.lr.indent // the entries' indentation
 	for f.count < f.n && len(d.queue) < runTokens {
 		e, ascii := lineEnd(buf, pos, 0, true)
 		if e < 0 || e-pos > d.lr.maxLine {
@@ -686,13 +680,7 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 		if strict {
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
-			var kw keyWord
-			if kat := keyAt(k, text, at); kat >= 0 && kat+shortKey <= len(buf) {
-				kw = keyWords(mem.BytesData(buf).Add(kat), len(k))
-			} else {
-				kw = keyWordsOf(k)
-			}
-			if ks := &f.keys; !ks.addNew(len(k), kw) && !ks.addWords(k, kw) {
+			if kw := keyWordsAt(buf, k, keyAt(k, text, at)); !f.keys.addNew(len(k), kw) && !f.keys.addWords(k, kw) {
 				break // a duplicate key
 			}
 		}
@@ -703,23 +691,16 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 		f.fresh = false
 		f.count++
 		pos = e + 1
-		d.queueEntry(k)
+		q := appendToken(d.queue, KeyToken(k))
+		base := len(q)
+		q = appendTokens(q, d.rowTmpl...)
+		r := q[base:]
+		for c, slot := range d.cellAt {
+			setToken(r, int(slot), d.vals[c])
+		}
+		d.queue = q
 	}
 	return pos, num
-}
-
-// queueEntry queues the tokens of a keyed object's entry whose cells
-// runCells left in d.vals: its key k, then the row template with each
-// cell in its slot.
-func (d *Decoder) queueEntry(k []byte) {
-	q := appendToken(d.queue, KeyToken(k))
-	base := len(q)
-	q = appendTokens(q, d.rowTmpl...)
-	r := q[base:]
-	for c, slot := range d.cellAt {
-		setToken(r, int(slot), d.vals[c])
-	}
-	d.queue = q
 }
 
 // runTake records a line that a run takes, at start in the buffer and
@@ -801,6 +782,15 @@ func keyAt(k, src []byte, at int) int {
 		return at
 	}
 	return -1
+}
+
+// keyWordsAt returns keyWordsOf(k), read from buf where the key was read
+// from the line (kat, keyAt), whose rest and LF follow it there.
+func keyWordsAt(buf, k []byte, kat int) keyWord {
+	if kat >= 0 && kat+shortKey <= len(buf) {
+		return keyWords(mem.BytesData(buf).Add(kat), len(k))
+	}
+	return keyWordsOf(k)
 }
 
 // runKey returns the key and the value text of a field line whose key

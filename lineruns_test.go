@@ -332,8 +332,9 @@ var runCases = []string{
 	"a: 1\nb: " + strings.Repeat("v", 27) + "\nc: " + strings.Repeat("v", 28) + "\nd: " + strings.Repeat("v", 29) + "\ne: 1\n", // lines of 31 to 33 bytes around a block
 	"a: 1\r\nb: " + strings.Repeat("v", 27) + "\r\nc:\r\n  d: \"x\"\r\n",                                                       // CR LF at a block's end, a quoted value
 	"a: 1\nb: x\xff" + strings.Repeat("v", 40) + "\nc: 1\n",                                                                    // ill-formed UTF-8 in the first block of a long line
-	deepFields(10),         // indentations of 16 spaces and more
-	manyKeys("", 70, "k3"), // a duplicate in an object of many short keys
+	deepFields(10),                                                                                     // indentations of 16 spaces and more
+	manyKeys("", 70, "k3"),                                                                             // a duplicate in an object of many short keys
+	manyKeys("  ", 40, "a_key_longer_than_15"),                                                         // ... a long key, in a nested object
 	"r[3:]{a,b}:\n  x: 1,2\n  # note\n  y: 3,4\n\n  z: 5,6\n",                                          // a comment and a blank line among entries
 	"r[3:]{a,b}:\n  x: 1,2\n\ty: 3,4\n   z: 5,6\n",                                                     // a tab, an odd indentation among entries
 	"r[2:]{a,b}:\r\n  x: 1,2\r\n    y: 3,4\r\n",                                                        // CRLF, a deeper entry
@@ -346,7 +347,6 @@ var runCases = []string{
 	"p[1:]{x,y}:\n  q: 0,0\nl[1]:\n  - a: 1\n    r[1:]{x,y}:\n      k: 1,2\n    t[2]: p,q\n    b: 2\n", // ... in an item
 	"a: 1\nt[2]{a,b}:\n  1,2\n  k: v\nb: 2\n",                                                          // a field among rows
 	"t[1]{a,b}:\n  1,2\nx: 1\ny: 2\nu[2]{a,b}:\n  3,4\n  5,6\nz: 1\n",                                  // a table whose fields a run has seen: its rows end the run
-	manyKeys("  ", 40, "a_key_longer_than_15"),                                                         // ... a long key, in a nested object
 }
 
 // deepFields returns an object nested n levels deep, with a field at each
