@@ -144,11 +144,11 @@ func measure(b *testing.B, f *fixture, size int, want int, op func() (int, error
 }
 
 // forEach runs body as a sub-benchmark per dataset, or per dataset for
-// which applies reports true when it is not nil. A dataset is loaded in
-// its sub-benchmark, so that a -test.bench pattern that names some
+// which applies reports true when it is not nil. A dataset is loaded
+// inside its sub-benchmark, so that a -test.bench pattern that names some
 // datasets generates only those (a profile of one dataset then holds no
-// other's generation); the others' sub-benchmarks are skipped, which
-// prints nothing without -test.v.
+// other's generation); one the path does not apply to is skipped there,
+// which prints nothing without -test.v.
 func forEach(b *testing.B, applies func(f *fixture) bool, body func(b *testing.B, f *fixture)) {
 	for _, name := range Names {
 		b.Run(name, func(b *testing.B) {
