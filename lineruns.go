@@ -103,7 +103,7 @@ func (d *Decoder) runLines() {
 	if runLinesOff || len(d.marks) != 0 || d.inFast || d.done || d.pi < len(d.prog) || d.ci < len(d.cells)/2 || d.blank.num != 0 || len(d.stack) == 0 {
 		return
 	}
-	if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n && !d.runRows(f) {
+	if f := &d.stack[len(d.stack)-1]; f.rowsAhead() && !d.runRows(f) {
 		return // rows follow, which the fast path or step takes
 	}
 	// The position in the buffer and the line count are kept in locals
@@ -140,7 +140,7 @@ lines:
 		// At a table's rows (one a header of this run opened, or the one
 		// the run began in), the run ends where runs do not take them, as
 		// at its start; the entries of a keyed object runEntries takes.
-		if f := &d.stack[len(d.stack)-1]; (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n {
+		if f := &d.stack[len(d.stack)-1]; f.rowsAhead() {
 			if !d.runRows(f) {
 				break // rows follow, which the fast path or step takes
 			}
@@ -566,8 +566,6 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 // scope), and reports whether it took the line, numbered num, and whether
 // rows of a tabular array follow, at which the run ends (runRows).
 func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows bool) {
-	// arrayValues, keyWordsAt and queueArray, written out: as calls, they
-	// cost 0.6% more instructions a Token pass on config and orders.
 	k, v, hk := d.runField(buf[at:end], c-at)
 	if hk == runNone {
 		return false, false
@@ -575,25 +573,12 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 	if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
 		v = trimSpaces(v)
 	}
-	if hk == runInline {
-		if len(v) == 0 || !d.runCells(v, d.head.delim) || d.opts.strict && len(d.vals) != d.head.n {
-			return false, false // a list or an empty array, or step reports an error
-		}
-	} else if len(v) != 0 {
-		return false, false // step reports the error
-	}
-	if top+2 > d.opts.maxDepth {
-		return false, false
+	if !d.arrayValues(hk, v) || top+2 > d.opts.maxDepth {
+		return false, false // step reports the error, or reads a list
 	}
 	f := &d.stack[top]
 	if d.opts.strict {
-		var kw keyWord
-		if at+shortKey <= len(buf) {
-			kw = keyWords(mem.BytesData(buf).Add(at), len(k))
-		} else {
-			kw = keyWordsOf(k)
-		}
-		if !f.keys.addNew(len(k), kw) && !f.keys.addWords(k, kw) {
+		if kw := keyWordsAt(buf, k, at); !f.keys.addNew(len(k), kw) && !f.keys.addWords(k, kw) {
 			return false, false // a duplicate key
 		}
 	}
@@ -601,16 +586,9 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 		d.runTake(top, pos, num)
 	}
 	f.fresh = false
-	q := appendToken(d.queue, KeyToken(k))
-	if hk == runInline {
-		q = appendToken(q, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
-		q = appendTokens(q, d.vals...)
-		d.queue = appendToken(q, ArrayEndToken())
-		return true, false
-	}
-	d.queue = q
+	d.queue = appendToken(d.queue, KeyToken(k))
 	d.line.num = num // push records it
-	return true, d.runTable(k, f.depth)
+	return true, d.queueArray(hk, k, f.depth)
 }
 
 // arrayValues reports whether v, the text after the colon of an array
@@ -895,6 +873,13 @@ func (d *Decoder) runTable(k []byte, depth int) bool {
 		fields: g.fields, nleaf: g.leaves, fieldsID: g.id}
 	d.openArray(&d.hdr, depth, false)
 	return h.kind == runTabular && h.n > 0
+}
+
+// rowsAhead reports whether f is a table, tabular or keyed, with rows
+// still to come: runLines leaves them to the fast path or step, or takes
+// them (runRows).
+func (f *frame) rowsAhead() bool {
+	return (f.kind == fTabular || f.kind == fKeyed) && f.count < f.n
 }
 
 // runRows reports whether runs take the rows of table f: the entries of a

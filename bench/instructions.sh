@@ -3,9 +3,11 @@
 # executes, counted by valgrind's callgrind: a measure that other work on a
 # shared machine does not move, for comparing two builds of a change. (On
 # such a machine the wall time of one build moves by several percent from
-# run to run; the count outside the runtime by about 0.1%. It is not time:
-# a change can save instructions and take as long, so a change is still
-# judged by run.sh's ratios.)
+# run to run. The count outside the runtime moves too, but less: by 0.02%
+# to 0.9% between runs of one build (config's Unmarshal the least, orders'
+# Token the most), so compare the least of a few runs of each build. It is
+# not time: a change can save instructions and take as long, so a change
+# is still judged by run.sh's ratios.)
 #
 # Usage: bench/instructions.sh PATTERN [N]
 #   PATTERN  a -test.bench pattern that selects one benchmark, such as
