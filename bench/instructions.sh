@@ -3,9 +3,10 @@
 # executes, counted by valgrind's callgrind: a measure that other work on a
 # shared machine does not move, for comparing two builds of a change. (On
 # such a machine the wall time of one build moves by several percent from
-# run to run. The count outside the runtime moves too, but less: by 0.02%
-# to 0.9% between runs of one build (config's Unmarshal the least, orders'
-# Token the most), so compare the least of a few runs of each build. It is
+# run to run. The count outside the runtime moves too, but less: by 0.04%
+# between runs of one build for config's Token and Unmarshal, by up to 4%
+# for orders' Token, where a run now and then counts the set-up's JSON
+# decoding too; so compare the least of a few runs of each build. It is
 # not time: a change can save instructions and take as long, so a change
 # is still judged by run.sh's ratios.)
 #
@@ -28,8 +29,10 @@
 # the set-up (the dataset's generation, measure's first run). Printed: the
 # instructions per operation outside the Go runtime's scheduler and
 # collector ("library", which counts memmove and memequal, the copies and
-# comparisons the code asks for), the total, and the functions that take
-# the most (the code inlined into a function counted as its own).
+# comparisons the code asks for), the total (whose runtime part moves with
+# the collector's timing, and can come out below the library's), and the
+# functions that take the most (the code inlined into a function counted
+# as its own).
 #
 # Go programs run under valgrind 3.19 with two settings, set here:
 # GODEBUG=asyncpreemptoff=1 (the preemption signals trip callgrind) and
@@ -80,14 +83,17 @@ count() {
 		grep -v '^==' "$tmp/$k.log" | tail -20 >&2
 		exit 1
 	fi
-	# Lines of callgrind_annotate: "1,234,567  file.go:pkg.function [binary]".
-	callgrind_annotate --show-percs=no --threshold=100 "$tmp/$k.out" |
-		awk '$1 ~ /^[0-9,]+$/ && $2 ~ /:/ { c = $1; gsub(",", "", c); f = $2; sub(/^[^:]*:/, "", f); print c, f }' > "$tmp/$k.txt"
+	# Lines of callgrind_annotate: "1,234,567  file.go:pkg.function [binary]",
+	# a function's name holding spaces where it has type arguments. Without
+	# --auto=no it also prints the annotated source lines, some of which
+	# (a line "case x:") pass for such lines.
+	callgrind_annotate --auto=no --show-percs=no --threshold=100 "$tmp/$k.out" |
+		awk '$1 ~ /^[0-9,]+$/ && $2 ~ /:/ { c = $1; gsub(",", "", c); f = $0; sub(/^ *[0-9,]+ +[^:]*:/, "", f); sub(/ \[[^]]*\]$/, "", f); print c "\t" f }' > "$tmp/$k.txt"
 }
 count 1
 count 2
 echo "$names, TOON_BENCH_SCALE=$TOON_BENCH_SCALE${TAGS:+, -tags $TAGS}, instructions per operation (runs of $n and $((2 * n)) iterations):"
-awk -v n="$n" -v top="${TOP:-15}" '
+awk -F '\t' -v n="$n" -v top="${TOP:-15}" '
 	FNR == 1 { file++ }
 	{ sum[$2] += (file == 2 ? $1 : -$1) }
 	END {
@@ -98,5 +104,5 @@ awk -v n="$n" -v top="${TOP:-15}" '
 				lib += v
 		}
 		printf "  library %.0f\n  total   %.0f\n", lib, total
-		for (f in sum) print sum[f] / n, f | "sort -rn | head -" top " | awk \x27{ printf \"  %12.0f  %s\\n\", $1, $2 }\x27"
+		for (f in sum) printf "%.0f\t%s\n", sum[f] / n, f | "sort -rn | head -" top " | awk -F \x27\\t\x27 \x27{ printf \"  %12.0f  %s\\n\", $1, $2 }\x27"
 	}' "$tmp/1.txt" "$tmp/2.txt"
