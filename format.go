@@ -364,7 +364,22 @@ func appendKey(b []byte, k string) []byte {
 func appendKeyR(b []byte, k string) ([]byte, bool) {
 	cls := classify(k)
 	if bareKey(k, cls) {
-		return append(b, k...), false
+		n, o := len(k), len(b)
+		if n > 16 || cap(b)-o < 16 {
+			return append(b, k...), false
+		}
+		// Most keys are short: copied by words, without the call to
+		// memmove.
+		b = b[:o+n]
+		switch q, p := mem.BytesData(b).Add(o), mem.StringData(k); {
+		case n >= 8:
+			mem.Copy8To16(q, p, n)
+		case n >= 4:
+			mem.Copy4To7(q, p, n)
+		default:
+			mem.Copy1To3(q, p, n)
+		}
+		return b, false
 	}
 	if cls&clsHigh != 0 && !validString(k) {
 		k = strings.ToValidUTF8(k, "\uFFFD")

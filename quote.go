@@ -62,20 +62,38 @@ func quoteMask(delim Delimiter) uint8 {
 	return clsQuote
 }
 
-// classify ORs the classes of every byte of s.
+// classify ORs the classes of every byte of s. The bytes are read as
+// words, the last of them overlapping the one before where the length is
+// not a multiple of 8 (a string of fewer than 8 bytes as smallWord's or two
+// 4-byte words): a byte counted twice does not change the OR, and no loop
+// runs over single bytes.
 func classify(s string) uint8 {
 	p := mem.StringData(s)
 	n := len(s)
-	var a, b uint8
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		x := p.Load64(i)
-		a |= charClass[uint8(x)] | charClass[uint8(x>>8)] | charClass[uint8(x>>16)] | charClass[uint8(x>>24)]
-		b |= charClass[uint8(x>>32)] | charClass[uint8(x>>40)] | charClass[uint8(x>>48)] | charClass[uint8(x>>56)]
+	var x uint64
+	switch {
+	case n > 8:
+		var a uint8
+		for i := 0; i < n-8; i += 8 {
+			a |= wordClass8(p.Load64(i))
+		}
+		return a | wordClass8(p.Load64(n-8))
+	case n == 8:
+		x = p.Load64(0)
+	case n >= 4:
+		x = uint64(p.Load32(0)) | uint64(p.Load32(n-4))<<32
+	case n > 0:
+		x = smallWord(p, n)
+	default:
+		return 0
 	}
-	for ; i < n; i++ {
-		a |= charClass[p.Byte(i)]
-	}
+	return wordClass8(x)
+}
+
+// wordClass8 ORs the classes (charClass) of the eight bytes of x.
+func wordClass8(x uint64) uint8 {
+	a := charClass[uint8(x)] | charClass[uint8(x>>8)] | charClass[uint8(x>>16)] | charClass[uint8(x>>24)]
+	b := charClass[uint8(x>>32)] | charClass[uint8(x>>40)] | charClass[uint8(x>>48)] | charClass[uint8(x>>56)]
 	return a | b
 }
 

@@ -197,16 +197,19 @@ func keyPrint(k []byte) uint64 {
 
 // keyWordsOf returns the words of key k, reading only its bytes: its
 // print, and its bytes 7 to 14 packed as keyPrint packs the first ones
-// (zero past the key's end).
+// (zero past the key's end). A key of 8 to 14 bytes has those in the top
+// of its last eight bytes' word.
 func keyWordsOf(k []byte) keyWord {
-	w := keyWord{lo: keyPrint(k)}
-	switch n := len(k); {
-	case n >= shortKey:
-		w.hi = binary.LittleEndian.Uint64(k[7:])
-	case n > 7:
-		w.hi = keyPrint(k[7:]) &^ (0xff << 56)
+	n := len(k)
+	if n < 8 {
+		return keyWord{lo: keyPrint(k)}
 	}
-	return w
+	p := mem.BytesData(k)
+	lo := p.Load64(0)&^(0xff<<56) | uint64(min(n, 255))<<56
+	if n >= shortKey {
+		return keyWord{lo: lo, hi: p.Load64(7)}
+	}
+	return keyWord{lo: lo, hi: p.Load64(n-8) >> (8 * uint(shortKey-n))}
 }
 
 // keyWords returns keyWordsOf of the n bytes at p, a key followed by

@@ -154,7 +154,9 @@ func (e *Encoder) tokenKey(f *wframe, k []byte, start int) error {
 		f.replaced = true
 		w = []byte(writtenKey(string(k)))
 	}
-	if e.tkeys.s[len(e.stack)-1].add(w) {
+	// keySet.add, with its common case, addNew, without a call.
+	ks, kw := &e.tkeys.s[len(e.stack)-1], keyWordsOf(w)
+	if ks.addNew(len(w), kw) || ks.addWords(w, kw) {
 		return nil
 	}
 	e.b = e.b[:start]
