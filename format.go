@@ -351,6 +351,26 @@ func appendQuoted(b []byte, s string, cls uint8) []byte {
 	return append(b, '"')
 }
 
+// appendShort appends s, copying a text of 1 to 16 bytes by words,
+// without the call to memmove, where b has room for 16 more bytes: most
+// keys and numbers are that short.
+func appendShort(b []byte, s string) []byte {
+	n, o := len(s), len(b)
+	if uint(n-1) >= 16 || cap(b)-o < 16 {
+		return append(b, s...)
+	}
+	b = b[:o+n]
+	switch q, p := mem.BytesData(b).Add(o), mem.StringData(s); {
+	case n >= 8:
+		mem.Copy8To16(q, p, n)
+	case n >= 4:
+		mem.Copy4To7(q, p, n)
+	default:
+		mem.Copy1To3(q, p, n)
+	}
+	return b
+}
+
 // appendKey appends an object key, entry key or field name: bare when it
 // matches /^[A-Za-z_][A-Za-z0-9_.]*$/ (§7.3), quoted and escaped otherwise.
 // A key that is not valid UTF-8 has its bad bytes replaced by U+FFFD.
@@ -364,22 +384,7 @@ func appendKey(b []byte, k string) []byte {
 func appendKeyR(b []byte, k string) ([]byte, bool) {
 	cls := classify(k)
 	if bareKey(k, cls) {
-		n, o := len(k), len(b)
-		if n > 16 || cap(b)-o < 16 {
-			return append(b, k...), false
-		}
-		// Most keys are short: copied by words, without the call to
-		// memmove.
-		b = b[:o+n]
-		switch q, p := mem.BytesData(b).Add(o), mem.StringData(k); {
-		case n >= 8:
-			mem.Copy8To16(q, p, n)
-		case n >= 4:
-			mem.Copy4To7(q, p, n)
-		default:
-			mem.Copy1To3(q, p, n)
-		}
-		return b, false
+		return appendShort(b, k), false
 	}
 	if cls&clsHigh != 0 && !validString(k) {
 		k = strings.ToValidUTF8(k, "\uFFFD")
@@ -781,12 +786,63 @@ func putPointed(p mem.Ptr, d0, d1, d2 uint64, i int) {
 	p.Store16(16, uint16(s2))
 }
 
+// plainCanonical reports whether the number text s is its own canonical
+// form (§2), as most are: an integer part with no leading zero of at most
+// 21 digits, and no exponent; a fraction, if any, that does not end in 0,
+// and, after an integer part of 0, has at most five zeros before its first
+// other digit (|n| >= 1e-6). "-0" is not ("0" is).
+func plainCanonical(s []byte) bool {
+	n, i := len(s), 0
+	if n > 0 && s[0] == '-' {
+		i = 1
+	}
+	start := i
+	for i < n && s[i]-'0' < 10 {
+		i++
+	}
+	digits := i - start
+	if digits == 0 || digits > 21 || digits > 1 && s[start] == '0' {
+		return false
+	}
+	if i == n {
+		return start == 0 || s[start] != '0'
+	}
+	if s[i] != '.' {
+		return false
+	}
+	i++
+	f := i
+	for i < n && s[i]-'0' < 10 {
+		i++
+	}
+	if i != n || i == f || s[n-1] == '0' {
+		return false
+	}
+	if s[start] != '0' {
+		return true
+	}
+	z := f // the fraction's first digit that is not 0
+	for z < n && s[z] == '0' {
+		z++
+	}
+	return z-f <= 5
+}
+
 // appendNumber appends the number text s (the §4 grammar) in canonical
 // form (§2), computed from its digits without passing through float64, so
 // no precision is lost: the value is exactly the value of s. It returns
 // false, appending nothing, if s is not a number or its exponent is beyond
 // ±10^15.
 func appendNumber(b []byte, s []byte) ([]byte, bool) {
+	if plainCanonical(s) {
+		return appendShort(b, mem.String(s)), true
+	}
+	return appendNumberDigits(b, s)
+}
+
+// appendNumberDigits is appendNumber for any number text: it works the
+// canonical form out of the digits.
+func appendNumberDigits(b []byte, s []byte) ([]byte, bool) {
 	if !isNumber(s) {
 		return b, false
 	}

@@ -1149,3 +1149,55 @@ func FuzzAppendFloat(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainCanonical holds appendNumber's shortcut, plainCanonical, to
+// the digits' rule (appendNumberDigits): a text it passes as it is must be
+// what the rule writes, on numbers built from the pieces where the forms
+// part (signs, zeros, 21 and 22 digits, five and six zeros after "0.",
+// trailing zeros, exponents); and the common forms must take it.
+func TestPlainCanonical(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	ints := []string{"0", "00", "1", "10", "7", "100", "012", "123456789012345678901", "1234567890123456789012", "100000000000000000000", "1000000000000000000000"}
+	fracs := []string{"", ".", ".0", ".5", ".50", ".05", ".000001", ".0000001", ".00000100", ".123", ".1230", ".000009"}
+	exps := []string{"", "", "", "e5", "E-3", "e+0"}
+	for _, sign := range []string{"", "-", "+"} {
+		for _, in := range ints {
+			for _, fr := range fracs {
+				for _, ex := range exps {
+					s := sign + in + fr + ex
+					want, ok := appendNumberDigits(nil, []byte(s))
+					if plainCanonical([]byte(s)) && (!ok || string(want) != s) {
+						t.Fatalf("plainCanonical(%q) passes it as it is; the rule writes %q (ok %v)", s, want, ok)
+					}
+				}
+			}
+		}
+	}
+	for round := 0; round < 100000; round++ {
+		var b []byte
+		if rng.Intn(3) == 0 {
+			b = append(b, '-')
+		}
+		for n := 1 + rng.Intn(24); n > 0; n-- {
+			b = append(b, "0123456789000"[rng.Intn(13)])
+		}
+		if rng.Intn(2) == 0 {
+			b = append(b, '.')
+			for n := 1 + rng.Intn(10); n > 0; n-- {
+				b = append(b, "0123456789000"[rng.Intn(13)])
+			}
+		}
+		want, ok := appendNumberDigits(nil, b)
+		if plainCanonical(b) && (!ok || !bytes.Equal(want, b)) {
+			t.Fatalf("plainCanonical(%q) passes it as it is; the rule writes %q (ok %v)", b, want, ok)
+		}
+		if ok && bytes.Equal(want, b) && len(b) > 0 && !bytes.ContainsAny(b, "eE") && !plainCanonical(b) {
+			t.Fatalf("plainCanonical(%q) is false for a canonical plain number", b)
+		}
+	}
+	for _, s := range []string{"0", "7", "-3", "42", "1.5", "-0.25", "0.000001", "19.99"} {
+		if !plainCanonical([]byte(s)) {
+			t.Errorf("plainCanonical(%q) = false", s)
+		}
+	}
+}
