@@ -1201,3 +1201,19 @@ func TestPlainCanonical(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendNumber holds appendNumber, with its shortcut for numbers
+// already canonical, to the digits' rule alone on any text.
+func FuzzAppendNumber(f *testing.F) {
+	for _, s := range []string{"0", "-0", "12", "1.50", "0.0000001", "0.000001", "1234567890123456789012", "1e5", "-0.25", "007", "1."} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, s []byte) {
+		// The room after "x" lets appendShort copy by words.
+		got, ok := appendNumber(append(make([]byte, 0, 64), 'x'), s)
+		want, wantOK := appendNumberDigits([]byte("x"), s)
+		if ok != wantOK || !bytes.Equal(got, want) {
+			t.Fatalf("appendNumber(%q) = %q, %v; the digits' rule writes %q, %v", s, got, ok, want, wantOK)
+		}
+	})
+}
