@@ -351,12 +351,12 @@ func appendQuoted(b []byte, s string, cls uint8) []byte {
 	return append(b, '"')
 }
 
-// appendShort appends s, copying a text of 1 to 16 bytes by words,
-// without the call to memmove, where b has room for 16 more bytes: most
-// keys and numbers are that short.
+// appendShort appends s, copying a text of 1 to 16 bytes by words (mem's
+// copies, which write its bytes alone), without the call to memmove, where
+// b has room for it: most keys and numbers are that short.
 func appendShort(b []byte, s string) []byte {
 	n, o := len(s), len(b)
-	if uint(n-1) >= 16 || cap(b)-o < 16 {
+	if uint(n-1) >= 16 || cap(b)-o < n {
 		return append(b, s...)
 	}
 	b = b[:o+n]

@@ -1209,11 +1209,14 @@ func FuzzAppendNumber(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
-		// The room after "x" lets appendShort copy by words.
-		got, ok := appendNumber(append(make([]byte, 0, 64), 'x'), s)
+		// The room after "x" lets appendShort copy by words: room to
+		// spare, and room for the number alone.
 		want, wantOK := appendNumberDigits([]byte("x"), s)
-		if ok != wantOK || !bytes.Equal(got, want) {
-			t.Fatalf("appendNumber(%q) = %q, %v; the digits' rule writes %q, %v", s, got, ok, want, wantOK)
+		for _, room := range []int{64, len(s)} {
+			got, ok := appendNumber(append(make([]byte, 0, 1+room), 'x'), s)
+			if ok != wantOK || !bytes.Equal(got, want) {
+				t.Fatalf("appendNumber(%q) = %q, %v; the digits' rule writes %q, %v", s, got, ok, want, wantOK)
+			}
 		}
 	})
 }
