@@ -72,14 +72,12 @@ func classify(s string) uint8 {
 	n := len(s)
 	var x uint64
 	switch {
-	case n > 8:
+	case n >= 8:
 		var a uint8
 		for i := 0; i < n-8; i += 8 {
 			a |= wordClass8(p.Load64(i))
 		}
 		return a | wordClass8(p.Load64(n-8))
-	case n == 8:
-		x = p.Load64(0)
 	case n >= 4:
 		x = uint64(p.Load32(0)) | uint64(p.Load32(n-4))<<32
 	case n > 0:

@@ -154,7 +154,8 @@ func (e *Encoder) tokenKey(f *wframe, k []byte, start int) error {
 		f.replaced = true
 		w = []byte(writtenKey(string(k)))
 	}
-	// keySet.add, with its common case, addNew, without a call.
+	// keySet.add, with its common case, addNew, without a call (addWords
+	// takes a set that has become a table).
 	ks, kw := &e.tkeys.s[len(e.stack)-1], keyWordsOf(w)
 	if ks.addNew(len(w), kw) || ks.addWords(w, kw) {
 		return nil
