@@ -3,6 +3,7 @@ package toon
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"strconv"
 
@@ -325,6 +326,9 @@ var numStep = func() (t [256]uint64) {
 // goes through here, so that Decode into an interface (Number then),
 // into a float field (a mismatch then) and Token.Float agree.
 func parseFloat(b []byte, bits int) (float64, error) {
+	if f, ok := decimalFloat(b, bits); ok {
+		return f, nil
+	}
 	s := mem.String(b)
 	f, err := strconv.ParseFloat(s, bits)
 	if err == nil && f == 0 && !zeroDigits(b) {
@@ -349,4 +353,205 @@ func zeroDigits(b []byte) bool {
 
 func errNotNumber(k Kind) error {
 	return errors.New("toon: token is " + k.String() + ", not Number")
+}
+
+// decimalFloat is parseFloat's fast path: the float of the given bit size
+// (32 or 64) nearest to the number text b, ties to even, the float that
+// strconv.ParseFloat returns, for the numbers most data is written with.
+// b's value is ±m·10^q, m its significant digits; ok is false, for
+// strconv to parse b, where m has more than 19 digits (a uint64 holds 19)
+// or where none of these gives the float exactly:
+//   - m and 10^-q below 2^53 and 10^22, for a float64: their quotient
+//     (or product), which IEEE arithmetic rounds correctly (Clinger's
+//     fast path), the common case;
+//   - m·10^q with q >= 0 in a uint64: converted, which rounds once;
+//   - m/10^-q with -q <= 19: divided in integers (roundQuotient).
+//
+// It reads the §4 grammar alone and gives up on anything else; a decoded
+// Number token holds that grammar already.
+func decimalFloat(b []byte, size int) (float64, bool) {
+	i := 0
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		i = 1
+	}
+	// The digits, before and after the point, into m; sig counts those
+	// from the first that is not 0 (the zeros after "0." are skipped).
+	var m uint64
+	start := i
+	for ; i < len(b); i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		m = m*10 + uint64(c)
+	}
+	sig := i - start
+	if sig == 0 {
+		return 0, false
+	}
+	if m == 0 {
+		sig = 0
+	}
+	q := 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		start = i
+		if m == 0 {
+			for i < len(b) && b[i] == '0' {
+				i++
+			}
+		}
+		digits := i
+		// Eight digits at a time while eight follow (see eightDigits).
+		for ; i+8 <= len(b); i += 8 {
+			v, ok := eightDigits(binary.LittleEndian.Uint64(b[i:]))
+			if !ok {
+				break
+			}
+			m = m*100000000 + v
+		}
+		for ; i < len(b); i++ {
+			c := b[i] - '0'
+			if c > 9 {
+				break
+			}
+			m = m*10 + uint64(c)
+		}
+		if i == start {
+			return 0, false
+		}
+		sig += i - digits
+		q = start - i
+	}
+	if i < len(b) && b[i]|0x20 == 'e' {
+		e, next, ok := exponent(b, i+1)
+		if !ok {
+			return 0, false
+		}
+		q, i = q+e, next
+	}
+	if i != len(b) || sig > 19 {
+		return 0, false // digits that overflowed m, say
+	}
+	var f float64
+	if size == 64 && m < 1<<53 && uint(-q) <= 22 {
+		f = float64(m) / exactPow10[-q]
+	} else {
+		var ok bool
+		if f, ok = scaledFloat(m, q, size); !ok {
+			return 0, false
+		}
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// exponent returns the value of an exponent's optional sign and digits
+// at b[i:], the index after them, and whether a digit was there. It reads
+// four digits at most: a fifth is left to the caller, which then finds no
+// end where it expects one.
+func exponent(b []byte, i int) (e, next int, ok bool) {
+	neg := false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	start := i
+	for ; i < len(b) && i-start < 4; i++ {
+		c := b[i] - '0'
+		if c > 9 {
+			break
+		}
+		e = e*10 + int(c)
+	}
+	if neg {
+		e = -e
+	}
+	return e, i, i > start
+}
+
+// scaledFloat is decimalFloat for the m·10^q (m at most 19 digits) that
+// Clinger's fast path does not take at this size.
+func scaledFloat(m uint64, q, size int) (float64, bool) {
+	switch {
+	case m == 0:
+		return 0, true
+	case q >= 0:
+		if q >= len(pow10u) || pow10u[q] == 0 {
+			return 0, false
+		}
+		hi, p := bits.Mul64(m, pow10u[q])
+		if hi != 0 {
+			return 0, false
+		}
+		if size == 32 {
+			return float64(float32(p)), true
+		}
+		return float64(p), true
+	case size == 64 && m < 1<<53 && q >= -22:
+		return float64(m) / exactPow10[-q], true
+	case q >= -19:
+		return roundQuotient(m, pow10u[-q], size), true
+	}
+	return 0, false
+}
+
+// roundQuotient returns the float of the given bit size (32 or 64)
+// nearest to m/d, ties to even, for m and d not 0 whose quotient is a
+// normal float of that size (d <= 10^19 does it). Both are shifted to
+// have their top bit set, and the 128-bit division of m·2^64 (or m·2^63,
+// when m's shifted digits are d's or more) by d's gives a quotient of 64
+// bits, the top one set, and a remainder: the quotient's bits below the
+// float's are rounded with the remainder as the sticky bit, the result
+// exact to the last bit.
+func roundQuotient(m, d uint64, size int) float64 {
+	lm, ld := bits.LeadingZeros64(m), bits.LeadingZeros64(d)
+	n, dn := m<<uint(lm), d<<uint(ld)
+	e := ld - lm // m/d = n/dn · 2^e
+	hi, lo := n, uint64(0)
+	if n >= dn {
+		hi, lo = n>>1, n<<63
+		e++
+	}
+	quo, rem := bits.Div64(hi, lo, dn) // m/d = (quo + rem/dn) · 2^(e-64)
+	// The float's significand is quo's top p bits (p = 53 or 24), the
+	// other shift bits, and the remainder, decide the rounding.
+	shift := uint(11)
+	if size == 32 {
+		shift = 40
+	}
+	sig, low, half := quo>>shift, quo&(1<<shift-1), uint64(1)<<(shift-1)
+	if low > half || low == half && (rem != 0 || sig&1 != 0) {
+		sig++
+		if sig>>(64-shift) != 0 { // rounded up to the next power of two
+			e++ // whose significand bits are 0, as sig's below its top
+		}
+	}
+	// m/d = sig · 2^(e-64+shift), sig with its top bit at 63-shift: the
+	// unbiased exponent is e-1.
+	if size == 32 {
+		return float64(math.Float32frombits(uint32(e-1+127)<<23 | uint32(sig)&(1<<23-1)))
+	}
+	return math.Float64frombits(uint64(e-1+1023)<<52 | sig&(1<<52-1))
+}
+
+// eightDigits returns the value of the eight decimal digits of w, read
+// little-endian (its first byte the most significant digit), and reports
+// whether its bytes are all digits.
+func eightDigits(w uint64) (uint64, bool) {
+	// Each byte is a digit when its high half is 3 and adding 6 leaves
+	// it so.
+	if w&0xf0f0f0f0f0f0f0f0|(w+0x0606060606060606)&0xf0f0f0f0f0f0f0f0>>4 != 0x3333333333333333 {
+		return 0, false
+	}
+	// The digits' values, paired into 2-digit ones, then 4, then 8; the
+	// bytes, then halves, between the pairs hold what the masks drop.
+	w -= 0x3030303030303030
+	w = w*10 + w>>8&0x00ff00ff00ff00ff
+	w = w&0x00ff00ff00ff00ff*100 + w>>16&0x000000ff000000ff
+	w = w&0x0000ffff0000ffff*10000 + w>>32&0xffff
+	return w & 0xffffffff, true
 }

@@ -1,8 +1,12 @@
 package toon
 
 import (
+	"math"
+	"math/big"
 	"math/rand"
 	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -186,6 +190,172 @@ func FuzzNumberAt(f *testing.F) {
 		}
 		if got, want := numberAtBuf(b, '1'), numberRE.Match(b); got != want {
 			t.Fatalf("numberAt(%q) = %v, want %v", b, got, want)
+		}
+	})
+}
+
+// checkDecimalFloat compares decimalFloat with strconv.ParseFloat on the
+// number text s at both sizes, bit for bit (the sign of zero included).
+// It reports whether decimalFloat took s at 64 bits.
+func checkDecimalFloat(t testing.TB, s string) bool {
+	t.Helper()
+	took := false
+	for _, size := range []int{64, 32} {
+		got, ok := decimalFloat([]byte(s), size)
+		if !ok {
+			continue
+		}
+		took = took || size == 64
+		want, err := strconv.ParseFloat(s, size)
+		if err != nil {
+			t.Fatalf("%s: decimalFloat took a number strconv rejects: %v", s, err)
+		}
+		if math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%s at %d bits: got %v (%#x), want %v (%#x)", s, size, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+	return took
+}
+
+// midpoint returns the exact decimal text of the number halfway between
+// a·2^e and (a+1)·2^e, adjusted by delta units of its last digit (0: the
+// tie itself, ±1: just above or below it).
+func midpoint(a uint64, e int, delta int64) string {
+	v := new(big.Int).SetUint64(2*a + 1) // the midpoint is (2a+1)·2^(e-1)
+	if e-1 >= 0 {
+		v.Lsh(v, uint(e-1))
+		return v.Add(v, big.NewInt(delta)).String()
+	}
+	k := 1 - e // (2a+1)·5^k / 10^k
+	v.Mul(v, new(big.Int).Exp(big.NewInt(5), big.NewInt(int64(k)), nil))
+	v.Add(v, big.NewInt(delta))
+	s := v.String()
+	for len(s) <= k {
+		s = "0" + s
+	}
+	return s[:len(s)-k] + "." + s[len(s)-k:]
+}
+
+// TestDecimalFloat holds decimalFloat to strconv.ParseFloat: on numbers
+// of 1 to 19 significant digits with the point at every place and
+// exponents from -30 to 30, on ties between two floats of each size (and
+// the numbers just beside them) that a uint64 holds the digits of, and on
+// edges of the ways it takes. The numbers that must take the fast path
+// (at most 19 digits, a value m·10^q with q from -19 to 0) are checked to
+// take it, so that a fast path that gives up on everything fails.
+func TestDecimalFloat(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	for i := 0; i < 200000; i++ {
+		digits := 1 + rng.Intn(19)
+		var m uint64
+		for d := 0; d < digits; d++ {
+			m = m*10 + uint64(rng.Intn(10))
+		}
+		s := strconv.FormatUint(m, 10)
+		point := rng.Intn(len(s) + 1)
+		if point < len(s) {
+			s = s[:point] + "." + s[point:]
+			if point == 0 {
+				s = "0" + s
+			}
+		}
+		if rng.Intn(3) == 0 {
+			exp, mark := rng.Intn(61)-30, []string{"e", "E"}[rng.Intn(2)]
+			switch {
+			case exp < 0:
+				s += mark + "-" + strconv.Itoa(-exp)
+			case rng.Intn(2) == 0:
+				s += mark + "+" + strconv.Itoa(exp)
+			default:
+				s += mark + strconv.Itoa(exp)
+			}
+		}
+		if rng.Intn(2) == 0 {
+			s = "-" + s
+		}
+		if !numberRE.MatchString(s) {
+			continue // a leading zero such as "05": not a number of §4
+		}
+		took := checkDecimalFloat(t, s)
+		if q := fracExp(s); !took && q >= -19 && q <= 0 && significantDigits(s) <= 19 {
+			t.Fatalf("%s: not taken by the fast path", s)
+		}
+	}
+	// Ties and their neighbours: float64 significands at binary
+	// exponents whose midpoints have at most 19 digits, float32 ones too.
+	for i := 0; i < 20000; i++ {
+		for _, p := range []struct {
+			bits   uint
+			lo, hi int
+		}{{53, -6, 12}, {24, -16, 30}} {
+			a := uint64(1)<<(p.bits-1) | rng.Uint64()&(uint64(1)<<(p.bits-1)-1)
+			if i < 8 {
+				a = uint64(1)<<p.bits - 1 - uint64(i) // near a carry into the next binade
+			}
+			e := p.lo + rng.Intn(p.hi-p.lo+1)
+			for delta := int64(-1); delta <= 1; delta++ {
+				checkDecimalFloat(t, midpoint(a, e, delta))
+			}
+		}
+	}
+	for _, s := range []string{"0", "-0", "0.0", "-0.000", "0e-400", "1", "-1", "0.1", "0.3", "4.35", "0.07",
+		"9007199254740993", "9007199254740993.0", "18014398509481986", "16777217", "16777217.0",
+		"18446744073709551615", "1844674407370955161.5", "9999999999999999999", "0.9999999999999999999",
+		"1e22", "1e23", "1.5e-22", "1e-19", "1.000000000000000001", "123456789012345678.9",
+		"1.7976931348623157", "0.000000000000000000123", "1e+21", "2.5E-7", "5e-324", "1e308"} {
+		checkDecimalFloat(t, s)
+	}
+	for _, s := range []string{"", "-", ".5", "5.", "1e", "1e+", "--1", "1.2.3", "0x10", "1_000", "inf", "NaN",
+		"12345678901234567890", "1.0000000000000000000", "1e10000", "1234567:", "0.1;345678", "12345678?"} {
+		if _, ok := decimalFloat([]byte(s), 64); ok {
+			t.Errorf("%q: taken by the fast path", s)
+		}
+	}
+}
+
+// fracExp returns q of a number text m·10^q, m its digits as written.
+func fracExp(s string) int {
+	q := 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		q, _ = strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		q -= len(s) - i - 1
+	}
+	return q
+}
+
+// significantDigits counts the digits of a number text from its first that is
+// not 0, up to its exponent.
+func significantDigits(s string) int {
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.TrimLeft(strings.ReplaceAll(strings.TrimPrefix(s, "-"), ".", ""), "0")
+	return len(s)
+}
+
+// FuzzDecimalFloat holds decimalFloat to strconv.ParseFloat on any number
+// text of §4, and parseFloat, which takes it first, too.
+func FuzzDecimalFloat(f *testing.F) {
+	for _, s := range []string{"0", "-0.5", "123.456", "9007199254740993.0", "1e-7", "1.5E+21", "0.1234567890123456789"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isNumber([]byte(s)) {
+			return
+		}
+		checkDecimalFloat(t, s)
+		for _, size := range []int{64, 32} {
+			got, err := parseFloat([]byte(s), size)
+			want, werr := strconv.ParseFloat(s, size)
+			// parseFloat's one difference: a number that rounds to zero
+			// but is not zero is out of range.
+			underflow := err != nil && werr == nil && want == 0
+			if math.Float64bits(got) != math.Float64bits(want) || (err == nil) != (werr == nil) && !underflow {
+				t.Fatalf("%s at %d bits: parseFloat %v, %v; strconv %v, %v", s, size, got, err, want, werr)
+			}
 		}
 	})
 }

@@ -602,12 +602,6 @@ func decFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		return err
 	}
 	b := t.text()
-	if pl.size == 8 {
-		if f, ok := fastFloat(b); ok {
-			mem.Store[float64](p, f)
-			return nil
-		}
-	}
 	bits := 64
 	if pl.size == 4 {
 		bits = 32
@@ -631,52 +625,13 @@ func decFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// fastFloat parses the common decimals, without exponent and with at most
-// 15 digits, as the exact quotient of two exactly represented numbers,
-// which IEEE division rounds correctly (Clinger's fast path): the result
-// is the one strconv.ParseFloat gives. ok is false for other texts.
+// fastFloat is decimalFloat for a float64 field, -0 read as 0 (§4).
 func fastFloat(b []byte) (float64, bool) {
-	i := 0
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		i = 1
+	f, ok := decimalFloat(b, 64)
+	if f == 0 {
+		f = 0
 	}
-	// The digits before the point, then those after it, each in a loop
-	// of its own.
-	var m uint64
-	start := i
-	for ; i < len(b); i++ {
-		c := b[i] - '0'
-		if c > 9 {
-			break
-		}
-		m = m*10 + uint64(c)
-	}
-	digits, frac := i-start, 0
-	if i < len(b) && b[i] == '.' {
-		i++
-		start = i
-		for ; i < len(b); i++ {
-			c := b[i] - '0'
-			if c > 9 {
-				return 0, false
-			}
-			m = m*10 + uint64(c)
-		}
-		frac = i - start
-		digits += frac
-	}
-	if i != len(b) || digits == 0 || digits > 15 {
-		return 0, false
-	}
-	f := float64(m)
-	if frac > 0 {
-		f /= exactPow10[frac]
-	}
-	if neg && f != 0 { // -0 decodes to 0 (§4)
-		f = -f
-	}
-	return f, true
+	return f, ok
 }
 
 func decString(s *decState, pl *decPlan, t Token, p mem.Ptr) error {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/big"
 	"reflect"
 	"runtime"
@@ -589,35 +588,6 @@ func FuzzUnmarshalStruct(f *testing.F) {
 		var m map[int]uint8
 		_ = Unmarshal(data, &m)
 	})
-}
-
-// TestFastFloat checks the fast path against strconv.ParseFloat.
-func TestFastFloat(t *testing.T) {
-	cases := []string{"0", "-0", "1", "-1", "0.1", "0.3", "123.456", "999999999999999", "0.000000000000001",
-		"12345.6789", "-98765.4321", "1.7976931348623157", "4.35", "0.07", "100000000000000.5"}
-	for i := 0; i < 100000; i++ {
-		x := uint64(i) * 2654435761 % 1000000007
-		cases = append(cases, strconv.FormatFloat(float64(x)/float64(uint64(1)<<(i%40)), 'f', -1, 64),
-			strconv.FormatFloat(float64(x)/1e4, 'f', i%9, 64))
-	}
-	for _, c := range cases {
-		got, ok := fastFloat([]byte(c))
-		want, err := strconv.ParseFloat(c, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want == 0 {
-			want = 0
-		}
-		if ok && math.Float64bits(got) != math.Float64bits(want) {
-			t.Errorf("%s: got %v, want %v", c, got, want)
-		}
-	}
-	for _, c := range []string{"1e5", "1.5E2", "1234567890123456", ""} {
-		if _, ok := fastFloat([]byte(c)); ok {
-			t.Errorf("%q: fast path taken", c)
-		}
-	}
 }
 
 func TestUnmarshalValue(t *testing.T) {
