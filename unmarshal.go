@@ -125,6 +125,10 @@ type decPlan struct {
 	mapType mem.Ptr
 	key     *decPlan // maps with TextUnmarshaler keys; nil otherwise
 
+	// slices: the fast kind of the elements, which decSlice stores
+	// without a call through elem
+	elemFast uint8
+
 	hook   hook          // the hook of decHook
 	zeroed reflect.Value // arrays: the zero element
 	// isStruct reports a plan of decStruct: a struct decoded field by
@@ -161,10 +165,18 @@ const (
 	fastBool
 )
 
-// fastKind returns the fast kind of a field of type t, or fastNone.
+// fastKind returns the fast kind of a field whose plan is pl, or fastNone.
 func fastKind(f *structField, pl *decPlan) uint8 {
-	t := f.typ
-	if !f.direct || pl.hook != hookNone || fixedType(t) {
+	if !f.direct {
+		return fastNone
+	}
+	return fastKindOf(f.typ, pl)
+}
+
+// fastKindOf returns the fast kind of a value of type t whose plan is pl,
+// or fastNone.
+func fastKindOf(t reflect.Type, pl *decPlan) uint8 {
+	if pl.hook != hookNone || fixedType(t) {
 		return fastNone
 	}
 	switch t.Kind() {
@@ -236,6 +248,7 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 	case reflect.Slice:
 		pl.elem = b.get(t.Elem())
 		pl.fn = decSlice
+		pl.elemFast = fastKindOf(t.Elem(), pl.elem)
 		if t.Elem().Kind() == reflect.Uint8 && pl.elem.hook == hookNone {
 			pl.fn = decBytes
 		}
@@ -902,6 +915,34 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		}
 		n++
 		h.Len = n
+		// The fast kinds, written out as in decStruct, to save the calls
+		// through the element's plan.
+		switch pl.elemFast {
+		case fastString:
+			if et.kind() == KindString {
+				mem.Store[string](e, s.str(et.text()))
+				continue
+			}
+		case fastInt64:
+			if et.kind() == KindNumber {
+				if v, ok := parseInt(et.text()); ok {
+					mem.Store[int64](e, v)
+					continue
+				}
+			}
+		case fastFloat64:
+			if et.kind() == KindNumber {
+				if v, ok := fastFloat(et.text()); ok {
+					mem.Store[float64](e, v)
+					continue
+				}
+			}
+		case fastBool:
+			if et.kind() == KindBool {
+				mem.Store[bool](e, et.n != 0)
+				continue
+			}
+		}
 		if rp != nil {
 			err = s.decodeRow(rp, et, e)
 		} else {
