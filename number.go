@@ -390,8 +390,8 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 	if sig == 0 {
 		return 0, false
 	}
-	if m == 0 {
-		sig = 0
+	if sig == 1 && m == 0 {
+		sig = 0 // "0": m may be 0 too after digits that wrapped it
 	}
 	q := 0
 	if i < len(b) && b[i] == '.' {
