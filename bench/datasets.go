@@ -64,7 +64,7 @@ type Dataset struct {
 // with a nested field group, then the nested documents.
 var Names = []string{
 	"analytics", "repos", "kb", "intl", "codes", "store", "tickets", "metrics", "edges",
-	"diagnostics", "orders", "config",
+	"diagnostics", "orders", "vectors", "config",
 }
 
 // Generate builds the named dataset. scale multiplies its default size
@@ -100,6 +100,8 @@ func Generate(name string, scale float64) (*Dataset, error) {
 		d = diagnostics(n(20000))
 	case "orders":
 		d = orders(n(4000))
+	case "vectors":
+		d = vectors(n(2000))
 	case "config":
 		d = config(n(400))
 	default:

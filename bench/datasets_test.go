@@ -284,6 +284,7 @@ func checkLayout(t *testing.T, d *Dataset) {
 		"edges":       "edges[",
 		"diagnostics": "{code,message,range{end{character,line},start{character,line}},severity,source,uri}:",
 		"orders":      "orders[",
+		"vectors":     "chunks[",
 		"config":      "services:",
 	}[d.Name]
 	if layout == "" || !strings.Contains(first, layout) {
@@ -345,6 +346,8 @@ func checkLayout(t *testing.T, d *Dataset) {
 		for _, s := range []string{"{name,price{amount,currency},qty,sku}:", "note:", "tags[", "address:"} {
 			want(strings.Contains(text, s), s)
 		}
+	case "vectors":
+		want(strings.Contains(text, "- embedding[64]: ") && strings.Contains(text, "\n    score: 0."), "embeddings and scores")
 	case "config":
 		want(strings.Contains(text, "\n              "), "eight levels of nesting")
 	}

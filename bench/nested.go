@@ -8,6 +8,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -197,6 +198,49 @@ func orders(n int) *Dataset {
 	return &Dataset{Name: "orders", About: "e-commerce orders: customer and address objects, a line-item table (nested field group) in each list item, tags, a note",
 		Key: "orders", Typed: &OrdersDoc{list},
 		kit: recordKit[OrdersDoc, Order]{list: func(d *OrdersDoc) []Order { return d.Orders }}}
+}
+
+// VectorsDoc is the vectors dataset: text chunks with their embeddings.
+type VectorsDoc struct {
+	Chunks []Chunk `json:"chunks"`
+}
+
+// Chunk is one passage of a document as a vector store exports it.
+type Chunk struct {
+	Embedding []float64 `json:"embedding"`
+	ID        string    `json:"id"`
+	Score     float64   `json:"score"`
+	Source    string    `json:"source"`
+	Text      string    `json:"text"`
+}
+
+// vectors is the export of a vector store: text chunks, each with its
+// embedding (64 floats of unit length, computed in float32 and written in
+// full as float64s print them, as a Python list of numpy float32 values
+// is), a similarity score, the document it comes from and its text. The
+// array in each record makes the chunks an expanded list.
+func vectors(n int) *Dataset {
+	g := newGen(7)
+	exts := []string{".md", ".pdf", ".html", ".txt"}
+	list := make([]Chunk, n)
+	for i := range list {
+		e := make([]float64, 64)
+		norm := 0.0
+		for j := range e {
+			e[j] = g.r.NormFloat64()
+			norm += e[j] * e[j]
+		}
+		norm = math.Sqrt(norm)
+		for j := range e {
+			e[j] = float64(float32(e[j] / norm))
+		}
+		doc := g.pick(words) + "-" + g.pick(words)
+		list[i] = Chunk{Embedding: e, ID: fmt.Sprintf("%s#%d", doc, g.r.Intn(40)), Score: 1 - 0.6*g.r.Float64(),
+			Source: "docs/" + doc + g.pick(exts), Text: g.sentence(12 + g.r.Intn(24))}
+	}
+	return &Dataset{Name: "vectors", About: "vector store export: text chunks with 64-float embeddings at full precision, scores, sources",
+		Key: "chunks", Typed: &VectorsDoc{list},
+		kit: recordKit[VectorsDoc, Chunk]{list: func(d *VectorsDoc) []Chunk { return d.Chunks }}}
 }
 
 // ConfigDoc is the config dataset: services by name.
