@@ -542,9 +542,7 @@ func roundQuotient(m, d uint64, size int) float64 {
 // little-endian (its first byte the most significant digit), and reports
 // whether its bytes are all digits.
 func eightDigits(w uint64) (uint64, bool) {
-	// Each byte is a digit when its high half is 3 and adding 6 leaves
-	// it so.
-	if w&0xf0f0f0f0f0f0f0f0|(w+0x0606060606060606)&0xf0f0f0f0f0f0f0f0>>4 != 0x3333333333333333 {
+	if nonDigits(w) != 0 {
 		return 0, false
 	}
 	// The digits' values, paired into 2-digit ones, then 4, then 8; the
