@@ -367,8 +367,9 @@ func errNotNumber(k Kind) error {
 //   - m·10^q with q >= 0 in a uint64: converted, which rounds once;
 //   - m/10^-q with -q <= 19: divided in integers (roundQuotient).
 //
-// It reads the §4 grammar alone and gives up on anything else; a decoded
-// Number token holds that grammar already.
+// It gives up on a text outside the §4 grammar, but for leading zeros in
+// the integer part, which it reads as strconv does (no Number token has
+// them).
 func decimalFloat(b []byte, size int) (float64, bool) {
 	i := 0
 	neg := len(b) > 0 && b[0] == '-'

@@ -1226,3 +1226,51 @@ func TestUnmarshalSmallDocumentMemory(t *testing.T) {
 		t.Errorf("%d bytes allocated a call, want less than 4 KiB", per)
 	}
 }
+
+// TestSliceFastKinds holds the elements decSlice stores itself (its fast
+// kinds) to their plans: each array is decoded into slices of every fast
+// kind with them, then with them turned off, and the values and errors
+// must agree. The arrays mix numbers in every form, strings, booleans,
+// nulls and values of the wrong kind, inline and as lists.
+func TestSliceFastKinds(t *testing.T) {
+	docs := []string{
+		"[6]: 1.5,-0,1e3,0.12345678901234567,9007199254740993,-2.5E-7",
+		"[4]: 1,-2,9223372036854775807,-9223372036854775808",
+		"[3]: 9223372036854775808,1.0,2e3",
+		`[3]: a,"b,c",""`,
+		"[3]: true,false,null",
+		"[4]: 1,x,null,true",
+		"[2]: 1e400,2",
+		"[3]:\n  - 1.25\n  - \"s\"\n  - 7",
+		"[2]:\n  - a: 1\n  - 2",
+	}
+	decode := func(doc string, v any, fast bool) (any, string) {
+		pl := decPlanOf(reflect.TypeOf(v).Elem())
+		saved := pl.elemFast
+		if !fast {
+			pl.elemFast = fastNone
+		}
+		err := Unmarshal([]byte(doc), v)
+		pl.elemFast = saved
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		return reflect.ValueOf(v).Elem().Interface(), msg
+	}
+	for _, doc := range docs {
+		for _, newV := range []func() any{
+			func() any { return new([]float64) }, func() any { return new([]int) }, func() any { return new([]int64) },
+			func() any { return new([]string) }, func() any { return new([]bool) },
+		} {
+			if pl := decPlanOf(reflect.TypeOf(newV()).Elem()); pl.elemFast == fastNone {
+				t.Fatalf("%T: no fast kind", newV())
+			}
+			got, gotErr := decode(doc, newV(), true)
+			want, wantErr := decode(doc, newV(), false)
+			if !reflect.DeepEqual(got, want) || gotErr != wantErr {
+				t.Errorf("%q into %T: fast kinds give %v (%s), the plan %v (%s)", doc, newV(), got, gotErr, want, wantErr)
+			}
+		}
+	}
+}
