@@ -800,12 +800,13 @@ func TestHostileHugeExponent(t *testing.T) {
 	}
 }
 
-// TestValidUTF8 compares validUTF8's word-at-a-time ASCII check with
-// utf8.Valid on inputs of every length up to 40 with an ill-formed,
-// surrogate or well-formed multi-byte sequence at every position.
+// TestValidUTF8 compares validUTF8's ASCII checks (of four words and of a
+// word at a time) with utf8.Valid on inputs of every length up to 80 with
+// an ill-formed, surrogate or well-formed multi-byte sequence at every
+// position.
 func TestValidUTF8(t *testing.T) {
 	seqs := []string{"\xff", "\xed\xa0\x80", "é", "€", "😀", "\xc3", "\xe2\x82", "\x80"}
-	for n := 0; n <= 40; n++ {
+	for n := 0; n <= 80; n++ {
 		base := strings.Repeat("a", n)
 		if got, want := validUTF8([]byte(base)), utf8.ValidString(base); got != want {
 			t.Fatalf("%q: validUTF8 %v, utf8.Valid %v", base, got, want)

@@ -310,12 +310,20 @@ func (l *lineReader) depthOf(spaces int) (int, bool) {
 }
 
 // validUTF8 reports whether b is well-formed UTF-8 (no surrogates). Lines
-// are mostly short and ASCII: a word-at-a-time check settles those before
-// utf8Valid is called. The last partial word is checked as the line's
-// last eight bytes, which overlap bytes already known to be ASCII.
+// are mostly ASCII: a check of four words at a time, then of a word at a
+// time, settles those before utf8Valid is called. The last partial word is
+// checked as the line's last eight bytes, which overlap bytes already
+// known to be ASCII.
 func validUTF8(b []byte) bool {
 	n := len(b)
 	i := 0
+	for ; i+32 <= n; i += 32 {
+		w := b[i : i+32]
+		if (binary.LittleEndian.Uint64(w)|binary.LittleEndian.Uint64(w[8:])|
+			binary.LittleEndian.Uint64(w[16:])|binary.LittleEndian.Uint64(w[24:]))&swarHi != 0 {
+			return utf8Valid(b[i:])
+		}
+	}
 	for ; i+8 <= n; i += 8 {
 		if binary.LittleEndian.Uint64(b[i:])&swarHi != 0 {
 			return utf8Valid(b[i:])
