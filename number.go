@@ -358,12 +358,12 @@ func errNotNumber(k Kind) error {
 // decimalFloat is parseFloat's fast path: the float of the given bit size
 // (32 or 64) nearest to the number text b, ties to even, the float that
 // strconv.ParseFloat returns, for the numbers most data is written with.
-// b's value is ±m·10^q, m its significant digits; ok is false, for
-// strconv to parse b, where m has more than 19 digits (a uint64 holds 19)
-// or where none of these gives the float exactly:
-//   - m and 10^-q below 2^53 and 10^22, for a float64: their quotient
-//     (or product), which IEEE arithmetic rounds correctly (Clinger's
-//     fast path), the common case;
+// b's value is ±m·10^q, m its digits; ok is false, for strconv to parse
+// b, where m has more than 19 digits from its first that is not 0 (a
+// uint64 holds 19) or where none of these gives the float exactly:
+//   - for a float64, m below 2^53 and 10^|q| at most 10^22, both exact:
+//     their quotient (q < 0) or product, which IEEE arithmetic rounds
+//     correctly (Clinger's fast path), the common case;
 //   - m·10^q with q >= 0 in a uint64: converted, which rounds once;
 //   - m/10^-q with -q <= 19: divided in integers (roundQuotient).
 //
@@ -377,7 +377,8 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 		i = 1
 	}
 	// The digits, before and after the point, into m; sig counts those
-	// from the first that is not 0 (the zeros after "0." are skipped).
+	// that may make m wrap: all but the zero integer part "0" and the
+	// zeros after "0.", which are skipped.
 	var m uint64
 	start := i
 	for ; i < len(b); i++ {
@@ -475,25 +476,24 @@ func exponent(b []byte, i int) (e, next int, ok bool) {
 }
 
 // scaledFloat is decimalFloat for the m·10^q (m at most 19 digits) that
-// Clinger's fast path does not take at this size.
+// its quotient of Clinger's fast path does not take.
 func scaledFloat(m uint64, q, size int) (float64, bool) {
 	switch {
 	case m == 0:
 		return 0, true
 	case q >= 0:
-		if q >= len(pow10u) || pow10u[q] == 0 {
-			return 0, false
+		if q < len(pow10u) && pow10u[q] != 0 {
+			if hi, p := bits.Mul64(m, pow10u[q]); hi == 0 {
+				if size == 32 {
+					return float64(float32(p)), true
+				}
+				return float64(p), true
+			}
 		}
-		hi, p := bits.Mul64(m, pow10u[q])
-		if hi != 0 {
-			return 0, false
+		if size == 64 && m < 1<<53 && q <= 22 {
+			return float64(m) * exactPow10[q], true // 1e22, 1.5e21
 		}
-		if size == 32 {
-			return float64(float32(p)), true
-		}
-		return float64(p), true
-	case size == 64 && m < 1<<53 && q >= -22:
-		return float64(m) / exactPow10[-q], true
+		return 0, false
 	case q >= -19:
 		return roundQuotient(m, pow10u[-q], size), true
 	}

@@ -196,16 +196,19 @@ func FuzzNumberAt(f *testing.F) {
 
 // checkDecimalFloat compares decimalFloat with strconv.ParseFloat on the
 // number text s at both sizes, bit for bit (the sign of zero included).
-// It reports whether decimalFloat took s at 64 bits.
-func checkDecimalFloat(t testing.TB, s string) bool {
+// It reports whether decimalFloat took s at 64 bits and at 32.
+func checkDecimalFloat(t testing.TB, s string) (took64, took32 bool) {
 	t.Helper()
-	took := false
 	for _, size := range []int{64, 32} {
 		got, ok := decimalFloat([]byte(s), size)
 		if !ok {
 			continue
 		}
-		took = took || size == 64
+		if size == 64 {
+			took64 = true
+		} else {
+			took32 = true
+		}
 		want, err := strconv.ParseFloat(s, size)
 		if err != nil {
 			t.Fatalf("%s: decimalFloat took a number strconv rejects: %v", s, err)
@@ -214,7 +217,7 @@ func checkDecimalFloat(t testing.TB, s string) bool {
 			t.Fatalf("%s at %d bits: got %v (%#x), want %v (%#x)", s, size, got, math.Float64bits(got), want, math.Float64bits(want))
 		}
 	}
-	return took
+	return took64, took32
 }
 
 // midpoint returns the exact decimal text of the number halfway between
@@ -239,10 +242,11 @@ func midpoint(a uint64, e int, delta int64) string {
 // TestDecimalFloat holds decimalFloat to strconv.ParseFloat: on numbers
 // of 1 to 19 significant digits with the point at every place and
 // exponents from -30 to 30, on ties between two floats of each size (and
-// the numbers just beside them) that a uint64 holds the digits of, and on
-// edges of the ways it takes. The numbers that must take the fast path
-// (at most 19 digits, a value m·10^q with q from -19 to 0) are checked to
-// take it, so that a fast path that gives up on everything fails.
+// the numbers just beside them) whose digits a uint64 holds, and on edges
+// of the ways it takes. The numbers that must take the fast path (at most
+// 19 digits, a value m·10^q with q from -19 to 0, ties included) are
+// checked to take it at both sizes, so that a fast path that gives up
+// fails.
 func TestDecimalFloat(t *testing.T) {
 	rng := rand.New(rand.NewSource(21))
 	for i := 0; i < 200000; i++ {
@@ -276,38 +280,47 @@ func TestDecimalFloat(t *testing.T) {
 		if !numberRE.MatchString(s) {
 			continue // a leading zero such as "05": not a number of §4
 		}
-		took := checkDecimalFloat(t, s)
-		if q := fracExp(s); !took && q >= -19 && q <= 0 && significantDigits(s) <= 19 {
-			t.Fatalf("%s: not taken by the fast path", s)
+		took64, took32 := checkDecimalFloat(t, s)
+		if q := fracExp(s); !(took64 && took32) && q >= -19 && q <= 0 && significantDigits(s) <= 19 {
+			t.Fatalf("%s: not taken by the fast path (64 bits %v, 32 bits %v)", s, took64, took32)
 		}
 	}
-	// Ties and their neighbours: float64 significands at binary
-	// exponents whose midpoints have at most 19 digits, float32 ones too.
+	// Ties and their neighbours: significands of each size at the binary
+	// exponents whose midpoints have at most 19 digits (and at most 16
+	// after the point), all of which must be taken.
 	for i := 0; i < 20000; i++ {
 		for _, p := range []struct {
 			bits   uint
 			lo, hi int
-		}{{53, -6, 12}, {24, -16, 30}} {
+		}{{53, -2, 10}, {24, -15, 39}} {
 			a := uint64(1)<<(p.bits-1) | rng.Uint64()&(uint64(1)<<(p.bits-1)-1)
 			if i < 8 {
 				a = uint64(1)<<p.bits - 1 - uint64(i) // near a carry into the next binade
 			}
 			e := p.lo + rng.Intn(p.hi-p.lo+1)
 			for delta := int64(-1); delta <= 1; delta++ {
-				checkDecimalFloat(t, midpoint(a, e, delta))
+				s := midpoint(a, e, delta)
+				if took64, took32 := checkDecimalFloat(t, s); !took64 || !took32 {
+					t.Fatalf("%s: not taken by the fast path (64 bits %v, 32 bits %v)", s, took64, took32)
+				}
 			}
 		}
 	}
 	for _, s := range []string{"0", "-0", "0.0", "-0.000", "0e-400", "1", "-1", "0.1", "0.3", "4.35", "0.07",
 		"9007199254740993", "9007199254740993.0", "18014398509481986", "16777217", "16777217.0",
-		"18446744073709551615", "1844674407370955161.5", "9999999999999999999", "0.9999999999999999999",
-		"1e22", "1e23", "1.5e-22", "1e-19", "1.000000000000000001", "123456789012345678.9",
-		"1.7976931348623157", "0.000000000000000000123", "1e+21", "2.5E-7", "5e-324", "1e308"} {
-		checkDecimalFloat(t, s)
+		"9999999999999999999", "0.9999999999999999999", "1e22", "1.5E+21", "1e+21", "1.5e-21", "1e-19",
+		"1.000000000000000001", "123456789012345678.9", "1.7976931348623157", "0.000000000000000000123", "2.5E-7"} {
+		if took64, _ := checkDecimalFloat(t, s); !took64 {
+			t.Errorf("%q: not taken by the fast path", s)
+		}
 	}
+	// Texts it must give up on: no number, digits that overflow a uint64
+	// (some of which wrap it to 0), and numbers beyond its ways (a power
+	// of ten past 10^22, subnormals, the largest floats), left to strconv.
 	for _, s := range []string{"", "-", ".5", "5.", "1e", "1e+", "--1", "1.2.3", "0x10", "1_000", "inf", "NaN",
-		"12345678901234567890", "1.0000000000000000000", "1e10000",
-		"18446744073709551616", "1" + strings.Repeat("0", 64), "1" + strings.Repeat("0", 64) + ".5", "1234567:", "0.1;345678", "12345678?"} {
+		"12345678901234567890", "1.0000000000000000000", "1e10000", "18446744073709551615", "1844674407370955161.5",
+		"18446744073709551616", "1" + strings.Repeat("0", 64), "1" + strings.Repeat("0", 64) + ".5", "1234567:", "0.1;345678", "12345678?",
+		"1e23", "1.5e-22", "5e-324", "1e308"} {
 		if _, ok := decimalFloat([]byte(s), 64); ok {
 			t.Errorf("%q: taken by the fast path", s)
 		}

@@ -154,9 +154,10 @@ type decField struct {
 	lo, hi uint64
 }
 
-// The field kinds that decStruct and decodeRow store without a call through
-// their plan: basic types with no hook, at a direct offset. A null, a
-// mismatch or a float outside fastFloat still goes through the plan.
+// The kinds of fields and slice elements that decStruct, decodeRow and
+// decSlice store without a call through their plan: basic types with no
+// hook, at a direct offset. A null, a mismatch or a float outside
+// fastFloat still goes through the plan.
 const (
 	fastNone uint8 = iota
 	fastString

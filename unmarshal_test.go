@@ -1268,7 +1268,8 @@ func TestSliceFastKinds(t *testing.T) {
 			}
 			got, gotErr := decode(doc, newV(), true)
 			want, wantErr := decode(doc, newV(), false)
-			if !reflect.DeepEqual(got, want) || gotErr != wantErr {
+			// fmt tells -0 from 0, which DeepEqual does not.
+			if !reflect.DeepEqual(got, want) || fmt.Sprint(got) != fmt.Sprint(want) || gotErr != wantErr {
 				t.Errorf("%q into %T: fast kinds give %v (%s), the plan %v (%s)", doc, newV(), got, gotErr, want, wantErr)
 			}
 		}
