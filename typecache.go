@@ -281,16 +281,6 @@ func hookOf(t, toonIface, jsonIface, textIface reflect.Type) hook {
 	return hookNone
 }
 
-// fixedType reports the types whose mapping is built in and comes before
-// any hook they have.
-func fixedType(t reflect.Type) bool {
-	switch t {
-	case timeType, bigIntType, bigFloatType, jsonNumberType, numberType, valueType, objectType:
-		return true
-	}
-	return false
-}
-
 // planCache builds per-type plans once. Plans of recursive types refer to
 // each other, so a plan is published only when every plan it needs is
 // complete: builds run under mu, and the plans of one build are stored

@@ -125,9 +125,9 @@ type decPlan struct {
 	mapType mem.Ptr
 	key     *decPlan // maps with TextUnmarshaler keys; nil otherwise
 
-	// slices: the fast kind of the elements, which decSlice stores
-	// without a call through elem
-	elemFast uint8
+	// fast is the fast kind of the values the plan decodes, fastNone for
+	// any other: decStruct, decodeRow and decSlice store those themselves.
+	fast uint8
 
 	hook   hook          // the hook of decHook
 	zeroed reflect.Value // arrays: the zero element
@@ -171,28 +171,7 @@ func fastKind(f *structField, pl *decPlan) uint8 {
 	if !f.direct {
 		return fastNone
 	}
-	return fastKindOf(f.typ, pl)
-}
-
-// fastKindOf returns the fast kind of a value of type t whose plan is pl,
-// or fastNone.
-func fastKindOf(t reflect.Type, pl *decPlan) uint8 {
-	if pl.hook != hookNone || fixedType(t) {
-		return fastNone
-	}
-	switch t.Kind() {
-	case reflect.String:
-		return fastString
-	case reflect.Int, reflect.Int64:
-		if t.Size() == 8 {
-			return fastInt64
-		}
-	case reflect.Float64:
-		return fastFloat64
-	case reflect.Bool:
-		return fastBool
-	}
-	return fastNone
+	return pl.fast
 }
 
 var decPlans planCache[decPlan]
@@ -229,17 +208,25 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 			return
 		}
 	}
+	// The types of their own and those with a hook have returned above:
+	// the basic types left that are stored as they are have a fast kind.
 	switch t.Kind() {
 	case reflect.Bool:
-		pl.fn = decBool
+		pl.fn, pl.fast = decBool, fastBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		pl.fn = decInt
+		if t.Size() == 8 {
+			pl.fast = fastInt64
+		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		pl.fn = decUint
 	case reflect.Float32, reflect.Float64:
 		pl.fn = decFloat
+		if t.Kind() == reflect.Float64 {
+			pl.fast = fastFloat64
+		}
 	case reflect.String:
-		pl.fn = decString
+		pl.fn, pl.fast = decString, fastString
 	case reflect.Pointer:
 		pl.elem = b.get(t.Elem())
 		pl.elems = reflect.SliceOf(t.Elem())
@@ -249,7 +236,6 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 	case reflect.Slice:
 		pl.elem = b.get(t.Elem())
 		pl.fn = decSlice
-		pl.elemFast = fastKindOf(t.Elem(), pl.elem)
 		if t.Elem().Kind() == reflect.Uint8 && pl.elem.hook == hookNone {
 			pl.fn = decBytes
 		}
@@ -918,7 +904,7 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		h.Len = n
 		// The fast kinds, written out as in decStruct, to save the calls
 		// through the element's plan.
-		switch pl.elemFast {
+		switch ep.fast {
 		case fastString:
 			if et.kind() == KindString {
 				mem.Store[string](e, s.str(et.text()))

@@ -1245,13 +1245,13 @@ func TestSliceFastKinds(t *testing.T) {
 		"[2]:\n  - a: 1\n  - 2",
 	}
 	decode := func(doc string, v any, fast bool) (any, string) {
-		pl := decPlanOf(reflect.TypeOf(v).Elem())
-		saved := pl.elemFast
+		ep := decPlanOf(reflect.TypeOf(v).Elem()).elem
+		saved := ep.fast
 		if !fast {
-			pl.elemFast = fastNone
+			ep.fast = fastNone
 		}
 		err := Unmarshal([]byte(doc), v)
-		pl.elemFast = saved
+		ep.fast = saved
 		msg := ""
 		if err != nil {
 			msg = err.Error()
@@ -1263,7 +1263,7 @@ func TestSliceFastKinds(t *testing.T) {
 			func() any { return new([]float64) }, func() any { return new([]int) }, func() any { return new([]int64) },
 			func() any { return new([]string) }, func() any { return new([]bool) },
 		} {
-			if pl := decPlanOf(reflect.TypeOf(newV()).Elem()); pl.elemFast == fastNone {
+			if pl := decPlanOf(reflect.TypeOf(newV()).Elem()); pl.elem.fast == fastNone {
 				t.Fatalf("%T: no fast kind", newV())
 			}
 			got, gotErr := decode(doc, newV(), true)
