@@ -913,10 +913,14 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 	delimW := uint64(delim) * swarLo
 	vals := d.vals[:0]
 	s := 0 // the current cell's first byte
-	for i := 0; i < n; {
+	if n > 0 && primStart[p.Byte(0)] == primDigit {
+		vals, s = digitCells(p, 0, n, cap(v), delimW, vals)
+	}
+	for i := s; i < n; {
 		w := p.Load64(i)
 		m := swarCandidates(w^delimW, w^quoteW, w^delimW, w^quoteW) & lenMask[min(n-i, 8)]
 		next := i + 8
+	word:
 		for ; m != 0; m &= m - 1 {
 			j := i + bits.TrailingZeros64(m)>>3
 			switch p.Byte(j) {
@@ -927,6 +931,15 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 				}
 				vals = append(vals, spanCell(v, s, j))
 				s = j + 1
+				if t := s; t < n && primStart[p.Byte(t)] == primDigit {
+					// Cells that start with digits from here:
+					// taken by digitCells, and the scan goes on
+					// after them.
+					if vals, s = digitCells(p, s, n, cap(v), delimW, vals); s > t {
+						next = s
+						break word
+					}
+				}
 				continue
 			case '"':
 			default:
@@ -964,6 +977,56 @@ func (d *Decoder) runCells(v []byte, delim byte) bool {
 	d.vals = vals
 	return len(vals) <= lazyChunk
 }
+
+// digitCells appends to vals the tokens of the cells from byte s of the
+// line of n bytes at p (room bytes readable) that start with a digit or
+// '-' and are shorter than 24 bytes, with no quote and no space after
+// them, one after another, and returns the first byte of the cell after
+// them: s if it takes none, n+1 if it takes the line's last cell. Each
+// is read whole, its end found in its three words and its kind told as
+// plainCell tells it, so that the cells of arrays of numbers (embeddings,
+// series) and of digit-leading text (sizes, dates, versions) are not read
+// twice, by the word-at-a-time scan and then by plainCell. It takes no
+// cell past a lazy chunk (runCells tells that case).
+func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token, int) {
+	const quoteW = '"' * swarLo
+	for s < n && s+24 <= room && len(vals) < lazyChunk && primStart[p.Byte(s)] == primDigit {
+		c := p.Add(s)
+		// The cell ends at the first delimiter (the has-zero test is
+		// exact for the lowest byte it marks) or the line's end.
+		w0, w1, w2 := c.Load64(0), c.Load64(8), c.Load64(16)
+		e := bits.TrailingZeros64(packWord(hasZeroByte(w0^delimW))>>56 |
+			packWord(hasZeroByte(w1^delimW))>>48 | packWord(hasZeroByte(w2^delimW))>>40 | 1<<24)
+		e = min(e, n-s)
+		if e >= 24 {
+			break
+		}
+		var number bool
+		if e <= 8 {
+			number = shortNumber(w0, lenMask[e]) || !shortText(w0, lenMask[e]) && numberAt(c, e)
+		} else {
+			number = numberAt(c, e)
+		}
+		k := KindNumber
+		if !number {
+			// Text, unless it holds a quote (splitCells's rule) or
+			// ends in a space (trimmed by spanCell).
+			q := packWord(hasZeroByte(w0^quoteW))>>56 | packWord(hasZeroByte(w1^quoteW))>>48 |
+				packWord(hasZeroByte(w2^quoteW))>>40
+			if q&(1<<uint(e)-1) != 0 || c.Byte(e-1) == ' ' {
+				break
+			}
+			k = KindString
+		}
+		vals = append(vals, Token{h: uint64(k), p: c, n: e})
+		s += e + 1
+	}
+	return vals, s
+}
+
+// hasZeroByte returns a word with 0x80 in the lowest zero byte of w, and
+// possibly in bytes above it (see swarCandidates).
+func hasZeroByte(w uint64) uint64 { return (w - swarLo) &^ w & swarHi }
 
 // spanCell returns the token of the unquoted cell v[s:e], trimmed of the
 // spaces around it, whose words are read up to v's capacity.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/toonstream/toon/internal/longtest"
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // withoutLineRuns runs f with runLines off: every line then goes through
@@ -822,6 +823,13 @@ var cellLines = []string{
 	",,", "a,", ",a", " a , b ", "  ,  ", `"x","y,z",w`, `"a\"b",c`, `"a\nb\u00e9",1`, ` "q" , "r" `,
 	`ab"c,d"e,f`, `"a"b,c`, `"a" x,c`, `"open,x`, `"bad\q",x`, `"a",`, `"a"`, `""`, `"",""`, "2025-05-09,1.12.3,+1,-,-0",
 	"é,日本,😀", "512Mi,15s,25%,0x1F", "a|b|c", "a\tb\tc", `x,"y|z"|w`,
+	// Cells that start with a digit or '-' (digitCells): numbers and
+	// text across the words, up to and past 24 bytes, and with a quote
+	// or a space in them.
+	"-0.012345678901234567,0.12345678901234567,1.5e-7,-12,0,1E+21,-0.0,12345678,123456789,1234567890123456",
+	"12345678901234567890123,123456789012345678901234,1234567890123456789012345,-1234567890123456789012",
+	"250m,256Mi,2025-05-09,1.12.3,2025-05-09T10:00:00Z,12 ,1 2,12\"3,1\"2\",x,-,--1,0x,1e,1.,.5",
+	"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20", "1|2.5|-3|4e2", "1\t2.5\t-3\t2025-01-01",
 	// A lazy chunk of cells, and one and two more.
 	strings.Repeat("1,", lazyChunk-1) + "1", strings.Repeat("1,", lazyChunk) + "1", strings.Repeat("1,", lazyChunk+1) + "1",
 	strings.Repeat(`"q",`, lazyChunk) + `"q"`, strings.Repeat(`"q",`, lazyChunk+1) + `"q"`,
@@ -860,7 +868,7 @@ func checkRunCells(t *testing.T, v []byte, delim byte, room int, fill byte) {
 func TestRunCellsMatchCutCells(t *testing.T) {
 	for _, line := range cellLines {
 		for _, delim := range []byte{',', '|', '\t'} {
-			for room := 0; room <= 16; room++ {
+			for room := 0; room <= 40; room++ {
 				for _, fill := range []byte{'"', ',', '\\', '1', ' '} {
 					checkRunCells(t, []byte(line), delim, room, fill)
 				}
@@ -869,7 +877,9 @@ func TestRunCellsMatchCutCells(t *testing.T) {
 	}
 	// Lines of random cells, of every length across the words.
 	rng := rand.New(rand.NewSource(5))
-	cells := []string{"", "a", " b ", "12", "-3.5", "true", `"q"`, `"a,b"`, `"e\"s"`, "x y", "1e9", "0012", "2025-05-09", "é", `a"b`}
+	cells := []string{"", "a", " b ", "12", "-3.5", "true", `"q"`, `"a,b"`, `"e\"s"`, "x y", "1e9", "0012", "2025-05-09", "é", `a"b`,
+		"-0.012345678901234567", "0.1234567890123456", "12345678901234567890123", "123456789012345678901234", "1.5e+10",
+		"12 ", `12"3`, "12345678", "123456789", "2025-05-09T10:00:00Z", "-", "7é"}
 	for i := 0; i < 3000; i++ {
 		var b []byte
 		for n := 1 + rng.Intn(12); n > 0; n-- {
@@ -878,7 +888,7 @@ func TestRunCellsMatchCutCells(t *testing.T) {
 				b = append(b, ',')
 			}
 		}
-		checkRunCells(t, b, ',', 8+rng.Intn(16), "\",\\1 "[rng.Intn(5)])
+		checkRunCells(t, b, ',', 8+rng.Intn(40), "\",\\1 "[rng.Intn(5)])
 	}
 }
 
@@ -904,6 +914,54 @@ func TestRunCellsWords(t *testing.T) {
 		}
 		if words := len(d.seps) == 0; words != c.words {
 			t.Errorf("runCells(%q) with %d bytes after it: by words %v, want %v", c.line, c.room, words, c.words)
+		}
+	}
+}
+
+// TestDigitCells checks that digitCells takes the cells it is for, each
+// with the token plainCell gives it, and stops at the first it is not
+// for: a cell of 24 bytes or more, or with a quote in it, or a space
+// after it, or not starting with a digit or '-'.
+func TestDigitCells(t *testing.T) {
+	for _, c := range []struct {
+		line  string
+		taken int // cells taken; -1 for all of them
+	}{
+		{"-0.012345678901234567,0.12345678901234567,1.5e-7,-12,0,1E+21", -1},
+		{"250m,256Mi,2025-05-09,1.12.3,0x1F,1.,--1,-", -1},
+		{"12345678901234567890123,1,12345678", -1},
+		{"1,2,123456789012345678901234,3", 2},
+		{"1,2,12 ,3", 2},
+		{`1,2,1"2,3`, 2},
+		{"1,2,a,3", 2},
+		{"1,2, 3", 2},
+		{"1,2,", 2}, // the empty last cell is runCells's
+		{"x,1", 0},
+	} {
+		cells := strings.Split(c.line, ",")
+		want := c.taken
+		if want < 0 {
+			want = len(cells)
+		}
+		buf := make([]byte, len(c.line)+24)
+		copy(buf, c.line)
+		n := len(c.line)
+		vals, s := digitCells(mem.Of(&buf[0]), 0, n, len(buf), ','*swarLo, nil)
+		if len(vals) != want {
+			t.Fatalf("digitCells(%q) took %d cells, want %d", c.line, len(vals), want)
+		}
+		wantS := len(strings.Join(cells[:want], ",")) + 1
+		if want == 0 {
+			wantS = 0
+		}
+		if s != wantS {
+			t.Fatalf("digitCells(%q) = %d, want the next cell at %d", c.line, s, wantS)
+		}
+		for i, got := range vals {
+			ref := plainCell(mem.Of(&buf[0]).Add(strings.Index(c.line+",", cells[i]+",")), len(cells[i]), len(cells[i])+24)
+			if got.Kind() != ref.Kind() || got.String() != cells[i] {
+				t.Fatalf("digitCells(%q) cell %d = %v %q, want %v %q", c.line, i, got.Kind(), got, ref.Kind(), cells[i])
+			}
 		}
 	}
 }
