@@ -1577,6 +1577,14 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	if inline { // §9.1
 		e.setB(e.appendHeader(e.b, n, false))
 		e.setB(append(e.b, ':', ' '))
+		if ep.plain {
+			// Elements that are their own values (numbers, strings,
+			// booleans): appended in a loop of their own, to a local
+			// slice, as the vectors of an embedding or a list of tags are.
+			b, err := appendElems(e.b, ep, base, n, byte(e.delim), e.docMask)
+			e.setB(b)
+			return err
+		}
 		for i := 0; i < n; i++ {
 			if i > 0 {
 				e.setB(append(e.b, byte(e.delim)))
@@ -1627,6 +1635,21 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 		}
 	}
 	return nil
+}
+
+// appendElems appends the n elements of the plain primitive plan ep at
+// base to b, separated by delim: an inline array's values (§9.1).
+func appendElems(b []byte, ep *encPlan, base mem.Ptr, n int, delim byte, mask uint8) ([]byte, error) {
+	var err error
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, delim)
+		}
+		if b, err = appendTyped(b, ep, base.Offset(uintptr(i)*ep.size), mask); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // allPrims reports whether the n elements of plan ep at base are all
