@@ -992,12 +992,9 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 	const quoteW = '"' * swarLo
 	for s < n && s+24 <= room && len(vals) < lazyChunk && primStart[p.Byte(s)] == primDigit {
 		c := p.Add(s)
-		// The cell ends at the first delimiter (the has-zero test is
-		// exact for the lowest byte it marks) or the line's end.
+		// The cell ends at the first delimiter or the line's end.
 		w0, w1, w2 := c.Load64(0), c.Load64(8), c.Load64(16)
-		e := bits.TrailingZeros64(packWord(hasZeroByte(w0^delimW))>>56 |
-			packWord(hasZeroByte(w1^delimW))>>48 | packWord(hasZeroByte(w2^delimW))>>40 | 1<<24)
-		e = min(e, n-s)
+		e := min(firstFlag(eqFlags(w0, delimW), eqFlags(w1, delimW), eqFlags(w2, delimW), 0), n-s)
 		if e >= 24 {
 			break
 		}
@@ -1011,9 +1008,7 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		if !number {
 			// Text, unless it holds a quote (splitCells's rule) or
 			// ends in a space (trimmed by spanCell).
-			q := packWord(hasZeroByte(w0^quoteW))>>56 | packWord(hasZeroByte(w1^quoteW))>>48 |
-				packWord(hasZeroByte(w2^quoteW))>>40
-			if q&(1<<uint(e)-1) != 0 || c.Byte(e-1) == ' ' {
+			if firstFlag(eqFlags(w0, quoteW), eqFlags(w1, quoteW), eqFlags(w2, quoteW), 0) < e || c.Byte(e-1) == ' ' {
 				break
 			}
 			k = KindString
@@ -1023,10 +1018,6 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 	}
 	return vals, s
 }
-
-// hasZeroByte returns a word with 0x80 in the lowest zero byte of w, and
-// possibly in bytes above it (see swarCandidates).
-func hasZeroByte(w uint64) uint64 { return (w - swarLo) &^ w & swarHi }
 
 // spanCell returns the token of the unquoted cell v[s:e], trimmed of the
 // spaces around it, whose words are read up to v's capacity.
@@ -1223,10 +1214,14 @@ func firstFlag(f0, f1, f2, f3 uint64) int {
 	return bits.TrailingZeros64(m | 1<<32)
 }
 
-// lfFlags flags the LFs of w; the lowest flag is exact (a borrow only runs
-// upward, and only from a byte that is an LF).
-func lfFlags(w uint64) uint64 {
-	x := w ^ ('\n' * swarLo)
+// lfFlags flags the LFs of w (see eqFlags).
+func lfFlags(w uint64) uint64 { return eqFlags(w, '\n'*swarLo) }
+
+// eqFlags flags the bytes of w equal to the byte that fills cw (0x80 in
+// each): the lowest flag is exact, and others may mark bytes above one (a
+// borrow only runs upward, and only from a byte that is equal).
+func eqFlags(w, cw uint64) uint64 {
+	x := w ^ cw
 	return (x - swarLo) &^ x & swarHi
 }
 
