@@ -605,6 +605,11 @@ func TestMarshalTypedErrors(t *testing.T) {
 	if _, err := Marshal([]nRow{{N: "1"}, {N: "1x"}}); err == nil || !strings.Contains(err.Error(), "1x") {
 		t.Errorf("bad json.Number in a table: %v", err)
 	}
+	// In an inline array of plain primitives (appendElems), after a good
+	// element.
+	if _, err := Marshal(struct{ N []json.Number }{[]json.Number{"1", "2x"}}); err == nil || !strings.Contains(err.Error(), "2x") {
+		t.Errorf("bad json.Number in an inline array: %v", err)
+	}
 	// A cycle stops at the depth limit instead of overflowing the stack.
 	tr := &mTree{Name: "loop"}
 	tr.Kids = []*mTree{tr}
