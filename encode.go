@@ -1577,29 +1577,9 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	if inline { // §9.1
 		e.setB(e.appendHeader(e.b, n, false))
 		e.setB(append(e.b, ':', ' '))
-		if ep.plain {
-			// Elements that are their own values (numbers, strings,
-			// booleans): appended in a loop of their own, to a local
-			// slice, as the vectors of an embedding or a list of tags are.
-			b, err := appendElems(e.b, ep, base, n, byte(e.delim), e.docMask)
-			e.setB(b)
-			return err
-		}
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				e.setB(append(e.b, byte(e.delim)))
-			}
-			pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
-			if err != nil {
-				return err
-			}
-			b, err := appendTyped(e.b, pl, p, e.docMask)
-			e.setB(b)
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		b, err := e.appendElems(e.b, ep, base, n)
+		e.setB(b)
+		return err
 	}
 	if at != atItem { // §9.4: no tabular form in list-item position
 		switch {
@@ -1637,15 +1617,26 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	return nil
 }
 
-// appendElems appends the n elements of the plain primitive plan ep at
-// base to b, separated by delim: an inline array's values (§9.1).
-func appendElems(b []byte, ep *encPlan, base mem.Ptr, n int, delim byte, mask uint8) ([]byte, error) {
-	var err error
+// appendElems appends the n primitive elements of plan ep at base to b,
+// separated by the delimiter: an inline array's values (§9.1). They are
+// appended to b rather than to e.b, and an element that is its own value
+// (a plain plan: numbers, strings, booleans) is not resolved, so that the
+// vectors of an embedding or a list of tags cost no call per element
+// beyond their own text's.
+func (e *Encoder) appendElems(b []byte, ep *encPlan, base mem.Ptr, n int) ([]byte, error) {
+	delim, mask := byte(e.delim), e.docMask
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b = append(b, delim)
 		}
-		if b, err = appendTyped(b, ep, base.Offset(uintptr(i)*ep.size), mask); err != nil {
+		pl, p := ep, base.Offset(uintptr(i)*ep.size)
+		var err error
+		if !ep.plain {
+			if pl, p, err = e.resolveRef(ep, p); err != nil {
+				return b, err
+			}
+		}
+		if b, err = appendTyped(b, pl, p, mask); err != nil {
 			return b, err
 		}
 	}
