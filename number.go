@@ -371,18 +371,21 @@ func errNotNumber(k Kind) error {
 // the integer part, which it reads as strconv does (no Number token has
 // them).
 func decimalFloat(b []byte, size int) (float64, bool) {
-	i := 0
-	neg := len(b) > 0 && b[0] == '-'
-	if neg {
-		i = 1
+	// b's bytes are read through p, at indexes the loops check against
+	// n: b[i]'s bounds checks were an eighth of the instructions here.
+	n, p := len(b), mem.BytesData(b)
+	if n == 0 {
+		return 0, false
 	}
+	neg := p.Byte(0) == '-'
+	i := int(b2u(neg))
 	// The digits, before and after the point, into m; sig counts those
 	// that may make m wrap: all but the zero integer part "0" and the
 	// zeros after "0.", which are skipped.
 	var m uint64
 	start := i
-	for ; i < len(b); i++ {
-		c := b[i] - '0'
+	for ; i < n; i++ {
+		c := p.Byte(i) - '0'
 		if c > 9 {
 			break
 		}
@@ -396,25 +399,25 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 		sig = 0 // "0": m may be 0 too after digits that wrapped it
 	}
 	q := 0
-	if i < len(b) && b[i] == '.' {
+	if i < n && p.Byte(i) == '.' {
 		i++
 		start = i
 		if m == 0 {
-			for i < len(b) && b[i] == '0' {
+			for i < n && p.Byte(i) == '0' {
 				i++
 			}
 		}
 		digits := i
 		// Eight digits at a time while eight follow (see eightDigits).
-		for ; i+8 <= len(b); i += 8 {
-			v, ok := eightDigits(binary.LittleEndian.Uint64(b[i:]))
-			if !ok {
+		for ; i+8 <= n; i += 8 {
+			w := p.Load64(i)
+			if nonDigits(w) != 0 {
 				break
 			}
-			m = m*100000000 + v
+			m = m*100000000 + digitsValue(w)
 		}
-		for ; i < len(b); i++ {
-			c := b[i] - '0'
+		for ; i < n; i++ {
+			c := p.Byte(i) - '0'
 			if c > 9 {
 				break
 			}
@@ -426,14 +429,14 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 		sig += i - digits
 		q = start - i
 	}
-	if i < len(b) && b[i]|0x20 == 'e' {
+	if i < n && p.Byte(i)|0x20 == 'e' {
 		e, next, ok := exponent(b, i+1)
 		if !ok {
 			return 0, false
 		}
 		q, i = q+e, next
 	}
-	if i != len(b) || sig > 19 {
+	if i != n || sig > 19 {
 		return 0, false // digits that overflowed m, say
 	}
 	var f float64
@@ -546,11 +549,16 @@ func eightDigits(w uint64) (uint64, bool) {
 	if nonDigits(w) != 0 {
 		return 0, false
 	}
+	return digitsValue(w), true
+}
+
+// digitsValue is eightDigits for a w whose bytes are all digits.
+func digitsValue(w uint64) uint64 {
 	// The digits' values, paired into 2-digit ones, then 4, then 8; the
 	// bytes, then halves, between the pairs hold what the masks drop.
 	w -= 0x3030303030303030
 	w = w*10 + w>>8&0x00ff00ff00ff00ff
 	w = w&0x00ff00ff00ff00ff*100 + w>>16&0x000000ff000000ff
 	w = w&0x0000ffff0000ffff*10000 + w>>32&0xffff
-	return w & 0xffffffff, true
+	return w & 0xffffffff
 }
