@@ -220,7 +220,7 @@ func keyWordsOf(k []byte) keyWord {
 // the key masked off, and no branch on the key's length.
 func keyWords(p mem.Ptr, n int) keyWord {
 	lo, hi := p.Load64(0), p.Load64(7)
-	m := &keyMasks[min(n, shortKey)]
+	m := &keyMasks[min(uint(n), shortKey)] // (n >= 1: uint spares a bounds check)
 	return keyWord{lo: lo&m.lo | uint64(min(n, 255))<<56, hi: hi & m.hi}
 }
 
