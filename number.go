@@ -255,10 +255,11 @@ func numberAt(p mem.Ptr, n int) bool {
 // nonDigits returns the mask of the bytes of w that are not ASCII digits:
 // 0x80 in each of them, 0 in the others.
 func nonDigits(w uint64) uint64 {
-	low := w & swar7f
-	// The high bit of low+(0x80-'0') is set when low >= '0', that of
-	// low+(0x80-':') when low >= ':'; no sum carries into the next byte.
-	return ((low+(0x80-'0')*swarLo)&^(low+(0x80-':')*swarLo)&^w ^ swarHi) & swarHi
+	// XOR-ed with '0', the digits are the bytes 0 to 9: of the others,
+	// those below 0x80 are 10 to 0x7f, whose sum with 0x76 sets the
+	// high bit without a carry into the next byte, and the rest have
+	// the high bit set already (as w has).
+	return ((w^'0'*swarLo)&swar7f + 0x76*swarLo | w) & swarHi
 }
 
 // The number grammar of §4 (isNumber's) as an automaton over bytes, in the

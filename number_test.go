@@ -135,6 +135,30 @@ func numberAtBuf(b []byte, fill byte) bool {
 	return numberAt(mem.Of(&buf[0]), len(b))
 }
 
+// TestNonDigits holds nonDigits to a byte-by-byte test over every pair
+// of bytes side by side, at each place in the word: a sum that carried
+// into the next byte would flag, or unflag, its neighbour.
+func TestNonDigits(t *testing.T) {
+	for a := 0; a < 256; a++ {
+		for b := 0; b < 256; b++ {
+			for at := 0; at < 7; at++ {
+				w := uint64(0x3132333435363738) // digits around the pair
+				w &^= 0xffff << (8 * at)
+				w |= uint64(a)<<(8*at) | uint64(b)<<(8*at+8)
+				var want uint64
+				for k := 0; k < 8; k++ {
+					if c := byte(w >> (8 * k)); c < '0' || c > '9' {
+						want |= 0x80 << (8 * k)
+					}
+				}
+				if got := nonDigits(w); got != want {
+					t.Fatalf("nonDigits(%#016x) = %#016x, want %#016x", w, got, want)
+				}
+			}
+		}
+	}
+}
+
 // TestNumberAt holds numberAt to numberRE over every string of 1 to 6
 // bytes from the bytes that matter to numbers, and over random strings of
 // up to 24 bytes, mostly digits with a sign, a '.', an exponent or a byte
