@@ -1620,11 +1620,14 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 // appendElems appends the n primitive elements of plan ep at base to b,
 // separated by the delimiter: an inline array's values (§9.1). They are
 // appended to b rather than to e.b, and an element that is its own value
-// (a plain plan: numbers, strings, booleans) is not resolved, so that the
-// vectors of an embedding or a list of tags cost no call per element
-// beyond their own text's.
+// (a plain plan: numbers, strings, booleans) is not resolved, so that a
+// list of tags costs no call per element beyond its text's; float64s,
+// the vectors of an embedding, take a loop of their own (appendFloats).
 func (e *Encoder) appendElems(b []byte, ep *encPlan, base mem.Ptr, n int) ([]byte, error) {
 	delim, mask := byte(e.delim), e.docMask
+	if ep.kind == ekFloat64 {
+		return appendFloats(b, mem.SliceAt[float64](base, n), delim), nil
+	}
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b = append(b, delim)
@@ -1641,6 +1644,19 @@ func (e *Encoder) appendElems(b []byte, ep *encPlan, base mem.Ptr, n int) ([]byt
 		}
 	}
 	return b, nil
+}
+
+// appendFloats appends the texts of fs separated by delim: appendElems for
+// the elements of a []float64 (an embedding, a series of measures), with
+// no dispatch on the element's kind.
+func appendFloats(b []byte, fs []float64, delim byte) []byte {
+	for i, f := range fs {
+		if i > 0 {
+			b = append(b, delim)
+		}
+		b = appendFloat(b, f, 64)
+	}
+	return b
 }
 
 // allPrims reports whether the n elements of plan ep at base are all

@@ -211,6 +211,8 @@ func shapeValues() map[string]any {
 		"string":         "hello",
 		"int":            42,
 		"float32":        float32(1.1),
+		"float64s":       []float64{0.1, -2.5e-7, 1e21, 3, math.Copysign(0, -1), -0.02998925931751728, 123456.789},
+		"float64s-field": struct{ E []float64 }{E: []float64{1.5, -1e-7}},
 		"nan":            math.NaN(),
 		"time":           a.When,
 		"bytes":          a.Raw,
