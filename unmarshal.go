@@ -879,6 +879,16 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	n := 0
 	d := s.d
 	for {
+		if ep.fast == fastFloat64 && rp == nil {
+			// A []float64 (an embedding, a series of measures): the
+			// numbers the queue holds, in a loop of their own; the token
+			// after them goes on below.
+			m := decFloats(d, h, n)
+			if read := min(m, ahead) - min(n, ahead); read > 0 {
+				s.d.ahead -= read * int(ep.size)
+			}
+			n = m
+		}
 		et, err := d.Token() // s.next, written out to save a call per element
 		if err != nil {
 			return unexpectedEOF(err)
@@ -947,6 +957,31 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	}
 	h.Len = n
 	return nil
+}
+
+// decFloats decodes into the elements of the []float64 whose header is h,
+// from its nth on, the numbers that d's queue holds next, as decSlice
+// would, while h has capacity for them and fastFloat takes each; it
+// returns the length h then has.
+func decFloats(d *Decoder, h *mem.SliceHeader, n int) int {
+	fs := mem.SliceAt[float64](h.Data, h.Cap)
+	q, i := d.queue, d.qi
+	if d.qerr != nil {
+		return n // the queue holds an error's placeholder
+	}
+	for ; n < len(fs) && i < len(q) && q[i].kind() == KindNumber; n++ {
+		v, ok := fastFloat(q[i].text())
+		if !ok {
+			break
+		}
+		fs[n] = v
+		i++
+	}
+	if i > d.qi {
+		d.qi = i
+		h.Len = n
+	}
+	return n
 }
 
 // noElems is where the data of an empty slice points: a slice of no

@@ -1244,6 +1244,32 @@ func TestSliceFastKinds(t *testing.T) {
 		"[3]:\n  - 1.25\n  - \"s\"\n  - 7",
 		"[2]:\n  - a: 1\n  - 2",
 	}
+	// Arrays past a lazy chunk (the queue's tokens come a chunk at a
+	// time), as values and as list items, with a token that is no number
+	// near a chunk's end, and one whose count is wrong.
+	long := func(n, odd int, item bool) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "[%d]:", n)
+		for i := 0; i < n; i++ {
+			v := strconv.FormatFloat(float64(i)*1.25-300, 'f', -1, 64)
+			if i == odd {
+				v = "null"
+			}
+			switch {
+			case item:
+				b.WriteString("\n  - " + v)
+			case i == 0:
+				b.WriteString(" " + v)
+			default:
+				b.WriteString("," + v)
+			}
+		}
+		return b.String()
+	}
+	for _, n := range []int{255, 256, 257, 600} {
+		docs = append(docs, long(n, -1, false), long(n, n-2, false), long(n, -1, true), long(n, 254, true))
+	}
+	docs = append(docs, strings.Replace(long(300, -1, false), "[300]", "[301]", 1))
 	decode := func(doc string, v any, fast bool) (any, string) {
 		ep := decPlanOf(reflect.TypeOf(v).Elem()).elem
 		saved := ep.fast
@@ -1261,6 +1287,7 @@ func TestSliceFastKinds(t *testing.T) {
 	for _, doc := range docs {
 		for _, newV := range []func() any{
 			func() any { return new([]float64) }, func() any { return new([]int) }, func() any { return new([]int64) },
+			func() any { f := make([]float64, 3, 700); f[0], f[2] = 9, 9; return &f }, // reused, with old values
 			func() any { return new([]string) }, func() any { return new([]bool) },
 		} {
 			if pl := decPlanOf(reflect.TypeOf(newV()).Elem()); pl.elem.fast == fastNone {
