@@ -409,7 +409,7 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 			}
 		}
 		digits := i
-		// Eight digits at a time while eight follow (see eightDigits).
+		// Eight digits at a time while eight follow (digitsValue).
 		for ; i+8 <= n; i += 8 {
 			w := p.Load64(i)
 			if nonDigits(w) != 0 {
@@ -543,17 +543,9 @@ func roundQuotient(m, d uint64, size int) float64 {
 	return math.Float64frombits(uint64(e-1+1023)<<52 | sig&(1<<52-1))
 }
 
-// eightDigits returns the value of the eight decimal digits of w, read
-// little-endian (its first byte the most significant digit), and reports
-// whether its bytes are all digits.
-func eightDigits(w uint64) (uint64, bool) {
-	if nonDigits(w) != 0 {
-		return 0, false
-	}
-	return digitsValue(w), true
-}
-
-// digitsValue is eightDigits for a w whose bytes are all digits.
+// digitsValue returns the value of the eight decimal digits of w, read
+// little-endian (its first byte the most significant digit), a word whose
+// bytes are all digits (nonDigits(w) is 0).
 func digitsValue(w uint64) uint64 {
 	// The digits' values, paired into 2-digit ones, then 4, then 8; the
 	// bytes, then halves, between the pairs hold what the masks drop.
