@@ -961,8 +961,9 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 
 // decFloats decodes into the elements of the []float64 whose header is h,
 // from its nth on, the numbers that d's queue holds next, as decSlice
-// would, while h has capacity for them and fastFloat takes each; it
-// returns the length h then has.
+// would, while h has capacity for them and fastFloat takes each. It
+// returns n plus the numbers it decoded, and makes that h's length when
+// it decoded any (decSlice sets the length as each element is read).
 func decFloats(d *Decoder, h *mem.SliceHeader, n int) int {
 	fs := mem.SliceAt[float64](h.Data, h.Cap)
 	q, i := d.queue, d.qi
