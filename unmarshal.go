@@ -879,13 +879,14 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	n := 0
 	d := s.d
 	for {
-		if ep.fast == fastFloat64 && rp == nil {
+		if ep.fast == fastFloat64 {
 			// A []float64 (an embedding, a series of measures): the
 			// numbers the queue holds, in a loop of their own; the token
-			// after them goes on below.
+			// after them (the first of a refilled queue, one that is no
+			// number) goes on below, through the element's plan.
 			m := decFloats(d, h, n)
 			if read := min(m, ahead) - min(n, ahead); read > 0 {
-				s.d.ahead -= read * int(ep.size)
+				d.ahead -= read * int(ep.size)
 			}
 			n = m
 		}
@@ -913,7 +914,7 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		n++
 		h.Len = n
 		// The fast kinds, written out as in decStruct, to save the calls
-		// through the element's plan.
+		// through the element's plan (float64s: decFloats, above).
 		switch ep.fast {
 		case fastString:
 			if et.kind() == KindString {
@@ -924,13 +925,6 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			if et.kind() == KindNumber {
 				if v, ok := parseInt(et.text()); ok {
 					mem.Store[int64](e, v)
-					continue
-				}
-			}
-		case fastFloat64:
-			if et.kind() == KindNumber {
-				if v, ok := fastFloat(et.text()); ok {
-					mem.Store[float64](e, v)
 					continue
 				}
 			}
@@ -965,11 +959,11 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 // returns n plus the numbers it decoded, and makes that h's length when
 // it decoded any (decSlice sets the length as each element is read).
 func decFloats(d *Decoder, h *mem.SliceHeader, n int) int {
-	fs := mem.SliceAt[float64](h.Data, h.Cap)
-	q, i := d.queue, d.qi
 	if d.qerr != nil {
 		return n // the queue holds an error's placeholder
 	}
+	fs := mem.SliceAt[float64](h.Data, h.Cap)
+	q, i := d.queue, d.qi
 	for ; n < len(fs) && i < len(q) && q[i].kind() == KindNumber; n++ {
 		v, ok := fastFloat(q[i].text())
 		if !ok {
