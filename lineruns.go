@@ -179,7 +179,7 @@ lines:
 		}
 		// The scopes the line closes, and the one it belongs to.
 		top := len(d.stack) - 1
-		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], strict) {
+		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], d.opts.strict) {
 			top--
 		}
 		if top < 0 || d.stack[top].depth != depth {
@@ -342,20 +342,21 @@ lines:
 // config and orders, but took as long (new/old rate: config 0.98x to
 // 1.01x, orders 1.01x to 1.04x, in paired runs).
 func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e int, ascii bool) {
-	strict := d.opts.strict
 	d.queueRoom(runTokens + 2 - len(d.queue))
-	masks := useLineMasksAVX2 // lines are read by win's masks, else by words
 	// The bytes of a line are read through bp at indexes the loop has
 	// held to the line (from pos to e, e < len(buf)), or to len(buf):
 	// buf[i]'s bounds checks were 6% of its instructions.
 	bp := mem.BytesData(buf)
+	// d.opts.strict and useLineMasksAVX2 are read where they are tested,
+	// not copied to locals: as locals they were spilled and reloaded at
+	// every line (2.5% of the loop's instructions on config).
 	for e = -1; len(d.queue) < runTokens; e = -1 {
 		// The line's LF (e), whether its bytes are all below 0x80, its
 		// indentation (sp), and the length of its key (i), from its first
 		// byte to the first byte after it that is no key character, 0
 		// where that byte was not found.
 		var sp, i int
-		if masks {
+		if useLineMasksAVX2 { // lines are read by win's masks, else by words
 			// win's masks shifted to the line's start, when it starts in
 			// them and its LF is in them too, else those of the 64 bytes
 			// from its start. The key ends at the first byte that is no
@@ -424,11 +425,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			break
 		}
 		depth := sp >> (uint(d.lr.shift) & 63)
-		if !ascii && strict && !validUTF8(buf[at:end]) {
+		if !ascii && d.opts.strict && !validUTF8(buf[at:end]) {
 			break
 		}
 		top := len(d.stack) - 1
-		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], strict) {
+		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], d.opts.strict) {
 			top--
 		}
 		if top < 0 {
@@ -441,7 +442,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		// By words, most keys are of up to sixteen bytes: those are found
 		// without a call (a seventeenth key byte takes plainKeyEndAt), the
 		// second eight only for keys longer than eight.
-		if !masks && at+17 <= len(buf) {
+		if !useLineMasksAVX2 && at+17 <= len(buf) {
 			m := keyChars(buf[at+1 : at+9])
 			if m == 0xff {
 				m |= keyChars(buf[at+9:at+17]) << 8
@@ -489,7 +490,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			}
 			t, quoted = textToken(KindString, s), true
 		}
-		if strict {
+		if d.opts.strict {
 			// The key's words as runLines reads them, written out: a
 			// function of both does not inline (it cost 4.5% more
 			// Token instructions on config and orders).
