@@ -404,6 +404,12 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 		i++
 		start = i
 		if m == 0 {
+			// The zeros after "0.", a word's run of them at once where
+			// eight bytes follow: a loop's exit would be mispredicted
+			// as their count varies.
+			if i+8 <= n {
+				i += bits.TrailingZeros64(p.Load64(i)^'0'*swarLo) >> 3
+			}
 			for i < n && p.Byte(i) == '0' {
 				i++
 			}

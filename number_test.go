@@ -309,6 +309,29 @@ func TestDecimalFloat(t *testing.T) {
 			t.Fatalf("%s: not taken by the fast path (64 bits %v, 32 bits %v)", s, took64, took32)
 		}
 	}
+	// Fractions below 1 with runs of 0 to 20 zeros after "0." (read a
+	// word at a time), then 0 to 19 digits, some with an exponent.
+	for zeros := 0; zeros <= 20; zeros++ {
+		for digits := 0; digits <= 19; digits++ {
+			for k := 0; k < 4; k++ {
+				var b strings.Builder
+				if k&1 != 0 {
+					b.WriteByte('-')
+				}
+				b.WriteString("0.")
+				b.WriteString(strings.Repeat("0", zeros))
+				for d := 0; d < digits; d++ {
+					b.WriteByte(byte('1' + rng.Intn(9)))
+				}
+				if k&2 != 0 {
+					b.WriteString("e" + strconv.Itoa(rng.Intn(41)-20))
+				}
+				if s := b.String(); numberRE.MatchString(s) {
+					checkDecimalFloat(t, s)
+				}
+			}
+		}
+	}
 	// Ties and their neighbours: significands of each size at the binary
 	// exponents whose midpoints have at most 19 digits (and at most 16
 	// after the point), all of which must be taken.
