@@ -520,11 +520,11 @@ func roundQuotient(m, d uint64, size int) float64 {
 	lm, ld := bits.LeadingZeros64(m), bits.LeadingZeros64(d)
 	n, dn := m<<uint(lm), d<<uint(ld)
 	e := ld - lm // m/d = n/dn · 2^e
-	hi, lo := n, uint64(0)
-	if n >= dn {
-		hi, lo = n>>1, n<<63
-		e++
-	}
+	// n >= dn is as likely as not: the shift and the rounding below are
+	// taken without branches, which would be mispredicted half the time.
+	ge := b2u(n >= dn)
+	hi, lo := n>>ge, n<<63&-ge
+	e += int(ge)
 	quo, rem := bits.Div64(hi, lo, dn) // m/d = (quo + rem/dn) · 2^(e-64)
 	// The float's significand is quo's top p bits (p = 53 or 24), the
 	// other shift bits, and the remainder, decide the rounding.
@@ -533,12 +533,10 @@ func roundQuotient(m, d uint64, size int) float64 {
 		shift = 40
 	}
 	sig, low, half := quo>>shift, quo&(1<<shift-1), uint64(1)<<(shift-1)
-	if low > half || low == half && (rem != 0 || sig&1 != 0) {
-		sig++
-		if sig>>(64-shift) != 0 { // rounded up to the next power of two
-			e++ // whose significand bits are 0, as sig's below its top
-		}
-	}
+	sig += b2u(low > half) | b2u(low == half)&(b2u(rem != 0)|sig&1)
+	// Rounded up to the next power of two, sig has a bit above its top,
+	// and its significand bits are 0, as sig's below its top.
+	e += int(sig >> (64 - shift))
 	// m/d = sig · 2^(e-64+shift), sig with its top bit at 63-shift: the
 	// unbiased exponent is e-1.
 	if size == 32 {
