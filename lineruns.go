@@ -537,9 +537,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				case primPlain:
 				case primDigit:
 					if n > 8 {
-						if !shortText(w, swarHi) {
-							t = runValue(buf, buf[j:end])
-						}
+						t = runValue(buf, buf[j:end])
 					} else if shortNumber(w, lenMask[n&15]) {
 						t.h = uint64(KindNumber)
 					} else if !shortText(w, lenMask[n&15]) {
@@ -1012,7 +1010,7 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		if e <= 8 {
 			number = shortNumber(w0, lenMask[e]) || !shortText(w0, lenMask[e]) && numberAt(c, e)
 		} else {
-			number = !shortText(w0, swarHi) && numberAt(c, e)
+			number = numberAt(c, e)
 		}
 		k := KindNumber
 		if !number {
