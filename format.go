@@ -642,22 +642,18 @@ func shortestDigits(c uint64, q int) (n uint64, e int) {
 	s := vb >> 2
 	lo := s / 10 * 10 // the multiples of 10^(k+1) on either side
 	hi := lo + 10
-	loIn := vbl+open <= lo<<2
-	hiIn := hi<<2+open <= vbr
-	if loIn != hiIn {
-		if loIn {
-			return lo, k
-		}
-		return hi, k
-	}
-	// s or t = s+1, the one inside, or the nearer if both are (of two as
-	// near, the even), chosen without a branch: the choice is a coin toss
-	// for the predictor when the digits are random.
+	loIn := b2u(vbl+open <= lo<<2)
+	hiIn := b2u(hi<<2+open <= vbr)
+	// Else s or t = s+1, the one inside, or the nearer if both are (of
+	// two as near, the even). Both choices are made without a branch:
+	// for random digits each is a coin toss for the predictor.
 	t := s + 1
 	sOut := b2u(vbl+open > s<<2)
 	tIn := b2u(t<<2+open <= vbr)
 	side := int64(vb-(s+t)<<1) + int64(s&1) // > 0: t is nearer, or as near and even
-	return s + (sOut | tIn&b2u(side > 0)), k
+	n = s + (sOut | tIn&b2u(side > 0))
+	one := hi - 10*loIn // lo or hi, when just one of them is inside
+	return n ^ (n^one)&-(loIn^hiIn), k
 }
 
 // b2u is 1 for true and 0 for false.
@@ -716,12 +712,14 @@ func putDigits(p mem.Ptr, n uint64, e int, plain bool) int {
 	}
 	w1 += '0' * lo8
 	w2 += '0' * lo8
-	nd := 16 // the digits, trailing zeros included
-	d0, d1, d2 := w1, w2, uint64(0)
-	if top != 0 {
-		nd = 17
-		d0, d1, d2 = top+'0'|w1<<8, w1>>56|w2<<8, w2>>56
-	}
+	// The digits, trailing zeros included: 16, or 17 with top's in
+	// front, chosen without a branch (as likely as not for random ones).
+	t17 := b2u(top != 0)
+	nd := 16 + int(t17)
+	m := -t17
+	d0 := w1 ^ (w1^(top+'0'|w1<<8))&m
+	d1 := w2 ^ (w2^(w1>>56|w2<<8))&m
+	d2 := w2 >> 56 & m
 	sig += nd
 	x := nd - 1 + e // the exponent of the first digit
 	switch {
