@@ -179,7 +179,7 @@ lines:
 		}
 		// The scopes the line closes, and the one it belongs to.
 		top := len(d.stack) - 1
-		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], d.opts.strict) {
+		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], strict) {
 			top--
 		}
 		if top < 0 || d.stack[top].depth != depth {
