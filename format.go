@@ -642,11 +642,12 @@ func shortestDigits(c uint64, q int) (n uint64, e int) {
 	s := vb >> 2
 	lo := s / 10 * 10 // the multiples of 10^(k+1) on either side
 	hi := lo + 10
+	// When just one of lo and hi is inside, it is the shortest; else it
+	// is s or t = s+1, the one inside, or the nearer if both are (of two
+	// as near, the even). Both choices are made without a branch: for
+	// random digits each is a coin toss for the predictor.
 	loIn := b2u(vbl+open <= lo<<2)
 	hiIn := b2u(hi<<2+open <= vbr)
-	// Else s or t = s+1, the one inside, or the nearer if both are (of
-	// two as near, the even). Both choices are made without a branch:
-	// for random digits each is a coin toss for the predictor.
 	t := s + 1
 	sOut := b2u(vbl+open > s<<2)
 	tIn := b2u(t<<2+open <= vbr)

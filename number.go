@@ -455,7 +455,8 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 			return 0, false
 		}
 	}
-	// The sign is set without a branch (numberAt's sign).
+	// The sign is set without a branch, for numberAt's reason: in data
+	// of both signs a branch on it is mispredicted half the time.
 	return math.Float64frombits(math.Float64bits(f) | b2u(neg)<<63), true
 }
 
