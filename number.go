@@ -406,7 +406,9 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 		if m == 0 {
 			// The zeros after "0.", a word's run of them at once where
 			// eight bytes follow: a loop's exit would be mispredicted
-			// as their count varies.
+			// as their count varies. (leadingSpaces's method, for '0',
+			// on p: leadingSpaces generalized to any byte and called
+			// here cost 4.4% more instructions on vectors' Unmarshal.)
 			if i+8 <= n {
 				i += bits.TrailingZeros64(p.Load64(i)^'0'*swarLo) >> 3
 			}
