@@ -164,7 +164,7 @@ func Rows[T any](d *Decoder) iter.Seq2[T, error] {
 // that is no table row), else by queuedText.
 func rowSize(rp *rowPlan, t Token, q []Token) int {
 	if rp != nil {
-		if n := rowText(q, rp.ntok); n >= 0 {
+		if n := rowText(q, rp.ntok, rp.flat); n >= 0 {
 			return n
 		}
 	}
@@ -174,13 +174,23 @@ func rowSize(rp *rowPlan, t Token, q []Token) int {
 // rowText is queuedText for a row of a table whose rows have ntok tokens
 // after their ObjectStart (rowTokenCount), the last its ObjectEnd: when they
 // are all in q, it adds up the lengths of the strings among them, with
-// no need to follow the depth of nested field groups. It returns -1 when
-// the row is not queued whole.
-func rowText(q []Token, ntok int) int {
+// no need to follow the depth of nested field groups; in a row of a flat
+// table (rowPlan.flat) the values are every other token, after their keys.
+// It returns -1 when the row is not queued whole.
+func rowText(q []Token, ntok int, flat bool) int {
 	if ntok > len(q) || q[ntok-1].kind() != KindObjectEnd {
 		return -1
 	}
 	n := 0
+	if flat {
+		vals := q[1 : ntok-1]
+		for i := 0; i < len(vals); i += 2 {
+			if t := &vals[i]; t.kind() == KindString {
+				n += t.n
+			}
+		}
+		return n
+	}
 	for _, t := range q[:ntok-1] {
 		if t.kind() == KindString {
 			n += t.n

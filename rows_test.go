@@ -579,10 +579,12 @@ func TestRowText(t *testing.T) {
 	for _, doc := range docs {
 		d := NewDecoder(strings.NewReader(doc))
 		rows, depth, ntok := 0, 0, 0 // depth: of objects, in the root array
+		flat := false
 		eachToken(t, d, func(tok Token) {
 			switch tok.Kind() {
 			case KindArrayStart:
 				ntok = rowTokenCount(tok.Fields())
+				flat = ntok == 2*len(tok.Fields())+1
 				return
 			case KindObjectEnd:
 				depth--
@@ -598,17 +600,90 @@ func TestRowText(t *testing.T) {
 			rows++
 			q := d.queue[d.qi:]
 			want := queuedText(tok, q)
-			if got := rowText(q, ntok); want < 0 || got != want {
+			if got := rowText(q, ntok, flat); want < 0 || got != want {
 				t.Errorf("%q, row %d: rowText %d, queuedText %d", doc, rows, got, want)
 			}
 			for cut := 0; cut < ntok; cut++ {
-				if got := rowText(q[:cut], ntok); got != -1 {
+				if got := rowText(q[:cut], ntok, flat); got != -1 {
 					t.Errorf("%q, row %d, %d tokens: rowText %d, want -1", doc, rows, cut, got)
 				}
 			}
 		})
 		if rows == 0 {
 			t.Errorf("%q: no row was queued", doc)
+		}
+	}
+}
+
+// TestDecodeRowQueued checks that rows read from the queue at the places
+// their header gives (decodeRow's way for a row queued whole) decode as
+// rows read token by token do (queuedRowsOff): the same values, and the
+// same errors at the same lines and columns, through Unmarshal and Rows,
+// on flat tables and tables with nested field groups, with fields the
+// struct lacks, mismatched and null cells, cells of every fast kind and of
+// kinds decoded through their plans.
+func TestDecodeRowQueued(t *testing.T) {
+	type point struct {
+		X int     `toon:"x"`
+		Y float64 `toon:"y"`
+	}
+	type rec struct {
+		ID    int64     `toon:"id"`
+		Name  string    `toon:"name"`
+		OK    bool      `toon:"ok"`
+		Score float64   `toon:"score"`
+		When  time.Time `toon:"when"`
+		Note  *string   `toon:"note"`
+		Any   any       `toon:"any"`
+		U     uint8     `toon:"u"`
+		At    point     `toon:"at"`
+		Ptr   *point    `toon:"ptr"`
+	}
+	docs := []string{
+		"[3]{id,name,ok,score}:\n  1,a,true,0.5\n  2,\"b,c\",false,-1\n  3,\"\",true,1e3\n",
+		"[2]{name,note,any,u,when}:\n  \"x\\ty\",n,7,200,2024-05-01T10:00:00Z\n  Łódź,null,\"s\",0,2024-05-02T00:00:00+02:00\n",
+		"[2|]{id|name|extra|score}:\n  1|a|zz|2\n  2||yy|\n",
+		"[2]{id,at{x,y},ptr{x,y},ok}:\n  1,2,3.5,4,5,true\n  2,-1,0,null,6,false\n",
+		"[2]{id,at{x,z},name}:\n  1,2,3,a\n  2,4,5,b\n",
+		"[3]{id,name,ok,score,u}:\n  1,a,true,0.5,1\n  x,b,1,true,300\n  3,7,null,\"2\",-1\n",
+		"[2]{id,when,at{x,y}}:\n  1,yesterday,1,2\n  2,2024-05-01T10:00:00Z,q,2\n",
+		"[2]{id,name}:\n  1,a\n  2,b,c\n",
+		"[3]{id,name}:\n  1,a\n  2,b\n",
+	}
+	type result struct {
+		recs []rec
+		err  string
+	}
+	unmarshal := func(doc string, opts []Option) result {
+		var v []rec
+		err := Unmarshal([]byte(doc), &v, opts...)
+		return result{v, fmt.Sprint(err)}
+	}
+	rows := func(doc string, opts []Option) result {
+		var r result
+		for v, err := range Rows[rec](NewDecoder(strings.NewReader(doc), opts...)) {
+			r.recs = append(r.recs, v)
+			if err != nil {
+				r.err += fmt.Sprint(err) + ";"
+			}
+		}
+		return r
+	}
+	defer func() { queuedRowsOff = false }()
+	for i, doc := range docs {
+		for _, opts := range [][]Option{nil, {DisallowUnknownFields()}, {InternStrings()}} {
+			for name, decode := range map[string]func(string, []Option) result{"Unmarshal": unmarshal, "Rows": rows} {
+				queuedRowsOff = false
+				got := decode(doc, opts)
+				queuedRowsOff = true
+				want := decode(doc, opts)
+				if got.err != want.err {
+					t.Errorf("doc %d, %s, %d options: error\n%s\nread token by token\n%s", i, name, len(opts), got.err, want.err)
+				}
+				if !reflect.DeepEqual(got.recs, want.recs) {
+					t.Errorf("doc %d, %s, %d options:\n%+v\nread token by token\n%+v", i, name, len(opts), got.recs, want.recs)
+				}
+			}
 		}
 	}
 }

@@ -451,8 +451,14 @@ func (s *decState) next() (Token, error) {
 }
 
 // str returns the text b as a string the caller keeps, interned with the
-// InternStrings option.
-func (s *decState) str(b []byte) string { return s.text.str(b, s.d.opts.intern) }
+// InternStrings option. An empty text, common in sparse tables, costs no
+// call.
+func (s *decState) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return s.text.str(b, s.d.opts.intern)
+}
 
 // ---- primitives ----
 
@@ -1387,7 +1393,12 @@ type rowPlan struct {
 	steps  []rowStep
 	fields []Field // the header's fields (a copy: the decoder's memory is compared, never kept past a header)
 	clean  bool    // every field of the header is a field of the struct
-	ntok   int     // the tokens of a row after its ObjectStart (rowTokenCount)
+	// flat: every field of the header is a leaf (no nested group), so a
+	// row's tokens after its ObjectStart are a key and a cell per field,
+	// then its ObjectEnd (rowText counts its cells alone). Set for the
+	// plans of headers, not of groups.
+	flat bool
+	ntok int // the tokens of a row after its ObjectStart (rowTokenCount)
 	// fieldsID is the decoder's id of the fields segment (headerParser's
 	// fieldsID) fields was last found equal to, or 0.
 	fieldsID int
@@ -1399,6 +1410,15 @@ type rowStep struct {
 	f     *decField
 	leaf  int
 	leaf1 bool // a leaf field (one cell), not a nested group
+	// fast is f's fast kind for a leaf field, else fastNone; off is f's
+	// offset when fast is not fastNone. decodeRow reads them here, not
+	// through f.
+	fast uint8
+	off  uintptr
+	// at is the index of the field's value among the tokens of a row
+	// after its ObjectStart, which are the same for every row of the
+	// header: each field's key, then its cell or its group's object.
+	at int
 	// group is the plan of a nested field group whose fields are all
 	// fields of the struct field f (groupPlan): the group's object then
 	// needs no key lookups either. It is nil for a leaf, and for a group
@@ -1425,14 +1445,18 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 			return rp
 		}
 	}
-	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, ntok: rowTokenCount(fs), fieldsID: id}
-	leaf := 0
+	ntok := rowTokenCount(fs)
+	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, flat: ntok == 2*len(fs)+1, ntok: ntok, fieldsID: id}
+	leaf, at := 0, 1
 	for i := range fs {
-		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil}
+		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil, at: at}
+		at += 1 + cellTokens(&fs[i])
 		if j := pl.lookup(fs[i].Name, i); j >= 0 {
 			st.f = &pl.fields[j]
 			if !st.leaf1 {
 				st.group = groupPlan(st.f.plan, fs[i].Fields)
+			} else if st.f.direct {
+				st.fast, st.off = st.f.fast, st.f.off
 			}
 		} else {
 			rp.clean = false
@@ -1464,18 +1488,31 @@ func groupPlan(pl *decPlan, fs []Field) *rowPlan {
 		return nil
 	}
 	gp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, ntok: rowTokenCount(fs)}
+	at := 1
 	for i := range fs {
 		j := pl.lookup(fs[i].Name, i)
 		if j < 0 {
 			return nil
 		}
-		st := rowStep{f: &pl.fields[j], leaf: -1, leaf1: fs[i].Fields == nil}
+		st := rowStep{f: &pl.fields[j], leaf: -1, leaf1: fs[i].Fields == nil, at: at}
+		at += 1 + cellTokens(&fs[i])
 		if !st.leaf1 {
 			st.group = groupPlan(st.f.plan, fs[i].Fields)
+		} else if st.f.direct {
+			st.fast, st.off = st.f.fast, st.f.off
 		}
 		gp.steps[i] = st
 	}
 	return gp
+}
+
+// cellTokens returns the tokens of the value of field f in a row: a
+// cell, or a nested group's object from its ObjectStart to its ObjectEnd.
+func cellTokens(f *Field) int {
+	if f.Fields == nil {
+		return 1
+	}
+	return 1 + rowTokenCount(f.Fields)
 }
 
 // sameFields reports whether two field lists have the same names and
@@ -1493,98 +1530,133 @@ func sameFields(a, b []Field) bool {
 }
 
 // decodeRow decodes one row object into the struct at p.
+//
+// Most rows of a table are queued whole, many at a time: the tokens of
+// such a row are read from the queue at the places its header gives them
+// (rowStep.at), and d.qi is moved past the row once, or past a key before
+// its value is decoded through a plan (a mismatch finds its position by
+// d.qi, and the plan of a group's object reads the object's tokens from
+// there). Other rows are read token by token. The cells of the fast kinds
+// are stored without a call.
 func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 	if t.kind() != KindObjectStart {
 		return rp.pl.fn(s, rp.pl, t, p)
 	}
-	pl := rp.pl
 	d := s.d
+	base, q := d.qi, d.queue
+	queued := base+rp.ntok <= len(q) && q[base+rp.ntok-1].kind() == KindObjectEnd && !queuedRowsOff
 	for i := range rp.steps {
 		st := &rp.steps[i]
-		var k, vt Token
-		if q := d.queue; d.qi+1 < len(q) {
-			// Token's fast path, inlined: the row's tokens are queued.
-			k, vt = q[d.qi], q[d.qi+1]
+		var vt Token
+		if queued {
+			vt = q[base+st.at]
+		} else if q := d.queue; d.qi+1 < len(q) && q[d.qi].kind() == KindKey {
+			// Token's fast path, inlined, for a key and its value.
+			vt = q[d.qi+1]
 			d.qi += 2
 		} else {
 			var err error
-			if k, err = d.Token(); err != nil {
-				return unexpectedEOF(err)
-			}
-			if k.kind() == KindKey {
-				if vt, err = d.Token(); err != nil {
-					return unexpectedEOF(err)
-				}
-			}
-		}
-		if k.kind() != KindKey {
-			return errUnexpected(k.kind(), " in a tabular row")
-		}
-		f := st.f
-		if f == nil {
-			if err := s.skip(vt); err != nil {
+			if vt, err = s.rowCell(); err != nil {
 				return err
 			}
-			continue
 		}
-		var fp mem.Ptr
-		if f.direct {
-			fp = p.Offset(f.off)
-			// The fast kinds, written out: a call per cell costs the
-			// narrow tables a tenth of their rate.
-			switch f.fast {
-			case fastString:
-				if vt.kind() == KindString {
-					mem.Store[string](fp, s.str(vt.text()))
-					continue
-				}
-			case fastInt64:
-				if vt.kind() == KindNumber {
-					if v, ok := parseInt(vt.text()); ok {
-						mem.Store[int64](fp, v)
-						continue
-					}
-				}
-			case fastFloat64:
-				if vt.kind() == KindNumber {
-					if v, ok := fastFloat(vt.text()); ok {
-						mem.Store[float64](fp, v)
-						continue
-					}
-				}
-			case fastBool:
-				if vt.kind() == KindBool {
-					mem.Store[bool](fp, vt.n != 0)
+		fp := p.Offset(st.off)
+		switch st.fast {
+		case fastString:
+			if vt.kind() == KindString {
+				mem.Store[string](fp, s.str(vt.text()))
+				continue
+			}
+		case fastInt64:
+			if vt.kind() == KindNumber {
+				if v, ok := parseInt(vt.text()); ok {
+					mem.Store[int64](fp, v)
 					continue
 				}
 			}
-		} else {
-			fp = fieldPtr(pl.typ, p, &f.structField, true)
+		case fastFloat64:
+			if vt.kind() == KindNumber {
+				if v, ok := fastFloat(vt.text()); ok {
+					mem.Store[float64](fp, v)
+					continue
+				}
+			}
+		case fastBool:
+			if vt.kind() == KindBool {
+				mem.Store[bool](fp, vt.n != 0)
+				continue
+			}
 		}
-		had := s.err != nil
+		if queued {
+			d.qi = base + st.at + 1
+		}
 		if st.group != nil && vt.kind() == KindObjectStart {
-			if err := s.decodeRow(st.group, vt, fp); err != nil {
+			// A nested field group's object, decoded by the group's plan.
+			had := s.err != nil
+			if err := s.decodeRow(st.group, vt, fieldPtr(rp.pl.typ, p, &st.f.structField, true)); err != nil {
 				return err
 			}
-			s.inField(had, f.name)
+			s.inField(had, st.f.name)
 			continue
 		}
-		if st.leaf1 {
-			s.cell = st.leaf
-		}
-		err := f.plan.fn(s, f.plan, vt, fp)
-		s.cell = -1
-		if err != nil {
+		if err := s.rowField(rp.pl, st, vt, p); err != nil {
 			return err
 		}
-		s.inField(had, f.name)
 	}
-	t, err := s.d.Token()
+	if queued {
+		d.qi = base + rp.ntok
+		return nil
+	}
+	t, err := d.Token()
 	if err != nil {
 		return unexpectedEOF(err)
 	}
 	if t.kind() != KindObjectEnd {
 		return errUnexpected(t.kind(), " at the end of a tabular row")
 	}
+	return nil
+}
+
+// queuedRowsOff makes decodeRow read every row token by token: only tests
+// set it, to compare the two ways.
+var queuedRowsOff bool
+
+// rowCell reads the key and the value of the next field of a row that is
+// not queued whole, and returns the value.
+func (s *decState) rowCell() (Token, error) {
+	k, err := s.d.Token()
+	if err != nil {
+		return Token{}, unexpectedEOF(err)
+	}
+	if k.kind() != KindKey {
+		return Token{}, errUnexpected(k.kind(), " in a tabular row")
+	}
+	vt, err := s.d.Token()
+	if err != nil {
+		return Token{}, unexpectedEOF(err)
+	}
+	return vt, nil
+}
+
+// rowField decodes vt, the value of step st of a row of a struct of plan
+// pl, into the struct at p, through the field's plan (decodeRow takes the
+// fast kinds and the objects of nested field groups that have a plan); a
+// value of a field the struct lacks is skipped.
+func (s *decState) rowField(pl *decPlan, st *rowStep, vt Token, p mem.Ptr) error {
+	f := st.f
+	if f == nil {
+		return s.skip(vt)
+	}
+	fp := fieldPtr(pl.typ, p, &f.structField, true)
+	had := s.err != nil
+	if st.leaf1 {
+		s.cell = st.leaf
+	}
+	err := f.plan.fn(s, f.plan, vt, fp)
+	s.cell = -1
+	if err != nil {
+		return err
+	}
+	s.inField(had, f.name)
 	return nil
 }
