@@ -545,29 +545,15 @@ func putFloatScaled(p mem.Ptr, a float64) int {
 // while both lie within half an ulp of a, and an ulp of a number near a
 // power of ten below 10^7 is less than 2·10^-10.
 //
-// Below 10^4, a decimal with at most 4 fraction digits is tried first, by
-// the same argument with 10^4 for 10^8: its at most 8 digits are one
-// digits8, the integer part in the low 4 bytes and the fraction in the
-// high 4, where a scale of 10^8 needs two.
+// A decimal with at most 4 fraction digits is one whose n ends in 4
+// zeros (by the argument above, n is that decimal times 10^8). Below 10^4
+// its at most 8 digits are one digits8, the integer part in the low 4
+// bytes and the fraction in the high 4, where 8 fraction digits need two.
+// (It is not tried first with a scale of 10^4 of its own: most floats
+// that are no such decimal are no short decimal at all, and would pay a
+// second division.)
 func putFloat8(p mem.Ptr, f, a float64) int {
 	neg := int(math.Float64bits(f) >> 63)
-	if a < 1e4 {
-		if m := int64(a*1e4 + 0.5); float64(m)/1e4 == a {
-			p.SetByte(0, '-')
-			p = p.Add(neg)
-			d := digits8(uint64(m))
-			ni := putLead4(p, d)
-			if d>>32 == 0 {
-				return neg + ni
-			}
-			// The fraction's 4 digits, the last in the highest byte:
-			// its trailing zeros are the high zero bytes, cut off by
-			// the length.
-			p.SetByte(ni, '.')
-			p.Store32(ni+1, uint32(d>>32+'0'*lo4))
-			return neg + ni + 9 - bits.LeadingZeros64(d>>32)>>3
-		}
-	}
 	// Through int64: the machine converts floats to signed integers
 	// directly, and to unsigned ones only through a correction sequence;
 	// a·10^8 < 10^15 fits either.
@@ -578,6 +564,18 @@ func putFloat8(p mem.Ptr, f, a float64) int {
 	n := uint64(m)
 	p.SetByte(0, '-')
 	p = p.Add(neg)
+	if a < 1e4 && n%1e4 == 0 {
+		d := digits8(n / 1e4)
+		ni := putLead4(p, d)
+		if d>>32 == 0 {
+			return neg + ni
+		}
+		// The fraction's 4 digits, the last in the highest byte: its
+		// trailing zeros are the high zero bytes, cut off by the length.
+		p.SetByte(ni, '.')
+		p.Store32(ni+1, uint32(d>>32+'0'*lo4))
+		return neg + ni + 9 - bits.LeadingZeros64(d>>32)>>3
+	}
 	ni := putLead8(p, digits8(n/1e8))
 	fp := n % 1e8
 	if fp == 0 {
