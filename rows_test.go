@@ -649,6 +649,7 @@ func TestDecodeRowQueued(t *testing.T) {
 		"[2]{id,when,at{x,y}}:\n  1,yesterday,1,2\n  2,2024-05-01T10:00:00Z,q,2\n",
 		"[2]{id,name}:\n  1,a\n  2,b,c\n",
 		"[3]{id,name}:\n  1,a\n  2,b\n",
+		wideRows(2, 2100), // rows wider than the queue takes at once
 	}
 	type result struct {
 		recs []rec
@@ -686,4 +687,24 @@ func TestDecodeRowQueued(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wideRows returns a root table of n rows whose header has the fields id,
+// name and then extra ones x0, x1, ..., all cells of a row numbers but
+// its name.
+func wideRows(n, extra int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[%d]{id,name", n)
+	for i := 0; i < extra; i++ {
+		fmt.Fprintf(&b, ",x%d", i)
+	}
+	b.WriteString("}:\n")
+	for r := 0; r < n; r++ {
+		fmt.Fprintf(&b, "  %d,n%d", r, r)
+		for i := 0; i < extra; i++ {
+			fmt.Fprintf(&b, ",%d", i)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
