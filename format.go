@@ -546,12 +546,11 @@ func putFloatScaled(p mem.Ptr, a float64) int {
 // power of ten below 10^7 is less than 2·10^-10.
 //
 // A decimal with at most 4 fraction digits is one whose n ends in 4
-// zeros (by the argument above, n is that decimal times 10^8). Below 10^4
-// its at most 8 digits are one digits8, the integer part in the low 4
-// bytes and the fraction in the high 4, where 8 fraction digits need two.
-// (It is not tried first with a scale of 10^4 of its own: most floats
-// that are no such decimal are no short decimal at all, and would pay a
-// second division.)
+// zeros (by the argument above, n is that decimal times 10^8), so one
+// division decides both forms, and a float that is no short decimal (most
+// of an embedding's) costs one. Below 10^4 such a decimal's at most 8
+// digits are one digits8, the integer part in the low 4 bytes and the
+// fraction in the high 4, where 8 fraction digits need two.
 func putFloat8(p mem.Ptr, f, a float64) int {
 	neg := int(math.Float64bits(f) >> 63)
 	// Through int64: the machine converts floats to signed integers
