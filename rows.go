@@ -178,7 +178,7 @@ func rowSize(rp *rowPlan, t Token, q []Token) int {
 // table (rowPlan.flat) the values are every other token, after their keys.
 // It returns -1 when the row is not queued whole.
 func rowText(q []Token, ntok int, flat bool) int {
-	if ntok > len(q) || q[ntok-1].kind() != KindObjectEnd {
+	if !queuedWhole(q, 0, ntok) {
 		return -1
 	}
 	n := 0
@@ -197,6 +197,13 @@ func rowText(q []Token, ntok int, flat bool) int {
 		}
 	}
 	return n
+}
+
+// queuedWhole reports whether q, the decoder's queue, holds from q[at] on
+// the whole of a table row, whose header gives it ntok tokens after its
+// ObjectStart (which is q[at-1]), the last its ObjectEnd.
+func queuedWhole(q []Token, at, ntok int) bool {
+	return at+ntok <= len(q) && q[at+ntok-1].kind() == KindObjectEnd
 }
 
 // queuedText returns the bytes the strings of the element that starts

@@ -1449,15 +1449,9 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 	rp := &rowPlan{pl: pl, steps: make([]rowStep, len(fs)), clean: true, flat: ntok == 2*len(fs)+1, ntok: ntok, fieldsID: id}
 	leaf, at := 0, 1
 	for i := range fs {
-		st := rowStep{leaf: leaf, leaf1: fs[i].Fields == nil, at: at}
-		at += 1 + cellTokens(&fs[i])
+		var f *decField
 		if j := pl.lookup(fs[i].Name, i); j >= 0 {
-			st.f = &pl.fields[j]
-			if !st.leaf1 {
-				st.group = groupPlan(st.f.plan, fs[i].Fields)
-			} else if st.f.direct {
-				st.fast, st.off = st.f.fast, st.f.off
-			}
+			f = &pl.fields[j]
 		} else {
 			rp.clean = false
 			if s.d.opts.disallowUnknown && s.err == nil {
@@ -1465,8 +1459,9 @@ func (s *decState) rowPlan(pl *decPlan, t Token) *rowPlan {
 				s.err = &UnknownFieldError{Key: string(fs[i].Name), Type: pl.typ.String(), Line: line, Column: col}
 			}
 		}
-		rp.steps[i] = st
+		rp.steps[i] = newRowStep(f, &fs[i], leaf, at)
 		leaf += countLeaves(fs[i : i+1])
+		at += 1 + cellTokens(&fs[i])
 	}
 	if rp.clean {
 		// The names are copied: the header's memory is the decoder's.
@@ -1494,16 +1489,25 @@ func groupPlan(pl *decPlan, fs []Field) *rowPlan {
 		if j < 0 {
 			return nil
 		}
-		st := rowStep{f: &pl.fields[j], leaf: -1, leaf1: fs[i].Fields == nil, at: at}
+		gp.steps[i] = newRowStep(&pl.fields[j], &fs[i], -1, at)
 		at += 1 + cellTokens(&fs[i])
-		if !st.leaf1 {
-			st.group = groupPlan(st.f.plan, fs[i].Fields)
-		} else if st.f.direct {
-			st.fast, st.off = st.f.fast, st.f.off
-		}
-		gp.steps[i] = st
 	}
 	return gp
+}
+
+// newRowStep returns the step of the header field fl, decoded into the
+// struct field f (nil for a field the struct lacks), whose first leaf cell
+// is leaf and whose value is at among a row's tokens.
+func newRowStep(f *decField, fl *Field, leaf, at int) rowStep {
+	st := rowStep{f: f, leaf: leaf, leaf1: fl.Fields == nil, at: at}
+	switch {
+	case f == nil:
+	case !st.leaf1:
+		st.group = groupPlan(f.plan, fl.Fields)
+	case f.direct:
+		st.fast, st.off = f.fast, f.off
+	}
+	return st
 }
 
 // cellTokens returns the tokens of the value of field f in a row: a
@@ -1544,16 +1548,12 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 	}
 	d := s.d
 	base, q := d.qi, d.queue
-	queued := base+rp.ntok <= len(q) && q[base+rp.ntok-1].kind() == KindObjectEnd && !queuedRowsOff
+	queued := queuedWhole(q, base, rp.ntok) && !queuedRowsOff
 	for i := range rp.steps {
 		st := &rp.steps[i]
 		var vt Token
 		if queued {
 			vt = q[base+st.at]
-		} else if q := d.queue; d.qi+1 < len(q) && q[d.qi].kind() == KindKey {
-			// Token's fast path, inlined, for a key and its value.
-			vt = q[d.qi+1]
-			d.qi += 2
 		} else {
 			var err error
 			if vt, err = s.rowCell(); err != nil {
@@ -1622,7 +1622,8 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 var queuedRowsOff bool
 
 // rowCell reads the key and the value of the next field of a row that is
-// not queued whole, and returns the value.
+// not queued whole (one wider than the queue takes at once), and returns
+// the value.
 func (s *decState) rowCell() (Token, error) {
 	k, err := s.d.Token()
 	if err != nil {
