@@ -112,15 +112,46 @@ func (d *Decoder) resetScratch() {
 // when it has room for len(b) more bytes (the decoder relies on it: see
 // scratchRoom and fastQueue).
 func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error) {
-	q := indexByte(b[1:], '"') + 1 // the next '"' at or after i
-	if q == 0 {
+	// The first quote or backslash after the opening quote is looked for
+	// in the next 16 bytes first, as two words, where b's array holds them
+	// (b is mostly a view of a line in the buffer, whose array goes on):
+	// most strings are short, and the closing quote of one with no escape
+	// is found there without a call. from is where the bytes not yet known
+	// to hold neither begin. The first flag of eqFlags is exact, so the
+	// first of either byte is the first flag of both.
+	from := 1
+	if cap(b) > 16 {
+		const quoteW, slashW = '"' * swarLo, '\\' * swarLo
+		p := mem.BytesData(b)
+		w := p.Load64(1)
+		m := eqFlags(w, quoteW) | eqFlags(w, slashW)
+		if m == 0 {
+			from = 9
+			w = p.Load64(9)
+			m = eqFlags(w, quoteW) | eqFlags(w, slashW)
+		}
+		if m == 0 {
+			from = 17
+		} else if j := from + bits.TrailingZeros64(m)>>3; j < len(b) {
+			if p.Byte(j) == '"' {
+				return b[1:j], j + 1, 0, nil // no escapes: a view
+			}
+			return unescape(b, j, scratch) // a backslash before the closing quote
+		} else {
+			from = j
+		}
+		from = min(from, len(b))
+	}
+	q := indexByte(b[from:], '"')
+	if q < 0 {
 		return nil, len(b), 0, ErrUnterminated
 	}
-	e := indexByte(b[1:q], '\\')
+	q += from
+	e := indexByte(b[from:q], '\\')
 	if e < 0 {
 		return b[1:q], q + 1, 0, nil // no escapes: a view
 	}
-	return unescape(b, 1+e, scratch)
+	return unescape(b, from+e, scratch)
 }
 
 // unquoteIndexed decodes the quoted cell b whose quotes, backslashes and

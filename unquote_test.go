@@ -77,18 +77,27 @@ func refBadEscape(b []byte, i int) ([]byte, int, int, error) {
 // shorten.
 func checkUnquote(t *testing.T, rng *rand.Rand, b []byte) {
 	t.Helper()
-	var scratch []byte
-	if rng.Intn(2) == 0 {
-		scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
-	}
-	before := len(scratch)
-	s, next, bad, err := unquote(b, &scratch)
 	ws, wnext, wbad, werr := unquoteRef(b)
-	if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
-		t.Fatalf("unquote(%q) = %q, %d, %d, %v; want %q, %d, %d, %v", b, s, next, bad, err, ws, wnext, wbad, werr)
+	// b as it is, and b in a longer array whose bytes after it are quotes
+	// and backslashes, which unquote may read but must not take.
+	padded := make([]byte, len(b), len(b)+24)
+	copy(padded, b)
+	for i := len(b); i < cap(padded); i++ {
+		padded[:cap(padded)][i] = `"\`[i%2]
 	}
-	if len(scratch) < before {
-		t.Fatalf("unquote(%q) shortened scratch", b)
+	for _, b := range [][]byte{b, padded} {
+		var scratch []byte
+		if rng.Intn(2) == 0 {
+			scratch = make([]byte, rng.Intn(5), 5+rng.Intn(2*len(b)))
+		}
+		before := len(scratch)
+		s, next, bad, err := unquote(b, &scratch)
+		if !bytes.Equal(s, ws) || (s == nil) != (ws == nil) || next != wnext || bad != wbad || !errors.Is(err, werr) || (err == nil) != (werr == nil) {
+			t.Fatalf("unquote(%q, cap %d) = %q, %d, %d, %v; want %q, %d, %d, %v", b, cap(b), s, next, bad, err, ws, wnext, wbad, werr)
+		}
+		if len(scratch) < before {
+			t.Fatalf("unquote(%q) shortened scratch", b)
+		}
 	}
 	checkUnquoteIndexed(t, b, ws, wnext, werr)
 }
