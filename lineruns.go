@@ -1000,9 +1000,18 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 	const quoteW = '"' * swarLo
 	for s < n && s+24 <= room && len(vals) < lazyChunk && primStart[p.Byte(s)] == primDigit {
 		c := p.Add(s)
-		// The cell ends at the first delimiter or the line's end.
-		w0, w1, w2 := c.Load64(0), c.Load64(8), c.Load64(16)
-		e := min(firstFlag(eqFlags(w0, delimW), eqFlags(w1, delimW), eqFlags(w2, delimW), 0), n-s)
+		// The cell ends at the first delimiter or the line's end: most
+		// cells end in their first word, and the next two are read only
+		// for longer ones.
+		w0 := c.Load64(0)
+		e := n - s
+		long := false
+		if f := eqFlags(w0, delimW); f != 0 {
+			e = min(e, bits.TrailingZeros64(f)>>3)
+		} else {
+			e = min(e, 8+firstFlag(eqFlags(c.Load64(8), delimW), eqFlags(c.Load64(16), delimW), 0, 0))
+			long = true
+		}
 		if e >= 24 {
 			break
 		}
@@ -1014,9 +1023,12 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		}
 		k := KindNumber
 		if !number {
-			// Text, unless it holds a quote (splitCells's rule) or
-			// ends in a space (trimmed by spanCell).
-			if firstFlag(eqFlags(w0, quoteW), eqFlags(w1, quoteW), eqFlags(w2, quoteW), 0) < e || c.Byte(e-1) == ' ' {
+			// Text, unless it ends in a space (trimmed by spanCell) or
+			// holds a quote (splitCells's rule), which a number cannot:
+			// the first flag of eqFlags is exact.
+			q := eqFlags(w0, quoteW)
+			if c.Byte(e-1) == ' ' || q != 0 && bits.TrailingZeros64(q)>>3 < e ||
+				long && 8+firstFlag(eqFlags(c.Load64(8), quoteW), eqFlags(c.Load64(16), quoteW), 0, 0) < e {
 				break
 			}
 			k = KindString
