@@ -116,9 +116,9 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 	// in the next 16 bytes first, as two words, where b's array holds them
 	// (b is mostly a view of a line in the buffer, whose array goes on):
 	// most strings are short, and the closing quote of one with no escape
-	// is found there without a call. from is where the bytes not yet known
-	// to hold neither begin. The first flag of eqFlags is exact, so the
-	// first of either byte is the first flag of both.
+	// is found there without a call. The bytes before from are known to
+	// be neither. The first flag of eqFlags is exact, so the first of
+	// either byte is the first flag of both.
 	from := 1
 	if cap(b) > 16 {
 		const quoteW, slashW = '"' * swarLo, '\\' * swarLo
