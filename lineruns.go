@@ -638,7 +638,13 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 	strict := d.opts.strict
 	sp := f.depth * d.lr.indent // the entries' indentation
 	for f.count < f.n && len(d.queue) < runTokens {
-		e, ascii := lineEnd(buf, pos, 0, true)
+		// The entries' indentation first (a shorter line's LF is no
+		// space), then the LF after it.
+		at := pos + sp
+		if at >= len(buf) || leadingSpaces(buf[pos:at]) != sp {
+			break // a shallower or blank line, or a tab or too few spaces
+		}
+		e, ascii := lineEnd(buf, at, 0, true)
 		if e < 0 || e-pos > d.lr.maxLine {
 			break
 		}
@@ -646,9 +652,8 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 		if end > pos && buf[end-1] == '\r' {
 			end--
 		}
-		at := pos + sp
-		if at >= end || leadingSpaces(buf[pos:at]) != sp {
-			break // a shallower or blank line, or a tab or too few spaces
+		if at >= end {
+			break // a line of spaces
 		}
 		text := buf[at:end] // its capacity reaches buf's (runCells)
 		if !ascii && strict && !validUTF8(text) {
@@ -786,10 +791,11 @@ func keyWordsAt(buf, k []byte, kat int) keyWord {
 // gives such a line the same key: no unquoted bracket can stand before
 // that colon, so the line is no header.
 func (d *Decoder) runKey(text []byte) (k, v []byte) {
-	if i := plainKeyColon(text); i > 0 {
-		return text[:i], text[i+1:]
-	}
 	if len(text) == 0 || text[0] != '"' {
+		// A plain key: a quote is no key character.
+		if i := plainKeyColon(text); i > 0 {
+			return text[:i], text[i+1:]
+		}
 		return nil, nil
 	}
 	s, next, _, err := d.unquote(text)
