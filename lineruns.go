@@ -1008,15 +1008,14 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		c := p.Add(s)
 		// The cell ends at the first delimiter or the line's end: most
 		// cells end in their first word, and the next two are read only
-		// for longer ones.
+		// for longer ones (a cell of more than 8 bytes has none in its
+		// first).
 		w0 := c.Load64(0)
 		e := n - s
-		long := false
 		if f := eqFlags(w0, delimW); f != 0 {
 			e = min(e, bits.TrailingZeros64(f)>>3)
 		} else {
 			e = min(e, 8+firstFlag(eqFlags(c.Load64(8), delimW), eqFlags(c.Load64(16), delimW), 0, 0))
-			long = true
 		}
 		if e >= 24 {
 			break
@@ -1034,7 +1033,7 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 			// the first flag of eqFlags is exact.
 			q := eqFlags(w0, quoteW)
 			if c.Byte(e-1) == ' ' || q != 0 && bits.TrailingZeros64(q)>>3 < e ||
-				long && 8+firstFlag(eqFlags(c.Load64(8), quoteW), eqFlags(c.Load64(16), quoteW), 0, 0) < e {
+				e > 8 && 8+firstFlag(eqFlags(c.Load64(8), quoteW), eqFlags(c.Load64(16), quoteW), 0, 0) < e {
 				break
 			}
 			k = KindString

@@ -118,7 +118,8 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 	// most strings are short, and the closing quote of one with no escape
 	// is found there without a call. The bytes before from are known to
 	// be neither. The first flag of eqFlags is exact, so the first of
-	// either byte is the first flag of both.
+	// either byte is the first flag of both; one past b's end leaves the
+	// string unclosed.
 	from := 1
 	if cap(b) > 16 {
 		const quoteW, slashW = '"' * swarLo, '\\' * swarLo
@@ -131,16 +132,17 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 			m = eqFlags(w, quoteW) | eqFlags(w, slashW)
 		}
 		if m == 0 {
-			from = 17
-		} else if j := from + bits.TrailingZeros64(m)>>3; j < len(b) {
-			if p.Byte(j) == '"' {
-				return b[1:j], j + 1, 0, nil // no escapes: a view
-			}
-			return unescape(b, j, scratch) // a backslash before the closing quote
+			from = min(17, len(b))
 		} else {
-			from = j
+			switch j := from + bits.TrailingZeros64(m)>>3; {
+			case j >= len(b):
+				return nil, len(b), 0, ErrUnterminated
+			case p.Byte(j) == '"':
+				return b[1:j], j + 1, 0, nil // no escapes: a view
+			default:
+				return unescape(b, j, scratch) // a backslash before the closing quote
+			}
 		}
-		from = min(from, len(b))
 	}
 	q := indexByte(b[from:], '"')
 	if q < 0 {
