@@ -118,8 +118,8 @@ func unquote(b []byte, scratch *[]byte) (s []byte, next int, bad int, err error)
 	// most strings are short, and the closing quote of one with no escape
 	// is found there without a call. The bytes before from are known to
 	// be neither. The first flag of eqFlags is exact, so the first of
-	// either byte is the first flag of both; one past b's end leaves the
-	// string unclosed.
+	// either byte is the first flag of both; a first flag at or past b's
+	// end (a byte of the array after b) means b holds no closing quote.
 	from := 1
 	if cap(b) > 16 {
 		const quoteW, slashW = '"' * swarLo, '\\' * swarLo
