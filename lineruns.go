@@ -1,6 +1,7 @@
 package toon
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 
@@ -57,14 +58,24 @@ const runTokens = 256
 var runLinesOff bool
 
 // lineMark records where the tokens of one line of a run begin in the
-// queue, and where the line begins in the line reader's buffer, which
-// stays in place while the queue holds its tokens: the line of a token
-// can be found again (tokenLine). The rest of the line is read from the
-// buffer when it is asked for (markLine): the lines of a run follow one
-// another, so the number of marks[i] is lineRuns.num0+i.
+// queue, where the line begins in the line reader's buffer, which stays in
+// place while the queue holds its tokens, and its number: the line of a
+// token can be found again (tokenLine). The rest of the line is read from
+// the buffer when it is asked for (runLine).
+//
+// A run marks its first line and every line that queues other than two
+// tokens (a key and its value or ObjectStart) or that closes scopes. The
+// lines between two marks, or after the last, are field lines of two
+// tokens each (pair lines, which most lines of a nested document are),
+// and the lines of a run follow one another: the pair lines after a
+// mark are the ones before the next mark's number (or after the mark's,
+// up to the run's last line), and their tokens the last before the next
+// mark's first (or the queue's end). A pair line's key lies in the buffer
+// after the line's indentation, which gives its start (pairStart).
 type lineMark struct {
 	q     int // index in the queue of the line's first token
 	start int // index of the line in the line reader's buffer
+	num   int // the line's number
 }
 
 // lineRuns is the decoder's record of the run in the queue: marks for the
@@ -72,10 +83,10 @@ type lineMark struct {
 // whose tokens are the first in the queue. marks is empty when the queue
 // holds no run.
 type lineRuns struct {
-	marks []lineMark
-	num0  int // the number of the line of marks[0]
-	first rawLine
-	at    rawLine // tokenLine's result for a line of the run
+	marks  []lineMark
+	numEnd int // the number of the run's last line
+	first  rawLine
+	at     rawLine // tokenLine's result for a line of the run
 	// halted: the last run stopped at a line it does not take, which step
 	// must read; false when it stopped for room in the queue, or when
 	// other lines have been taken since (refill then starts a run before
@@ -296,22 +307,22 @@ lines:
 		}
 		d.queue = q
 	}
-	marks := d.marks
 	d.halted = len(d.queue) < runTokens
-	if len(marks) > 0 { // lines were taken
+	if len(d.marks) > 0 { // lines were taken
 		lr.pos, lr.scanned, lr.lineNum = pos, pos, num
+		d.numEnd = num
 		// The last two lines taken: the run's last two, or the line
 		// before it and its only one.
-		last := &marks[len(marks)-1]
-		if len(marks) >= 2 {
-			d.end = lineRef{num - 1, lr.base + int64(marks[len(marks)-2].start)}
+		if num > d.marks[0].num {
+			d.end = lineRef{num - 1, lr.base + int64(d.runLineStart(num-1))}
 		} else {
 			d.end = d.cur
 		}
-		d.cur = lineRef{num, lr.base + int64(last.start)}
+		start := d.runLineStart(num)
+		d.cur = lineRef{num, lr.base + int64(start)}
 		lr.keepOff = d.cur.off
 		d.rowKept = false
-		d.line = d.markLine(len(marks) - 1)
+		d.line = d.runLine(num, start)
 	}
 }
 
@@ -505,8 +516,10 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			}
 		}
 		num++
+		// A pair line (lineMark) needs no mark: only the run's first
+		// line and a line that closes scopes are marked here.
 		q := d.queue
-		if !d.addMark(top, pos) {
+		if len(d.marks) == 0 || top != len(d.stack)-1 {
 			q = d.runTake(top, pos, num)
 		}
 		f.fresh = false
@@ -590,7 +603,7 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 			return false, false // a duplicate key
 		}
 	}
-	if !d.addMark(top, pos) {
+	if !d.addMark(top, pos, num) {
 		d.runTake(top, pos, num)
 	}
 	f.fresh = false
@@ -676,7 +689,7 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 			}
 		}
 		num++
-		if !d.addMark(top, pos) {
+		if !d.addMark(top, pos, num) {
 			d.runTake(top, pos, num)
 		}
 		f.fresh = false
@@ -698,13 +711,13 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 // numbered num, whose scope is d.stack[top]: it marks the line, and ends
 // the scopes above top with their tokens (closeFails told that none fails
 // its count), as pop ends them. It returns the queue, which the line's
-// tokens follow. runFields marks most of its lines with addMark, inlined,
-// and calls runTake only for the run's first line, when d.marks is full,
-// or when the line closes scopes.
+// tokens follow. runFields calls it only for the run's first line and for
+// a line that closes scopes (its other lines are pair lines, lineMark);
+// runArray and runEntries mark most of their lines with addMark.
 func (d *Decoder) runTake(top, start, num int) []Token {
 	nm, q := len(d.marks), len(d.queue) // the line's tokens begin with those of the scopes it ends
 	if nm == 0 {
-		d.first, d.num0 = d.line, num
+		d.first = d.line
 	}
 	if ends := len(d.stack) - 1 - top; ends > 0 {
 		d.queueRoom(ends + 2) // and the line's first two tokens (runFields)
@@ -722,7 +735,7 @@ func (d *Decoder) runTake(top, start, num int) []Token {
 		d.marks = append(d.marks, lineMark{})
 	}
 	m := &d.marks[nm]
-	m.q, m.start = q, start
+	m.q, m.start, m.num = q, start, num
 	d.line.num = num // push records it
 	d.stack[top].fresh = false
 	return d.queue
@@ -732,14 +745,14 @@ func (d *Decoder) runTake(top, start, num int) []Token {
 // a mark and has room for another, but for what the caller does itself:
 // clearing the scope's fresh, and giving a scope the line opens its line
 // number. It reports false, having done nothing, for any other line.
-func (d *Decoder) addMark(top, start int) bool {
+func (d *Decoder) addMark(top, start, num int) bool {
 	nm := len(d.marks)
 	if uint(nm-1) >= uint(cap(d.marks)-1) || top != len(d.stack)-1 { // nm is 0 or the capacity
 		return false
 	}
 	d.marks = d.marks[:nm+1]
 	m := &d.marks[nm]
-	m.q, m.start = len(d.queue), start
+	m.q, m.start, m.num = len(d.queue), start, num
 	return true
 }
 
@@ -1147,23 +1160,68 @@ func runValue(buf, v []byte) Token {
 	return plainToken(v)
 }
 
-// markLine returns the line of d.marks[i], read again from the buffer.
-// The lines of a run follow one another, so a line's LF is the byte
-// before the start of the next: the next mark's, or lr.pos for the run's
-// last line (lr.pos stays there until the queue is empty).
-func (d *Decoder) markLine(i int) rawLine {
-	start, next := d.marks[i].start, d.lr.pos
-	if i+1 < len(d.marks) {
-		next = d.marks[i+1].start
-	}
-	e := next - 1 // the LF
+// runLine returns the line of the run numbered num, which starts at start
+// in the buffer, read again from there (the buffer holds the run's lines
+// up to lr.pos while the queue holds their tokens).
+func (d *Decoder) runLine(num, start int) rawLine {
+	e := start + bytes.IndexByte(d.lr.buf[start:d.lr.pos], '\n') // the LF
 	if e > start && d.lr.buf[e-1] == '\r' {
 		e--
 	}
 	full := d.lr.buf[start:e]
 	indent := leadingSpaces(full)
 	depth, odd := d.lr.depthOf(indent)
-	return rawLine{full: full, text: full[indent:], num: d.num0 + i, off: d.lr.base + int64(start), spaces: indent, depth: depth, odd: odd}
+	return rawLine{full: full, text: full[indent:], num: num, off: d.lr.base + int64(start), spaces: indent, depth: depth, odd: odd}
+}
+
+// pairs returns the pair lines (lineMark) after the line of d.marks[i]:
+// their count, and the index in the queue of their first token.
+func (d *Decoder) pairs(i int) (n, q0 int) {
+	nextNum, nextQ := d.numEnd+1, len(d.queue)
+	if i+1 < len(d.marks) {
+		nextNum, nextQ = d.marks[i+1].num, d.marks[i+1].q
+	}
+	n = nextNum - d.marks[i].num - 1
+	return n, nextQ - 2*n
+}
+
+// pairStart returns the start in the buffer of the pair line whose key is
+// the token at index q of the queue: the key lies in the buffer after the
+// line's indentation.
+func (d *Decoder) pairStart(q int) int {
+	buf := d.lr.buf
+	i := int(d.queue[q].p.Uintptr() - mem.BytesData(buf).Uintptr())
+	for i > 0 && buf[i-1] == ' ' {
+		i--
+	}
+	return i
+}
+
+// runLineOf returns the number and the start in the buffer of the line
+// of the token at index q of the queue, a token of the line of d.marks[i]
+// or of a pair line after it.
+func (d *Decoder) runLineOf(i, q int) (num, start int) {
+	m := &d.marks[i]
+	n, q0 := d.pairs(i)
+	if n == 0 || q < q0 {
+		return m.num, m.start
+	}
+	k := (q - q0) >> 1
+	return m.num + 1 + k, d.pairStart(q0 + 2*k)
+}
+
+// runLineStart returns the start in the buffer of the run's line numbered
+// num, one of the lines marks[0] and those after it.
+func (d *Decoder) runLineStart(num int) int {
+	i := len(d.marks) - 1
+	for d.marks[i].num > num {
+		i--
+	}
+	if k := num - d.marks[i].num; k > 0 {
+		_, q0 := d.pairs(i)
+		return d.pairStart(q0 + 2*(k-1))
+	}
+	return d.marks[i].start
 }
 
 // tokenLine returns the line of the last token returned: the line of
@@ -1196,7 +1254,8 @@ func (d *Decoder) lineOf(q int) *rawLine {
 	if i < 0 {
 		return &d.first
 	}
-	d.at = d.markLine(i)
+	num, start := d.runLineOf(i, q)
+	d.at = d.runLine(num, start)
 	return &d.at
 }
 
@@ -1211,7 +1270,8 @@ func (d *Decoder) lineRefOf(q int) lineRef {
 	if i < 0 {
 		return lineRef{d.first.num, d.first.off}
 	}
-	return lineRef{d.num0 + i, d.lr.base + int64(d.marks[i].start)}
+	num, start := d.runLineOf(i, q)
+	return lineRef{num, d.lr.base + int64(start)}
 }
 
 // markOf returns the index in d.marks (which is not empty) of the mark of
