@@ -439,15 +439,21 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		if !ascii && d.opts.strict && !validUTF8(buf[at:end]) {
 			break
 		}
+		// The line's scope: most lines belong to the innermost (the
+		// stack is not empty in a run); others close the scopes above
+		// theirs.
 		top := len(d.stack) - 1
-		for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], d.opts.strict) {
-			top--
-		}
-		if top < 0 {
-			break
-		}
 		f := &d.stack[top]
-		if f.depth != depth || f.kind != fObject && f.kind != fItem {
+		if f.depth != depth {
+			for top >= 0 && d.stack[top].depth > depth && !closeFails(&d.stack[top], d.opts.strict) {
+				top--
+			}
+			if top < 0 || d.stack[top].depth != depth {
+				break
+			}
+			f = &d.stack[top]
+		}
+		if f.kind != fObject && f.kind != fItem {
 			break
 		}
 		// By words, most keys are of up to sixteen bytes: those are found
