@@ -524,9 +524,8 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		num++
 		// A pair line (lineMark) needs no mark: only the run's first
 		// line and a line that closes scopes are marked here.
-		q := d.queue
 		if len(d.marks) == 0 || top != len(d.stack)-1 {
-			q = d.runTake(top, pos, num)
+			d.runTake(top, pos, num)
 		}
 		f.fresh = false
 		pos = e + 1
@@ -573,14 +572,15 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				t = runValue(buf, buf[j:end])
 			}
 		}
-		// The line's two tokens, its key and t, in the room runTake made
-		// in q, d.queue's memory: only the length is stored in d.queue,
-		// with no write barrier.
-		qn := len(q)
-		q = q[:qn+2]
-		setToken(q, qn, Token{h: uint64(KindKey), p: bp.Add(at), n: c - at}) // a key of one byte or more
-		setToken(q, qn+1, t)
+		// The line's two tokens, its key and t, in the room made for
+		// them (above): only the length is stored in d.queue, with no
+		// write barrier, and the tokens are stored in its memory once
+		// the line's calls are behind.
+		qn := len(d.queue)
 		d.queue = d.queue[:qn+2]
+		qp := mem.Of(&d.queue[qn])
+		putToken(qp, Token{h: uint64(KindKey), p: bp.Add(at), n: c - at}) // a key of one byte or more
+		putToken(qp.Add(tokenSize), t)
 	}
 	return pos, num, e, ascii
 }
