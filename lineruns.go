@@ -374,15 +374,17 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			// key character in them (at or before the LF, when that is in
 			// them).
 			sh := uint(pos - win.at)
-			if sh >= 64 || sh != 0 && win.m.lf>>(sh&63) == 0 {
+			lf := win.m.lf >> (sh & 63)
+			if sh >= 64 || lf == 0 && sh != 0 {
 				if pos+64 > len(buf) {
 					break
 				}
 				win.at, sh = pos, 0
-				lineMasksAVX2((*[64]byte)(buf[pos:pos+64]), &win.m)
+				lineMasksAVX2(mem.As[[64]byte](bp.Add(pos)), &win.m)
+				lf = win.m.lf
 			}
 			sh &= 63 // (it is below 64: a mask the compiler sees)
-			lf, hi := win.m.lf>>sh, win.m.hi>>sh
+			hi := win.m.hi >> sh
 			if lf != 0 {
 				e = pos + bits.TrailingZeros64(lf)
 				ascii = hi&(lf&-lf-1) == 0
@@ -395,7 +397,9 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 					break
 				}
 			}
-			if sp = bits.TrailingZeros64(^(win.m.sp >> sh)); sp == 64 {
+			// (The top bit, set, spares TrailingZeros64 its test for 0:
+			// 63 is left to leadingSpaces, as 64 would be.)
+			if sp = bits.TrailingZeros64(^(win.m.sp >> sh) | 1<<63); sp == 63 {
 				sp = leadingSpaces(buf[pos:e])
 			}
 			if nk := ^(win.m.key >> sh) >> (uint(sp+1) & 63); sp < 63 && nk != 0 {
