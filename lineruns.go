@@ -279,8 +279,8 @@ lines:
 			f.count++
 			q = pushToken(q, ObjectStartToken())
 			f, _ = d.push(fItem, depth+1, -1)
-			if strict {
-				f.keys.addWords(k, kw) // the first key of the new object: no look-up, the set is empty
+			if strict && !f.keys.addNew(len(k), kw) {
+				f.keys.addWords(k, kw) // the first key of the new object, a long one: the set is empty
 			}
 			depth++
 		}
