@@ -720,11 +720,11 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 // runTake records a line that a run takes, at start in the buffer and
 // numbered num, whose scope is d.stack[top]: it marks the line, and ends
 // the scopes above top with their tokens (closeFails told that none fails
-// its count), as pop ends them. It returns the queue, which the line's
-// tokens follow. runFields calls it only for the run's first line and for
+// its count), as pop ends them; the line's tokens follow theirs in the
+// queue. runFields calls it only for the run's first line and for
 // a line that closes scopes (its other lines are pair lines, lineMark);
 // runArray and runEntries mark most of their lines with addMark.
-func (d *Decoder) runTake(top, start, num int) []Token {
+func (d *Decoder) runTake(top, start, num int) {
 	nm, q := len(d.marks), len(d.queue) // the line's tokens begin with those of the scopes it ends
 	if nm == 0 {
 		d.first = d.line
@@ -748,7 +748,6 @@ func (d *Decoder) runTake(top, start, num int) []Token {
 	m.q, m.start, m.num = q, start, num
 	d.line.num = num // push records it
 	d.stack[top].fresh = false
-	return d.queue
 }
 
 // addMark is runTake for a line that closes no scope, when d.marks holds
