@@ -435,8 +435,10 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		if end > pos && bp.Byte(end-1) == '\r' {
 			end--
 		}
+		// The indentation ends at or before the LF: a line of spaces
+		// ends at a byte that starts no key (an LF, or a CR).
 		at := pos + sp
-		if at >= end || keyStart[bp.Byte(at)] == 0 || sp&(d.lr.indent-1) != 0 {
+		if keyStart[bp.Byte(at)] == 0 || sp&(d.lr.indent-1) != 0 {
 			break
 		}
 		depth := sp >> (uint(d.lr.shift) & 63)
