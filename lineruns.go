@@ -79,9 +79,9 @@ type lineMark struct {
 }
 
 // lineRuns is the decoder's record of the run in the queue: marks for the
-// lines runLines took, and first, the line that step handled before them,
-// whose tokens are the first in the queue. marks is empty when the queue
-// holds no run.
+// lines runLines took but its pair lines (lineMark), the number of the
+// last, and first, the line that step handled before them, whose tokens
+// are the first in the queue. marks is empty when the queue holds no run.
 type lineRuns struct {
 	marks  []lineMark
 	numEnd int // the number of the run's last line
