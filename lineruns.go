@@ -1,7 +1,6 @@
 package toon
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math/bits"
 
@@ -63,15 +62,15 @@ var runLinesOff bool
 // token can be found again (tokenLine). The rest of the line is read from
 // the buffer when it is asked for (runLine).
 //
-// A run marks its first line and every line that queues other than two
-// tokens (a key and its value or ObjectStart) or that closes scopes. The
-// lines between two marks, or after the last, are field lines of two
-// tokens each (pair lines, which most lines of a nested document are),
-// and the lines of a run follow one another: the pair lines after a
-// mark are the ones before the next mark's number (or after the mark's,
-// up to the run's last line), and their tokens the last before the next
-// mark's first (or the queue's end). A pair line's key lies in the buffer
-// after the line's indentation, which gives its start (pairStart).
+// A run marks every line it takes but its pair lines: the field lines
+// runFields takes, other than the run's first, that close no scope and
+// queue two tokens (a plain key and its value or ObjectStart), which most
+// lines of a nested document are. The lines of a run follow one another,
+// so the pair lines after a mark are those numbered before the next
+// mark's line (or up to the run's last line), and their tokens are the
+// last before the next mark's first (or the queue's end). A pair line's
+// key lies in the buffer after the line's indentation, which gives its
+// start (pairStart).
 type lineMark struct {
 	q     int // index in the queue of the line's first token
 	start int // index of the line in the line reader's buffer
@@ -1175,7 +1174,7 @@ func runValue(buf, v []byte) Token {
 // in the buffer, read again from there (the buffer holds the run's lines
 // up to lr.pos while the queue holds their tokens).
 func (d *Decoder) runLine(num, start int) rawLine {
-	e := start + bytes.IndexByte(d.lr.buf[start:d.lr.pos], '\n') // the LF
+	e := start + indexNewline(d.lr.buf[start:d.lr.pos]) // the LF
 	if e > start && d.lr.buf[e-1] == '\r' {
 		e--
 	}
@@ -1185,15 +1184,15 @@ func (d *Decoder) runLine(num, start int) rawLine {
 	return rawLine{full: full, text: full[indent:], num: num, off: d.lr.base + int64(start), spaces: indent, depth: depth, odd: odd}
 }
 
-// pairs returns the pair lines (lineMark) after the line of d.marks[i]:
-// their count, and the index in the queue of their first token.
-func (d *Decoder) pairs(i int) (n, q0 int) {
+// firstPair returns the index in the queue of the first token of the pair
+// lines (lineMark) after the line of d.marks[i], two tokens a line: the
+// index after the line's tokens where none follows.
+func (d *Decoder) firstPair(i int) int {
 	nextNum, nextQ := d.numEnd+1, len(d.queue)
 	if i+1 < len(d.marks) {
 		nextNum, nextQ = d.marks[i+1].num, d.marks[i+1].q
 	}
-	n = nextNum - d.marks[i].num - 1
-	return n, nextQ - 2*n
+	return nextQ - 2*(nextNum-d.marks[i].num-1)
 }
 
 // pairStart returns the start in the buffer of the pair line whose key is
@@ -1213,8 +1212,8 @@ func (d *Decoder) pairStart(q int) int {
 // or of a pair line after it.
 func (d *Decoder) runLineOf(i, q int) (num, start int) {
 	m := &d.marks[i]
-	n, q0 := d.pairs(i)
-	if n == 0 || q < q0 {
+	q0 := d.firstPair(i)
+	if q < q0 {
 		return m.num, m.start
 	}
 	k := (q - q0) >> 1
@@ -1229,8 +1228,7 @@ func (d *Decoder) runLineStart(num int) int {
 		i--
 	}
 	if k := num - d.marks[i].num; k > 0 {
-		_, q0 := d.pairs(i)
-		return d.pairStart(q0 + 2*(k-1))
+		return d.pairStart(d.firstPair(i) + 2*(k-1))
 	}
 	return d.marks[i].start
 }
