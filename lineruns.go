@@ -64,13 +64,13 @@ var runLinesOff bool
 //
 // A run marks every line it takes but its pair lines: the field lines
 // runFields takes, other than the run's first, that close no scope and
-// queue two tokens (a plain key and its value or ObjectStart), which most
+// queue two tokens (a key and its value or ObjectStart), which most
 // lines of a nested document are. The lines of a run follow one another,
 // so the pair lines after a mark are those numbered before the next
 // mark's line (or up to the run's last line), and their tokens are the
 // last before the next mark's first (or the queue's end). A pair line's
-// key lies in the buffer after the line's indentation, which gives its
-// start (pairStart).
+// key (the text of a quoted one, after its opening quote) lies in the
+// buffer after the line's indentation, which gives its start (pairStart).
 type lineMark struct {
 	q     int // index in the queue of the line's first token
 	start int // index of the line in the line reader's buffer
@@ -435,10 +435,23 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			end--
 		}
 		// The indentation ends at or before the LF: a line of spaces
-		// ends at a byte that starts no key (an LF, or a CR).
+		// ends at a byte that starts no key (an LF, or a CR). A key is
+		// plain, or quoted (below).
 		at := pos + sp
 		if keyStart[bp.Byte(at)] == 0 || sp&(d.lr.indent-1) != 0 {
-			break
+			// A quoted key with no escape, followed by its colon: at
+			// moves to its text, and i to the colon, after the closing
+			// quote, which the key's length (kn, below) leaves out. A
+			// quoted key with an escape, or followed by a header, is
+			// runLines's.
+			q := -1
+			if bp.Byte(at) == '"' && sp&(d.lr.indent-1) == 0 {
+				q = quotedKeyEnd(buf, at, end)
+			}
+			if q < 0 || bp.Byte(q+1) != ':' {
+				break
+			}
+			at, i = at+1, q-at
 		}
 		depth := sp >> (uint(d.lr.shift) & 63)
 		if !ascii && d.opts.strict && !validUTF8(buf[at:end]) {
@@ -464,7 +477,7 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		// By words, most keys are of up to sixteen bytes: those are found
 		// without a call (a seventeenth key byte takes plainKeyEndAt), the
 		// second eight only for keys longer than eight.
-		if !useLineMasksAVX2 && at+17 <= len(buf) {
+		if !useLineMasksAVX2 && i == 0 && at+17 <= len(buf) {
 			m := keyChars(buf[at+1 : at+9])
 			if m == 0xff {
 				m |= keyChars(buf[at+9:at+17]) << 8
@@ -496,6 +509,12 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		if j < end && bp.Byte(j) == ' ' {
 			j++
 		}
+		// The key's length: to its colon, but for a quoted key's closing
+		// quote (a plain key's last byte is a key character).
+		kn := c - at
+		if bp.Byte(c-1) == '"' {
+			kn--
+		}
 		var t Token
 		quoted := false
 		if j == end {
@@ -518,11 +537,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			// Token instructions on config and orders).
 			var kw keyWord
 			if at+shortKey <= len(buf) {
-				kw = keyWords(bp.Add(at), c-at)
+				kw = keyWords(bp.Add(at), kn)
 			} else {
-				kw = keyWordsOf(buf[at:c])
+				kw = keyWordsOf(buf[at : at+kn])
 			}
-			if ks := &f.keys; !ks.addNew(c-at, kw) && !ks.addWords(buf[at:c], kw) {
+			if ks := &f.keys; !ks.addNew(kn, kw) && !ks.addWords(buf[at:at+kn], kw) {
 				break
 			}
 		}
@@ -584,10 +603,31 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		qn := len(d.queue)
 		d.queue = d.queue[:qn+2]
 		qp := mem.Of(&d.queue[qn])
-		putToken(qp, Token{h: uint64(KindKey), p: bp.Add(at), n: c - at}) // a key of one byte or more
+		putToken(qp, Token{h: uint64(KindKey), p: bp.Add(at), n: kn}) // a key of one byte or more
 		putToken(qp.Add(tokenSize), t)
 	}
 	return pos, num, e, ascii
+}
+
+// quotedKeyEnd returns the offset of the closing quote of the quoted key
+// that starts at at in buf (buf[at] is its opening quote), when the key
+// holds one byte or more and no escape and its closing quote is before
+// end, the end of its line; -1 otherwise. It reads words up to the line's
+// LF (end is at or before it), where the buffer holds them.
+func quotedKeyEnd(buf []byte, at, end int) int {
+	const quoteW, slashW = '"' * swarLo, '\\' * swarLo
+	p := mem.BytesData(buf)
+	for i := at + 1; i < end && i+8 <= len(buf); i += 8 {
+		w := p.Load64(i)
+		if m := eqFlags(w, quoteW) | eqFlags(w, slashW); m != 0 {
+			// The first flag of eqFlags is exact.
+			if j := i + bits.TrailingZeros64(m)>>3; j < end && j > at+1 && p.Byte(j) == '"' {
+				return j
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // runArray takes for runFields a field line of the object d.stack[top]
@@ -1197,10 +1237,14 @@ func (d *Decoder) firstPair(i int) int {
 
 // pairStart returns the start in the buffer of the pair line whose key is
 // the token at index q of the queue: the key lies in the buffer after the
-// line's indentation.
+// line's indentation, and after its opening quote when quoted (a plain
+// key's first byte follows a space, an LF or nothing).
 func (d *Decoder) pairStart(q int) int {
 	buf := d.lr.buf
 	i := int(d.queue[q].p.Uintptr() - mem.BytesData(buf).Uintptr())
+	if i > 0 && buf[i-1] == '"' {
+		i--
+	}
 	for i > 0 && buf[i-1] == ' ' {
 		i--
 	}

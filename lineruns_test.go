@@ -309,6 +309,8 @@ var runCases = []string{
 	"a: 1\n\"\": 2\n\"q\\\"q\": 3\n\"x\\ty\":\n  z: 1\n",                            // the empty key, escapes
 	"a: 1\n\"k\"x: 2\n\"k\"[2]: a,b\n\"a:b\": 3\n",                                  // a quoted key with text after it, a header
 	"a: 1\n\"k\\q\": 2\n\"open: 3\n",                                                // a bad escape and an open quote in a key
+	"a: 1\n\"a-quoted-key-of-24-bytes\":\n  \"ключ\": 1\n  \"x-y\": \"v\"\n",        // long and non-ASCII quoted keys
+	"a: 1\n\"b-0123456789\\\\c\": 2\n\"z\": 3",                                      // an escape after 8 bytes, a last line
 	"l[3]:\n  - \"k\": 1\n  - \"a:b\"\n  - \"k\":\n      x: 1\n",                    // quoted keys on hyphen lines, a quoted item
 	"a: 1\nt[2]: x,\"y,z\"\nu[3|]: 1|2|\nv[2\t]: a b\tc\nw: 2\n",                    // inline arrays: a quoted delimiter, an empty value, other delimiters
 	"a: 1\nt[3]: x,y\nb: 2\n",                                                       // an inline array one value short
