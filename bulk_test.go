@@ -313,6 +313,45 @@ func TestShortNumber(t *testing.T) {
 // TestLongInteger checks longInteger against isNumber on random cells of
 // 9 to 16 bytes, mostly digits: where longInteger says yes, isNumber must
 // agree, and for every integer without a sign it must say yes.
+// TestRowStart checks rowStart against its definition, a byte at a time:
+// indentations of whole words and of words and a rest, lines with a space
+// too few or too many, a tab, a comment and a line end after the
+// indentation, at the end of src and away from it.
+func TestRowStart(t *testing.T) {
+	ref := func(src []byte, ls, indent int) bool {
+		for _, b := range src[ls : ls+indent] {
+			if b != ' ' {
+				return false
+			}
+		}
+		switch src[ls+indent] {
+		case ' ', '\t', '#', '\n', '\r':
+			return false
+		}
+		return true
+	}
+	for indent := 0; indent <= 20; indent++ {
+		for _, lead := range []int{indent - 1, indent, indent + 1} {
+			if lead < 0 {
+				continue
+			}
+			for _, c := range []string{"x", "1", "\"", " ", "\t", "#", "\n", "\r", "é"} {
+				for _, tail := range []string{"", ",2\n", "," + strings.Repeat("y", 16) + "\n"} {
+					for _, pre := range []string{"", "a,b\n"} {
+						src := []byte(pre + strings.Repeat(" ", lead) + c + tail)
+						if len(pre)+indent >= len(src) {
+							continue
+						}
+						if got, want := rowStart(src, len(pre), indent), ref(src, len(pre), indent); got != want {
+							t.Errorf("rowStart(%q, %d, %d) = %v, want %v", src, len(pre), indent, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 func TestLongInteger(t *testing.T) {
 	const alpha = "0123456789.-e+/:\x80 "
 	rng := rand.New(rand.NewSource(4))

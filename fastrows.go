@@ -263,24 +263,31 @@ func (b *bulkRun) validRow(src []byte, s, e int) bool {
 
 // rowStart reports whether the line at src[ls:] starts with exactly
 // indent spaces and then content that is not a comment: its byte at
-// ls+indent, which must be in src, is not a space, tab, '#', LF or CR. An
-// indentation of up to 7 spaces is checked with one word where the line
-// has 8 bytes in src.
+// ls+indent, which must be in src, is not a space, tab, '#', LF or CR. The
+// indentation is checked a word at a time: its whole words of spaces, then
+// its last bytes (fewer than 8) with the byte after them, in one word
+// where src holds it.
 func rowStart(src []byte, ls, indent int) bool {
-	var c byte
-	if indent < 8 && ls+8 <= len(src) {
-		w := binary.LittleEndian.Uint64(src[ls:])
-		if (w^swarSpaces)&wordMask[indent&7] != 0 {
+	i, end := ls, ls+indent
+	for ; i+8 <= end; i += 8 {
+		if binary.LittleEndian.Uint64(src[i:]) != swarSpaces {
 			return false
 		}
-		c = byte(w >> (8 * uint(indent&7)))
+	}
+	var c byte
+	if i+8 <= len(src) {
+		w := binary.LittleEndian.Uint64(src[i:])
+		if (w^swarSpaces)&wordMask[(end-i)&7] != 0 {
+			return false
+		}
+		c = byte(w >> (8 * uint((end-i)&7)))
 	} else {
-		for _, b := range src[ls : ls+indent] {
+		for _, b := range src[i:end] {
 			if b != ' ' {
 				return false
 			}
 		}
-		c = src[ls+indent]
+		c = src[end]
 	}
 	return rowFirst[c]
 }
