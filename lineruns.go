@@ -49,8 +49,10 @@ import (
 // is empty.
 
 // runTokens is the most tokens a run queues: it bounds the general queue's
-// memory.
-const runTokens = 256
+// memory (24 KiB of tokens). A run that ends with the queue full starts
+// again once the queue is read: at 256 tokens, config's Token was about 3%
+// slower, orders's about 5%.
+const runTokens = 1024
 
 // runLinesOff turns runs off: only tests set it (lineruns_test.go), to
 // compare runs with the general path.
