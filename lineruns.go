@@ -328,18 +328,19 @@ lines:
 }
 
 // runFields takes from pos on the lines most of a nested document is made
-// of: a field line of the object or list item at its depth, a plain key of
-// which is followed by its colon and a value, or by nothing (an object
-// opens), or by an array header, which runArray takes (after a table
-// header whose rows runs leave to the fast path, it returns with e -1:
-// the run ends there). It takes a line only when the line is in the
-// buffer with the bytes it is read by: where the CPU has lineMasksAVX2,
-// the 64 bytes of win's masks (linemasks.go), which runLines keeps from
-// call to call; else the 32 bytes from the line's start. It returns at the
-// first line it does not take, for the rest of runLines to take or stop
-// at: with the offset of that line's LF, and whether its bytes are all
-// below 0x80, when it found them (else e is -1). It needs an indent size
-// that is a power of two (the depth is a shift of the indentation).
+// of: a field line of the object or list item at its depth, whose key
+// (plain, or quoted with no escape) is followed by its colon and a value,
+// or by nothing (an object opens), or, a plain key, by an array header,
+// which runArray takes (after a table header whose rows runs leave to the
+// fast path, it returns with e -1: the run ends there). It takes a line
+// only when the line is in the buffer with the bytes it is read by: where
+// the CPU has lineMasksAVX2, the 64 bytes of win's masks (linemasks.go),
+// which runLines keeps from call to call; else the 32 bytes from the line's
+// start. It returns at the first line it does not take, for the rest of
+// runLines to take or stop at: with the offset of that line's LF, and
+// whether its bytes are all below 0x80, when it found them (else e is -1).
+// It needs an indent size that is a power of two (the depth is a shift of
+// the indentation).
 //
 // A line queues two tokens after the ends of the scopes it closes, which
 // runTake queues with room for those two: with room for runTokens+2 from
