@@ -441,20 +441,23 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		// ends at a byte that starts no key (an LF, or a CR). A key is
 		// plain, or quoted (below).
 		at := pos + sp
-		if keyStart[bp.Byte(at)] == 0 || sp&(d.lr.indent-1) != 0 {
-			// A quoted key with no escape, followed by its colon: at
-			// moves to its text, and i to the colon, after the closing
-			// quote, which the key's length (kn, below) leaves out. A
-			// quoted key with an escape, or followed by a header, is
-			// runLines's.
-			q := -1
-			if bp.Byte(at) == '"' && sp&(d.lr.indent-1) == 0 {
-				q = quotedKeyEnd(buf, at, end)
-			}
-			if q < 0 || bp.Byte(q+1) != ':' {
+		if sp&(d.lr.indent-1) != 0 {
+			break
+		}
+		if keyStart[bp.Byte(at)] == 0 {
+			// A quoted key with no escape (unquote's view of its text),
+			// followed by its colon: at moves to its text, and i to the
+			// colon, after the closing quote, which the key's length
+			// (kn, below) leaves out. A quoted key with an escape, or
+			// followed by a header, is runLines's.
+			if bp.Byte(at) != '"' {
 				break
 			}
-			at, i = at+1, q-at
+			k, next, _, err := d.unquote(buf[at:end])
+			if err != nil || len(k) == 0 || len(k) != next-2 || bp.Byte(at+next) != ':' {
+				break
+			}
+			at, i = at+1, next-1
 		}
 		depth := sp >> (uint(d.lr.shift) & 63)
 		if !ascii && d.opts.strict && !validUTF8(buf[at:end]) {
@@ -610,27 +613,6 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 		putToken(qp.Add(tokenSize), t)
 	}
 	return pos, num, e, ascii
-}
-
-// quotedKeyEnd returns the offset of the closing quote of the quoted key
-// that starts at at in buf (buf[at] is its opening quote), when the key
-// holds one byte or more and no escape and its closing quote is before
-// end, the end of its line; -1 otherwise. It reads words up to the line's
-// LF (end is at or before it), where the buffer holds them.
-func quotedKeyEnd(buf []byte, at, end int) int {
-	const quoteW, slashW = '"' * swarLo, '\\' * swarLo
-	p := mem.BytesData(buf)
-	for i := at + 1; i < end && i+8 <= len(buf); i += 8 {
-		w := p.Load64(i)
-		if m := eqFlags(w, quoteW) | eqFlags(w, slashW); m != 0 {
-			// The first flag of eqFlags is exact.
-			if j := i + bits.TrailingZeros64(m)>>3; j < end && j > at+1 && p.Byte(j) == '"' {
-				return j
-			}
-			return -1
-		}
-	}
-	return -1
 }
 
 // runArray takes for runFields a field line of the object d.stack[top]
