@@ -1111,7 +1111,8 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	ep := pl.elem
 	size := ep.size + kt.Size()
 	ahead, entries := 0, 0
-	if m.IsNil() {
+	made := m.IsNil()
+	if made {
 		// A keyed object declares its count: the map is made for it, as
 		// far as the input left could fill it, and charged as a slice
 		// given elements ahead is (see preallocLen).
@@ -1129,6 +1130,11 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	}
 	d := s.d
 	count := m.Len() // the map's length before the next entry (only this loop writes to it)
+	// Every entry of a map made here is new when its keys are strings and
+	// strict mode holds: the decoder reports a duplicate key before its
+	// value, and a string key is its text. Its length then need not be
+	// read after each entry to tell.
+	allNew := made && strKey && d.opts.strict
 	for {
 		var k, vt Token
 		queued := false // k and vt were both queued, and are taken
@@ -1186,10 +1192,12 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 			continue
 		}
 		e := mem.MapAssign(pl.mapType, mp, kp)
-		if l := m.Len(); l == count {
-			mem.NewAt(ep.typ, e).Elem().SetZero() // the key was there: its old value goes
-		} else {
-			count = l
+		if !allNew {
+			if l := m.Len(); l == count {
+				mem.NewAt(ep.typ, e).Elem().SetZero() // the key was there: its old value goes
+			} else {
+				count = l
+			}
 		}
 		had := s.err != nil
 		if err := ep.fn(s, ep, vt, e); err != nil {

@@ -850,6 +850,12 @@ func TestUnmarshalMapReplacesEntries(t *testing.T) {
 	if err := Unmarshal([]byte("\"1\": x\n\"-2\": y\n"), &im); err != nil || len(im) != 2 || im[1] != "x" || im[-2] != "y" {
 		t.Fatalf("integer keys: %v, %v", im, err)
 	}
+	// Two keys of one integer in a map made by Unmarshal: strict mode
+	// lets them both through (their texts differ).
+	var nm map[int]small
+	if err := Unmarshal([]byte("\"1\":\n  n: 1\n\"01\":\n  s[1]: y\n"), &nm); err != nil || len(nm) != 1 || nm[1].N != 0 || len(nm[1].S) != 1 {
+		t.Fatalf("integer keys of one value: %+v, %v", nm, err)
+	}
 }
 
 // TestUnmarshalSlabs decodes many small slices and pointers, whose memory
