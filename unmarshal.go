@@ -1106,35 +1106,44 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	default:
 		return s.mismatch(t, pl.typ, nil)
 	}
-	m := mem.NewAt(pl.typ, p).Elem()
 	kt := pl.typ.Key()
 	ep := pl.elem
 	size := ep.size + kt.Size()
 	ahead, entries := 0, 0
-	made := m.IsNil()
+	mp := mem.Load[mem.Ptr](p)
+	made := mp.IsNil()
 	if made {
 		// A keyed object declares its count: the map is made for it, as
 		// far as the input left could fill it, and charged as a slice
 		// given elements ahead is (see preallocLen).
+		var m reflect.Value
 		if ahead = s.d.charge(s.d.preallocLen(t.n, size), size); ahead > 0 {
-			m.Set(reflect.MakeMapWithSize(pl.typ, ahead))
+			m = reflect.MakeMapWithSize(pl.typ, ahead)
 		} else {
-			m.Set(reflect.MakeMap(pl.typ))
+			m = reflect.MakeMap(pl.typ)
 		}
+		mp = mem.PtrOf(m)
+		mem.Store(p, mp)
 	}
-	mp := mem.Load[mem.Ptr](p)
 	strKey := pl.key == nil && kt.Kind() == reflect.String
 	var kv reflect.Value // the key, when not a string
 	if !strKey && pl.key == nil {
 		kv = reflect.New(kt).Elem()
 	}
 	d := s.d
-	count := m.Len() // the map's length before the next entry (only this loop writes to it)
 	// Every entry of a map made here is new when its keys are strings and
 	// strict mode holds: the decoder reports a duplicate key before its
-	// value, and a string key is its text. Its length then need not be
-	// read after each entry to tell.
+	// value, and a string key is its text. Otherwise the map's length is
+	// read after each entry to tell, through m (made only then: NewAt
+	// looks up the pointer type of a map type in a sync.Map when the
+	// program has no use of that pointer type).
 	allNew := made && strKey && d.opts.strict
+	var m reflect.Value
+	count := 0 // the map's length before the next entry (only this loop writes to it)
+	if !allNew {
+		m = mem.NewAt(pl.typ, p).Elem()
+		count = m.Len()
+	}
 	for {
 		var k, vt Token
 		queued := false // k and vt were both queued, and are taken
