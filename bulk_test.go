@@ -313,6 +313,32 @@ func TestShortNumber(t *testing.T) {
 // TestLongInteger checks longInteger against isNumber on random cells of
 // 9 to 16 bytes, mostly digits: where longInteger says yes, isNumber must
 // agree, and for every integer without a sign it must say yes.
+func TestLongInteger(t *testing.T) {
+	const alpha = "0123456789.-e+/:\x80 "
+	rng := rand.New(rand.NewSource(4))
+	for i := 0; i < 300000; i++ {
+		b := make([]byte, 9+rng.Intn(8))
+		for j := range b {
+			if rng.Intn(4) == 0 {
+				b[j] = alpha[rng.Intn(len(alpha))]
+			} else {
+				b[j] = '0' + byte(rng.Intn(10))
+			}
+		}
+		var buf [16]byte
+		copy(buf[:], b)
+		for k := len(b); k < 16; k++ {
+			buf[k] = alpha[(k*7+len(b))%len(alpha)] // the bytes after the cell must not matter
+		}
+		got := longInteger(mem.Of(&buf[0]), lenMask[len(b)-8])
+		want := isNumber(b)
+		integer := want && !bytes.ContainsAny(b, "-e+E.")
+		if got && !want || integer && !got {
+			t.Fatalf("%q: longInteger %v, isNumber %v", b, got, want)
+		}
+	}
+}
+
 // TestRowStart checks rowStart against its definition, a byte at a time:
 // indentations of whole words and of words and a rest, lines with a space
 // too few or too many, a tab, a comment and a line end after the
@@ -348,32 +374,6 @@ func TestRowStart(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-func TestLongInteger(t *testing.T) {
-	const alpha = "0123456789.-e+/:\x80 "
-	rng := rand.New(rand.NewSource(4))
-	for i := 0; i < 300000; i++ {
-		b := make([]byte, 9+rng.Intn(8))
-		for j := range b {
-			if rng.Intn(4) == 0 {
-				b[j] = alpha[rng.Intn(len(alpha))]
-			} else {
-				b[j] = '0' + byte(rng.Intn(10))
-			}
-		}
-		var buf [16]byte
-		copy(buf[:], b)
-		for k := len(b); k < 16; k++ {
-			buf[k] = alpha[(k*7+len(b))%len(alpha)] // the bytes after the cell must not matter
-		}
-		got := longInteger(mem.Of(&buf[0]), lenMask[len(b)-8])
-		want := isNumber(b)
-		integer := want && !bytes.ContainsAny(b, "-e+E.")
-		if got && !want || integer && !got {
-			t.Fatalf("%q: longInteger %v, isNumber %v", b, got, want)
 		}
 	}
 }

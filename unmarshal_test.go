@@ -817,10 +817,11 @@ func TestUnmarshalAnyBoxes(t *testing.T) {
 }
 
 // TestUnmarshalMapReplacesEntries checks that a key the map had before,
-// or a key repeated (non-strict mode), gets a value decoded from zero, as
-// m[k] = v would store it, not the old value with fields merged in; with
-// values held inside the map and values larger than 128 bytes, which the
-// map holds through a pointer.
+// a key repeated (non-strict mode), or an integer key written twice in
+// two ways (strict mode too) gets a value decoded from zero, as m[k] = v
+// would store it, not the old value with fields merged in; with values
+// held inside the map and values larger than 128 bytes, which the map
+// holds through a pointer.
 func TestUnmarshalMapReplacesEntries(t *testing.T) {
 	type small struct {
 		N int      `toon:"n"`
