@@ -184,22 +184,21 @@ func perturbLine(rng *rand.Rand, doc []byte) ([]byte, string) {
 
 // TestFastPathsOnMatrix holds the decoder's fast paths (line runs, the
 // table fast path, typeRows, and the kernels under each) to its general
-// path on each document of the matrix, in strict and non-strict mode,
-// and on copies with one line perturbed (perturbLine), which bring errors
-// at every kind of line: the same tokens, the same positions after each
-// (Line, InputOffset, the position an error would give the token), the
-// same error, and the same value from Decode.
+// path on each document of the matrix and on copies with one line
+// perturbed (perturbLine), which bring errors at every kind of line, in
+// strict mode and, every other copy, in non-strict mode: the same tokens,
+// the same positions after each (Line, InputOffset, the position an error
+// would give the token), the same error, and the same value from Decode.
 func TestFastPathsOnMatrix(t *testing.T) {
-	perturbed := longtest.Size(t, 3, 40)
+	perturbed := longtest.Size(t, 2, 40)
 	for name, data := range matrixDocs(t) {
 		t.Run(name, func(t *testing.T) {
 			checkMatrixPaths(t, name, data, WithStrict(true))
-			checkMatrixPaths(t, name+" (non-strict)", data, WithStrict(false))
 			rng := rand.New(rand.NewSource(int64(len(data))))
 			for i := 0; i < perturbed; i++ {
 				doc, what := perturbLine(rng, data)
 				checkMatrixPaths(t, name+", "+what, doc, WithStrict(true))
-				if i%4 == 0 {
+				if i%2 == 1 {
 					checkMatrixPaths(t, name+", "+what+" (non-strict)", doc, WithStrict(false))
 				}
 			}

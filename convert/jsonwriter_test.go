@@ -15,6 +15,7 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toonstream/toon"
+	"github.com/toonstream/toon/internal/longtest"
 )
 
 // jsontextQuote is the reference for appendQuoted: the string as the
@@ -504,9 +505,7 @@ func nestedTOON(depth int) []byte {
 }
 
 // TestToJSONDeep checks deep documents: indentation past what streamJSON
-// writes itself (maxIndentFast) and longer than the buffer, and nesting
-// beyond jsontext's limit, which ToJSON rejects as an input error even when
-// WithMaxDepth allows more.
+// writes itself (maxIndentFast) and longer than the buffer.
 func TestToJSONDeep(t *testing.T) {
 	// 1100 levels of 64 spaces need 70,400 bytes of indentation per line.
 	in := nestedTOON(1100)
@@ -522,9 +521,12 @@ func TestToJSONDeep(t *testing.T) {
 			t.Fatalf("indent %d: outputs differ (lengths %d, %d)", ind, got.Len(), want.Len())
 		}
 	}
-	if testing.Short() {
-		t.Skip("the documents beyond 10,000 levels are 50 MB")
-	}
+}
+
+// TestToJSONDeepest checks nesting at and beyond jsontext's limit, which
+// ToJSON rejects as an input error even when WithMaxDepth allows more.
+func TestToJSONDeepest(t *testing.T) {
+	longtest.Skip(t, "documents of 10,000 levels and more (50 MB)")
 	for _, depth := range []int{jsontextMaxDepth, jsontextMaxDepth + 1} {
 		in := nestedTOON(depth)
 		var out bytes.Buffer
