@@ -90,7 +90,7 @@ func fastResults(t *testing.T, data []byte, opts []Option) []pathsResult {
 		rs = append(rs, result("table fast path alone", func() *Decoder { return newBytesDecoder(data, opts) }))
 	})
 	withoutTypeRows(func() {
-		rs = append(rs, result("fast paths but typeRows", func() *Decoder { return newBytesDecoder(data, opts) }))
+		rs = append(rs, result("fast paths without typeRows", func() *Decoder { return newBytesDecoder(data, opts) }))
 	})
 	return rs
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 )
 
+// update makes TestMatrixTestdata write the documents rather than check
+// them.
 var update = flag.Bool("update", false, "rewrite ../testdata/matrix from the generators")
 
 // matrixDataScale is the scale of the documents in ../testdata/matrix:
