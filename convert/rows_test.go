@@ -197,8 +197,8 @@ func checkMatchRow(t *testing.T, first, row string) {
 	t.Helper()
 	doc := "[" + first + "," + row + strings.Repeat(","+first, 4) + "]"
 	// start returns a lexer after first, and first's names. Its buffer
-	// holds the whole document, as newLexer's own would (256 KB, which
-	// made this test's 20,000 documents take seconds of allocation).
+	// is just large enough for the whole document (newLexer's own is 256
+	// KB, for each of the test's 20,000 documents).
 	start := func() (*lexer, []string) {
 		l := newLexer(strings.NewReader(doc), make([]byte, 0, len(doc)+64))
 		var names []string
