@@ -50,6 +50,16 @@ type pathsResult struct {
 	decoder string // the decoder that gave it, for the messages
 }
 
+// pathsResultOf decodes data twice with decoders that dec makes: every
+// token with a limit for data's length, then the value with Decode.
+func pathsResultOf(t *testing.T, name string, data []byte, dec func() *Decoder) pathsResult {
+	t.Helper()
+	r := pathsResult{decoder: name}
+	r.tokens, r.err = renderRuns(t, dec(), fuzzTokenLimit(len(data)))
+	r.decErr = dec().Decode(&r.value)
+	return r
+}
+
 // generalResult decodes data on the general path alone: no line runs, no
 // table fast path (and so no typeRows), with Go's twins of the kernels.
 func generalResult(t *testing.T, data []byte, opts []Option) pathsResult {
@@ -58,10 +68,8 @@ func generalResult(t *testing.T, data []byte, opts []Option) pathsResult {
 	defer restore()
 	var r pathsResult
 	withoutLineRuns(func() {
-		r.tokens, r.err = renderRuns(t, withoutFastPath(newBytesDecoder(data, opts)), fuzzTokenLimit(len(data)))
-		r.decErr = withoutFastPath(newBytesDecoder(data, opts)).Decode(&r.value)
+		r = pathsResultOf(t, "general path", data, func() *Decoder { return withoutFastPath(newBytesDecoder(data, opts)) })
 	})
-	r.decoder = "general path"
 	return r
 }
 
@@ -71,13 +79,7 @@ func generalResult(t *testing.T, data []byte, opts []Option) pathsResult {
 // path, the fast path without line runs, the fast path without typeRows).
 func fastResults(t *testing.T, data []byte, opts []Option) []pathsResult {
 	t.Helper()
-	limit := fuzzTokenLimit(len(data))
-	result := func(name string, dec func() *Decoder) pathsResult {
-		r := pathsResult{decoder: name}
-		r.tokens, r.err = renderRuns(t, dec(), limit)
-		r.decErr = dec().Decode(&r.value)
-		return r
-	}
+	result := func(name string, dec func() *Decoder) pathsResult { return pathsResultOf(t, name, data, dec) }
 	rs := []pathsResult{
 		result("bytes", func() *Decoder { return newBytesDecoder(data, opts) }),
 		result("reader", func() *Decoder { return NewDecoder(bytes.NewReader(data), opts...) }),

@@ -1110,13 +1110,13 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	ep := pl.elem
 	size := ep.size + kt.Size()
 	ahead, entries := 0, 0
+	var m reflect.Value // the map, where its length is read (below)
 	mp := mem.Load[mem.Ptr](p)
 	made := mp.IsNil()
 	if made {
 		// A keyed object declares its count: the map is made for it, as
 		// far as the input left could fill it, and charged as a slice
 		// given elements ahead is (see preallocLen).
-		var m reflect.Value
 		if ahead = s.d.charge(s.d.preallocLen(t.n, size), size); ahead > 0 {
 			m = reflect.MakeMapWithSize(pl.typ, ahead)
 		} else {
@@ -1134,14 +1134,16 @@ func decMap(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	// Every entry of a map made here is new when its keys are strings and
 	// strict mode holds: the decoder reports a duplicate key before its
 	// value, and a string key is its text. Otherwise the map's length is
-	// read after each entry to tell, through m (made only then: NewAt
-	// looks up the pointer type of a map type in a sync.Map when the
-	// program has no use of that pointer type).
+	// read after each entry to tell, through m: the map made above, or the
+	// caller's, reached through NewAt only then (it looks up the pointer
+	// type of a map type in a sync.Map when the program has no use of that
+	// pointer type).
 	allNew := made && strKey && d.opts.strict
-	var m reflect.Value
 	count := 0 // the map's length before the next entry (only this loop writes to it)
 	if !allNew {
-		m = mem.NewAt(pl.typ, p).Elem()
+		if !made {
+			m = mem.NewAt(pl.typ, p).Elem()
+		}
 		count = m.Len()
 	}
 	for {
