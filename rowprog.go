@@ -4,6 +4,8 @@ package toon
 // keyed header compiled into the tokens of one row (the row program), and
 // the rows and entries typed through it, one line at a time.
 
+import "github.com/toonstream/toon/internal/mem"
+
 // rowProgram is the open tabular or keyed header compiled (buildProg).
 type rowProgram struct {
 	prog    []rowOp // the tokens of one row, cells in leaf order
@@ -103,7 +105,9 @@ func (d *Decoder) stopLazy(err error) {
 }
 
 // cellToken returns the token of cell i of the current row or inline array.
-// Quoted cells go through primitive, the others through plainToken.
+// Quoted cells go through primitive, the others through plainCell, which
+// reads a cell by words up to the capacity of the line's view (its bytes
+// are in the line reader's buffer, or the caller's slice).
 func (d *Decoder) cellToken(i int) (Token, error) {
 	s, e := int(d.cells[2*i]), int(d.cells[2*i+1])
 	b := d.cellsOf[s:e]
@@ -113,7 +117,7 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 	case b[0] == '"':
 		return d.primitive(b, d.cellCol+s)
 	}
-	return plainToken(b), nil
+	return plainCell(mem.BytesData(b), len(b), cap(d.cellsOf)-s), nil
 }
 
 // splitCells splits text at its unquoted delimiters into trimmed cell spans.
@@ -333,7 +337,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			setToken(row, int(at), t)
 			continue
 		}
-		setToken(row, int(at), plainToken(b))
+		setToken(row, int(at), plainCell(mem.BytesData(b), len(b), cap(text)-s))
 	}
 	d.queue = q
 	return nil
