@@ -411,8 +411,8 @@ func writtenKey(k string) string {
 // lowercase e and an explicit sign outside that range, -0 as 0, and NaN and
 // the infinities as null (§3).
 func appendFloat(b []byte, f float64, bits int) []byte {
+	b, p, o := spare(b, numRoom, false)
 	if bits == 64 {
-		b, p, o := spare(b, numRoom, false)
 		// putFloat8 is called here rather than through a function of
 		// both (which would not inline): a call less for the common float.
 		if a := math.Abs(f); a >= 1e-6 && a < 1e7 {
@@ -423,8 +423,10 @@ func appendFloat(b []byte, f float64, bits int) []byte {
 		if n := putFloatRest(p, f); n >= 0 {
 			return b[:o+n]
 		}
+	} else if n := putFloat32(p, float32(f)); n >= 0 {
+		return b[:o+n]
 	}
-	return appendFloatSlow(b, f, bits)
+	return appendFloatSlow(b[:o], f, bits)
 }
 
 // appendFloatRest is appendFloat of a float64 without its first fast
@@ -437,8 +439,8 @@ func appendFloatRest(b []byte, f float64) []byte {
 	return appendFloatSlow(b, f, 64)
 }
 
-// appendFloatSlow is appendFloat for the floats putFloatRest leaves: NaN, the
-// infinities, subnormals and float32s, through strconv.
+// appendFloatSlow is appendFloat for the floats putFloatRest and putFloat32
+// leave: NaN, the infinities and subnormals, through strconv.
 func appendFloatSlow(b []byte, f float64, bits int) []byte {
 	if f == 0 {
 		return append(b, '0')
@@ -494,7 +496,42 @@ func putFloatRest(p mem.Ptr, f float64) int {
 			return neg + n
 		}
 	}
-	n, e := shortestDigits(c, q)
+	n, e := shortestDigits(c, q, c == 1<<52 && q != -1074)
+	return neg + putDigits(p, n, e, a >= 1e-6 && a < 1e21)
+}
+
+// putFloat32 is putFloatRest for a float32, and the whole of appendFloat's
+// fast path for one: the text of f is that of the shortest decimal that
+// reads back as f when read as a float32 (float32(0.1) is 0.1, where the
+// same value as a float64 is 0.10000000149011612). For NaN, the
+// infinities and subnormals it writes nothing and returns -1.
+func putFloat32(p mem.Ptr, f float32) int {
+	fb := math.Float32bits(f)
+	be := fb >> 23 & 0xff // the biased exponent
+	if be-1 >= 0xfe {     // 0 (zero or subnormal), or 0xff (NaN or an infinity)
+		if fb<<1 == 0 {
+			p.SetByte(0, '0')
+			return 1
+		}
+		return -1
+	}
+	neg := int(fb >> 31)
+	p.SetByte(0, '-')
+	p = p.Add(neg)
+	c := uint64(fb&(1<<23-1) | 1<<23) // |f| = c·2^q
+	q := int(be) - 150
+	if q < 0 && q > -24 && c<<(64+q) == 0 {
+		return neg + putUint(p, c>>-q) // a whole number below 2^24 (see putFloatRest)
+	}
+	n, e := shortestDigits(c, q, c == 1<<23 && q != -149)
+	// n has 7 to 9 digits (c·2^q/10^k, with 2^23 ≤ c < 2^24 and
+	// 1 ≤ 2^q/10^k < 10), where putDigits takes 16 or 17.
+	if n < 1e8 {
+		n, e = n*1e9, e-9
+	} else {
+		n, e = n*1e8, e-8
+	}
+	a := math.Abs(float64(f))
 	return neg + putDigits(p, n, e, a >= 1e-6 && a < 1e21)
 }
 
@@ -596,11 +633,14 @@ var pow10u = [32]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 //go:generate go run pow10_gen.go
 
 // shortestDigits returns the decimal n·10^e that strconv's shortest
-// formatting writes for the normal float64 v = c·2^q (2^52 ≤ c < 2^53):
-// of the decimals that read back as v, one with the fewest significant
-// digits and, of those, the one nearest to v, or of two as near the one
-// with an even last digit. n has 16 or 17 digits, trailing zeros
-// included (putDigits drops them).
+// formatting writes for the normal float v = c·2^q, a float64 (2^52 ≤ c <
+// 2^53) or a float32 (2^23 ≤ c < 2^24): of the decimals that read back as
+// v, one with the fewest significant digits and, of those, the one
+// nearest to v, or of two as near the one with an even last digit. tight
+// is true when c is the least significand and v is not the least normal
+// float, where the floats below v are twice as dense as those above. n
+// has 16 or 17 digits for a float64, 7 to 9 for a float32, trailing
+// zeros included (putDigits drops them).
 //
 // It is R. Giulietti's Schubfach ("The Schubfach way to render doubles",
 // 2020). The decimals that read back as v are those in its rounding
@@ -617,13 +657,13 @@ var pow10u = [32]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // cbr) and 10^-k, as g·2^r from pow10Table, rounded to odd (roundOdd),
 // which the paper shows keeps every comparison with a multiple of 4
 // exact.
-func shortestDigits(c uint64, q int) (n uint64, e int) {
+func shortestDigits(c uint64, q int, tight bool) (n uint64, e int) {
 	open := c & 1 // an odd c does not own its interval's ends
 	cb := c << 2
 	cbr := cb + 2
 	var cbl uint64
 	var k int
-	if c != 1<<52 || q == -1074 {
+	if !tight {
 		cbl = cb - 2
 		k = floorLog10Pow2(q)
 	} else {
