@@ -205,8 +205,9 @@ lines:
 		// there by the rest of the line and its LF), -1 for a key
 		// unquoted into scratch or out of its quotes.
 		kat := -1
-		item := false
-		var hk uint8 // the kind of a header on the line (d.head), runNone: none
+		item := false // a list item whose object opens on the line
+		bare := false // a list item that is an inline array
+		var hk uint8  // the kind of a header on the line (d.head), runNone: none
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are runFields's; the rest have a quoted key,
@@ -221,12 +222,22 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
+			if len(rest) > 0 && rest[0] == '[' {
+				// A keyless inline array as the item: "- [N]: values"
+				// (§9.2), the rows of a list of arrays. (A keyless
+				// table is no list item; step reports it.)
+				if v, hk = d.runHeader(rest, 0); hk != runInline {
+					break
+				}
+				bare = true
+				break
+			}
 			at := end - len(rest)
 			k, v, hk = d.runField(rest, plainKeyEndAt(buf, at))
 			kat = keyAt(k, rest, at)
 			item = true
 		}
-		if k == nil {
+		if k == nil && !bare {
 			break
 		}
 		if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
@@ -259,7 +270,7 @@ lines:
 			break
 		}
 		var kw keyWord // the key's words (keyWordsOf)
-		if strict {
+		if strict && !bare {
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
 			kw = keyWordsAt(buf, k, kat)
@@ -277,6 +288,11 @@ lines:
 		d.queueRoom(4) // the most tokens a line adds but its values
 		q := d.queue
 		pos = e + 1
+		if bare {
+			f.count++
+			d.queueArray(hk, nil, depth)
+			continue
+		}
 		if item {
 			f.count++
 			q = pushToken(q, ObjectStartToken())
@@ -655,7 +671,10 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 // strict mode), or nothing after a table's header.
 func (d *Decoder) arrayValues(hk uint8, v []byte) bool {
 	if hk == runInline {
-		return len(v) != 0 && d.runCells(v, d.head.delim) && (!d.opts.strict || len(d.vals) == d.head.n)
+		// An array declared longer than a lazy chunk is left to the
+		// general path at once, rather than after runCells has typed a
+		// chunk of it.
+		return len(v) != 0 && d.head.n <= lazyChunk && d.runCells(v, d.head.delim) && (!d.opts.strict || len(d.vals) == d.head.n)
 	}
 	return len(v) == 0
 }
@@ -885,7 +904,6 @@ const (
 // in both modes. i is plainKeyEnd(text). kind is the header's kind, whose
 // length, delimiter and fields are left in d.head; runNone for no header.
 func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
-	h := &d.head
 	switch {
 	case i == 0:
 		k, v = d.runKey(text) // a quoted key, or none
@@ -897,9 +915,20 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
 	case text[i] != '[':
 		return nil, nil, runNone
 	}
+	if v, kind = d.runHeader(text, i); kind == runNone {
+		return nil, nil, runNone
+	}
+	return text[:i], v, kind
+}
+
+// runHeader reads the array header whose bracket segment starts at
+// text[i], as runField reads one after a key, and returns the text after
+// its colon and its kind (runNone when runs do not take it).
+func (d *Decoder) runHeader(text []byte, i int) (v []byte, kind uint8) {
+	h := &d.head
 	n, keyed, delim, j, ok := bracketSegment(text, i+1)
 	if !ok {
-		return nil, nil, runNone
+		return nil, runNone
 	}
 	h.kind, h.delim, h.n, h.group = runInline, delim, n, nil
 	if keyed {
@@ -908,7 +937,7 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
 	if j < len(text) && text[j] == '{' {
 		g := d.headerParser.seenAt(text, j, h.delim)
 		if g == nil || len(g.fields) == 0 {
-			return nil, nil, runNone
+			return nil, runNone
 		}
 		h.group = g
 		j += g.end - g.start
@@ -916,12 +945,12 @@ func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
 			h.kind = runTabular
 		}
 	} else if h.kind == runKeyed {
-		return nil, nil, runNone // a keyed header needs fields
+		return nil, runNone // a keyed header needs fields
 	}
 	if j >= len(text) || text[j] != ':' {
-		return nil, nil, runNone
+		return nil, runNone
 	}
-	return text[:i], text[j+1:], h.kind
+	return text[j+1:], h.kind
 }
 
 // runTable opens the table of header d.head, whose key k stands at depth,

@@ -91,11 +91,13 @@ func runDoc(rng *rand.Rand, size int) []byte {
 		b.WriteString(k + "[" + strconv.Itoa(decl) + "]:" + eol)
 		for i := 0; i < n; i++ {
 			perturb(depth + 1)
-			switch rng.Intn(6) {
+			switch rng.Intn(7) {
 			case 0:
 				b.WriteString(pad(depth+1) + "- " + value() + eol)
 			case 1:
 				b.WriteString(pad(depth+1) + "-" + eol)
+			case 2: // an inline array as the item
+				b.WriteString(pad(depth+1) + "- " + inlineArray(rng, value) + eol)
 			default:
 				object(depth+2, pad(depth+1)+"- ")
 			}
@@ -335,21 +337,28 @@ var runCases = []string{
 	"a: 1\nb: " + strings.Repeat("v", 27) + "\nc: " + strings.Repeat("v", 28) + "\nd: " + strings.Repeat("v", 29) + "\ne: 1\n", // lines of 31 to 33 bytes around a block
 	"a: 1\r\nb: " + strings.Repeat("v", 27) + "\r\nc:\r\n  d: \"x\"\r\n",                                                       // CR LF at a block's end, a quoted value
 	"a: 1\nb: x\xff" + strings.Repeat("v", 40) + "\nc: 1\n",                                                                    // ill-formed UTF-8 in the first block of a long line
-	deepFields(10),                                                                                     // indentations of 16 spaces and more
-	manyKeys("", 70, "k3"),                                                                             // a duplicate in an object of many short keys
-	manyKeys("  ", 40, "a_key_longer_than_15"),                                                         // ... a long key, in a nested object
-	"r[3:]{a,b}:\n  x: 1,2\n  # note\n  y: 3,4\n\n  z: 5,6\n",                                          // a comment and a blank line among entries
-	"r[3:]{a,b}:\n  x: 1,2\n\ty: 3,4\n   z: 5,6\n",                                                     // a tab, an odd indentation among entries
-	"r[2:]{a,b}:\r\n  x: 1,2\r\n    y: 3,4\r\n",                                                        // CRLF, a deeper entry
-	"r[2:]{a,b}:\n  x: 1,\xff\n  y: 3,4\n",                                                             // ill-formed UTF-8 in an entry
-	"r[2:]{a,b}:\n  x: 1,2\n  y: " + strings.Repeat("v", 70) + ",1\n",                                  // an entry over the smallest limit
-	"p[1:]{x,y}:\n  q: 0,0\na:\n  b:\n    r[1:]{x,y}:\n      k: 1,2\n    t[1]: z\n",                    // a keyed object (its fields seen before) and an inline array at a small depth limit
-	"r[2:]{a,b}:\n  x: 1,2\n  \"x\": 3,4\nu[1:]{a,b}:\n  \"q\\\"\": 1,\"2\"\n",                         // a duplicate quoted entry key, escapes
-	"r[2:]{a,b}:\n  x:\n  y: 3,4\ns[2:]{a,b}:\n  x: 1,2,3\n  y: 3\n",                                   // a bare entry, cells too many and too few
-	"a: 1\nt[1]: x\nt[1]{a,b}:\n  1,2\nu[0]{a,b}:\nv: 2\n",                                             // a header's key a duplicate, an empty table
-	"p[1:]{x,y}:\n  q: 0,0\nl[1]:\n  - a: 1\n    r[1:]{x,y}:\n      k: 1,2\n    t[2]: p,q\n    b: 2\n", // ... in an item
-	"a: 1\nt[2]{a,b}:\n  1,2\n  k: v\nb: 2\n",                                                          // a field among rows
-	"t[1]{a,b}:\n  1,2\nx: 1\ny: 2\nu[2]{a,b}:\n  3,4\n  5,6\nz: 1\n",                                  // a table whose fields a run has seen: its rows end the run
+	deepFields(10),                                                                                                // indentations of 16 spaces and more
+	manyKeys("", 70, "k3"),                                                                                        // a duplicate in an object of many short keys
+	manyKeys("  ", 40, "a_key_longer_than_15"),                                                                    // ... a long key, in a nested object
+	"r[3:]{a,b}:\n  x: 1,2\n  # note\n  y: 3,4\n\n  z: 5,6\n",                                                     // a comment and a blank line among entries
+	"r[3:]{a,b}:\n  x: 1,2\n\ty: 3,4\n   z: 5,6\n",                                                                // a tab, an odd indentation among entries
+	"r[2:]{a,b}:\r\n  x: 1,2\r\n    y: 3,4\r\n",                                                                   // CRLF, a deeper entry
+	"r[2:]{a,b}:\n  x: 1,\xff\n  y: 3,4\n",                                                                        // ill-formed UTF-8 in an entry
+	"r[2:]{a,b}:\n  x: 1,2\n  y: " + strings.Repeat("v", 70) + ",1\n",                                             // an entry over the smallest limit
+	"p[1:]{x,y}:\n  q: 0,0\na:\n  b:\n    r[1:]{x,y}:\n      k: 1,2\n    t[1]: z\n",                               // a keyed object (its fields seen before) and an inline array at a small depth limit
+	"r[2:]{a,b}:\n  x: 1,2\n  \"x\": 3,4\nu[1:]{a,b}:\n  \"q\\\"\": 1,\"2\"\n",                                    // a duplicate quoted entry key, escapes
+	"r[2:]{a,b}:\n  x:\n  y: 3,4\ns[2:]{a,b}:\n  x: 1,2,3\n  y: 3\n",                                              // a bare entry, cells too many and too few
+	"a: 1\nt[1]: x\nt[1]{a,b}:\n  1,2\nu[0]{a,b}:\nv: 2\n",                                                        // a header's key a duplicate, an empty table
+	"p[1:]{x,y}:\n  q: 0,0\nl[1]:\n  - a: 1\n    r[1:]{x,y}:\n      k: 1,2\n    t[2]: p,q\n    b: 2\n",            // ... in an item
+	"a: 1\nt[2]{a,b}:\n  1,2\n  k: v\nb: 2\n",                                                                     // a field among rows
+	"t[1]{a,b}:\n  1,2\nx: 1\ny: 2\nu[2]{a,b}:\n  3,4\n  5,6\nz: 1\n",                                             // a table whose fields a run has seen: its rows end the run
+	"l[4]:\n  - [2]: 1,2\n  - [3|]: a|\"b|c\"|\n  - [1]: \"\\t\"\n  - [0]:\nm: 1\n",                               // inline arrays as list items: another delimiter, quotes, an escape, none
+	"l[2]:\n  -   [2]:  1 , 2 \n  - [1]: x  \n  - [1]: y\n",                                                       // spaces around them, an item too many
+	"l[2]:\n  - [3]: 1,2\n  - [1]: 1,2\nm[1]:\n  - [1]: \"x\ny\n",                                                 // values short, too many, an open quote
+	"l[3]:\n  - a: 1\n    b: 2\n  - [1]: z\n  - [2]:\n    - [1]: 1\n    - [1]: 2\n",                               // after an item object; a list of arrays in a list
+	"l[2]:\n  - [1]{a}:\n    1\n  - [1:]{a}:\n    k: 1\n",                                                         // keyless tables are no list items
+	"a:\n  b:\n    l[1]:\n      - [1]: 1\n",                                                                       // at a small depth limit
+	"l[1]:\n  - [300]: " + strings.Repeat("1.5,", 299) + "x\nm[1]:\n  - [2]: " + strings.Repeat("7,", 300) + "\n", // longer than a lazy chunk, declared and not
 }
 
 // deepFields returns an object nested n levels deep, with a field at each

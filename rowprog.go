@@ -76,20 +76,35 @@ func (d *Decoder) rowChunk() {
 	}
 }
 
-// inlineChunk queues the next lazyChunk values of a long inline array,
-// and its ArrayEnd after the last.
+// inlineChunk queues the next lazyChunk values of an inline array the
+// general path reads (a long one, most often), and its ArrayEnd after the
+// last. It is cellToken's loop written out, into room made once.
 func (d *Decoder) inlineChunk() {
 	d.rowKept = false
 	n := len(d.cells) / 2
 	end := min(d.ci+lazyChunk, n)
+	d.queueRoom(end - d.ci + 1)
+	text := d.cellsOf
+	p, room := mem.BytesData(text), cap(text)
+	q := d.queue
 	for ; d.ci < end; d.ci++ {
-		t, err := d.cellToken(d.ci)
-		if err != nil {
-			d.stopLazy(err)
-			break
+		s, e := int(d.cells[2*d.ci]), int(d.cells[2*d.ci+1])
+		switch {
+		case s == e:
+			q = pushToken(q, emptyString())
+		case text[s] != '"':
+			q = pushToken(q, plainCell(p.Add(s), e-s, room-s))
+		default:
+			d.queue = q
+			t, err := d.primitive(text[s:e], d.cellCol+s)
+			if err != nil {
+				d.stopLazy(err)
+				return
+			}
+			q = pushToken(d.queue, t)
 		}
-		d.queue = appendToken(d.queue, t)
 	}
+	d.queue = q
 	if d.ci == n && d.inlineEnd {
 		d.inlineEnd = false
 		d.queue = appendToken(d.queue, ArrayEndToken())
