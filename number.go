@@ -364,7 +364,9 @@ func errNotNumber(k Kind) error {
 // uint64 holds 19) or where none of these gives the float exactly:
 //   - for a float64, m below 2^53 and 10^|q| at most 10^22, both exact:
 //     their quotient (q < 0) or product, which IEEE arithmetic rounds
-//     correctly (Clinger's fast path), the common case;
+//     correctly (Clinger's fast path), the common case; for a float32,
+//     the same quotient rounded again to 32 bits where float32Safe shows
+//     the second rounding gives what one would;
 //   - m·10^q with q >= 0 in a uint64: converted, which rounds once;
 //   - m/10^-q with -q <= 19: divided in integers (roundQuotient).
 //
@@ -449,17 +451,38 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 		return 0, false // digits that overflowed m, say
 	}
 	var f float64
-	if size == 64 && m < 1<<53 && uint(-q) <= 22 {
+	ok := true
+	if m < 1<<53 && uint(-q) <= 22 {
 		f = float64(m) / exactPow10[-q]
-	} else {
-		var ok bool
-		if f, ok = scaledFloat(m, q, size); !ok {
-			return 0, false
+		if size == 32 {
+			if float32Safe(f) {
+				f = float64(float32(f))
+			} else {
+				f, ok = scaledFloat(m, q, size)
+			}
 		}
+	} else {
+		f, ok = scaledFloat(m, q, size)
+	}
+	if !ok {
+		return 0, false
 	}
 	// The sign is set without a branch, for numberAt's reason: in data
 	// of both signs a branch on it is mispredicted half the time.
 	return math.Float64frombits(math.Float64bits(f) | b2u(neg)<<63), true
+}
+
+// float32Safe reports whether the float32 nearest to the float64 f,
+// itself the float64 nearest to a decimal v, is the float32 nearest to v:
+// whether the two roundings give the one rounding's result. They do
+// unless f lies exactly halfway between two float32s (then v may lie on
+// either side; a float32's midpoint is a float64, so no float64 nearer to
+// v lies between them otherwise), or f is outside the float32s' normal
+// range (a subnormal float32 has fewer bits, an overflow none).
+func float32Safe(f float64) bool {
+	const half = 1 << 28 // the 29 bits a float32 drops, at half of its last place
+	a := math.Abs(f)
+	return math.Float64bits(f)&(1<<29-1) != half && a >= 0x1p-126 && a < math.MaxFloat32
 }
 
 // exponent returns the value of an exponent's optional sign and digits
