@@ -471,7 +471,10 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 	}
 	own := false
 	if n := int(root.marshalLen.Load()); n >= ownMin {
-		e.b = make([]byte, 0, n+n/marshalSlack+rowSlack+1024)
+		// Not cleared: the encoder writes every byte before it reads it
+		// (it writes into pooled buffers that hold old text too), and the
+		// room past the document is cleared below when it is returned.
+		e.b = mem.MakeNoZero(n + n/marshalSlack + rowSlack + 1024)
 		own, e.sized = true, true
 	} else {
 		e.acquire()
@@ -486,6 +489,7 @@ func Marshal(v any, opts ...Option) ([]byte, error) {
 		switch {
 		case own && len(e.b) >= cap(e.b)/2:
 			out = e.b
+			clear(out[len(out):cap(out)]) // no bytes of other memory past the document
 		case !own && len(e.b) >= handOver && cap(e.b)-len(e.b) <= len(e.b)/8:
 			// A large document that fills its buffer (a table sized in
 			// advance): hand the buffer over rather than copy it.

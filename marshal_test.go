@@ -1192,7 +1192,8 @@ func TestMarshalMapsAlike(t *testing.T) {
 // written into a slice sized after the last (Encoder.marshalLen), which
 // may be too short (it grows) or much too long (the document is copied
 // out). Each result is the text Encode writes, and holds no more than
-// twice its length.
+// twice its length; its room past the text is zeros (the slice is made
+// without being cleared, and cleared there when returned).
 func TestMarshalSizedResult(t *testing.T) {
 	type row struct {
 		ID   int    `json:"id"`
@@ -1225,6 +1226,9 @@ func TestMarshalSizedResult(t *testing.T) {
 		}
 		if len(got) >= ownMin && cap(got) > 2*len(got) {
 			t.Errorf("%d rows: result of %d bytes holds %d", n, len(got), cap(got))
+		}
+		if i := bytes.IndexFunc(got[len(got):cap(got)], func(r rune) bool { return r != 0 }); i >= 0 {
+			t.Errorf("%d rows: the result's room holds a byte that is not 0, %d bytes past its text", n, i)
 		}
 	}
 	// A large table, for which valueRows would make room (reserve), of
