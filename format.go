@@ -497,7 +497,10 @@ func putFloatRest(p mem.Ptr, f float64) int {
 		}
 	}
 	n, e := shortestDigits(c, q, c == 1<<52 && q != -1074)
-	return neg + putDigits(p, n, e, a >= 1e-6 && a < 1e21)
+	// h and top from n each, rather than top from h: two short chains
+	// of multiplications in place of one long one.
+	h, top := n/1e8, n/1e16
+	return neg + putDigits(p, top, digits8(h-top*1e8), digits8(n-h*1e8), e, a >= 1e-6 && a < 1e21)
 }
 
 // putFloat32 is putFloatRest for a float32, and the whole of appendFloat's
@@ -525,14 +528,14 @@ func putFloat32(p mem.Ptr, f float32) int {
 	}
 	n, e := shortestDigits(c, q, c == 1<<23 && q != -149)
 	// n has 7 to 9 digits (c·2^q/10^k, with 2^23 ≤ c < 2^24 and
-	// 1 ≤ 2^q/10^k < 10), where putDigits takes 16 or 17.
-	if n < 1e8 {
-		n, e = n*1e9, e-9
-	} else {
-		n, e = n*1e8, e-8
+	// 1 ≤ 2^q/10^k < 10): made 9, they are the first 9 of the 17 that
+	// putDigits takes, n·10^8, whose last 8 are zeros.
+	for n < 1e8 {
+		n, e = n*10, e-1
 	}
+	top := n / 1e8
 	a := math.Abs(float64(f))
-	return neg + putDigits(p, n, e, a >= 1e-6 && a < 1e21)
+	return neg + putDigits(p, top, digits8(n-top*1e8), 0, e-8, a >= 1e-6 && a < 1e21)
 }
 
 // putFloatScaled writes a, for 10^7 ≤ a < 10^15, at p (numRoom-1 bytes of
@@ -725,23 +728,18 @@ func floorLog10ThreeQuartersPow2(q int) int { return (q*661971961083 - 274743187
 // floorLog2Pow10 is floor(e·log2(10)), for |e| ≤ 400.
 func floorLog2Pow10(e int) int { return e * 913124641741 >> 38 }
 
-// putDigits writes n·10^e (10^15 ≤ n < 10^17, trailing zeros allowed)
-// at p, which has numRoom-1 bytes of room, and returns its length: as a
-// plain decimal if plain (then 10^-7 ≤ n·10^e < 10^21), else as d.ddde±x
-// with the exponent's digits alone.
+// putDigits writes n·10^e at p, which has numRoom-1 bytes of room, and
+// returns its length: as a plain decimal if plain (then 10^-7 ≤ n·10^e <
+// 10^21), else as d.ddde±x with the exponent's digits alone. n (10^15 ≤ n
+// < 10^17, trailing zeros allowed) is given as top, its 17th digit from
+// the right (0 if it has 16), and w1 and w2, the digits8 of its next 8
+// digits and of its last 8, whose high zero bytes count n's trailing
+// zeros.
 //
-// The 16 or 17 digits of n are made as a digit and two words of 8
-// (digits8), whose high zero bytes count n's trailing zeros, and are put
-// together in registers as the text of the three words d0, d1, d2; the
-// text with a point after the first i digits is made from them by shifts,
-// so that nothing written is read back.
-func putDigits(p mem.Ptr, n uint64, e int, plain bool) int {
-	// h and top from n each, rather than top from h: two short chains
-	// of multiplications in place of one long one.
-	h := n / 1e8
-	top := n / 1e16 // the 17th digit from the right, if any
-	w2 := digits8(n - h*1e8)
-	w1 := digits8(h - top*1e8)
+// They are put together in registers as the text of the three words d0,
+// d1, d2; the text with a point after the first i digits is made from
+// them by shifts, so that nothing written is read back.
+func putDigits(p mem.Ptr, top, w1, w2 uint64, e int, plain bool) int {
 	// The digits without the trailing zeros, the high zero bytes of the
 	// words (w1 is 0 only when n is a digit and 16 zeros).
 	sig := -(bits.LeadingZeros64(w2) >> 3)
