@@ -16,17 +16,17 @@ import (
 // The decoder's fast paths held to its general path on the documents of
 // the benchmark matrix: international text, digit-leading strings, sparse
 // pipe tables, escaped free text, numbers of every form, nested records,
-// configuration trees. testdata/matrix holds a small copy of each dataset,
+// long embeddings, lists of arrays, configuration trees. testdata/matrix holds a small copy of each dataset,
 // which the bench module's TestMatrixTestdata keeps equal to what its
 // generators make.
 
 // matrixDocs returns the matrix's documents by dataset name, failing when
-// the directory does not hold all thirteen.
+// the directory does not hold all fifteen.
 func matrixDocs(t *testing.T) map[string][]byte {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("testdata", "matrix", "*.toon"))
-	if err != nil || len(files) != 13 {
-		t.Fatalf("testdata/matrix holds %d documents, want 13 (%v)", len(files), err)
+	if err != nil || len(files) != 15 {
+		t.Fatalf("testdata/matrix holds %d documents, want 15 (%v)", len(files), err)
 	}
 	docs := make(map[string][]byte)
 	for _, f := range files {

@@ -64,7 +64,7 @@ type Dataset struct {
 // with a nested field group, then the nested documents.
 var Names = []string{
 	"analytics", "repos", "kb", "intl", "codes", "store", "tickets", "metrics", "edges",
-	"diagnostics", "orders", "vectors", "config",
+	"diagnostics", "orders", "vectors", "embeddings", "geo", "config",
 }
 
 // Generate builds the named dataset. scale multiplies its default size
@@ -102,6 +102,10 @@ func Generate(name string, scale float64) (*Dataset, error) {
 		d = orders(n(4000))
 	case "vectors":
 		d = vectors(n(2000))
+	case "embeddings":
+		d = embeddings(n(400))
+	case "geo":
+		d = geo(n(4000))
 	case "config":
 		d = config(n(400))
 	default:

@@ -285,6 +285,8 @@ func checkLayout(t *testing.T, d *Dataset) {
 		"diagnostics": "{code,message,range{end{character,line},start{character,line}},severity,source,uri}:",
 		"orders":      "orders[",
 		"vectors":     "chunks[",
+		"embeddings":  "items[",
+		"geo":         "features[",
 		"config":      "services:",
 	}[d.Name]
 	if layout == "" || !strings.Contains(first, layout) {
@@ -348,6 +350,10 @@ func checkLayout(t *testing.T, d *Dataset) {
 		}
 	case "vectors":
 		want(strings.Contains(text, "- embedding[64]: ") && strings.Contains(text, "\n    score: 0."), "embeddings and scores")
+	case "embeddings":
+		want(strings.Contains(text, "- embedding[1536]: "), "embeddings of 1536 floats")
+	case "geo":
+		want(strings.Contains(text, "\n        - [2]: "), "points that are list items")
 	case "config":
 		want(strings.Contains(text, "\n              "), "eight levels of nesting")
 	}

@@ -13,8 +13,8 @@ import (
 var update = flag.Bool("update", false, "rewrite ../testdata/matrix from the generators")
 
 // matrixDataScale is the scale of the documents in ../testdata/matrix:
-// about 160 KB for all thirteen, from 3.7 KB (config, two services) to 17
-// KB each.
+// about 220 KB for all fifteen, from 3.7 KB (config, two services) to 40
+// KB (embeddings, two passages).
 const matrixDataScale = 0.005
 
 // TestMatrixTestdata checks that the root package's copies of the

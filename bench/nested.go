@@ -243,6 +243,112 @@ func vectors(n int) *Dataset {
 		kit: recordKit[VectorsDoc, Chunk]{list: func(d *VectorsDoc) []Chunk { return d.Chunks }}}
 }
 
+// EmbeddingsDoc is the embeddings dataset: passages with their embeddings
+// as an embedding API returns them.
+type EmbeddingsDoc struct {
+	Items []Embedding `json:"items"`
+}
+
+// Embedding is one passage and its embedding.
+type Embedding struct {
+	Embedding []float32 `json:"embedding"`
+	ID        string    `json:"id"`
+	Model     string    `json:"model"`
+	Source    string    `json:"source"`
+	Text      string    `json:"text"`
+	Tokens    int       `json:"tokens"`
+}
+
+// embeddings is what a pipeline that embeds passages keeps: each passage
+// with its embedding of 1536 float32s of unit length (the size of common
+// embedding models; float32, as embedding APIs and vector stores hold
+// them, so each is written in its shortest float32 text, up to 9
+// digits), the model, the token count and the source. Each embedding is
+// an inline array longer than the decoder queues at once.
+func embeddings(n int) *Dataset {
+	g := newGen(11)
+	models := []string{"text-embedding-3-small", "embed-multilingual-v3", "nomic-embed-text-v1.5"}
+	list := make([]Embedding, n)
+	for i := range list {
+		e := make([]float32, 1536)
+		norm := 0.0
+		x := make([]float64, len(e))
+		for j := range x {
+			x[j] = g.r.NormFloat64()
+			norm += x[j] * x[j]
+		}
+		norm = math.Sqrt(norm)
+		for j := range e {
+			e[j] = float32(x[j] / norm)
+		}
+		text := g.sentence(20 + g.r.Intn(60))
+		list[i] = Embedding{Embedding: e, ID: fmt.Sprintf("p-%06d", 100000+i), Model: g.pick(models),
+			Source: "kb/" + g.pick(words) + "-" + g.pick(words) + ".md", Text: text, Tokens: len(text) / 4}
+	}
+	return &Dataset{Name: "embeddings", About: "passages with 1536-float32 embeddings, each an inline array longer than the decoder queues at once",
+		Key: "items", Typed: &EmbeddingsDoc{list},
+		kit: recordKit[EmbeddingsDoc, Embedding]{list: func(d *EmbeddingsDoc) []Embedding { return d.Items }}}
+}
+
+// GeoDoc is the geo dataset: the features of a GeoJSON feature
+// collection (without its "type" member: the records are the root's one
+// array, as in the other datasets).
+type GeoDoc struct {
+	Features []Feature `json:"features"`
+}
+
+// Feature is a GeoJSON feature whose geometry is a line.
+type Feature struct {
+	Geometry struct {
+		Coordinates [][]float64 `json:"coordinates"`
+		Type        string      `json:"type"`
+	} `json:"geometry"`
+	ID         string `json:"id"`
+	Properties struct {
+		Kind     string  `json:"kind"`
+		Lanes    int     `json:"lanes"`
+		MaxSpeed int     `json:"maxspeed"`
+		Name     string  `json:"name"`
+		Oneway   bool    `json:"oneway"`
+		Surface  string  `json:"surface"`
+		Width    float64 `json:"width"`
+	} `json:"properties"`
+	Type string `json:"type"`
+}
+
+// geo is a GeoJSON export of streets: features with a properties object
+// and a line of 2 to 40 points, each a [longitude, latitude] pair with 6
+// or 7 decimals. In TOON each point is a list item that is an inline
+// array ("- [2]: 13.404954,52.520008"), the shape of any array of arrays
+// (coordinates, matrices, series of pairs).
+func geo(n int) *Dataset {
+	g := newGen(13)
+	kinds := []string{"residential", "primary", "secondary", "footway", "cycleway", "service"}
+	surfaces := []string{"asphalt", "paving_stones", "gravel", "concrete", "sett"}
+	list := make([]Feature, n)
+	for i := range list {
+		f := &list[i]
+		f.Type, f.ID = "Feature", fmt.Sprintf("way/%d", 20000000+g.r.Intn(900000000))
+		f.Geometry.Type = "LineString"
+		lon, lat := -10+40*g.r.Float64(), 36+24*g.r.Float64()
+		pts := make([][]float64, 2+g.r.Intn(39))
+		for j := range pts {
+			lon += (g.r.Float64() - 0.5) / 500
+			lat += (g.r.Float64() - 0.5) / 800
+			pts[j] = []float64{math.Round(lon*1e6) / 1e6, math.Round(lat*1e7) / 1e7}
+		}
+		f.Geometry.Coordinates = pts
+		p := &f.Properties
+		p.Kind, p.Surface = g.pick(kinds), g.pick(surfaces)
+		p.Name = g.pick(last) + " " + []string{"Street", "Road", "Lane", "Avenue", "Weg", "Straße"}[g.r.Intn(6)]
+		p.Lanes, p.MaxSpeed, p.Oneway = 1+g.r.Intn(4), 10*(2+g.r.Intn(10)), g.chance(30)
+		p.Width = float64(20+g.r.Intn(200)) / 10
+	}
+	return &Dataset{Name: "geo", About: "GeoJSON streets: features with properties and lines of [lon, lat] points, each point a list item that is an inline array",
+		Key: "features", Typed: &GeoDoc{Features: list},
+		kit: recordKit[GeoDoc, Feature]{list: func(d *GeoDoc) []Feature { return d.Features }}}
+}
+
 // ConfigDoc is the config dataset: services by name.
 type ConfigDoc struct {
 	Services map[string]Service `json:"services"`
