@@ -161,6 +161,11 @@ lines:
 			if pos, num = d.runEntries(buf, pos, num); pos != p {
 				continue
 			}
+		} else if f.kind == fList {
+			p := pos
+			if pos, num = d.runItems(buf, pos, num); pos != p {
+				continue
+			}
 		}
 		if e < 0 {
 			i := pos
@@ -762,6 +767,112 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 	}
 	return pos, num
 }
+
+// runItems takes from pos on the items of the list at the top of the
+// stack that are inline arrays ("- [N]: values", the rows of a list of
+// arrays: coordinates, series, matrices), in a loop of its own as
+// runEntries takes the entries of a keyed object: lines at the items'
+// indentation, a hyphen and one space, a header runHeader reads (an
+// inline array's) and values runCells takes. It returns at the first line
+// it does not take, which runLines takes or stops at (runLines also takes
+// such an item with other spaces after its hyphen).
+func (d *Decoder) runItems(buf []byte, pos, num int) (int, int) {
+	top := len(d.stack) - 1
+	f := &d.stack[top]
+	strict := d.opts.strict
+	sp := f.depth * d.lr.indent // the items' indentation
+	if top+2 > d.opts.maxDepth {
+		return pos, num // the array's level is past the limit: step reports it
+	}
+	// The line's text up to its values, when it is that of the item taken
+	// before (most lists of arrays repeat it: "    - [2]: "), is not read
+	// again: d.head holds its header. pre holds its first 24 bytes, of
+	// which the first plen (0: none) are that text.
+	var pre [3]uint64
+	plen := 0
+	bp := mem.BytesData(buf)
+	for (!strict || f.count < f.n) && len(d.queue) < runTokens {
+		at := pos + sp
+		var v []byte
+		var e int
+		var ascii bool
+		if plen != 0 && pos+24 <= len(buf) && samePrefix(bp.Add(pos), &pre, plen) {
+			if e, ascii = lineEnd(buf, pos+plen, 0, true); e < 0 || e-pos > d.lr.maxLine {
+				break
+			}
+			end := e
+			if buf[end-1] == '\r' {
+				end--
+			}
+			if !ascii && strict && !validUTF8(buf[pos+plen:end]) {
+				break
+			}
+			if v = buf[pos+plen : end]; len(v) > 0 && v[len(v)-1] == ' ' {
+				v = trimSpaces(v)
+			}
+		} else {
+			if at+3 > len(buf) || leadingSpaces(buf[pos:at]) != sp || buf[at] != '-' || buf[at+1] != ' ' || buf[at+2] != '[' {
+				break
+			}
+			if e, ascii = lineEnd(buf, at, 0, true); e < 0 || e-pos > d.lr.maxLine {
+				break
+			}
+			end := e
+			if buf[end-1] == '\r' {
+				end--
+			}
+			text := buf[at+2 : end] // its capacity reaches buf's (runCells)
+			if !ascii && strict && !validUTF8(text) {
+				break
+			}
+			var hk uint8
+			if v, hk = d.runHeader(text, 0); hk != runInline {
+				break
+			}
+			if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
+				v = trimSpaces(v)
+			}
+			// The text before the values, for the next item.
+			plen = 0
+			// (v's offset in buf is its capacity short of buf's.)
+			if k := cap(buf) - cap(v) - pos; len(v) > 0 && k <= 24 && pos+24 <= len(buf) {
+				plen = k
+				pre = [3]uint64{bp.Load64(pos), bp.Load64(pos + 8), bp.Load64(pos + 16)}
+			}
+		}
+		if !d.arrayValues(runInline, v) {
+			break // runLines stops there, and step reports the error
+		}
+		num++
+		if !d.addMark(top, pos, num) {
+			d.runTake(top, pos, num)
+		}
+		f.fresh = false
+		f.count++
+		pos = e + 1
+		d.queueArray(runInline, nil, f.depth)
+	}
+	return pos, num
+}
+
+// samePrefix reports whether the first n bytes (1 ≤ n ≤ 24) at p, which
+// has 24 readable, are those of pre.
+func samePrefix(p mem.Ptr, pre *[3]uint64, n int) bool {
+	m := &prefixMasks[n-1]
+	return (p.Load64(0)^pre[0])&m[0]|(p.Load64(8)^pre[1])&m[1]|(p.Load64(16)^pre[2])&m[2] == 0
+}
+
+// prefixMasks[n-1] keeps the first n bytes of three words.
+var prefixMasks = func() (t [24][3]uint64) {
+	for n := 1; n <= 24; n++ {
+		for w := 0; w < 3; w++ {
+			if k := min(max(n-8*w, 0), 8); k > 0 {
+				t[n-1][w] = ^uint64(0) >> (64 - 8*uint(k))
+			}
+		}
+	}
+	return t
+}()
 
 // runTake records a line that a run takes, at start in the buffer and
 // numbered num, whose scope is d.stack[top]: it marks the line, and ends

@@ -359,6 +359,13 @@ var runCases = []string{
 	"l[2]:\n  - [1]{a}:\n    1\n  - [1:]{a}:\n    k: 1\n",                                                         // keyless tables are no list items
 	"a:\n  b:\n    l[1]:\n      - [1]: 1\n",                                                                       // at a small depth limit
 	"l[1]:\n  - [300]: " + strings.Repeat("1.5,", 299) + "x\nm[1]:\n  - [2]: " + strings.Repeat("7,", 300) + "\n", // longer than a lazy chunk, declared and not
+	// Items whose text before the values repeats (runItems reads it once):
+	// spaces after the colon and after the values, another header, CR LF,
+	// a quoted value, a deeper line, a text longer than 24 bytes before them.
+	"l[6]:\n  - [2]:  1,2  \n  - [2]:  1,2  \n  - [2]:  1,3\n  - [3]: 1,2,3\n  - [3]: 4,5,6\n  - [3]: 4,5\n",
+	"l[4]:\r\n  - [2]: 1,2\r\n  - [2]: \"a\",2\r\n  - [2]: 1,2\r\n    - [2]: 1,2\r\n",
+	"a:\n  b:\n    c:\n      d:\n        l[3]:\n          - [2|]: 1|2\n          - [2|]: 3|4\n          - [2|]: 5|6\nz: 1\n",
+	"l[3]:\n  - [1]: x\n  - [1]: x\n  - [1]:\n  - [1]: y\n",
 }
 
 // deepFields returns an object nested n levels deep, with a field at each
