@@ -210,9 +210,8 @@ lines:
 		// there by the rest of the line and its LF), -1 for a key
 		// unquoted into scratch or out of its quotes.
 		kat := -1
-		item := false // a list item whose object opens on the line
-		bare := false // a list item that is an inline array
-		var hk uint8  // the kind of a header on the line (d.head), runNone: none
+		item := false
+		var hk uint8 // the kind of a header on the line (d.head), runNone: none
 		switch f.kind {
 		case fObject, fItem:
 			// Most field lines are runFields's; the rest have a quoted key,
@@ -227,22 +226,12 @@ lines:
 			for len(rest) > 0 && rest[0] == ' ' {
 				rest = rest[1:]
 			}
-			if len(rest) > 0 && rest[0] == '[' {
-				// A keyless inline array as the item: "- [N]: values"
-				// (§9.2), the rows of a list of arrays. (A keyless
-				// table is no list item; step reports it.)
-				if v, hk = d.runHeader(rest, 0); hk != runInline {
-					break
-				}
-				bare = true
-				break
-			}
 			at := end - len(rest)
 			k, v, hk = d.runField(rest, plainKeyEndAt(buf, at))
 			kat = keyAt(k, rest, at)
 			item = true
 		}
-		if k == nil && !bare {
+		if k == nil {
 			break
 		}
 		if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
@@ -275,7 +264,7 @@ lines:
 			break
 		}
 		var kw keyWord // the key's words (keyWordsOf)
-		if strict && !bare {
+		if strict {
 			// A key read from the line is followed in the buffer by the
 			// rest of the line and its LF: its words are read from there.
 			kw = keyWordsAt(buf, k, kat)
@@ -293,11 +282,6 @@ lines:
 		d.queueRoom(4) // the most tokens a line adds but its values
 		q := d.queue
 		pos = e + 1
-		if bare {
-			f.count++
-			d.queueArray(hk, nil, depth)
-			continue
-		}
 		if item {
 			f.count++
 			q = pushToken(q, ObjectStartToken())
@@ -774,8 +758,8 @@ func (d *Decoder) runEntries(buf []byte, pos, num int) (int, int) {
 // runEntries takes the entries of a keyed object: lines at the items'
 // indentation, a hyphen and one space, a header runHeader reads (an
 // inline array's) and values runCells takes. It returns at the first line
-// it does not take, which runLines takes or stops at (runLines also takes
-// such an item with other spaces after its hyphen).
+// it does not take, which runLines takes or stops at (an item with more
+// spaces after its hyphen is left to step).
 func (d *Decoder) runItems(buf []byte, pos, num int) (int, int) {
 	top := len(d.stack) - 1
 	f := &d.stack[top]
@@ -793,52 +777,47 @@ func (d *Decoder) runItems(buf []byte, pos, num int) (int, int) {
 	bp := mem.BytesData(buf)
 	for (!strict || f.count < f.n) && len(d.queue) < runTokens {
 		at := pos + sp
+		same := plen != 0 && pos+24 <= len(buf) && samePrefix(bp.Add(pos), &pre, plen)
+		if !same && (at+3 > len(buf) || leadingSpaces(buf[pos:at]) != sp || buf[at] != '-' || buf[at+1] != ' ' || buf[at+2] != '[') {
+			break
+		}
+		// The line's end, looked for after the text before the values
+		// when that is known.
+		from := at + 2
+		if same {
+			from = pos + plen
+		}
+		e, ascii := lineEnd(buf, from, 0, true)
+		if e < 0 || e-pos > d.lr.maxLine {
+			break
+		}
+		end := e
+		if buf[end-1] == '\r' {
+			end--
+		}
+		text := buf[from:end] // its capacity reaches buf's (runCells)
+		if !ascii && strict && !validUTF8(text) {
+			break
+		}
 		var v []byte
-		var e int
-		var ascii bool
-		if plen != 0 && pos+24 <= len(buf) && samePrefix(bp.Add(pos), &pre, plen) {
-			if e, ascii = lineEnd(buf, pos+plen, 0, true); e < 0 || e-pos > d.lr.maxLine {
-				break
-			}
-			end := e
-			if buf[end-1] == '\r' {
-				end--
-			}
-			if !ascii && strict && !validUTF8(buf[pos+plen:end]) {
-				break
-			}
-			if v = buf[pos+plen : end]; len(v) > 0 && v[len(v)-1] == ' ' {
-				v = trimSpaces(v)
-			}
+		if same {
+			v = text
 		} else {
-			if at+3 > len(buf) || leadingSpaces(buf[pos:at]) != sp || buf[at] != '-' || buf[at+1] != ' ' || buf[at+2] != '[' {
-				break
-			}
-			if e, ascii = lineEnd(buf, at, 0, true); e < 0 || e-pos > d.lr.maxLine {
-				break
-			}
-			end := e
-			if buf[end-1] == '\r' {
-				end--
-			}
-			text := buf[at+2 : end] // its capacity reaches buf's (runCells)
-			if !ascii && strict && !validUTF8(text) {
-				break
-			}
 			var hk uint8
 			if v, hk = d.runHeader(text, 0); hk != runInline {
 				break
 			}
-			if n := len(v); n > 0 && (v[0] == ' ' || v[n-1] == ' ') {
-				v = trimSpaces(v)
-			}
-			// The text before the values, for the next item.
+			v = trimSpaces(v)
+			// The text before the values, for the next item (v's
+			// offset in buf is its capacity short of buf's).
 			plen = 0
-			// (v's offset in buf is its capacity short of buf's.)
 			if k := cap(buf) - cap(v) - pos; len(v) > 0 && k <= 24 && pos+24 <= len(buf) {
 				plen = k
 				pre = [3]uint64{bp.Load64(pos), bp.Load64(pos + 8), bp.Load64(pos + 16)}
 			}
+		}
+		if n := len(v); n > 0 && v[n-1] == ' ' {
+			v = trimSpaces(v)
 		}
 		if !d.arrayValues(runInline, v) {
 			break // runLines stops there, and step reports the error
