@@ -496,7 +496,7 @@ func putFloatRest(p mem.Ptr, f float64) int {
 			return neg + n
 		}
 	}
-	n, e := shortestDigits(c, q, c == 1<<52 && q != -1074)
+	n, e := shortestDigits(c, q, c == 1<<52 && q != -1074, false)
 	// h and top from n each, rather than top from h: two short chains
 	// of multiplications in place of one long one.
 	h, top := n/1e8, n/1e16
@@ -526,7 +526,7 @@ func putFloat32(p mem.Ptr, f float32) int {
 	if q < 0 && q > -24 && c<<(64+q) == 0 {
 		return neg + putUint(p, c>>-q) // a whole number below 2^24 (see putFloatRest)
 	}
-	n, e := shortestDigits(c, q, c == 1<<23 && q != -149)
+	n, e := shortestDigits(c, q, c == 1<<23 && q != -149, true)
 	// n has 7 to 9 digits (c·2^q/10^k, with 2^23 ≤ c < 2^24 and
 	// 1 ≤ 2^q/10^k < 10): made 9, they are the first 9 of the 17 that
 	// putDigits takes, n·10^8, whose last 8 are zeros.
@@ -641,9 +641,9 @@ var pow10u = [32]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // v, one with the fewest significant digits and, of those, the one
 // nearest to v, or of two as near the one with an even last digit. tight
 // is true when c is the least significand and v is not the least normal
-// float, where the floats below v are twice as dense as those above. n
-// has 16 or 17 digits for a float64, 7 to 9 for a float32, trailing
-// zeros included (putDigits drops them).
+// float, where the floats below v are twice as dense as those above; f32
+// is true for a float32. n has 16 or 17 digits for a float64, 7 to 9 for
+// a float32, trailing zeros included (putDigits drops them).
 //
 // It is R. Giulietti's Schubfach ("The Schubfach way to render doubles",
 // 2020). The decimals that read back as v are those in its rounding
@@ -660,7 +660,7 @@ var pow10u = [32]uint64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // cbr) and 10^-k, as g·2^r from pow10Table, rounded to odd (roundOdd),
 // which the paper shows keeps every comparison with a multiple of 4
 // exact.
-func shortestDigits(c uint64, q int, tight bool) (n uint64, e int) {
+func shortestDigits(c uint64, q int, tight, f32 bool) (n uint64, e int) {
 	open := c & 1 // an odd c does not own its interval's ends
 	cb := c << 2
 	cbr := cb + 2
@@ -673,11 +673,19 @@ func shortestDigits(c uint64, q int, tight bool) (n uint64, e int) {
 		cbl = cb - 1
 		k = floorLog10ThreeQuartersPow2(q)
 	}
-	h := q + floorLog2Pow10(-k) + 2 // 2 to 5
-	g := &pow10Table[k-pow10Min]
-	vb := roundOdd(g, cb<<h)
-	vbl := roundOdd(g, cbl<<h)
-	vbr := roundOdd(g, cbr<<h)
+	var vb, vbl, vbr uint64
+	if f32 {
+		// A float32's products need fewer bits: as the paper does for
+		// floats, g is the table's upper 63 bits plus one, and each
+		// product one 64-bit multiplication (roundOdd32).
+		h := q + floorLog2Pow10(-k) + 33 // 33 to 36
+		g := pow10Table[k-pow10Min][0] + 1
+		vb, vbl, vbr = roundOdd32(g, cb<<h), roundOdd32(g, cbl<<h), roundOdd32(g, cbr<<h)
+	} else {
+		h := q + floorLog2Pow10(-k) + 2 // 2 to 5
+		g := &pow10Table[k-pow10Min]
+		vb, vbl, vbr = roundOdd(g, cb<<h), roundOdd(g, cbl<<h), roundOdd(g, cbr<<h)
+	}
 
 	s := vb >> 2
 	lo := s / 10 * 10 // the multiples of 10^(k+1) on either side
@@ -717,6 +725,14 @@ func roundOdd(g *[2]uint64, cp uint64) uint64 {
 	z := y0>>1 + x1 // g·cp/2^64, less what is left out
 	rest := z << 1  // its bits below 2^63, shifted up
 	return y1 + z>>63 | (rest|-rest)>>63
+}
+
+// roundOdd32 returns g·cp/2^95 rounded to odd, for a float32's products:
+// the high 64 bits of the product over 2^31, with the lowest bit set if
+// any of the 32 bits below them is.
+func roundOdd32(g, cp uint64) uint64 {
+	x1, _ := bits.Mul64(g, cp)
+	return x1>>31 | (x1&(1<<32-1)+(1<<32-1))>>32
 }
 
 // floorLog10Pow2 is floor(q·log10(2)), for |q| ≤ 1650 (TestFloorLogs).

@@ -1202,6 +1202,52 @@ func TestAppendFloat32(t *testing.T) {
 	}
 }
 
+// TestShortestDigits32 holds shortestDigits for a float32, whose products
+// are one multiplication of the table's upper bits, to shortestDigits for
+// a float64, which keeps all of them, on normal float32s: every one in the long form, and in the
+// short form a million random ones and the least and greatest
+// significands at every exponent. (The two would part where the shorter
+// products lost a comparison with a multiple of 4.)
+func TestShortestDigits32(t *testing.T) {
+	var bad atomic.Int64
+	check := func(u uint32) {
+		c := uint64(u&(1<<23-1) | 1<<23)
+		q := int(u>>23) - 150
+		tight := c == 1<<23 && q != -149
+		n, e := shortestDigits(c, q, tight, true)
+		wn, we := shortestDigits(c, q, tight, false)
+		if (n != wn || e != we) && bad.Add(1) <= 10 {
+			t.Errorf("float32 %v (bits %#x): as a float32 %d·10^%d, as a float64 %d·10^%d", math.Float32frombits(u), u, n, e, wn, we)
+		}
+	}
+	const first, last = 1 << 23, 0xff<<23 - 1 // the normal floats' bits
+	if longtest.On() {
+		var wg sync.WaitGroup
+		cpus := uint32(runtime.GOMAXPROCS(0))
+		for w := uint32(0); w < cpus; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for u := first + w; u <= last; u += cpus {
+					check(u)
+				}
+			}()
+		}
+		wg.Wait()
+		return
+	}
+	for b := uint32(1); b < 0xff; b++ {
+		for d := uint32(0); d < 4; d++ {
+			check(b<<23 + d)
+			check(b<<23 + 1<<23 - 1 - d)
+		}
+	}
+	r := rand.New(rand.NewSource(23))
+	for i := 0; i < 1000000; i++ {
+		check(first + r.Uint32()%(last-first+1))
+	}
+}
+
 // tieToEven reports whether got and want are plain decimals of the same
 // length and as near to the float f, both read back as f's float32, and
 // got's last digit is even: want broke a tie the other way.
