@@ -1625,8 +1625,11 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 // the vectors of an embedding, take a loop of their own (appendFloats).
 func (e *Encoder) appendElems(b []byte, ep *encPlan, base mem.Ptr, n int) ([]byte, error) {
 	delim, mask := byte(e.delim), e.docMask
-	if ep.kind == ekFloat64 {
-		return appendFloats(b, mem.SliceAt[float64](base, n), delim), nil
+	switch ep.kind {
+	case ekFloat64:
+		return appendFloats(b, mem.SliceAt[float64](base, n), 64, delim), nil
+	case ekFloat32:
+		return appendFloats(b, mem.SliceAt[float32](base, n), 32, delim), nil
 	}
 	for i := 0; i < n; i++ {
 		if i > 0 {
@@ -1646,15 +1649,16 @@ func (e *Encoder) appendElems(b []byte, ep *encPlan, base mem.Ptr, n int) ([]byt
 	return b, nil
 }
 
-// appendFloats appends the texts of fs separated by delim: appendElems for
-// the elements of a []float64 (an embedding, a series of measures), with
-// no dispatch on the element's kind.
-func appendFloats(b []byte, fs []float64, delim byte) []byte {
+// appendFloats appends the texts of fs, floats of the given bits,
+// separated by delim: appendElems for the elements of a []float64 or a
+// []float32 (an embedding, a series of measures), with no dispatch on the
+// element's kind.
+func appendFloats[F float32 | float64](b []byte, fs []F, bits int, delim byte) []byte {
 	for i, f := range fs {
 		if i > 0 {
 			b = append(b, delim)
 		}
-		b = appendFloat(b, f, 64)
+		b = appendFloat(b, float64(f), bits)
 	}
 	return b
 }

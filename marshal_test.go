@@ -213,6 +213,8 @@ func shapeValues() map[string]any {
 		"float32":        float32(1.1),
 		"float64s":       []float64{0.1, -2.5e-7, 1e21, 3, math.Copysign(0, -1), -0.02998925931751728, 123456.789},
 		"float64s-field": struct{ E []float64 }{E: []float64{1.5, -1e-7}},
+		"float32s":       []float32{0.1, -2.5e-7, 1e21, 3, float32(math.Copysign(0, -1)), -0.029989259, 123456.79, math.MaxFloat32, math.SmallestNonzeroFloat32, 16777216},
+		"float32s-named": struct{ E []mFloat32 }{E: []mFloat32{1.5, -1e-7, 0.33333334}},
 		"nan":            math.NaN(),
 		"time":           a.When,
 		"bytes":          a.Raw,
@@ -337,6 +339,9 @@ func (m mStringer) String() string { return "m" }
 type mOnePtr struct {
 	P *uint8 `json:"p"`
 }
+
+// mFloat32 is a float32 kind of another name.
+type mFloat32 float32
 
 // mKey is a map key encoded through encoding.TextMarshaler.
 type mKey struct{ a, b string }
