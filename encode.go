@@ -1602,6 +1602,10 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	}
 	e.setB(e.appendHeader(e.b, n, false))
 	e.setB(append(e.b, ':'))
+	if (ep.kind == ekSlice || ep.kind == ekArray) && ep.elem.shape == shapePrim &&
+		e.level+1 <= min(e.opts.maxDepth, cycleDepth) {
+		return e.writeInlineItems(ep, base, n, child)
+	}
 	for i := 0; i < n; i++ {
 		pl, p, err := e.resolve(ep, base.Offset(uintptr(i)*ep.size))
 		if err != nil {
@@ -1617,11 +1621,52 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 	return nil
 }
 
+// writeInlineItems is writeElems's list of n items for items that are
+// arrays of primitives, slices or Go arrays of plan ep at base (the points
+// of a line, the rows of a matrix): each is written as writeItem writes it,
+// "- [N]: values" at depth d, in a loop that neither resolves nor
+// dispatches per item. A nil or empty slice is written by writeItem. The caller
+// has checked that an item's level is within the depth limit and below
+// the depth from which writeArray tracks cycles.
+func (e *Encoder) writeInlineItems(ep *encPlan, base mem.Ptr, n, d int) error {
+	for i := 0; i < n; i++ {
+		p := base.Offset(uintptr(i) * ep.size)
+		data, m := p, ep.alen
+		if ep.kind == ekSlice {
+			h := mem.As[mem.SliceHeader](p)
+			data, m = h.Data, h.Len
+			if data.IsNil() || m == 0 {
+				pl, q, err := e.resolve(ep, p)
+				if err == nil {
+					err = e.writeItem(pl, q, d)
+				}
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		e.itemLead(d)
+		b := append(e.appendHeader(e.b, m, false), ':', ' ')
+		e.level++ // the item's level, as writeArray enters it
+		b, err := e.appendElems(b, ep.elem, data, m)
+		e.level--
+		e.setB(b)
+		if err != nil {
+			return err
+		}
+		if err := e.maybeFlush(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // appendElems appends the n primitive elements of plan ep at base to b,
 // separated by the delimiter: an inline array's values (§9.1). They are
 // appended to b rather than to e.b, and an element that is its own value
 // (a plain plan: numbers, strings, booleans) is not resolved, so that a
-// list of tags costs no call per element beyond its text's; float64s,
+// list of tags costs no call per element beyond its text's; floats,
 // the vectors of an embedding, take a loop of their own (appendFloats).
 func (e *Encoder) appendElems(b []byte, ep *encPlan, base mem.Ptr, n int) ([]byte, error) {
 	delim, mask := byte(e.delim), e.docMask

@@ -215,6 +215,8 @@ func shapeValues() map[string]any {
 		"float64s-field": struct{ E []float64 }{E: []float64{1.5, -1e-7}},
 		"float32s":       []float32{0.1, -2.5e-7, 1e21, 3, float32(math.Copysign(0, -1)), -0.029989259, 123456.79, math.MaxFloat32, math.SmallestNonzeroFloat32, 16777216},
 		"float32s-named": struct{ E []mFloat32 }{E: []mFloat32{1.5, -1e-7, 0.33333334}},
+		"points":         [][2]float64{{1.5, 2}, {-3, 4e-7}, {0, 0}},
+		"rows-of-arrays": struct{ R [][]string }{R: [][]string{{"a", "b c"}, nil, {"x,y", ""}, {}}},
 		"nan":            math.NaN(),
 		"time":           a.When,
 		"bytes":          a.Raw,
@@ -383,6 +385,30 @@ func TestMarshalMatchesGeneric(t *testing.T) {
 			want, _ = Marshal(Object{{"v", g}, {"l", []any{g, Number("1")}}}, opt)
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s in a field: typed and generic differ:\n--- typed\n%s\n--- generic\n%s", name, got, want)
+			}
+		}
+	}
+}
+
+// TestMarshalItemsDepth holds the lists whose items are arrays of
+// primitives, which writeInlineItems writes, to the generic writer's
+// output or error at each depth limit around theirs.
+func TestMarshalItemsDepth(t *testing.T) {
+	type inner struct {
+		M [][]int `json:"m"`
+	}
+	values := []any{
+		[][]int{{1, 2}, {3}},
+		[][2]float64{{1, 2}},
+		struct{ A []inner }{A: []inner{{M: [][]int{{1}, nil, {}}}}},
+	}
+	for _, v := range values {
+		g := jsonEquivalent(t, v)
+		for depth := 1; depth <= 5; depth++ {
+			got, err := Marshal(v, WithMaxDepth(depth))
+			want, wantErr := Marshal(g, WithMaxDepth(depth))
+			if (err == nil) != (wantErr == nil) || !bytes.Equal(got, want) {
+				t.Errorf("%T, max depth %d: typed %q, %v; generic %q, %v", v, depth, got, err, want, wantErr)
 			}
 		}
 	}
