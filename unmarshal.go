@@ -163,6 +163,7 @@ const (
 	fastString
 	fastInt64
 	fastFloat64
+	fastFloat32
 	fastBool
 )
 
@@ -222,8 +223,9 @@ func buildDecPlan(b *planBuild[decPlan], t reflect.Type, pl *decPlan) {
 		pl.fn = decUint
 	case reflect.Float32, reflect.Float64:
 		pl.fn = decFloat
-		if t.Kind() == reflect.Float64 {
-			pl.fast = fastFloat64
+		pl.fast = fastFloat64
+		if t.Kind() == reflect.Float32 {
+			pl.fast = fastFloat32
 		}
 	case reflect.String:
 		pl.fn, pl.fast = decString, fastString
@@ -631,9 +633,10 @@ func decFloat(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// fastFloat is decimalFloat for a float64 field, -0 read as 0 (§4).
-func fastFloat(b []byte) (float64, bool) {
-	f, ok := decimalFloat(b, 64)
+// fastFloat is decimalFloat for a float field of the given bits, -0 read
+// as 0 (§4).
+func fastFloat(b []byte, bits int) (float64, bool) {
+	f, ok := decimalFloat(b, bits)
 	if f == 0 {
 		f = 0
 	}
@@ -885,12 +888,18 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	n := 0
 	d := s.d
 	for {
-		if ep.fast == fastFloat64 {
-			// A []float64 (an embedding, a series of measures): the
-			// numbers the queue holds, in a loop of their own; the token
-			// after them (the first of a refilled queue, one that is no
-			// number) goes on below, through the element's plan.
-			m := decFloats(d, h, n)
+		if ep.fast == fastFloat64 || ep.fast == fastFloat32 {
+			// A []float64 or []float32 (an embedding, a series of
+			// measures): the numbers the queue holds, in a loop of their
+			// own; the token after them (the first of a refilled queue,
+			// one that is no number) goes on below, through the
+			// element's plan.
+			var m int
+			if ep.fast == fastFloat64 {
+				m = decFloats[float64](d, h, n, 64)
+			} else {
+				m = decFloats[float32](d, h, n, 32)
+			}
 			if read := min(m, ahead) - min(n, ahead); read > 0 {
 				d.ahead -= read * int(ep.size)
 			}
@@ -920,7 +929,7 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 		n++
 		h.Len = n
 		// The fast kinds, written out as in decStruct, to save the calls
-		// through the element's plan (float64s: decFloats, above).
+		// through the element's plan (floats: decFloats, above).
 		switch ep.fast {
 		case fastString:
 			if et.kind() == KindString {
@@ -959,23 +968,24 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 	return nil
 }
 
-// decFloats decodes into the elements of the []float64 whose header is h,
-// from its nth on, the numbers that d's queue holds next, as decSlice
-// would, while h has capacity for them and fastFloat takes each. It
-// returns n plus the numbers it decoded, and makes that h's length when
-// it decoded any (decSlice sets the length as each element is read).
-func decFloats(d *Decoder, h *mem.SliceHeader, n int) int {
+// decFloats decodes into the elements of the []float64 or []float32
+// (floats of the given bits) whose header is h, from its nth on, the
+// numbers that d's queue holds next, as decSlice would, while h has
+// capacity for them and fastFloat takes each. It returns n plus the
+// numbers it decoded, and makes that h's length when it decoded any
+// (decSlice sets the length as each element is read).
+func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int) int {
 	if d.qerr != nil {
 		return n // the queue holds an error's placeholder
 	}
-	fs := mem.SliceAt[float64](h.Data, h.Cap)
+	fs := mem.SliceAt[F](h.Data, h.Cap)
 	q, i := d.queue, d.qi
 	for ; n < len(fs) && i < len(q) && q[i].kind() == KindNumber; n++ {
-		v, ok := fastFloat(q[i].text())
+		v, ok := fastFloat(q[i].text(), bits)
 		if !ok {
 			break
 		}
-		fs[n] = v
+		fs[n] = F(v)
 		i++
 	}
 	if i > d.qi {
@@ -1375,8 +1385,15 @@ func decStruct(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 				}
 			case fastFloat64:
 				if vt.kind() == KindNumber {
-					if v, ok := fastFloat(vt.text()); ok {
+					if v, ok := fastFloat(vt.text(), 64); ok {
 						mem.Store[float64](fp, v)
+						continue
+					}
+				}
+			case fastFloat32:
+				if vt.kind() == KindNumber {
+					if v, ok := fastFloat(vt.text(), 32); ok {
+						mem.Store[float32](fp, float32(v))
 						continue
 					}
 				}
@@ -1595,8 +1612,15 @@ func (s *decState) decodeRow(rp *rowPlan, t Token, p mem.Ptr) error {
 			}
 		case fastFloat64:
 			if vt.kind() == KindNumber {
-				if v, ok := fastFloat(vt.text()); ok {
+				if v, ok := fastFloat(vt.text(), 64); ok {
 					mem.Store[float64](fp, v)
+					continue
+				}
+			}
+		case fastFloat32:
+			if vt.kind() == KindNumber {
+				if v, ok := fastFloat(vt.text(), 32); ok {
+					mem.Store[float32](fp, float32(v))
 					continue
 				}
 			}

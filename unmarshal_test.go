@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
+	"math/rand"
 	"reflect"
 	"runtime"
 	"runtime/debug"
@@ -1234,6 +1236,59 @@ func TestUnmarshalSmallDocumentMemory(t *testing.T) {
 	}
 }
 
+// TestFloat32Fields holds the float32s that decSlice, decStruct and
+// decodeRow store themselves to parseFloat, the plan's reader, on random
+// float32s in their shortest form and with more digits, on texts near
+// the midpoints between float32s, and on decimals of random lengths and
+// exponents: as an array's elements, a field's
+// value and a row's cell, each is the float32 parseFloat gives, or an
+// error where it gives one.
+func TestFloat32Fields(t *testing.T) {
+	r := rand.New(rand.NewSource(32))
+	var texts []string
+	for len(texts) < 3000 {
+		f := math.Float32frombits(r.Uint32())
+		if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+			continue
+		}
+		texts = append(texts, strconv.FormatFloat(float64(f), 'g', -1, 32), strconv.FormatFloat(float64(f), 'e', 12, 64))
+		// Near the midpoint between f and the next float32, where a
+		// float64 read first and then rounded to 32 bits may round
+		// twice the wrong way.
+		mid := (float64(f) + float64(math.Nextafter32(f, float32(math.Inf(1))))) / 2
+		texts = append(texts, strconv.FormatFloat(mid, 'e', 15, 64), strconv.FormatFloat(mid, 'e', 16, 64))
+		m := strconv.FormatUint(r.Uint64()>>(r.Intn(60)), 10)
+		texts = append(texts, m+"e"+strconv.Itoa(r.Intn(100)-60), "-0."+m)
+	}
+	type rec struct {
+		F float32 `toon:"f"`
+	}
+	for _, x := range texts {
+		want, wantErr := parseFloat([]byte(x), 32)
+		// A slice with room: decSlice stores the elements the queue
+		// holds in a loop of their own (decFloats).
+		arr := make([]float32, 0, 4)
+		var one rec
+		var rows []rec
+		errs := []error{
+			Unmarshal([]byte("[2]: "+x+","+x), &arr),
+			Unmarshal([]byte("f: "+x), &one),
+			Unmarshal([]byte("[1]{f}:\n  "+x), &rows),
+		}
+		for i, err := range errs {
+			if (err != nil) != (wantErr != nil) {
+				t.Errorf("%s, layout %d: error %v, parseFloat's %v", x, i, err, wantErr)
+			}
+		}
+		if wantErr != nil {
+			continue
+		}
+		if len(arr) != 2 || arr[0] != float32(want) || arr[1] != float32(want) || one.F != float32(want) || len(rows) != 1 || rows[0].F != float32(want) {
+			t.Errorf("%s: got %v, %v, %v; want %v", x, arr, one.F, rows, float32(want))
+		}
+	}
+}
+
 // TestSliceFastKinds holds the elements decSlice stores itself (its fast
 // kinds) to their plans: each array is decoded into slices of every fast
 // kind with them, then with them turned off, and the values and errors
@@ -1248,6 +1303,8 @@ func TestSliceFastKinds(t *testing.T) {
 		"[3]: true,false,null",
 		"[4]: 1,x,null,true",
 		"[2]: 1e400,2",
+		"[7]: 1e39,3.4028235e38,1.4e-45,1e-50,0.1,-0,16777217",
+		"[3]: 0.500000029802322387695312,0.5000000298023224,0.5000000298023223",
 		"[3]:\n  - 1.25\n  - \"s\"\n  - 7",
 		"[2]:\n  - a: 1\n  - 2",
 	}
@@ -1295,6 +1352,8 @@ func TestSliceFastKinds(t *testing.T) {
 		for _, newV := range []func() any{
 			func() any { return new([]float64) }, func() any { return new([]int) }, func() any { return new([]int64) },
 			func() any { f := make([]float64, 3, 700); f[0], f[2] = 9, 9; return &f }, // reused, with old values
+			func() any { return new([]float32) },
+			func() any { f := make([]float32, 3, 700); f[0], f[2] = 9, 9; return &f },
 			func() any { return new([]string) }, func() any { return new([]bool) },
 		} {
 			if pl := decPlanOf(reflect.TypeOf(newV()).Elem()); pl.elem.fast == fastNone {
