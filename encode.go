@@ -1625,7 +1625,7 @@ func (e *Encoder) writeElems(ep *encPlan, base mem.Ptr, n int, at place, child i
 // arrays of primitives, slices or Go arrays of plan ep at base (the points
 // of a line, the rows of a matrix): each is written as writeItem writes it,
 // "- [N]: values" at depth d, in a loop that neither resolves nor
-// dispatches per item. A nil or empty slice is written by writeItem. The caller
+// dispatches per item. A nil or empty one is written by writeItem. The caller
 // has checked that an item's level is within the depth limit and below
 // the depth from which writeArray tracks cycles.
 func (e *Encoder) writeInlineItems(ep *encPlan, base mem.Ptr, n, d int) error {
@@ -1635,16 +1635,16 @@ func (e *Encoder) writeInlineItems(ep *encPlan, base mem.Ptr, n, d int) error {
 		if ep.kind == ekSlice {
 			h := mem.As[mem.SliceHeader](p)
 			data, m = h.Data, h.Len
-			if data.IsNil() || m == 0 {
-				pl, q, err := e.resolve(ep, p)
-				if err == nil {
-					err = e.writeItem(pl, q, d)
-				}
-				if err != nil {
-					return err
-				}
-				continue
+		}
+		if data.IsNil() || m == 0 {
+			pl, q, err := e.resolve(ep, p)
+			if err == nil {
+				err = e.writeItem(pl, q, d)
 			}
+			if err != nil {
+				return err
+			}
+			continue
 		}
 		e.itemLead(d)
 		b := append(e.appendHeader(e.b, m, false), ':', ' ')

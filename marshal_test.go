@@ -216,6 +216,7 @@ func shapeValues() map[string]any {
 		"float32s":       []float32{0.1, -2.5e-7, 1e21, 3, float32(math.Copysign(0, -1)), -0.029989259, 123456.79, math.MaxFloat32, math.SmallestNonzeroFloat32, 16777216},
 		"float32s-named": struct{ E []mFloat32 }{E: []mFloat32{1.5, -1e-7, 0.33333334}},
 		"points":         [][2]float64{{1.5, 2}, {-3, 4e-7}, {0, 0}},
+		"empty-arrays":   [][0]int{{}, {}},
 		"rows-of-arrays": struct{ R [][]string }{R: [][]string{{"a", "b c"}, nil, {"x,y", ""}, {}}},
 		"nan":            math.NaN(),
 		"time":           a.When,
