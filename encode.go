@@ -1644,16 +1644,16 @@ func (e *Encoder) writeInlineItems(ep *encPlan, base mem.Ptr, n, d int) error {
 			if err != nil {
 				return err
 			}
-			continue
-		}
-		e.itemLead(d)
-		b := append(e.appendHeader(e.b, m, false), ':', ' ')
-		e.level++ // the item's level, as writeArray enters it
-		b, err := e.appendElems(b, ep.elem, data, m)
-		e.level--
-		e.setB(b)
-		if err != nil {
-			return err
+		} else {
+			e.itemLead(d)
+			b := append(e.appendHeader(e.b, m, false), ':', ' ')
+			e.level++ // the item's level, as writeArray enters it
+			b, err := e.appendElems(b, ep.elem, data, m)
+			e.level--
+			e.setB(b)
+			if err != nil {
+				return err
+			}
 		}
 		if err := e.maybeFlush(); err != nil {
 			return err

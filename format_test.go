@@ -454,25 +454,37 @@ func (w *chunkWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
+// TestFlushInChunks checks that Encode flushes a large document in chunks
+// of about flushSize: a generic one, and lists of arrays (writeInlineItems)
+// whose items are Go arrays, or slices most of them nil.
 func TestFlushInChunks(t *testing.T) {
-	v := map[string]any{"rows": bigValue(50000)}
-	want, err := Marshal(v)
-	if err != nil {
-		t.Fatal(err)
+	sparse := make([][]int, 100000)
+	for i := 0; i < len(sparse); i += 1000 {
+		sparse[i] = []int{i, -i}
 	}
-	w := &chunkWriter{}
-	if err := NewEncoder(w).Encode(v); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(w.buf.Bytes(), want) {
-		t.Fatal("Encode and Marshal differ")
-	}
-	if len(w.sizes) < len(want)/(2*flushSize) {
-		t.Fatalf("%d bytes in %d writes", len(want), len(w.sizes))
-	}
-	for _, n := range w.sizes {
-		if n > flushSize+1024 {
-			t.Fatalf("a write of %d bytes: output is not flushed in chunks", n)
+	for name, v := range map[string]any{
+		"generic": map[string]any{"rows": bigValue(50000)},
+		"points":  make([][2]float64, 50000),
+		"sparse":  sparse,
+	} {
+		want, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := &chunkWriter{}
+		if err := NewEncoder(w).Encode(v); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(w.buf.Bytes(), want) {
+			t.Fatalf("%s: Encode and Marshal differ", name)
+		}
+		if len(w.sizes) < len(want)/(2*flushSize) {
+			t.Fatalf("%s: %d bytes in %d writes", name, len(want), len(w.sizes))
+		}
+		for _, n := range w.sizes {
+			if n > flushSize+1024 {
+				t.Fatalf("%s: a write of %d bytes: output is not flushed in chunks", name, n)
+			}
 		}
 	}
 }

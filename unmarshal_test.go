@@ -1240,9 +1240,11 @@ func TestUnmarshalSmallDocumentMemory(t *testing.T) {
 // decodeRow store themselves to parseFloat, the plan's reader, on random
 // float32s in their shortest form and with more digits, on texts near
 // the midpoints between float32s, and on decimals of random lengths and
-// exponents: as an array's elements, a field's
-// value and a row's cell, each is the float32 parseFloat gives, or an
-// error where it gives one.
+// exponents: as an array's elements, a field's value and a row's cell,
+// each is the float32 parseFloat gives, or an error where it gives one.
+// A path that read such a text as a float64 and then rounded it to 32
+// bits would differ from parseFloat near a midpoint. (parseFloat itself
+// is held to strconv by TestDecimalFloat and FuzzDecimalFloat.)
 func TestFloat32Fields(t *testing.T) {
 	r := rand.New(rand.NewSource(32))
 	var texts []string
@@ -1254,7 +1256,8 @@ func TestFloat32Fields(t *testing.T) {
 		texts = append(texts, strconv.FormatFloat(float64(f), 'g', -1, 32), strconv.FormatFloat(float64(f), 'e', 12, 64))
 		// Near the midpoint between f and the next float32, where a
 		// float64 read first and then rounded to 32 bits may round
-		// twice the wrong way.
+		// twice the wrong way (a fast path's error; parseFloat reads
+		// them once).
 		mid := (float64(f) + float64(math.Nextafter32(f, float32(math.Inf(1))))) / 2
 		texts = append(texts, strconv.FormatFloat(mid, 'e', 15, 64), strconv.FormatFloat(mid, 'e', 16, 64))
 		m := strconv.FormatUint(r.Uint64()>>(r.Intn(60)), 10)
