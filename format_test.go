@@ -1176,22 +1176,13 @@ func TestAppendFloat32(t *testing.T) {
 	}
 	if longtest.On() {
 		// Every seventh float32 with its sign bit clear, and some of
-		// their negations, in a goroutine per CPU.
-		var wg sync.WaitGroup
-		cpus := uint32(runtime.GOMAXPROCS(0))
-		for w := uint32(0); w < cpus; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for u := 7 * w; u < 1<<31; u += 7 * cpus {
-					check(u)
-					if u&0xfff == 0 {
-						check(u | 1<<31)
-					}
-				}
-			}()
-		}
-		wg.Wait()
+		// their negations.
+		eachBits(0, 1<<31-1, 7, func(u uint32) {
+			check(u)
+			if u&0xfff == 0 {
+				check(u | 1<<31)
+			}
+		})
 		return
 	}
 	r := rand.New(rand.NewSource(32))
@@ -1234,18 +1225,7 @@ func TestShortestDigits32(t *testing.T) {
 	}
 	const first, last = 1 << 23, 0xff<<23 - 1 // the normal floats' bits
 	if longtest.On() {
-		var wg sync.WaitGroup
-		cpus := uint32(runtime.GOMAXPROCS(0))
-		for w := uint32(0); w < cpus; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for u := first + w; u <= last; u += cpus {
-					check(u)
-				}
-			}()
-		}
-		wg.Wait()
+		eachBits(first, last, 1, check)
 		return
 	}
 	for b := uint32(1); b < 0xff; b++ {
@@ -1258,6 +1238,23 @@ func TestShortestDigits32(t *testing.T) {
 	for i := 0; i < 1000000; i++ {
 		check(first + r.Uint32()%(last-first+1))
 	}
+}
+
+// eachBits calls check for lo, lo+step, ... up to hi, in a goroutine per
+// CPU, and returns when all have returned.
+func eachBits(lo, hi, step uint32, check func(uint32)) {
+	var wg sync.WaitGroup
+	cpus := uint32(runtime.GOMAXPROCS(0))
+	for w := uint32(0); w < cpus; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := uint64(lo) + uint64(w*step); u <= uint64(hi); u += uint64(step * cpus) {
+				check(uint32(u))
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // tieToEven reports whether got and want are plain decimals of the same
