@@ -471,19 +471,12 @@ func appendFloatSlow(b []byte, f float64, bits int) []byte {
 // shortestDigits finds its digits, laid out by putDigits.
 func putFloatRest(p mem.Ptr, f float64) int {
 	fb := math.Float64bits(f)
-	be := fb >> 52 & 0x7ff // the biased exponent
-	if be-1 >= 0x7fe {     // 0 (zero or subnormal), or 0x7ff (NaN or an infinity)
-		if fb<<1 == 0 {
-			p.SetByte(0, '0')
-			return 1
-		}
-		return -1
+	neg, c, q, normal := floatParts(fb, 11, 52) // |f| = c·2^q
+	if !normal {
+		return putZero(p, fb<<1 == 0)
 	}
-	neg := int(fb >> 63)
 	p.SetByte(0, '-')
 	p = p.Add(neg)
-	c := fb&(1<<52-1) | 1<<52 // |f| = c·2^q
-	q := int(be) - 1075
 	if q < 0 && q > -53 && c<<(64+q) == 0 {
 		// A whole number below 2^53: its digits are its own shortest
 		// decimal (another with fewer significant digits would be a
@@ -510,19 +503,12 @@ func putFloatRest(p mem.Ptr, f float64) int {
 // infinities and subnormals it writes nothing and returns -1.
 func putFloat32(p mem.Ptr, f float32) int {
 	fb := math.Float32bits(f)
-	be := fb >> 23 & 0xff // the biased exponent
-	if be-1 >= 0xfe {     // 0 (zero or subnormal), or 0xff (NaN or an infinity)
-		if fb<<1 == 0 {
-			p.SetByte(0, '0')
-			return 1
-		}
-		return -1
+	neg, c, q, normal := floatParts(uint64(fb), 8, 23)
+	if !normal {
+		return putZero(p, fb<<1 == 0)
 	}
-	neg := int(fb >> 31)
 	p.SetByte(0, '-')
 	p = p.Add(neg)
-	c := uint64(fb&(1<<23-1) | 1<<23) // |f| = c·2^q
-	q := int(be) - 150
 	if q < 0 && q > -24 && c<<(64+q) == 0 {
 		return neg + putUint(p, c>>-q) // a whole number below 2^24 (see putFloatRest)
 	}
@@ -536,6 +522,29 @@ func putFloat32(p mem.Ptr, f float32) int {
 	top := n / 1e8
 	a := math.Abs(float64(f))
 	return neg + putDigits(p, top, digits8(n-top*1e8), 0, e-8, a >= 1e-6 && a < 1e21)
+}
+
+// floatParts splits the bits fb of a binary float of ebits exponent bits
+// and mbits fraction bits (its sign bit above them): neg is 1 when it is
+// negative; for a normal float, c and q are such that |f| = c·2^q; normal
+// is false for 0, subnormals, the infinities and NaN.
+func floatParts(fb uint64, ebits, mbits uint) (neg int, c uint64, q int, normal bool) {
+	be := fb >> mbits & (1<<ebits - 1) // the biased exponent
+	neg = int(fb >> (ebits + mbits))
+	c = fb&(1<<mbits-1) | 1<<mbits
+	q = int(be) - (1<<(ebits-1) - 1) - int(mbits)
+	return neg, c, q, be-1 < 1<<ebits-2 // not 0, nor all ones
+}
+
+// putZero writes the text of a float that is not normal when it is a zero
+// ("0", of either sign) and returns its length; for the others (NaN, the
+// infinities and subnormals) it writes nothing and returns -1.
+func putZero(p mem.Ptr, zero bool) int {
+	if zero {
+		p.SetByte(0, '0')
+		return 1
+	}
+	return -1
 }
 
 // putFloatScaled writes a, for 10^7 ≤ a < 10^15, at p (numRoom-1 bytes of

@@ -228,6 +228,22 @@ func newGen(seed int64) *gen { return &gen{rand.New(rand.NewSource(seed))} }
 func (g *gen) pick(s []string) string { return s[g.r.Intn(len(s))] }
 
 // chance reports true with probability p percent.
+// unitVector returns n normally distributed numbers scaled to unit
+// length, as an embedding model's output is.
+func (g *gen) unitVector(n int) []float64 {
+	x := make([]float64, n)
+	norm := 0.0
+	for j := range x {
+		x[j] = g.r.NormFloat64()
+		norm += x[j] * x[j]
+	}
+	norm = math.Sqrt(norm)
+	for j := range x {
+		x[j] /= norm
+	}
+	return x
+}
+
 func (g *gen) chance(p int) bool { return g.r.Intn(100) < p }
 
 // money returns an amount with at most two decimals.

@@ -224,15 +224,9 @@ func vectors(n int) *Dataset {
 	exts := []string{".md", ".pdf", ".html", ".txt"}
 	list := make([]Chunk, n)
 	for i := range list {
-		e := make([]float64, 64)
-		norm := 0.0
+		e := g.unitVector(64)
 		for j := range e {
-			e[j] = g.r.NormFloat64()
-			norm += e[j] * e[j]
-		}
-		norm = math.Sqrt(norm)
-		for j := range e {
-			e[j] = float64(float32(e[j] / norm))
+			e[j] = float64(float32(e[j]))
 		}
 		doc := g.pick(words) + "-" + g.pick(words)
 		list[i] = Chunk{Embedding: e, ID: fmt.Sprintf("%s#%d", doc, g.r.Intn(40)), Score: 1 - 0.6*g.r.Float64(),
@@ -270,16 +264,10 @@ func embeddings(n int) *Dataset {
 	models := []string{"text-embedding-3-small", "embed-multilingual-v3", "nomic-embed-text-v1.5"}
 	list := make([]Embedding, n)
 	for i := range list {
-		e := make([]float32, 1536)
-		norm := 0.0
-		x := make([]float64, len(e))
-		for j := range x {
-			x[j] = g.r.NormFloat64()
-			norm += x[j] * x[j]
-		}
-		norm = math.Sqrt(norm)
+		x := g.unitVector(1536)
+		e := make([]float32, len(x))
 		for j := range e {
-			e[j] = float32(x[j] / norm)
+			e[j] = float32(x[j])
 		}
 		text := g.sentence(20 + g.r.Intn(60))
 		list[i] = Embedding{Embedding: e, ID: fmt.Sprintf("p-%06d", 100000+i), Model: g.pick(models),
