@@ -192,6 +192,10 @@ func plainMasks(blk *[64]byte, delimW uint64) (e uint64, ok bool) {
 // without carries, since no two of them share a position.
 func packWord(m uint64) uint64 { return m * 0x02040810204081 & 0xff00000000000000 }
 
+// packBits is packWord's byte at the bottom: the high bits of m's bytes
+// (m holds no others), byte i's as bit i.
+func packBits(m uint64) uint64 { return m * 0x02040810204081 >> 56 }
+
 // SWAR words of the bytes the index looks for.
 const (
 	quoteIdxW  = '"' * swarLo

@@ -1526,10 +1526,10 @@ const lineBlock = 32
 // firstFlag returns the offset of the first byte flagged in f0 to f3,
 // the flags of four consecutive words (0x80 in a flagged byte; only the
 // lowest flag of each word needs to be exact), 32 when none is flagged.
-// It has no branch: the flags are packed into one bit a byte (packWord),
+// It has no branch: the flags are packed into one bit a byte (packBits),
 // the four words' side by side, whose lowest bit is the first flag.
 func firstFlag(f0, f1, f2, f3 uint64) int {
-	m := packWord(f0)>>56 | packWord(f1)>>48 | packWord(f2)>>40 | packWord(f3)>>32
+	m := packBits(f0) | packBits(f1)<<8 | packBits(f2)<<16 | packBits(f3)<<24
 	return bits.TrailingZeros64(m | 1<<32)
 }
 

@@ -201,15 +201,15 @@ func digitsEnd(b []byte, i int) int {
 // does, for 1 <= n <= 24, with the bytes at p readable up to the next
 // multiple of eight at or after n (their values after the n bytes do not
 // matter). It settles a cell without a loop over its bytes: the mask of
-// its bytes that are not digits, one bit a byte (packWord), leaves at
+// its bytes that are not digits, one bit a byte (packBits), leaves at
 // most a leading '-', a '.', an 'e' or 'E' and the exponent's sign to be
 // looked at, each where the grammar allows it.
 func numberAt(p mem.Ptr, n int) bool {
-	m := packWord(nonDigits(p.Load64(0))) >> 56
+	m := packBits(nonDigits(p.Load64(0)))
 	if n > 8 {
-		m |= packWord(nonDigits(p.Load64(8))) >> 48
+		m |= packBits(nonDigits(p.Load64(8))) << 8
 		if n > 16 {
-			m |= packWord(nonDigits(p.Load64(16))) >> 40
+			m |= packBits(nonDigits(p.Load64(16))) << 16
 		}
 	}
 	m &= 1<<uint(n) - 1
