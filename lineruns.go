@@ -786,24 +786,11 @@ func (d *Decoder) runItems(buf []byte, pos, num int) (int, int) {
 		from := at + 2
 		if same {
 			from = pos + plen
-			// Most such lines hold numbers alone, which numberCells
-			// reads with the line's end, straight into the queue.
-			if hn := d.head.n; hn <= lazyChunk {
-				d.queueRoom(hn + 2)
-				q := d.queue[len(d.queue):cap(d.queue)]
-				if e := numberCells(bp.Add(from), len(buf)-from, hn, d.head.delim, q); e >= 0 && from+e-pos <= d.lr.maxLine {
-					num++
-					if !d.addMark(top, pos, num) {
-						d.runTake(top, pos, num)
-					}
-					f.fresh = false
-					f.count++
-					pos = from + e + 1
-					setToken(q, 0, ArrayStartToken(hn, FormInline, Delimiter(d.head.delim), nil))
-					setToken(q, hn+1, ArrayEndToken())
-					d.queue = d.queue[:len(d.queue)+hn+2]
-					continue
-				}
+			// Most such lines hold numbers alone, which numberItems
+			// takes with those that follow.
+			if p, n := d.numberItems(buf, pos, num, &pre, plen); p != pos {
+				pos, num = p, n
+				continue
 			}
 		}
 		e, ascii := lineEnd(buf, from, 0, true)
@@ -853,42 +840,82 @@ func (d *Decoder) runItems(buf []byte, pos, num int) (int, int) {
 	return pos, num
 }
 
+// numberItems takes from pos on, for runItems, the items that begin with
+// the plen bytes of pre, the text of an item it has read (d.head holds its
+// header), and whose values are numbers that numberCells reads: lines
+// such as "      - [2]: 13.404954,52.520008". It returns at the first
+// line it does not take, which runItems reads.
+func (d *Decoder) numberItems(buf []byte, pos, num int, pre *[3]uint64, plen int) (int, int) {
+	top := len(d.stack) - 1
+	f := &d.stack[top]
+	hn, delim := d.head.n, d.head.delim
+	if hn > lazyChunk {
+		return pos, num
+	}
+	start := ArrayStartToken(hn, FormInline, Delimiter(delim), nil)
+	bp := mem.BytesData(buf)
+	for (!d.opts.strict || f.count < f.n) && len(d.queue) < runTokens && pos+24 <= len(buf) && samePrefix(bp.Add(pos), pre, plen) {
+		d.queueRoom(hn + 2)
+		q := d.queue[len(d.queue):cap(d.queue)]
+		from := pos + plen
+		e := numberCells(bp.Add(from), len(buf)-from, hn, delim, q)
+		if e < 0 || from+e-pos > d.lr.maxLine {
+			break
+		}
+		num++
+		if !d.addMark(top, pos, num) {
+			d.runTake(top, pos, num)
+		}
+		f.fresh = false
+		f.count++
+		pos = from + e + 1
+		setToken(q, 0, start)
+		setToken(q, hn+1, ArrayEndToken())
+		d.queue = d.queue[:len(d.queue)+hn+2]
+	}
+	return pos, num
+}
+
 // numberCells writes to q, from index 1, the tokens of the values of an
-// inline array that start at p (room bytes readable, of which it needs 25
-// past a cell's start) and end at the
-// line's LF, when they are n numbers of the plainest form: an optional
-// '-', digits with no leading zero before another digit, and at most one
-// '.' between digits, each shorter than 24 bytes (coordinates, series and
+// inline array that start at p (room bytes readable) and end at the line's
+// LF, when they are n numbers of the plainest form: an optional '-',
+// digits with no leading zero before another digit, and at most one '.'
+// between digits, each shorter than 24 bytes (coordinates, series and
 // matrices are written so). It returns the offset of the LF from p, or -1,
 // having written what it may, for any other line (another count, an
-// exponent, text, spaces, a CR, a long cell, too few bytes readable),
-// which runCells then reads. q has room for n+1 tokens.
+// exponent, text, spaces, a CR, a long cell, fewer than 25 bytes readable
+// from a cell's start), which runCells then reads. q has room for n+1
+// tokens.
 //
-// A cell is read once, from its three words: the mask of its bytes that
-// are no digit (one bit a byte) gives, after a leading '-', the first one,
-// which is the '.' of a fraction or the byte after the cell; after a '.',
-// the next one is. That byte must be the delimiter or, after the last
-// cell, the LF. The line's end and its delimiters are found so too, with
-// no other scan of its bytes.
+// A cell is read once, from the mask of its bytes that are no digit (one
+// bit a byte): after a leading '-', the first one is the '.' of a fraction
+// or the byte after the cell; after a '.', the next one is. That byte must
+// be the delimiter or, after the last cell, the LF. The line's end and its
+// delimiters are found so too, with no other scan of its bytes. The mask
+// is made of the cell's first two words, and of its third only when those
+// hold fewer than two such bytes, where the cell may not end.
 func numberCells(p mem.Ptr, room, n int, delim byte, q []Token) int {
 	s := 0 // the cell's first byte
-	for c := 1; s+25 <= room; c++ {
+	for c := 1; s+25 <= room && c <= n; c++ {
 		cp := p.Add(s)
 		w0 := cp.Load64(0)
-		m := packWord(nonDigits(w0))>>56 | packWord(nonDigits(cp.Load64(8)))>>48 | packWord(nonDigits(cp.Load64(16)))>>40 | 1<<24
 		neg := b2u(byte(w0) == '-')
-		m &^= neg
-		i := bits.TrailingZeros64(m) // the end of the integer part
-		e := i                      // the cell's end
-		if cp.Byte(i) == '.' {
-			m &^= 1 << uint(i)
-			if e = bits.TrailingZeros64(m); e == i+1 {
-				return -1 // no digit after the '.'
-			}
+		// The bytes that are no digit, after the sign: where two of the
+		// first 16 are, the cell ends in them, and the third word is
+		// not read.
+		m := (packBits(nonDigits(w0)) | packBits(nonDigits(cp.Load64(8)))<<8) &^ neg
+		if m&(m-1) == 0 {
+			m |= packBits(nonDigits(cp.Load64(16)))<<16 | 1<<24
 		}
-		// At least one digit, and a leading '0' alone; then the byte
-		// after the cell.
-		if i == int(neg) || cp.Byte(int(neg)) == '0' && i > int(neg)+1 || e == 24 {
+		i := bits.TrailingZeros64(m) // the end of the integer part
+		e := i                       // the cell's end
+		if cp.Byte(i) == '.' {
+			m &= m - 1
+			e = bits.TrailingZeros64(m)
+		}
+		// At least one digit, a leading '0' alone, digits after a '.';
+		// then the byte after the cell.
+		if i == int(neg) || byte(w0>>(8*neg)) == '0' && i > int(neg)+1 || e == i+1 || e >= 24 {
 			return -1
 		}
 		setToken(q, c, Token{h: uint64(KindNumber), p: cp, n: e})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -993,4 +994,164 @@ func FuzzRunCells(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v []byte, sel byte, room byte, fill byte) {
 		checkRunCells(t, v, ",|\t"[sel%3], int(room%65), fill)
 	})
+}
+
+// numberText returns the text of a cell for the number tests: mostly a
+// number of the plainest form (numberCells's), of 1 to 25 bytes, and
+// sometimes one of another form, or text.
+func numberText(rng *rand.Rand) string {
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + rng.Intn(10))
+		}
+		return string(b)
+	}
+	if rng.Intn(6) == 0 {
+		return []string{"", "-", ".5", "5.", "-.5", "05", "-05", "00.5", "1e5", "1.5E-3", "1.2.3", "1-2", "1 ", " 1",
+			"12a", "x", "\"1\"", "1\r", "-0", "0", "0.0", "-0.000", "١٢"}[rng.Intn(23)]
+	}
+	s := strconv.Itoa(1+rng.Intn(9)) + digits(rng.Intn(4)+rng.Intn(2)*rng.Intn(16))
+	if rng.Intn(8) == 0 {
+		s = "0"
+	}
+	if rng.Intn(3) > 0 {
+		s += "." + digits(1+rng.Intn(4)+rng.Intn(2)*rng.Intn(10))
+	}
+	if rng.Intn(2) == 0 {
+		s = "-" + s
+	}
+	return s
+}
+
+// plainestNumber matches the numbers numberCells reads.
+var plainestNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
+
+// TestNumberCells holds numberCells to its definition on random lines of
+// cells, followed by an LF and random bytes, with the line's values read
+// from any place in the buffer: it reads the line when each cell is a
+// number of the plainest form, shorter than 24 bytes, with 25 bytes
+// readable from its start, and there are as many cells as asked for; and
+// then gives each cell's token. Otherwise it reports -1.
+func TestNumberCells(t *testing.T) {
+	rng := rand.New(rand.NewSource(23))
+	taken := 0
+	for i := range longtest.Size(t, 200000, 2000000) {
+		delim := ",|\t"[rng.Intn(3)]
+		cells := make([]string, 1+rng.Intn(5))
+		for c := range cells {
+			cells[c] = numberText(rng)
+		}
+		n := len(cells)
+		if rng.Intn(10) == 0 {
+			n += rng.Intn(3) - 1
+		}
+		line := strings.Join(cells, string(delim))
+		if rng.Intn(20) == 0 {
+			line += string(",|\t"[rng.Intn(3)]) // a delimiter, or another, at the end
+		}
+		// The line, its LF and up to 40 bytes more, of digits or of
+		// anything.
+		buf := []byte(line + "\n")
+		for range rng.Intn(41) {
+			c := byte(rng.Intn(256))
+			if i%2 == 0 {
+				c = byte('0' + rng.Intn(10))
+			}
+			buf = append(buf, c)
+		}
+		cells = strings.Split(line, string(delim))
+		want := len(line)
+		for c, s := 0, 0; c < len(cells); c++ {
+			if !plainestNumber.MatchString(cells[c]) || len(cells[c]) >= 24 || s+25 > len(buf) {
+				want = -1
+			}
+			if plainestNumber.MatchString(cells[c]) && !isNumber([]byte(cells[c])) {
+				t.Fatalf("%q: the pattern takes what is no number", cells[c])
+			}
+			s += len(cells[c]) + 1
+		}
+		if n != len(cells) {
+			want = -1
+		}
+		q := make([]Token, n+1)
+		got := numberCells(mem.BytesData(buf), len(buf), n, delim, q)
+		if got != want {
+			t.Fatalf("numberCells(%q, %d cells, %q) = %d, want %d", buf, n, delim, got, want)
+		}
+		if got < 0 {
+			continue
+		}
+		taken++
+		for c, s := range cells {
+			if q[c+1].Kind() != KindNumber || q[c+1].String() != s {
+				t.Fatalf("numberCells(%q) cell %d = %v %q, want a number %q", buf, c, q[c+1].Kind(), q[c+1], s)
+			}
+		}
+	}
+	if taken < 1000 {
+		t.Fatalf("numberCells read %d lines: the test makes too few it reads", taken)
+	}
+}
+
+// TestNumberItemsMatchGeneralPath decodes lists of inline arrays of
+// numbers (numberItems's lines: coordinates, matrices) with line runs on
+// and off, and requires the same tokens, positions and errors: with items
+// of other lengths, delimiters and indentation among them, values of
+// other forms, CRLF, comments, deeper lines and wrong counts.
+func TestNumberItemsMatchGeneralPath(t *testing.T) {
+	rng := rand.New(rand.NewSource(29))
+	for range longtest.Size(t, 400, 4000) {
+		var b strings.Builder
+		eol := "\n"
+		if rng.Intn(10) == 0 {
+			eol = "\r\n"
+		}
+		for l := range 1 + rng.Intn(3) {
+			items := 1 + rng.Intn(40)
+			decl := items
+			if rng.Intn(10) == 0 {
+				decl += rng.Intn(3) - 1
+			}
+			fmt.Fprintf(&b, "l%d[%d]:%s", l, decl, eol)
+			width := 1 + rng.Intn(3)
+			delim := ",|\t"[rng.Intn(3)]
+			for range items {
+				w, dl, pad := width, delim, "  "
+				switch rng.Intn(40) {
+				case 0:
+					w++
+				case 1:
+					dl = ",|\t"[rng.Intn(3)]
+				case 2:
+					pad = "   "
+				case 3:
+					b.WriteString("  # a comment" + eol)
+				case 4:
+					b.WriteString(eol)
+				}
+				head := "[" + strconv.Itoa(w) + "]: "
+				if dl != ',' {
+					head = "[" + strconv.Itoa(w) + string(dl) + "]: "
+				}
+				cells := make([]string, width)
+				for c := range cells {
+					cells[c] = numberText(rng)
+					if rng.Intn(3) > 0 {
+						for !plainestNumber.MatchString(cells[c]) {
+							cells[c] = numberText(rng)
+						}
+					}
+				}
+				b.WriteString(pad + "- " + head + strings.Join(cells, string(dl)) + eol)
+			}
+		}
+		data := []byte(b.String())
+		if rng.Intn(4) == 0 {
+			data = bytes.TrimSuffix(bytes.TrimSuffix(data, []byte("\n")), []byte("\r"))
+		}
+		for _, o := range runOpts {
+			checkRuns(t, data, o...)
+		}
+	}
 }
