@@ -878,44 +878,21 @@ func (d *Decoder) numberItems(buf []byte, pos, num int, pre *[3]uint64, plen int
 
 // numberCells writes to q, from index 1, the tokens of the values of an
 // inline array that start at p (room bytes readable) and end at the line's
-// LF, when they are n numbers of the plainest form: an optional '-',
-// digits with no leading zero before another digit, and at most one '.'
-// between digits, each shorter than 24 bytes (coordinates, series and
-// matrices are written so). It returns the offset of the LF from p, or -1,
-// having written what it may, for any other line (another count, an
-// exponent, text, spaces, a CR, a long cell, fewer than 25 bytes readable
-// from a cell's start), which runCells then reads. q has room for n+1
-// tokens.
-//
-// A cell is read once, from the mask of its bytes that are no digit (one
-// bit a byte): after a leading '-', the first one is the '.' of a fraction
-// or the byte after the cell; after a '.', the next one is. That byte must
-// be the delimiter or, after the last cell, the LF. The line's end and its
-// delimiters are found so too, with no other scan of its bytes. The mask
-// is made of the cell's first two words, and of its third only when those
-// hold fewer than two such bytes, where the cell may not end.
+// LF, when they are n numbers of the plainest form (plainNumber's): the
+// form coordinates, series and matrices are written in. It returns the
+// offset of the LF from p, or -1, having written what it may, for any
+// other line (another count, an exponent, text, spaces, a CR, a long
+// cell, fewer than 24 bytes readable from a cell's start), which runCells
+// then reads. q has room for n+1 tokens. The byte after each cell, which
+// plainNumber gives, must be the delimiter or, after the last cell, the
+// LF: the line's end and its delimiters are found so, with no other scan
+// of its bytes.
 func numberCells(p mem.Ptr, room, n int, delim byte, q []Token) int {
 	s := 0 // the cell's first byte
-	for c := 1; s+25 <= room && c <= n; c++ {
+	for c := 1; s+24 <= room && c <= n; c++ {
 		cp := p.Add(s)
-		w0 := cp.Load64(0)
-		neg := b2u(byte(w0) == '-')
-		// The bytes that are no digit, after the sign: where two of the
-		// first 16 are, the cell ends in them, and the third word is
-		// not read.
-		m := (packBits(nonDigits(w0)) | packBits(nonDigits(cp.Load64(8)))<<8) &^ neg
-		if m&(m-1) == 0 {
-			m |= packBits(nonDigits(cp.Load64(16)))<<16 | 1<<24
-		}
-		i := bits.TrailingZeros64(m) // the end of the integer part
-		e := i                       // the cell's end
-		if cp.Byte(i) == '.' {
-			m &= m - 1
-			e = bits.TrailingZeros64(m)
-		}
-		// At least one digit, a leading '0' alone, digits after a '.';
-		// then the byte after the cell.
-		if i == int(neg) || byte(w0>>(8*neg)) == '0' && i > int(neg)+1 || e == i+1 || e >= 24 {
+		e := plainNumber(cp)
+		if e < 0 {
 			return -1
 		}
 		setToken(q, c, Token{h: uint64(KindNumber), p: cp, n: e})
@@ -935,6 +912,41 @@ func numberCells(p mem.Ptr, room, n int, delim byte, q []Token) int {
 		}
 	}
 	return -1
+}
+
+// plainNumber returns the length of the number of the plainest form that
+// the bytes at p (24 readable) start with, followed by a byte that is no
+// digit and no '.', or -1 when they start with none shorter than 24
+// bytes. The plainest form is an optional '-', digits with no leading zero
+// before another digit, and at most one '.' between digits: a number by
+// §4's grammar, without an exponent.
+//
+// The number is read from the mask of its bytes that are no digit (one bit
+// a byte): after a leading '-', the first one is the '.' of a fraction or
+// the byte after the number; after a '.', the next one is. The mask is
+// made of the first two words, and of the third only when those hold
+// fewer than two such bytes, where the number may not end.
+func plainNumber(p mem.Ptr) int {
+	w0 := p.Load64(0)
+	neg := b2u(byte(w0) == '-')
+	m := (packBits(nonDigits(w0)) | packBits(nonDigits(p.Load64(8)))<<8) &^ neg
+	if m&(m-1) == 0 {
+		m |= packBits(nonDigits(p.Load64(16)))<<16 | 1<<24
+	}
+	i := bits.TrailingZeros64(m) // the end of the integer part
+	if i >= 24 {
+		return -1
+	}
+	e := i // the number's end
+	if p.Byte(i) == '.' {
+		m &= m - 1
+		e = bits.TrailingZeros64(m)
+	}
+	// At least one digit, a leading '0' alone, and digits after a '.'.
+	if i == int(neg) || byte(w0>>(8*neg)) == '0' && i > int(neg)+1 || e == i+1 || e >= 24 {
+		return -1
+	}
+	return e
 }
 
 // samePrefix reports whether the first n bytes (1 ≤ n ≤ 24) at p, which
@@ -1277,6 +1289,14 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 	const quoteW = '"' * swarLo
 	for s < n && s+24 <= room && len(vals) < lazyChunk && primStart[p.Byte(s)] == primDigit {
 		c := p.Add(s)
+		// Most such cells are numbers of the plainest form, which
+		// plainNumber reads whole: the cell is one when the byte after
+		// the number ends it.
+		if e := plainNumber(c); e >= 0 && s+e <= n && (s+e == n || c.Byte(e) == byte(delimW)) {
+			vals = append(vals, Token{h: uint64(KindNumber), p: c, n: e})
+			s += e + 1
+			continue
+		}
 		// The cell ends at the first delimiter or the line's end: most
 		// cells end in their first word, and the next two are read only
 		// for longer ones (a cell of more than 8 bytes has none in its

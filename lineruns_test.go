@@ -859,10 +859,17 @@ var cellLines = []string{
 // bytes after it filled with fill (the words runCells reads past v).
 func checkRunCells(t *testing.T, v []byte, delim byte, room int, fill byte) {
 	t.Helper()
+	checkRunCellsAfter(t, v, delim, room, []byte{fill})
+}
+
+// checkRunCellsAfter is checkRunCells with the bytes after v those of
+// fill, repeated.
+func checkRunCellsAfter(t *testing.T, v []byte, delim byte, room int, fill []byte) {
+	t.Helper()
 	buf := make([]byte, len(v)+room)
 	copy(buf, v)
 	for i := len(v); i < len(buf); i++ {
-		buf[i] = fill
+		buf[i] = fill[(i-len(v))%len(fill)]
 	}
 	in := buf[:len(v)]
 	d, ref := NewDecoder(bytes.NewReader(nil)), NewDecoder(bytes.NewReader(nil))
@@ -908,6 +915,9 @@ func TestRunCellsMatchCutCells(t *testing.T) {
 			}
 		}
 		checkRunCells(t, b, ',', 8+rng.Intn(40), "\",\\1 "[rng.Intn(5)])
+		// Digits after the line, which a number read past its end
+		// would take.
+		checkRunCellsAfter(t, b, ',', 8+rng.Intn(40), []byte("12.5,"[rng.Intn(3):]))
 	}
 }
 
@@ -1030,7 +1040,7 @@ var plainestNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
 // TestNumberCells holds numberCells to its definition on random lines of
 // cells, followed by an LF and random bytes, with the line's values read
 // from any place in the buffer: it reads the line when each cell is a
-// number of the plainest form, shorter than 24 bytes, with 25 bytes
+// number of the plainest form, shorter than 24 bytes, with 24 bytes
 // readable from its start, and there are as many cells as asked for; and
 // then gives each cell's token. Otherwise it reports -1.
 func TestNumberCells(t *testing.T) {
@@ -1063,7 +1073,7 @@ func TestNumberCells(t *testing.T) {
 		cells = strings.Split(line, string(delim))
 		want := len(line)
 		for c, s := 0, 0; c < len(cells); c++ {
-			if !plainestNumber.MatchString(cells[c]) || len(cells[c]) >= 24 || s+25 > len(buf) {
+			if !plainestNumber.MatchString(cells[c]) || len(cells[c]) >= 24 || s+24 > len(buf) {
 				want = -1
 			}
 			if plainestNumber.MatchString(cells[c]) && !isNumber([]byte(cells[c])) {
