@@ -439,6 +439,15 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 	}
 }
 
+// plainNumber24 is plainNumber for a cell of n bytes at p, room readable:
+// -1 where fewer than 24 bytes are readable, or n is 24 or more.
+func plainNumber24(p mem.Ptr, n, room int) int {
+	if n >= 24 || room < 24 {
+		return -1
+	}
+	return plainNumber(p)
+}
+
 // plainCell returns the token of a plain cell: the n bytes at p, of which
 // room are readable (n <= room), neither empty nor quoted, with no space
 // around them. The common cells are typed from their words, with no loop
@@ -457,6 +466,11 @@ func plainCell(p mem.Ptr, n, room int) Token {
 			kind = KindNumber
 		} else if n <= 8 && room >= 8 && shortText(p.Load64(0), lenMask[n&15]) {
 			// a string ("15s", "512Mi"), told without numberAt
+		} else if e := plainNumber24(p, n, room); e == n {
+			kind = KindNumber // most longer numbers (fractions)
+		} else if e >= 0 && e < n && p.Byte(e)|0x20 != 'e' {
+			// a string: its first bytes are a number's, the byte after
+			// them one that no number has there ("2025-05-09")
 		} else if n <= 24 && room >= (n+7)&^7 {
 			if numberAt(p, n) {
 				kind = KindNumber

@@ -1165,3 +1165,31 @@ func TestNumberItemsMatchGeneralPath(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainCellKinds holds plainCell to plainToken on cells that start
+// with a digit or '-' (numbers of every form, numbers' prefixes followed by
+// other bytes, dates, versions), of 1 to 30 bytes, with 0 to 40 bytes of
+// digits, delimiters or anything readable after them.
+func TestPlainCellKinds(t *testing.T) {
+	rng := rand.New(rand.NewSource(31))
+	tails := []string{"", "-05-09", "e5", "E-3", "e", ".", ".5", "x", "%", " s", "Z", "e+12", ".1.2", "-"}
+	for range longtest.Size(t, 100000, 1000000) {
+		cell := numberText(rng)
+		if rng.Intn(3) == 0 {
+			cell += tails[rng.Intn(len(tails))]
+		}
+		if cell == "" || cell[0] == ' ' || cell[len(cell)-1] == ' ' || cell[0] == '"' || len(cell) > 30 {
+			continue
+		}
+		room := len(cell) + rng.Intn(41)
+		buf := []byte(cell)
+		for len(buf) < room {
+			buf = append(buf, "1,.e|x\n"[rng.Intn(7)])
+		}
+		got := plainCell(mem.BytesData(buf), len(cell), room)
+		want := plainToken([]byte(cell))
+		if got.Kind() != want.Kind() || got.String() != want.String() {
+			t.Fatalf("plainCell(%q, room %d: %q) = %v %q, want %v %q", cell, room, buf, got.Kind(), got, want.Kind(), want)
+		}
+	}
+}
