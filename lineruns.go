@@ -19,8 +19,8 @@ import (
 // Like the table fast path (fastrows.go), runLines decides nothing of its
 // own: it takes a line only when the general path would take it without an
 // error and queue the same tokens, and it stops at the first line that is
-// anything else (a header other than a plain key's inline primitive array
-// or a table whose fields segment the header parser has seen, a key that
+// anything else (a header other than a plain key's inline primitive array,
+// list or table whose fields segment the header parser has seen, a key that
 // is neither plain nor a quoted key followed by its colon, a table row, a
 // comment, a blank line, a tab or an odd width in the indentation, a
 // deeper line, a scope that would close with a wrong count, a duplicate
@@ -43,7 +43,7 @@ import (
 // collector does not scan the queue's memory (queueMemory). A run never
 // starts beside the lazy sources of a line (rowChunk, inlineChunk) or the
 // fast path's queue. The headers it reads are those of inline primitive
-// arrays, which have no field list, and those of tables whose fields
+// arrays and lists, which have no field list, and those of tables whose fields
 // segment the header parser has seen (runField, runTable), whose field lists
 // stay in the parser's memory until step parses a header, after the queue
 // is empty.
@@ -242,7 +242,7 @@ lines:
 		switch {
 		case hk != runNone:
 			if !d.arrayValues(hk, v) {
-				break lines // step reports the error, or reads a list
+				break lines // step reports the error
 			}
 			opens = 1 // the array's level (openArray's depth check)
 		case len(v) == 0:
@@ -623,8 +623,8 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 
 // runArray takes for runFields a field line of the object d.stack[top]
 // whose plain key, at at in buf, is followed at c by an array header: an
-// inline primitive array with its values, or a table whose fields segment
-// the header parser has seen. It is runLines's case for such a line, for
+// inline primitive array with its values, a list's header, or a table
+// whose fields segment the header parser has seen. It is runLines's case for such a line, for
 // a line runFields has read up to the key (its end, indentation, depth and
 // scope), and reports whether it took the line, numbered num, and whether
 // rows of a tabular array follow, at which the run ends (runRows).
@@ -637,7 +637,7 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 		v = trimSpaces(v)
 	}
 	if !d.arrayValues(hk, v) || top+2 > d.opts.maxDepth {
-		return false, false // step reports the error, or reads a list
+		return false, false // step reports the error
 	}
 	f := &d.stack[top]
 	if d.opts.strict {
@@ -657,7 +657,7 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 // arrayValues reports whether v, the text after the colon of an array
 // header of kind hk (d.head) trimmed of spaces, is what runs take there:
 // an inline array's values (split into d.vals, as many as declared in
-// strict mode), or nothing after a table's header.
+// strict mode), or nothing after a list's or a table's header.
 func (d *Decoder) arrayValues(hk uint8, v []byte) bool {
 	if hk == runInline {
 		// An array declared longer than a lazy chunk is left to the
@@ -670,10 +670,18 @@ func (d *Decoder) arrayValues(hk uint8, v []byte) bool {
 
 // queueArray queues, after the Key token of k, which stands at depth, the
 // array of its header of kind hk (d.head): an inline array's start,
-// values (arrayValues) and end, or the table runTable opens. It returns
-// runTable's report of rows to come.
+// values (arrayValues) and end, a list's start and scope, as openArray
+// opens them, or the table runTable opens. It returns runTable's report
+// of rows to come.
 func (d *Decoder) queueArray(hk uint8, k []byte, depth int) bool {
-	if hk != runInline {
+	switch hk {
+	case runList:
+		// Its items follow, which runItems or step reads. (The caller
+		// checked the depth: push cannot fail.)
+		d.queue = appendToken(d.queue, ArrayStartToken(d.head.n, FormList, Delimiter(d.head.delim), nil))
+		d.push(fList, depth+1, d.head.n)
+		return false
+	case runTabular, runKeyed:
 		return d.runTable(k, depth)
 	}
 	q := appendToken(d.queue, ArrayStartToken(d.head.n, FormInline, Delimiter(d.head.delim), nil))
@@ -1083,7 +1091,7 @@ func (d *Decoder) runKey(text []byte) (k, v []byte) {
 
 // runHead is what runField found of an array header on a field line.
 type runHead struct {
-	kind  uint8 // runNone, runInline, runTabular, runKeyed
+	kind  uint8 // runNone, runInline, runTabular, runKeyed, runList
 	delim byte
 	n     int        // declared length
 	group *seenGroup // the fields, for a table
@@ -1095,6 +1103,7 @@ const (
 	runInline         // key[N]: values
 	runTabular        // key[N]{fields}:
 	runKeyed          // key[N:]{fields}:
+	runList           // key[N]: with nothing after it, a list's header
 )
 
 // runField returns the key and the value text of a field line that runs
@@ -1155,7 +1164,11 @@ func (d *Decoder) runHeader(text []byte, i int) (v []byte, kind uint8) {
 	if j >= len(text) || text[j] != ':' {
 		return nil, runNone
 	}
-	return text[j+1:], h.kind
+	v = text[j+1:]
+	if h.kind == runInline && (n > 0 || !d.opts.strict) && len(trimSpaces(v)) == 0 {
+		h.kind = runList // nothing after the colon: a list opens (openArray)
+	}
+	return v, h.kind
 }
 
 // runTable opens the table of header d.head, whose key k stands at depth,
