@@ -453,8 +453,10 @@ func plainNumber24(p mem.Ptr, n, room int) int {
 // around them. The common cells are typed from their words, with no loop
 // over their bytes: a plain string by its first byte, a number of up to 16
 // bytes by shortNumber or longInteger, a string that starts with digits by
-// shortText, a keyword by keywordToken; numberAt, isNumber and plainToken
-// settle the rest.
+// shortText, a keyword by keywordToken; a longer cell by plainNumber, a
+// number when that reads it whole, a string when the byte after the
+// number it reads is one that no number has there; numberAt, isNumber and
+// plainToken settle the rest.
 func plainCell(p mem.Ptr, n, room int) Token {
 	switch primStart[p.Byte(0)] {
 	case primPlain:

@@ -242,7 +242,7 @@ lines:
 		switch {
 		case hk != runNone:
 			if !d.arrayValues(hk, v) {
-				break lines // step reports the error
+				break lines // step reads it, or reports the error
 			}
 			opens = 1 // the array's level (openArray's depth check)
 		case len(v) == 0:
@@ -624,10 +624,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 // runArray takes for runFields a field line of the object d.stack[top]
 // whose plain key, at at in buf, is followed at c by an array header: an
 // inline primitive array with its values, a list's header, or a table
-// whose fields segment the header parser has seen. It is runLines's case for such a line, for
-// a line runFields has read up to the key (its end, indentation, depth and
-// scope), and reports whether it took the line, numbered num, and whether
-// rows of a tabular array follow, at which the run ends (runRows).
+// whose fields segment the header parser has seen. It is runLines's case
+// for such a line, for a line runFields has read up to the key (its end,
+// indentation, depth and scope), and reports whether it took the line,
+// numbered num, and whether rows of a tabular array follow, at which the
+// run ends (runRows).
 func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows bool) {
 	k, v, hk := d.runField(buf[at:end], c-at)
 	if hk == runNone {
@@ -637,7 +638,7 @@ func (d *Decoder) runArray(buf []byte, pos, at, c, end, num, top int) (ok, rows 
 		v = trimSpaces(v)
 	}
 	if !d.arrayValues(hk, v) || top+2 > d.opts.maxDepth {
-		return false, false // step reports the error
+		return false, false // step reads it, or reports the error
 	}
 	f := &d.stack[top]
 	if d.opts.strict {
@@ -923,9 +924,10 @@ func numberCells(p mem.Ptr, room, n int, delim byte, q []Token) int {
 }
 
 // plainNumber returns the length of the number of the plainest form that
-// the bytes at p (24 readable) start with, followed by a byte that is no
-// digit and no '.', or -1 when they start with none shorter than 24
-// bytes. The plainest form is an optional '-', digits with no leading zero
+// the bytes at p (24 readable) start with, the longest they start with
+// (the byte after it is no digit, and no '.' after an integer part: after
+// a fraction it may be, as in "1.2.3", which callers check), or -1 when
+// they start with none shorter than 24 bytes. The plainest form is an optional '-', digits with no leading zero
 // before another digit, and at most one '.' between digits: a number by
 // §4's grammar, without an exponent.
 //

@@ -1046,8 +1046,9 @@ func numberText(rng *rand.Rand) string {
 var plainestNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?$`)
 
 // TestNumberCells holds numberCells to its definition on random lines of
-// cells, followed by an LF and random bytes, with the line's values read
-// from any place in the buffer: it reads the line when each cell is a
+// cells, after 0 to 7 bytes and followed by an LF and 0 to 40 random
+// bytes, so that the line ends at any distance from the end of the bytes
+// readable: it reads the line when each cell is a
 // number of the plainest form, shorter than 24 bytes, with 24 bytes
 // readable from its start, and there are as many cells as asked for; and
 // then gives each cell's token. Otherwise it reports -1.
@@ -1092,8 +1093,10 @@ func TestNumberCells(t *testing.T) {
 		if n != len(cells) {
 			want = -1
 		}
+		off := rng.Intn(8)
+		buf = append(bytes.Repeat([]byte{'7'}, off), buf...)
 		q := make([]Token, n+1)
-		got := numberCells(mem.BytesData(buf), len(buf), n, delim, q)
+		got := numberCells(mem.BytesData(buf).Add(off), len(buf)-off, n, delim, q)
 		if got != want {
 			t.Fatalf("numberCells(%q, %d cells, %q) = %d, want %d", buf, n, delim, got, want)
 		}
@@ -1116,7 +1119,8 @@ func TestNumberCells(t *testing.T) {
 // numbers (numberItems's lines: coordinates, matrices) with line runs on
 // and off, and requires the same tokens, positions and errors: with items
 // of other lengths, delimiters and indentation among them, values of
-// other forms, CRLF, comments, deeper lines and wrong counts.
+// other forms, CRLF, comments, blank lines, an odd indentation and wrong
+// counts.
 func TestNumberItemsMatchGeneralPath(t *testing.T) {
 	rng := rand.New(rand.NewSource(29))
 	for range longtest.Size(t, 400, 4000) {
@@ -1177,7 +1181,7 @@ func TestNumberItemsMatchGeneralPath(t *testing.T) {
 // TestPlainCellKinds holds plainCell to plainToken on cells that start
 // with a digit or '-' (numbers of every form, numbers' prefixes followed by
 // other bytes, dates, versions), of 1 to 30 bytes, with 0 to 40 bytes of
-// digits, delimiters or anything readable after them.
+// digits, delimiters, dots, letters and LFs readable after them.
 func TestPlainCellKinds(t *testing.T) {
 	rng := rand.New(rand.NewSource(31))
 	tails := []string{"", "-05-09", "e5", "E-3", "e", ".", ".5", "x", "%", " s", "Z", "e+12", ".1.2", "-"}
