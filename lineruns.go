@@ -43,10 +43,10 @@ import (
 // collector does not scan the queue's memory (queueMemory). A run never
 // starts beside the lazy sources of a line (rowChunk, inlineChunk) or the
 // fast path's queue. The headers it reads are those of inline primitive
-// arrays and lists, which have no field list, and those of tables whose fields
-// segment the header parser has seen (runField, runTable), whose field lists
-// stay in the parser's memory until step parses a header, after the queue
-// is empty.
+// arrays and lists, which have no field list, and those of tables whose
+// fields segment the header parser has seen (runField, runTable), whose
+// field lists stay in the parser's memory until step parses a header,
+// after the queue is empty.
 
 // runTokens is the most tokens a run queues: it bounds the general queue's
 // memory (24 KiB of tokens). A run that fills the queue ends there, and
@@ -927,9 +927,10 @@ func numberCells(p mem.Ptr, room, n int, delim byte, q []Token) int {
 // the bytes at p (24 readable) start with, the longest they start with
 // (the byte after it is no digit, and no '.' after an integer part: after
 // a fraction it may be, as in "1.2.3", which callers check), or -1 when
-// they start with none shorter than 24 bytes. The plainest form is an optional '-', digits with no leading zero
-// before another digit, and at most one '.' between digits: a number by
-// §4's grammar, without an exponent.
+// they start with none shorter than 24 bytes. The plainest form is an
+// optional '-', digits with no leading zero before another digit, and at
+// most one '.' between digits: a number by §4's grammar, without an
+// exponent.
 //
 // The number is read from the mask of its bytes that are no digit (one bit
 // a byte): after a leading '-', the first one is the '.' of a fraction or
@@ -1110,15 +1111,16 @@ const (
 
 // runField returns the key and the value text of a field line that runs
 // take: a key and its colon (runKey), or a plain key's array header:
-// key[N]: with its values, or key[N]{fields}: or key[N:]{fields}: whose
-// fields segment the header parser has parsed before (it parses a new one
-// only from step, so that the field lists of header tokens in the queue
-// stay where they are). The bracket segment may end with a delimiter,
-// | or tab. k is nil for any other text. The general path (fieldLine,
-// parseHeader) reads such a header the same way: the line's first
-// unquoted bracket and colon are the header's, and a plain key is a key
-// in both modes. i is plainKeyEnd(text). kind is the header's kind, whose
-// length, delimiter and fields are left in d.head; runNone for no header.
+// key[N]: with its values or with none (a list's), or key[N]{fields}: or
+// key[N:]{fields}: whose fields segment the header parser has parsed
+// before (it parses a new one only from step, so that the field lists of
+// header tokens in the queue stay where they are). The bracket segment
+// may end with a delimiter, | or tab. k is nil for any other text. The
+// general path (fieldLine, parseHeader) reads such a header the same way:
+// the line's first unquoted bracket and colon are the header's, and a
+// plain key is a key in both modes. i is plainKeyEnd(text). kind is the
+// header's kind, whose length, delimiter and fields are left in d.head;
+// runNone for no header.
 func (d *Decoder) runField(text []byte, i int) (k, v []byte, kind uint8) {
 	switch {
 	case i == 0:
