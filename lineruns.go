@@ -1309,7 +1309,7 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		// Most such cells are numbers of the plainest form, which
 		// plainNumber reads whole: the cell is one when the byte after
 		// the number ends it.
-		if e := plainNumber(c); e >= 0 && s+e <= n && (s+e == n || c.Byte(e) == byte(delimW)) {
+		if e := plainNumber(c); e >= 0 && (s+e == n || s+e < n && c.Byte(e) == byte(delimW)) {
 			vals = append(vals, Token{h: uint64(KindNumber), p: c, n: e})
 			s += e + 1
 			continue

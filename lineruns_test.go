@@ -288,29 +288,21 @@ var runOpts = [][]Option{
 // runCases are documents where a run must stop, or must close scopes as
 // the general path does.
 var runCases = []string{
-	"a: 1\nl[2]:   \n  - 1\n  - 2\nb: 1\n",                                    // a list's header with spaces after its colon
-	"a: 1\nl[0]:\nb: 1\n",                                                     // [0]: an empty array (strict), an empty list (not)
-	"a: 1\nl[0]:\n  - 1\nb: 1\n",                                              // ... with an item
-	"a: 1\nl[2|]:\n  - [2|]: 1|2\n  - [2|]: 3|4\nb: 1\n",                      // a list whose header has a delimiter
-	"a:\n  l[2]:\n    - [2]: 1,2\n    - [2]: 3,4\n    - [2]: 5,6\n  b: 1\n",   // a list of arrays, one item too many
-	"a:\n  l[3]:\n    - [2]: 1,2\n    - [2]: 3,4\nb: 1\n",                     // ... one too few, closed two levels up
-	"a:\n  l[2]:\n    - l[2]:\n        - [1]: 1\n        - [1]: 2\n    - 3\n", // a list in a list item's first field
-	"a:\n  l[2]:\n  b: 1\n",                                                   // a list without its items
-	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",                           // a list one item short, closed by a field
-	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",                             // ... by a field two levels up
-	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",                                   // one item too many
-	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                                     // a table one row short
-	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n",                     // a table closed with its count
-	"a: 1\nb: 2\na: 3\n",                                                      // a duplicate key
-	"a:\n  b: 1\n  b: 2\n",                                                    // ... in a nested object
-	"a:\n  b:\n    c:\n      d:\n        e: 1\n",                              // deeper than a small depth limit
-	"l[1]:\n  - a:\n      b:\n        c: 1\n",                                 // item objects, deep
-	"a: 1\n b: 2\n",                  // an odd indentation
-	"a: 1\n\tb: 2\n",                 // a tab
-	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n", // CRLF, an unterminated quote
-	"a: 1\nb: \"\\q\"\n",             // a bad escape
-	"a: 1\nb: \xff\n",                // ill-formed UTF-8
-	"a: 1\nb: é\n  c: 1\n",           // a deeper line
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\n  b: 1\n",                                 // a list one item short, closed by a field
+	"a:\n  l[3]:\n    - x: 1\n    - y: 2\nb: 1\n",                                   // ... by a field two levels up
+	"l[2]:\n  - x: 1\n  - y: 2\n  - z: 3\n",                                         // one item too many
+	"a:\n  t[2]{p,q}:\n    1,2\n  b: 1\n",                                           // a table one row short
+	"a:\n  t[1]{p,q}:\n    1,2\n  b: 1\n  c:\n    d: 2\n",                           // a table closed with its count
+	"a: 1\nb: 2\na: 3\n",                                                            // a duplicate key
+	"a:\n  b: 1\n  b: 2\n",                                                          // ... in a nested object
+	"a:\n  b:\n    c:\n      d:\n        e: 1\n",                                    // deeper than a small depth limit
+	"l[1]:\n  - a:\n      b:\n        c: 1\n",                                       // item objects, deep
+	"a: 1\n b: 2\n",                                                                 // an odd indentation
+	"a: 1\n\tb: 2\n",                                                                // a tab
+	"a: 1\r\nb: \"x\"\r\nc: \"y\r\n",                                                // CRLF, an unterminated quote
+	"a: 1\nb: \"\\q\"\n",                                                            // a bad escape
+	"a: 1\nb: \xff\n",                                                               // ill-formed UTF-8
+	"a: 1\nb: é\n  c: 1\n",                                                          // a deeper line
 	"a:\n  b: 1\n\n  c: 2\nl[2]:\n  - x: 1\n\n  - y: 2\n",                           // blank lines
 	"a:\n  # note\n  b: 1\n",                                                        // a comment
 	"a: 1\nb: 2",                                                                    // no LF at the end
@@ -375,6 +367,14 @@ var runCases = []string{
 	"l[4]:\r\n  - [2]: 1,2\r\n  - [2]: \"a\",2\r\n  - [2]: 1,2\r\n    - [2]: 1,2\r\n",
 	"a:\n  b:\n    c:\n      d:\n        l[3]:\n          - [2|]: 1|2\n          - [2|]: 3|4\n          - [2|]: 5|6\nz: 1\n",
 	"l[3]:\n  - [1]: x\n  - [1]: x\n  - [1]:\n  - [1]: y\n",
+	"a: 1\nl[2]:   \n  - 1\n  - 2\nb: 1\n",                                    // a list's header with spaces after its colon
+	"a: 1\nl[0]:\nb: 1\n",                                                     // [0]: an empty array (strict), an empty list (not)
+	"a: 1\nl[0]:\n  - 1\nb: 1\n",                                              // ... with an item
+	"a: 1\nl[2|]:\n  - [2|]: 1|2\n  - [2|]: 3|4\nb: 1\n",                      // a list whose header has a delimiter
+	"a:\n  l[2]:\n    - [2]: 1,2\n    - [2]: 3,4\n    - [2]: 5,6\n  b: 1\n",   // a list of arrays, one item too many
+	"a:\n  l[3]:\n    - [2]: 1,2\n    - [2]: 3,4\nb: 1\n",                     // ... one too few, closed two levels up
+	"a:\n  l[2]:\n    - l[2]:\n        - [1]: 1\n        - [1]: 2\n    - 3\n", // a list in a list item's first field
+	"a:\n  l[2]:\n  b: 1\n",                                                   // a list without its items
 }
 
 // deepFields returns an object nested n levels deep, with a field at each

@@ -227,7 +227,6 @@ func newGen(seed int64) *gen { return &gen{rand.New(rand.NewSource(seed))} }
 
 func (g *gen) pick(s []string) string { return s[g.r.Intn(len(s))] }
 
-// chance reports true with probability p percent.
 // unitVector returns n normally distributed numbers scaled to unit
 // length, as an embedding model's output is.
 func (g *gen) unitVector(n int) []float64 {
@@ -244,6 +243,7 @@ func (g *gen) unitVector(n int) []float64 {
 	return x
 }
 
+// chance reports true with probability p percent.
 func (g *gen) chance(p int) bool { return g.r.Intn(100) < p }
 
 // money returns an amount with at most two decimals.
