@@ -992,7 +992,42 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 		d.qi = i
 		h.Len = n
 	}
+	if i == len(q) && d.pi >= len(d.prog) && d.ci < len(d.cells)/2 {
+		// The queue is read, and the next tokens are the values of a
+		// long inline array that inlineChunk queues a chunk at a time:
+		// these elements' own. Each is read from its cell in one pass
+		// (numberFloat) instead of typed there and read here, while the
+		// cells are numbers that fastFloat takes; inlineChunk queues the
+		// rest, from the first cell that is not, and always the last,
+		// which its ArrayEnd follows.
+		m := n
+		text, cells := d.cellsOf, d.cells
+		ci := d.ci
+		for last := len(cells)/2 - 1; n < len(fs) && ci < last; ci++ {
+			v, ok := numberFloat(text[cells[2*ci]:cells[2*ci+1]], bits)
+			if !ok {
+				break
+			}
+			fs[n] = F(v)
+			n++
+		}
+		if n > m {
+			d.ci = ci
+			h.Len = n
+		}
+	}
 	return n
+}
+
+// numberFloat is fastFloat for a plain cell, which it reads only when the
+// cell is a number (§4; an empty, quoted or other string cell is not):
+// decimalFloat reads a number's text and more, but for a leading zero
+// ("05" is a string), which it reads as a digit like any other.
+func numberFloat(b []byte, bits int) (float64, bool) {
+	if n, j := len(b), int(b2u(len(b) > 0 && b[0] == '-')); j+1 < n && b[j] == '0' && b[j+1]-'0' < 10 {
+		return 0, false
+	}
+	return fastFloat(b, bits)
 }
 
 // noElems is where the data of an empty slice points: a slice of no

@@ -1337,6 +1337,19 @@ func TestSliceFastKinds(t *testing.T) {
 		docs = append(docs, long(n, -1, false), long(n, n-2, false), long(n, -1, true), long(n, 254, true))
 	}
 	docs = append(docs, strings.Replace(long(300, -1, false), "[300]", "[301]", 1))
+	// Long inline arrays whose cells decFloats reads itself past the
+	// queue (numberFloat): a cell that is no number, or a number that
+	// fastFloat leaves to the plan, at the first cell, inside, and
+	// at the last; each is a string to the decoder or read by the plan.
+	for _, odd := range []string{"05", "-007", "00", "0", "-0", "0e5", "1.2.3", "1.", "-", ".5", "+1", "1e", "1e+",
+		"1E-5", "1e00007", "12345678901234567890123", "0.000000000000000000000000001", `""`, `"1.5"`, "", "1_0", "x", "null", "true"} {
+		for _, at := range []int{0, 1, 300, 598, 599} {
+			d := long(600, -1, false)
+			cells := strings.Split(strings.TrimPrefix(d, "[600]: "), ",")
+			cells[at] = odd
+			docs = append(docs, "[600]: "+strings.Join(cells, ","))
+		}
+	}
 	decode := func(doc string, v any, fast bool) (any, string) {
 		ep := decPlanOf(reflect.TypeOf(v).Elem()).elem
 		saved := ep.fast
