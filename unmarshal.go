@@ -970,10 +970,12 @@ func decSlice(s *decState, pl *decPlan, t Token, p mem.Ptr) error {
 
 // decFloats decodes into the elements of the []float64 or []float32
 // (floats of the given bits) whose header is h, from its nth on, the
-// numbers that d's queue holds next, as decSlice would, while h has
-// capacity for them and fastFloat takes each. It returns n plus the
-// numbers it decoded, and makes that h's length when it decoded any
-// (decSlice sets the length as each element is read).
+// numbers that d's queue holds next and, once the queue is read, those
+// of the long inline array that inlineChunk would queue next, as
+// decSlice would, while h has capacity for them and fastFloat takes
+// each. It returns n plus the numbers it decoded, and makes that h's
+// length when it decoded any (decSlice sets the length as each element
+// is read).
 func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int) int {
 	if d.qerr != nil {
 		return n // the queue holds an error's placeholder
@@ -1019,10 +1021,11 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 	return n
 }
 
-// numberFloat is fastFloat for a plain cell, which it reads only when the
-// cell is a number (§4; an empty, quoted or other string cell is not):
-// decimalFloat reads a number's text and more, but for a leading zero
-// ("05" is a string), which it reads as a digit like any other.
+// numberFloat is fastFloat for the text of a cell, with false for a cell
+// that is no number (§4). fastFloat takes no other string (an empty or
+// quoted cell, "1.2.3", "-"), but for one with a leading zero ("05",
+// "-007"), whose digits it reads like any others: numberFloat rejects
+// those first.
 func numberFloat(b []byte, bits int) (float64, bool) {
 	if n, j := len(b), int(b2u(len(b) > 0 && b[0] == '-')); j+1 < n && b[j] == '0' && b[j+1]-'0' < 10 {
 		return 0, false

@@ -1292,6 +1292,96 @@ func TestFloat32Fields(t *testing.T) {
 	}
 }
 
+// TestFloatCellsPastQueue holds decFloats's reading of a long inline
+// array's cells past the queue to the element plan's, in layouts that
+// TestSliceFastKinds leaves out: a slice that fills up before the array
+// ends and grows (non-strict mode with a count below the values given, a
+// reused slice of small capacity, a reader's decoder, which gives at
+// most 1024 elements ahead), tab and pipe delimiters, spaces around
+// cells, and arrays that are fields of list items.
+func TestFloatCellsPastQueue(t *testing.T) {
+	cells := func(n int, delim string, odd int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString(delim)
+			}
+			v := strconv.FormatFloat(float64(i)*0.37-100, 'f', -1, 64)
+			if i%97 == 5 {
+				v = " " + v + "  "
+			}
+			if i == odd {
+				v = "05"
+			}
+			b.WriteString(v)
+		}
+		return b.String()
+	}
+	type item struct {
+		V []float32 `toon:"v"`
+		N int       `toon:"n"`
+	}
+	type doc struct {
+		Items []item `toon:"items"`
+	}
+	cases := []struct {
+		doc    string
+		strict bool
+		bad    bool // a cell is a string
+	}{
+		{"[300]: " + cells(700, ",", -1), false, false},
+		{"[300]: " + cells(700, ",", 650), false, true},
+		{"[2000]: " + cells(2000, ",", -1), true, false},
+		{"[2000]: " + cells(2000, ",", 1500), true, true},
+		{"[600\t]: " + cells(600, "\t", -1), true, false},
+		{"[600|]: " + cells(600, "|", 400), true, true},
+		{"items[2]:\n  - v[600]: " + cells(600, ",", -1) + "\n    n: 1\n  - v[600|]: " + cells(600, "|", 599) + "\n    n: 2\n", true, true},
+		{"items[1]:\r\n  - v[700]: " + cells(700, ",", -1) + "\r\n    n: 3\r\n", true, false},
+	}
+	floatPlans := []*decPlan{decPlanOf(reflect.TypeFor[[]float32]()).elem, decPlanOf(reflect.TypeFor[[]float64]()).elem}
+	decode := func(text string, strict, reader bool, v any, fast bool) (string, string) {
+		saved := []uint8{floatPlans[0].fast, floatPlans[1].fast}
+		if !fast {
+			floatPlans[0].fast, floatPlans[1].fast = fastNone, fastNone
+		}
+		var err error
+		if reader {
+			err = NewDecoder(strings.NewReader(text), WithStrict(strict)).Decode(v)
+		} else {
+			err = Unmarshal([]byte(text), v, WithStrict(strict))
+		}
+		floatPlans[0].fast, floatPlans[1].fast = saved[0], saved[1]
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		return fmt.Sprint(reflect.ValueOf(v).Elem().Interface()), msg
+	}
+	for _, c := range cases {
+		targets := []func() any{
+			func() any { return new([]float64) },
+			func() any { return new([]float32) },
+			func() any { f := make([]float32, 3, 10); f[0], f[2] = 9, 9; return &f },
+		}
+		if strings.HasPrefix(c.doc, "items") {
+			targets = []func() any{func() any { return new(doc) }}
+		}
+		for _, newV := range targets {
+			for _, reader := range []bool{false, true} {
+				got, gotErr := decode(c.doc, c.strict, reader, newV(), true)
+				want, wantErr := decode(c.doc, c.strict, reader, newV(), false)
+				if got != want || gotErr != wantErr {
+					t.Errorf("%.40q… into %T (reader %v): the cells read past the queue give %.80s… (%s), the plan %.80s… (%s)",
+						c.doc, newV(), reader, got, gotErr, want, wantErr)
+				}
+				if (gotErr != "") != c.bad {
+					t.Errorf("%.40q… into %T (reader %v): error %q", c.doc, newV(), reader, gotErr)
+				}
+			}
+		}
+	}
+}
+
 // TestSliceFastKinds holds the elements decSlice stores itself (its fast
 // kinds) to their plans: each array is decoded into slices of every fast
 // kind with them, then with them turned off, and the values and errors
