@@ -46,11 +46,11 @@ func TestKernelLayout(t *testing.T) {
 // TestKernelsEncodeVEX checks that every instruction of the assembly
 // kernels that names a vector register is VEX- or EVEX-encoded (a
 // mnemonic starting with V; the mask registers' K instructions name
-// none). A legacy SSE instruction among AVX2 code, such as MOVQ R9, X5,
-// makes some CPUs switch the vector unit's state twice, or merge the
-// registers' upper halves, at every execution: on the Zen 3 machine the
-// matrix ran on at ea972a1, five such MOVQs in unescapeAVX2 made Token
-// 2.8x to 3.7x slower on long escaped strings (tickets).
+// none). A legacy SSE instruction among AVX code, such as MOVQ R9, X5,
+// costs a switch of the vector unit's state, or a merge of the upper
+// halves of the registers, at each execution on the CPUs that charge for
+// mixing the two encodings (Zen 3 among them): one in a kernel's loop can
+// take most of the kernel's time.
 func TestKernelsEncodeVEX(t *testing.T) {
 	files, err := filepath.Glob("*_amd64.s")
 	if err != nil || len(files) == 0 {
@@ -69,9 +69,9 @@ func TestKernelsEncodeVEX(t *testing.T) {
 			}
 			// A macro's lines end with a backslash and may hold several
 			// instructions separated by semicolons. An instruction whose
-			// registers are a macro's parameters is not checked (their
-			// names are no vector registers'); a use of a macro,
-			// NAME(...), is no instruction, nor is a label.
+			// registers are a macro's parameters is not checked (the test
+			// sees the parameters' names, not registers); a use of a
+			// macro, NAME(...), is no instruction, nor is a label.
 			for _, ins := range strings.Split(strings.TrimSuffix(strings.TrimSpace(line), "\\"), ";") {
 				f := strings.Fields(ins)
 				if len(f) < 2 || strings.ContainsAny(f[0], ":#(") || !vector.MatchString(strings.Join(f[1:], " ")) {

@@ -243,7 +243,7 @@ TEXT ·unescapeAVX2(SB), NOSPLIT, $0-64
 	VBROADCASTI128 unesc2To<>(SB), Y12
 	VMOVDQU unesc2Spread<>(SB), Y13
 	MOVQ    $0x8040201008040201, R9 // each byte's bit
-	VMOVQ    R9, X14
+	VMOVQ   R9, X14
 	VPBROADCASTQ X14, Y14
 	VBROADCASTI128 unesc2Groups<>(SB), Y15
 
@@ -314,7 +314,7 @@ u2_masks:
 	ANDQ      R15, R9
 	ANDNQ     R9, R14, R9  // the bytes kept: from d, below lim, not in E
 	VPSHUFB   Y3, Y12, Y4
-	VMOVQ      R10, X5
+	VMOVQ     R10, X5
 	VPBROADCASTD X5, Y5
 	VPSHUFB   Y13, Y5, Y5
 	VPAND     Y14, Y5, Y5

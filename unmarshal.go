@@ -995,14 +995,14 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 		h.Len = n
 	}
 	if i == len(q) && d.pi >= len(d.prog) && d.ci < len(d.cells)/2 {
-		// The queue is read, and the next tokens are the values of a
-		// long inline array that inlineChunk queues a chunk at a time:
-		// these elements' own. Each is read from its cell in one pass
-		// (numberFloat) instead of typed there and read here, while the
-		// cells are numbers that fastFloat takes; inlineChunk queues the
-		// rest, from the first cell that is not, and always the last,
-		// which its ArrayEnd follows.
-		m := n
+		// The queue is read, and the next tokens would be the values of
+		// a long inline array, which inlineChunk queues a chunk at a
+		// time: this slice's elements. Each is read from its cell in one
+		// pass (numberFloat) rather than typed there and read again
+		// here, as long as the cells are numbers that fastFloat takes.
+		// inlineChunk queues the rest, from the first cell that is not,
+		// and always the last cell, after which it queues the ArrayEnd.
+		before := n
 		text, cells := d.cellsOf, d.cells
 		ci := d.ci
 		for last := len(cells)/2 - 1; n < len(fs) && ci < last; ci++ {
@@ -1013,7 +1013,7 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 			fs[n] = F(v)
 			n++
 		}
-		if n > m {
+		if n > before {
 			d.ci = ci
 			h.Len = n
 		}
@@ -1027,7 +1027,11 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 // "-007"), whose digits it reads like any others: numberFloat rejects
 // those first.
 func numberFloat(b []byte, bits int) (float64, bool) {
-	if n, j := len(b), int(b2u(len(b) > 0 && b[0] == '-')); j+1 < n && b[j] == '0' && b[j+1]-'0' < 10 {
+	j := 0 // the first digit
+	if len(b) > 0 && b[0] == '-' {
+		j = 1
+	}
+	if j+1 < len(b) && b[j] == '0' && b[j+1]-'0' < 10 {
 		return 0, false
 	}
 	return fastFloat(b, bits)

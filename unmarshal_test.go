@@ -1428,9 +1428,9 @@ func TestSliceFastKinds(t *testing.T) {
 	}
 	docs = append(docs, strings.Replace(long(300, -1, false), "[300]", "[301]", 1))
 	// Long inline arrays whose cells decFloats reads itself past the
-	// queue (numberFloat): a cell that is no number, or a number that
-	// fastFloat leaves to the plan, at the first cell, inside, and
-	// at the last; each is a string to the decoder or read by the plan.
+	// queue (numberFloat), with one odd cell at the first place, the
+	// second, the middle, or the last two: a string (a mismatch for the
+	// plan), or a number that fastFloat leaves to the plan.
 	for _, odd := range []string{"05", "-007", "00", "0", "-0", "0e5", "1.2.3", "1.", "-", ".5", "+1", "1e", "1e+",
 		"1E-5", "1e00007", "12345678901234567890123", "0.000000000000000000000000001", `""`, `"1.5"`, "", "1_0", "x", "null", "true"} {
 		for _, at := range []int{0, 1, 300, 598, 599} {
