@@ -434,8 +434,7 @@ func (d *Decoder) step() error {
 func (d *Decoder) readLine() (content bool, err error) {
 	ln := &d.line
 	d.resetScratch()
-	d.cells = d.cells[:0]
-	d.ci = 0
+	d.cells, d.ci, d.numbers = d.cells[:0], 0, 0
 	err = d.lr.readLine(ln)
 	if err == io.EOF {
 		return false, d.finish()
@@ -778,7 +777,7 @@ func (d *Decoder) openArray(h *header, depth int, keyless bool) error {
 		d.splitCells(rest, h.delim, base+h.restCol)
 	}
 	if got := len(d.cells) / 2; d.opts.strict && got != h.n {
-		d.cells = d.cells[:0]
+		d.cells, d.numbers = d.cells[:0], 0
 		return d.syntaxErr(base+h.restCol, detail(ErrCount, "declared "+plural(h.n, "value", "values")+", found "+strconv.Itoa(got)))
 	}
 	d.ci = 0

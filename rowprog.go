@@ -27,6 +27,9 @@ type lazyCells struct {
 	cellsOf []byte  // the text the cell spans index
 	cellCol int     // column of cellsOf[0] in the line
 	ci      int     // next inline value; len(cells)/2 when none pending
+	// numbers counts the inline values at the start of cells that
+	// numberSpans read: numbers, typed as they were split.
+	numbers int
 	// inlineEnd asks for an ArrayEnd after the pending inline values.
 	inlineEnd bool
 }
@@ -34,7 +37,7 @@ type lazyCells struct {
 // reset drops the pending cells, keeping their memory.
 func (c *lazyCells) reset() {
 	c.pi = 0
-	c.cells, c.ci = c.cells[:0], 0
+	c.cells, c.ci, c.numbers = c.cells[:0], 0, 0
 	c.inlineEnd = false
 }
 
@@ -78,24 +81,30 @@ func (d *Decoder) rowChunk() {
 
 // inlineChunk queues the next lazyChunk values of an inline array the
 // general path reads (a long one, most often), and its ArrayEnd after the
-// last. It is cellToken's loop written out, into room made once.
+// last. It is cellToken's loop written out, into room made once, after a
+// loop over the values that splitCells found to be numbers.
 func (d *Decoder) inlineChunk() {
 	d.rowKept = false
 	n := len(d.cells) / 2
 	end := min(d.ci+lazyChunk, n)
 	d.queueRoom(end - d.ci + 1)
-	text := d.cellsOf
+	text, cells := d.cellsOf, d.cells
 	p, room := mem.BytesData(text), cap(text)
 	q := d.queue
-	for ; d.ci < end; d.ci++ {
-		s, e := int(d.cells[2*d.ci]), int(d.cells[2*d.ci+1])
+	ci := d.ci
+	for nend := min(end, d.numbers); ci < nend; ci++ {
+		s, e := int(cells[2*ci]), int(cells[2*ci+1])
+		q = pushToken(q, Token{h: uint64(KindNumber), p: p.Add(s), n: e - s})
+	}
+	for ; ci < end; ci++ {
+		s, e := int(cells[2*ci]), int(cells[2*ci+1])
 		switch {
 		case s == e:
 			q = pushToken(q, emptyString())
 		case text[s] != '"':
 			q = pushToken(q, plainCell(p.Add(s), e-s, room-s))
 		default:
-			d.queue = q
+			d.queue, d.ci = q, ci
 			t, err := d.primitive(text[s:e], d.cellCol+s)
 			if err != nil {
 				d.stopLazy(err)
@@ -104,8 +113,8 @@ func (d *Decoder) inlineChunk() {
 			q = pushToken(d.queue, t)
 		}
 	}
-	d.queue = q
-	if d.ci == n && d.inlineEnd {
+	d.queue, d.ci = q, ci
+	if ci == n && d.inlineEnd {
 		d.inlineEnd = false
 		d.queue = appendToken(d.queue, ArrayEndToken())
 	}
@@ -140,20 +149,57 @@ func (d *Decoder) cellToken(i int) (Token, error) {
 // B.3), but only a cell that starts with '"' is a quoted string, which
 // cellToken checks: a region left open at the end of the line is an error
 // only there.
+//
+// The cells at the start of text that are numbers of plainNumber's form,
+// as an inline array of numbers is written, are split by reading them
+// (numberSpans), which types them too; the scan of the line's bytes
+// (scanLine) splits the rest, from the first cell that is not such a
+// number: no quote stands before it.
 func (d *Decoder) splitCells(text []byte, delim byte, col int) {
-	d.seps, _ = scanLine(text, delim, d.seps[:0])
 	d.cellsOf = text
 	d.cellCol = col
-	cells := d.cells[:0]
-	s := 0
-	for _, p := range d.seps {
-		a, b := trimSpan(text, s, int(p))
+	cells, from := numberSpans(text, delim, d.cells[:0])
+	d.numbers = len(cells) / 2
+	if from <= len(text) {
+		d.seps, _ = scanLine(text[from:], delim, d.seps[:0])
+		s := from
+		for _, p := range d.seps {
+			a, b := trimSpan(text, s, from+int(p))
+			cells = append(cells, int32(a), int32(b))
+			s = from + int(p) + 1
+		}
+		a, b := trimSpan(text, s, len(text))
 		cells = append(cells, int32(a), int32(b))
-		s = int(p) + 1
 	}
-	a, b := trimSpan(text, s, len(text))
-	cells = append(cells, int32(a), int32(b))
 	d.cells = cells
+}
+
+// numberSpans appends to cells the spans of the cells at the start of text
+// that are numbers of plainNumber's form, each ended by delim or by the end
+// of text, with nothing around it. It returns them and the offset of the
+// first cell it did not read, or len(text)+1 when it read every cell. It
+// reads a cell only with 24 bytes readable from its start (within
+// cap(text)), as plainNumber needs: the last cells of a buffer are left to
+// the scan.
+func numberSpans(text []byte, delim byte, cells []int32) ([]int32, int) {
+	p, room := mem.BytesData(text), cap(text)
+	s := 0
+	for s+24 <= room {
+		e := plainNumber(p.Add(s))
+		if e < 0 {
+			break
+		}
+		e += s
+		if e == len(text) {
+			return append(cells, int32(s), int32(e)), e + 1
+		}
+		if e > len(text) || text[e] != delim {
+			break
+		}
+		cells = append(cells, int32(s), int32(e))
+		s = e + 1
+	}
+	return cells, s
 }
 
 // headerProg makes the row program that of header h's fields: the program
@@ -286,7 +332,7 @@ func (d *Decoder) row(f *frame, text []byte, col int, delim byte) error {
 			s, e := cellSpan(text, d.seps, c)
 			cells = append(cells, int32(s), int32(e))
 		}
-		d.cells = cells
+		d.cells, d.numbers = cells, 0
 		d.ci = len(cells) / 2 // consumed by the program, not as inline values
 		d.pi = 0
 		return nil
