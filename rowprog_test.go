@@ -1,9 +1,11 @@
 package toon
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,8 +30,9 @@ func splitCellsByScan(text []byte, delim byte) []int32 {
 
 // checkSplitCells holds splitCells to splitCellsByScan on text, the first
 // n bytes of buf (the rest of buf is readable), and the cells it counts
-// as numbers to plainestNumber and plainCell.
-func checkSplitCells(t *testing.T, buf []byte, n int, delim byte) {
+// as numbers to plainestNumber and plainCell. It returns how many cells
+// there are, and how many it counted as numbers.
+func checkSplitCells(t *testing.T, buf []byte, n int, delim byte) (cells, numbers int) {
 	t.Helper()
 	text := buf[:n:len(buf)]
 	var d Decoder
@@ -51,6 +54,7 @@ func checkSplitCells(t *testing.T, buf []byte, n int, delim byte) {
 			t.Fatalf("splitCells(%q): cell %d %q counted as a number, plainCell says %v", text, c, cell, k)
 		}
 	}
+	return len(d.cells) / 2, d.numbers
 }
 
 // cellKind is the kind plainCell gives the cell text[s:e], with the bytes
@@ -69,7 +73,7 @@ func cellKind(text []byte, s, e int) Kind {
 func TestSplitCellsNumbers(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
 	odd := []string{"", " 1", "1 ", "x", `"1,2"`, `"a|b	c"`, "1e5", "05", "-", "1.", "tru", `"`, "é", "1.2.3"}
-	numbersAll := 0
+	numbersAll, numbersSome := 0, 0
 	for i := range longtest.Size(t, 20000, 200000) {
 		delim := ",|\t"[rng.Intn(3)]
 		cells := make([]string, 1+rng.Intn(40))
@@ -88,43 +92,57 @@ func TestSplitCellsNumbers(t *testing.T) {
 			}
 			buf = append(buf, c)
 		}
-		var d Decoder
-		d.splitCells(buf[:len(line)], delim, 0)
-		if d.numbers == len(d.cells)/2 {
+		nc, nn := checkSplitCells(t, buf, len(line), delim)
+		if nn == nc {
 			numbersAll++
 		}
-		checkSplitCells(t, buf, len(line), delim)
+		if nn > 0 {
+			numbersSome++
+		}
 	}
-	if numbersAll == 0 {
-		t.Fatal("no line was read as numbers alone")
+	if numbersAll == 0 || numbersSome == numbersAll {
+		t.Fatalf("lines read as numbers alone: %d, with some numbers: %d; want some of each", numbersAll, numbersSome)
 	}
 }
 
 // FuzzSplitCells holds splitCells to the scan of the line's bytes on any
-// text, delimiter and bytes after the text.
+// text, delimiter and bytes after the text (after, repeated to at least 24
+// bytes when asked: a number that ends the text is read only when 24 bytes
+// from its start are readable).
 func FuzzSplitCells(f *testing.F) {
-	f.Add([]byte("1,2.5,-3,0.125"), byte(0), byte(30))
-	f.Add([]byte("1|2|\"a|b\"|4"), byte(1), byte(0))
-	f.Add([]byte("0.5\t-0.25\t7\t"), byte(2), byte(24))
-	f.Fuzz(func(t *testing.T, b []byte, sel byte, extra byte) {
-		n := len(b)
-		b = append(b, make([]byte, int(extra%41))...)
-		for i := n; i < len(b); i++ {
-			b[i] = '0' + byte(i%10)
+	f.Add([]byte("1,2.5,-3,0.125"), []byte("\n"), byte(0))
+	f.Add([]byte("1|2|\"a|b\"|4"), []byte("5"), byte(1))
+	f.Add([]byte("0.5\t-0.25\t7\t"), []byte(".,"), byte(2))
+	f.Add([]byte("3,4"), []byte(""), byte(3))
+	f.Fuzz(func(t *testing.T, text, after []byte, sel byte) {
+		buf := append(text[:len(text):len(text)], after...)
+		for sel&4 != 0 && len(after) > 0 && len(buf)-len(text) < 24 {
+			buf = append(buf, after...)
 		}
-		checkSplitCells(t, b, n, ",|\t"[sel%3])
+		checkSplitCells(t, buf[:len(buf):len(buf)], len(text), ",|\t"[sel%3])
 	})
 }
 
 // TestLongInlineNumbers reads inline arrays longer than a chunk
-// (lazyChunk) through Token, from a slice and from a reader, whose values
-// are numbers but for one odd cell, at the first, a middle or the last
-// place or none, and compares each token with the cell it comes from.
+// (lazyChunk) whose values are numbers but for one odd cell, at the first,
+// a middle or the last place or none: through Token from a slice, from a
+// reader, and from a slice that ends with the array (no LF, no byte past
+// its end), comparing each token with the cell it comes from; and, where
+// every cell is a number, through Unmarshal into float64s and float32s,
+// which read the cells past the queue themselves (decFloats).
 func TestLongInlineNumbers(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	const n = 3*lazyChunk + 5
+	type doc struct {
+		V []float64 `toon:"v"`
+		W int       `toon:"w"`
+	}
+	type doc32 struct {
+		V []float32 `toon:"v"`
+		W int       `toon:"w"`
+	}
 	for _, delim := range []string{",", "|", "\t"} {
-		for _, odd := range []string{"", "x", `"q,|	q"`, "1e-3", "007", " 5 ", "-"} {
+		for _, odd := range []string{"", "x", `"q,|	q"`, "1e-3", "007", " 5 ", "-", "-0"} {
 			for _, at := range []int{-1, 0, 1, lazyChunk - 1, lazyChunk, n / 2, n - 2, n - 1} {
 				if odd != "" && at == -1 {
 					continue
@@ -143,24 +161,78 @@ func TestLongInlineNumbers(t *testing.T) {
 				if delim != "," {
 					hd = delim
 				}
-				doc := fmt.Sprintf("v[%d%s]: %s\nw: 1\n", n, hd, strings.Join(cells, delim))
-				for _, src := range []string{"slice", "reader"} {
-					var d *Decoder
-					if src == "slice" {
-						d = NewBytesDecoder([]byte(doc))
-					} else {
-						d = NewDecoder(strings.NewReader(doc))
+				line := fmt.Sprintf("v[%d%s]: %s", n, hd, strings.Join(cells, delim))
+				text := line + "\nw: 1\n"
+				what := fmt.Sprintf("delimiter %q, %q at %d", delim, odd, at)
+				checkInlineTokens(t, NewBytesDecoder([]byte(text)), cells, true, "slice, "+what)
+				checkInlineTokens(t, NewDecoder(strings.NewReader(text)), cells, true, "reader, "+what)
+				checkInlineTokens(t, NewBytesDecoder([]byte(line)[:len(line):len(line)]), cells, false, "slice ending with the array, "+what)
+				if at >= 0 && !isNumber([]byte(strings.TrimSpace(odd))) {
+					continue
+				}
+				var v doc
+				var v32 doc32
+				if err := Unmarshal([]byte(text), &v); err != nil {
+					t.Fatalf("Unmarshal, %s: %v", what, err)
+				}
+				if err := Unmarshal([]byte(text), &v32); err != nil {
+					t.Fatalf("Unmarshal into float32s, %s: %v", what, err)
+				}
+				if len(v.V) != n || len(v32.V) != n || v.W != 1 || v32.W != 1 {
+					t.Fatalf("Unmarshal, %s: %d and %d values, w %d and %d", what, len(v.V), len(v32.V), v.W, v32.W)
+				}
+				for c, cell := range cells {
+					f, _ := strconv.ParseFloat(strings.TrimSpace(cell), 64)
+					f32, _ := strconv.ParseFloat(strings.TrimSpace(cell), 32)
+					if v.V[c] != f || v32.V[c] != float32(f32) {
+						t.Fatalf("Unmarshal, %s: value %d = %v and %v, want %v (%q)", what, c, v.V[c], v32.V[c], f, cell)
 					}
-					checkInlineTokens(t, d, cells, fmt.Sprintf("%s, delimiter %q, %q at %d", src, delim, odd, at))
 				}
 			}
 		}
 	}
 }
 
-// checkInlineTokens reads the document {"v": cells, "w": 1} from d and
-// compares each value's kind and text with its cell's.
-func checkInlineTokens(t *testing.T, d *Decoder, cells []string, what string) {
+// TestLongInlineBadCell reads a long inline array whose numbers are
+// followed by a quoted cell with a bad escape: its error is reported at
+// that cell, after the values before it.
+func TestLongInlineBadCell(t *testing.T) {
+	const n = 2*lazyChunk + 3
+	for _, at := range []int{0, 1, lazyChunk, n - 1} {
+		cells := make([]string, n)
+		for c := range cells {
+			cells[c] = strconv.Itoa(c) + ".25"
+		}
+		cells[at] = `"a\qb"`
+		prefix := fmt.Sprintf("v[%d]: ", n)
+		line := prefix + strings.Join(cells, ",")
+		col := len(prefix) + len(strings.Join(cells[:at], ",")) + 1 // the cell's first byte, 1-based
+		if at > 0 {
+			col++ // its delimiter
+		}
+		d := NewBytesDecoder([]byte(line + "\n"))
+		values := 0
+		var err error
+		for err == nil {
+			var tok Token
+			if tok, err = d.Token(); err == nil && tok.Kind() == KindNumber {
+				values++
+			}
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != 1 || se.Column < col || se.Column > col+len(cells[at]) {
+			t.Fatalf("bad cell at %d: error %v, want a SyntaxError at line 1, columns %d to %d", at, err, col, col+len(cells[at]))
+		}
+		if values != at {
+			t.Fatalf("bad cell at %d: %d values before the error, want %d", at, values, at)
+		}
+	}
+}
+
+// checkInlineTokens reads the document {"v": cells, "w": 1}, or {"v":
+// cells} without tail, from d and compares each value's kind and text with
+// its cell's.
+func checkInlineTokens(t *testing.T, d *Decoder, cells []string, tail bool, what string) {
 	t.Helper()
 	next := func() Token {
 		tok, err := d.Token()
@@ -187,7 +259,11 @@ func checkInlineTokens(t *testing.T, d *Decoder, cells []string, what string) {
 			t.Fatalf("%s: value %d = %v %q, want %v %q", what, c, tok.Kind(), tok.String(), want, text)
 		}
 	}
-	for _, k := range []Kind{KindArrayEnd, KindKey, KindNumber, KindObjectEnd} {
+	ends := []Kind{KindArrayEnd, KindObjectEnd}
+	if tail {
+		ends = []Kind{KindArrayEnd, KindKey, KindNumber, KindObjectEnd}
+	}
+	for _, k := range ends {
 		if tok := next(); tok.Kind() != k {
 			t.Fatalf("%s: %v, want %v", what, tok.Kind(), k)
 		}
