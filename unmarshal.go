@@ -1002,10 +1002,21 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 		// here, as long as the cells are numbers that fastFloat takes.
 		// inlineChunk queues the rest, from the first cell that is not,
 		// and always the last cell, after which it queues the ArrayEnd.
+		// The cells splitCells read as numbers (d.numbers) go to
+		// fastFloat with no test of their form.
 		before := n
 		text, cells := d.cellsOf, d.cells
 		ci := d.ci
-		for last := len(cells)/2 - 1; n < len(fs) && ci < last; ci++ {
+		last := len(cells)/2 - 1
+		for end := min(last, d.numbers, ci+len(fs)-n); ci < end; ci++ {
+			v, ok := fastFloat(text[cells[2*ci]:cells[2*ci+1]], bits)
+			if !ok {
+				break
+			}
+			fs[n] = F(v)
+			n++
+		}
+		for ; n < len(fs) && ci < last; ci++ {
 			v, ok := numberFloat(text[cells[2*ci]:cells[2*ci+1]], bits)
 			if !ok {
 				break
