@@ -370,9 +370,9 @@ func errNotNumber(k Kind) error {
 //   - m·10^q with q >= 0 in a uint64: converted, which rounds once;
 //   - m/10^-q with -q <= 19: divided in integers (roundQuotient).
 //
-// It gives up on a text outside the §4 grammar, but for leading zeros in
-// the integer part, which it reads as strconv does (no Number token has
-// them).
+// It gives up on any text outside the §4 grammar, a leading zero in the
+// integer part included ("05", which strconv reads as 5): so it takes the
+// text of a cell only when the cell is a number.
 func decimalFloat(b []byte, size int) (float64, bool) {
 	// b's bytes are read through p, at indexes the loops check against
 	// n: b[i]'s bounds checks were an eighth of the instructions here.
@@ -398,8 +398,11 @@ func decimalFloat(b []byte, size int) (float64, bool) {
 	if sig == 0 {
 		return 0, false
 	}
-	if sig == 1 && m == 0 {
-		sig = 0 // "0": m may be 0 too after digits that wrapped it
+	if p.Byte(start) == '0' {
+		if sig > 1 {
+			return 0, false // a leading zero
+		}
+		sig = 0 // the integer part "0": no significant digit
 	}
 	q := 0
 	if i < n && p.Byte(i) == '.' {

@@ -998,26 +998,16 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 		// The queue is read, and the next tokens would be the values of
 		// a long inline array, which inlineChunk queues a chunk at a
 		// time: this slice's elements. Each is read from its cell in one
-		// pass (numberFloat) rather than typed there and read again
-		// here, as long as the cells are numbers that fastFloat takes.
-		// inlineChunk queues the rest, from the first cell that is not,
-		// and always the last cell, after which it queues the ArrayEnd.
-		// The cells splitCells read as numbers (d.numbers) go to
-		// fastFloat with no test of their form.
+		// pass rather than typed there and read again here, as long as
+		// the cells are numbers that fastFloat takes (it takes no other
+		// cell). inlineChunk queues the rest, from the first cell that
+		// is not, and always the last cell, after which it queues the
+		// ArrayEnd.
 		before := n
 		text, cells := d.cellsOf, d.cells
 		ci := d.ci
-		last := len(cells)/2 - 1
-		for end := min(last, d.numbers, ci+len(fs)-n); ci < end; ci++ {
+		for end := min(len(cells)/2-1, ci+len(fs)-n); ci < end; ci++ {
 			v, ok := fastFloat(text[cells[2*ci]:cells[2*ci+1]], bits)
-			if !ok {
-				break
-			}
-			fs[n] = F(v)
-			n++
-		}
-		for ; n < len(fs) && ci < last; ci++ {
-			v, ok := numberFloat(text[cells[2*ci]:cells[2*ci+1]], bits)
 			if !ok {
 				break
 			}
@@ -1030,22 +1020,6 @@ func decFloats[F float32 | float64](d *Decoder, h *mem.SliceHeader, n, bits int)
 		}
 	}
 	return n
-}
-
-// numberFloat is fastFloat for the text of a cell, with false for a cell
-// that is no number (§4). fastFloat takes no other string (an empty or
-// quoted cell, "1.2.3", "-"), but for one with a leading zero ("05",
-// "-007"), whose digits it reads like any others: numberFloat rejects
-// those first.
-func numberFloat(b []byte, bits int) (float64, bool) {
-	j := 0 // the first digit
-	if len(b) > 0 && b[0] == '-' {
-		j = 1
-	}
-	if j+1 < len(b) && b[j] == '0' && b[j+1]-'0' < 10 {
-		return 0, false
-	}
-	return fastFloat(b, bits)
 }
 
 // noElems is where the data of an empty slice points: a slice of no

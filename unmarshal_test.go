@@ -1428,7 +1428,7 @@ func TestSliceFastKinds(t *testing.T) {
 	}
 	docs = append(docs, strings.Replace(long(300, -1, false), "[300]", "[301]", 1))
 	// Long inline arrays whose cells decFloats reads itself past the
-	// queue (numberFloat), with one odd cell at the first place, the
+	// queue (fastFloat), with one odd cell at the first place, the
 	// second, the middle, or the last two: a string (a mismatch for the
 	// plan), or a number that fastFloat leaves to the plan.
 	for _, odd := range []string{"05", "-007", "00", "0", "-0", "0e5", "1.2.3", "1.", "-", ".5", "+1", "1e", "1e+",
