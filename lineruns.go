@@ -405,9 +405,16 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 					break
 				}
 			}
-			// (The top bit, set, spares TrailingZeros64 its test for 0:
-			// 63 is left to leadingSpaces, as 64 would be.)
-			if sp = bits.TrailingZeros64(^(win.m.sp >> sh) | 1<<63); sp == 63 {
+			// The first byte from the line's start that is no space, at t
+			// in the window (64 when none is). It is found in the mask
+			// with the bytes before the line cleared (an AND), not in the
+			// mask shifted to the line: a bit scan of the result of a
+			// shift by a variable count is slow on some CPUs
+			// (TestNoBitScanAfterVariableShift). A t of 63 or more is
+			// left to leadingSpaces; when sh is above 0 the line's LF,
+			// in the window, is a byte that is no space.
+			t := bits.TrailingZeros64(^win.m.sp & (^uint64(0) << sh))
+			if sp = t - int(sh); t >= 63 {
 				sp = leadingSpaces(buf[pos:e])
 			}
 			if nk := ^(win.m.key >> sh) >> (uint(sp+1) & 63); sp < 63 && nk != 0 {
