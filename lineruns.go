@@ -406,13 +406,14 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				}
 			}
 			// The first byte from the line's start that is no space, at t
-			// in the window (64 when none is). It is found in the mask
-			// with the bytes before the line cleared (an AND), not in the
-			// mask shifted to the line: a bit scan of the result of a
-			// shift by a variable count is slow on some CPUs
-			// (TestNoBitScanAfterVariableShift). A t of 63 or more is
-			// left to leadingSpaces; when sh is above 0 the line's LF,
-			// in the window, is a byte that is no space.
+			// in the window, is found in the mask with the bytes before
+			// the line cleared by an AND, which sets every flag: a bit
+			// scan whose flags come from a shift by a variable count is
+			// slow on some CPUs (TestNoBitScanAfterVariableShift). t is
+			// 64 only where sh is 0 and the 64 bytes are spaces (else the
+			// line's LF, in the window, is no space); that line, and one
+			// whose indentation ends at the window's last byte (t 63),
+			// are left to leadingSpaces.
 			t := bits.TrailingZeros64(^win.m.sp & (^uint64(0) << sh))
 			if sp = t - int(sh); t >= 63 {
 				sp = leadingSpaces(buf[pos:e])
