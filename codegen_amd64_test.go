@@ -17,11 +17,10 @@ import (
 // shift by CL, with no instruction that sets every flag in between (NOT
 // sets none, BTS only CF, INC and DEC all but CF). AMD's Zen 3 runs a scan
 // of a value just shifted by CL several times slower than a scan after an
-// instruction that sets every flag, which a line's indentation in
-// runFields used to be (bits.TrailingZeros64(^(m>>sh) | 1<<63): the OR
-// is a BTS). The slow case needs the shift's result to be the scan's
-// operand too; the test holds the code to the simpler, stricter rule, that
-// no scan's flags come from such a shift.
+// instruction that sets every flag; bits.TrailingZeros64(^(m>>sh) | 1<<63)
+// compiles to such a sequence (the OR is a BTS). The slow case needs the
+// shift's result to be the scan's operand too; the test holds the code to
+// the simpler, stricter rule, that no scan's flags come from such a shift.
 //
 // It compiles the package, as it is and with the purego tag, and reads
 // the code with go tool objdump (a test binary that go test runs has no

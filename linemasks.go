@@ -10,11 +10,10 @@ package toon
 // in the line's first 32 bytes, about 110 instructions a line on the
 // config dataset. The kernel makes the masks of 64 bytes at once, in which
 // a line finds the four with a shift or a mask and a count of trailing
-// zeros each,
-// and most lines of a nested document are short enough for the next line
-// to start and end in the same 64 bytes. Made in Go, a word at a time, the
-// masks cost more than the words they replace (Token on config 21% slower
-// under purego), so without the kernel runFields reads by words.
+// zeros each, and most lines of a nested document are short enough for the
+// next line to start and end in the same 64 bytes. Made in Go, a word at a
+// time, the masks cost more than the words they replace (Token on config
+// 21% slower under purego), so without the kernel runFields reads by words.
 
 // lineMasks are the masks of the 64 bytes from a place in the buffer,
 // bit i of each for byte i.

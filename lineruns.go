@@ -412,8 +412,8 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 			// slow on some CPUs (TestNoBitScanAfterVariableShift). t is
 			// 64 only where sh is 0 and the 64 bytes are spaces (else the
 			// line's LF, in the window, is no space); that line, and one
-			// whose indentation ends at the window's last byte (t 63),
-			// are left to leadingSpaces.
+			// whose first byte that is no space is the window's last (t
+			// 63), are left to leadingSpaces.
 			t := bits.TrailingZeros64(^win.m.sp & (^uint64(0) << sh))
 			if sp = t - int(sh); t >= 63 {
 				sp = leadingSpaces(buf[pos:e])
