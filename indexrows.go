@@ -37,19 +37,24 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 	// The first block is not tried as a plain one (a failed try costs a
 	// block's worth of tests, on every call where quoted text comes first).
 	st := idxState{dirty: 1}
-	full := len(src) &^ 63
-	for st.pos < full {
+	for {
+		// The whole blocks from st.pos on: the kernels index a block at
+		// a time, but the portable one may stop at any offset (quotedRun).
+		full := st.pos + (len(src)-st.pos)&^63
+		if st.pos == full {
+			break
+		}
 		if cap(out)-len(out) < 64 {
 			out = slices.Grow(out, 64)
 		}
 		n := indexBlocks(src[:full], delim, &st, out[len(out):cap(out)])
 		out = out[:len(out)+n]
 	}
-	if full < len(src) {
+	if rest := st.pos; rest < len(src) {
 		// The last partial block goes through a zero-padded copy: a zero
 		// byte is of no interest, as delim is not 0.
 		var pad [64]byte
-		copy(pad[:], src[full:])
+		copy(pad[:], src[rest:])
 		if cap(out)-len(out) < 64 {
 			out = slices.Grow(out, 64)
 		}
@@ -58,18 +63,20 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 		n := indexBlocks(pad[:], delim, &st, out[k:cap(out)])
 		out = out[:k+n]
 		for i := k; i < len(out); i++ {
-			out[i] += uint32(full)
+			out[i] += uint32(rest)
 		}
 	}
 	return out
 }
 
 // indexBlocks indexes src[st.pos:] a 64-byte block at a time (len(src) is
-// a multiple of 64), storing offsets into out; it stops before a block
-// when out has fewer than 64 free places, and returns the number stored,
-// n. The places from out[n] to out[n+indexSlack-1] (within out) may be
-// written too, with garbage: the AVX2 and portable kernels store a block's
-// offsets eight at a time (see putOffsets).
+// st.pos plus a multiple of 64), storing offsets into out; it stops before
+// a block when out has fewer than 64 free places, or when fewer than 64
+// bytes are left (only the portable kernel leaves any: it may advance by
+// less than a block), and returns the number stored, n. The places from
+// out[n] to out[n+indexSlack-1] (within out) may be written too, with
+// garbage: the AVX2 and portable kernels store a block's offsets eight at
+// a time (see putOffsets).
 // It runs the best index kernel the CPU allows (see kernels.go), else
 // indexBlocksGeneric, the specification. The kernels are called directly
 // rather than through a function value, which would make st and the

@@ -3,6 +3,8 @@ package toon
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/toonstream/toon/internal/mem"
 )
 
 // This file is the portable index kernel, indexBlocksGeneric, and the
@@ -73,6 +75,11 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // common in most tables, needs no mask of high bytes (asciiMasks); one
 // that also has no quote or backslash and starts outside quoted regions
 // needs a single mask for all its offsets (plainMasks).
+//
+// Where a block would start inside a long quoted region, quotedRun takes
+// the region's text a word at a time, up to its end or to a byte that only
+// the masks handle; the blocks then go on from where it stopped, at any
+// offset, so this kernel may leave fewer than 64 bytes of src unindexed.
 func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int {
 	delimW := uint64(delim) * swarLo
 	// After a block of ASCII bytes, the next is tested for being one too,
@@ -99,6 +106,14 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		// text) often ends inside it: its delimiters and colons are
 		// looked for only when some of it is outside.
 		inside := st.inq != 0
+		if inside && tryASCII {
+			// Not after a block with bytes >= 0x80 (tryASCII false): a
+			// text with some most often has more, at which quotedRun
+			// would stop. The block starts where quotedRun stops (a
+			// whole block, with room for it, follows).
+			n += quotedRun(src, st, out[n:])
+			blk, inside = (*[64]byte)(src[st.pos:st.pos+64]), st.inq != 0
+		}
 		var q, bs, dc, o, hm uint64 // hm: the block's bytes >= 0x80
 		switch {
 		case tryASCII && asciiBlock(blk):
@@ -123,6 +138,70 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 			dc = delimMasks(blk, delimW, hm)
 		}
 		n = putOffsets(out, n, dc&^region|q|bs|o, st.pos)
+	}
+	return n
+}
+
+// quotedRun indexes src from st.pos, which is inside a quoted region, a
+// word at a time, for as long as the region's text is ASCII with no
+// control byte below CR: its offsets are then those of its quotes and
+// backslashes alone, found with one test a word, where a block costs
+// indexBlocksGeneric five masks packed at a multiply a word. (Long quoted
+// texts, such as messages and descriptions, are mostly such words, with
+// an escape or two among them.) It stops after the closing quote, before
+// the first word with another byte of interest (or a tab, or another
+// control byte), or where fewer than 64 bytes of src or 64 places of out
+// would be left after it, so that the kernel's next block is whole and
+// has room; it updates st and returns the number of offsets stored into
+// out.
+func quotedRun(src []byte, st *idxState, out []uint32) int {
+	const ctlW = (0x80 - '\r' - 1) * swarLo // + ctlW: high bit clear in bytes <= CR
+	lim := min(len(src), st.pos+len(out)) - 64
+	esc := -1 // the offset of the byte an unescaped backslash escapes
+	if st.esc != 0 {
+		esc = st.pos
+	}
+	sp := mem.BytesData(src)
+	n, p := 0, st.pos
+	if p+16 > lim {
+		return 0
+	}
+	// A region whose next 16 bytes are ASCII with no quote most likely
+	// goes on into a long text; one that ends sooner is left to the block.
+	if w0, w1 := sp.Load64(p), sp.Load64(p+8); (w0|w1|^((w0^quoteIdxW)+swar7f)|^((w1^quoteIdxW)+swar7f))&swarHi != 0 {
+		return 0
+	}
+	for ; p+8 <= lim; p += 8 {
+		w := sp.Load64(p)
+		// Where w is ASCII, the sums have no carries, and the high bit
+		// of qb is clear at its quotes and backslashes alone.
+		qb := ((w ^ quoteIdxW) + swar7f) & ((w ^ bslashIdxW) + swar7f)
+		if (w|^(qb&(w+ctlW)))&swarHi == 0 {
+			continue // most words
+		}
+		if (w|^(w+ctlW))&swarHi != 0 {
+			break
+		}
+		for m := ^qb & swarHi; m != 0; m &= m - 1 {
+			i := p + bits.TrailingZeros64(m)>>3
+			out[n] = uint32(i)
+			n++
+			switch {
+			case i == esc:
+			case src[i] == '\\':
+				esc = i + 1
+			default: // the closing quote
+				st.pos, st.inq, st.esc, st.high, st.dirty = i+1, 0, 0, 0, 1
+				return n
+			}
+		}
+	}
+	if p == st.pos {
+		return 0
+	}
+	st.pos, st.high, st.esc = p, 0, 0
+	if esc == p {
+		st.esc = 1
 	}
 	return n
 }
@@ -293,11 +372,12 @@ func delimMasks(blk *[64]byte, delimW, hm uint64) (dc uint64) {
 }
 
 // asciiBlock reports whether a block's bytes are all below 0x80.
+// Written out, not as a loop: the loop's sum would live in memory when
+// inlined into indexBlocksGeneric, whose registers are all taken.
 func asciiBlock(blk *[64]byte) bool {
-	var or uint64
-	for k := 0; k < 64; k += 8 {
-		or |= binary.LittleEndian.Uint64(blk[k:])
-	}
+	le := binary.LittleEndian
+	or := le.Uint64(blk[0:]) | le.Uint64(blk[8:]) | le.Uint64(blk[16:]) | le.Uint64(blk[24:]) |
+		le.Uint64(blk[32:]) | le.Uint64(blk[40:]) | le.Uint64(blk[48:]) | le.Uint64(blk[56:])
 	return or&swarHi == 0
 }
 
