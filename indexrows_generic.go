@@ -7,8 +7,10 @@ import (
 	"github.com/toonstream/toon/internal/mem"
 )
 
-// This file is the portable index kernel, indexBlocksGeneric, and the
-// specification the kernels of indexrows_amd64.s must match byte for byte.
+// This file is the portable index kernel, indexBlocksGeneric. Its masks
+// of a block are the specification of the masks of indexrows_amd64.s; its
+// results, through indexRows, must match theirs byte for byte (per call
+// they may differ: this kernel can stop short of a block, see quotedRun).
 
 // prefixXor returns the word whose bit i is the parity of bits 0..i of x:
 // the quoted regions of a block from the mask of its quotes.
@@ -109,8 +111,9 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		if inside && tryASCII {
 			// Not after a block with bytes >= 0x80 (tryASCII false): a
 			// text with some most often has more, at which quotedRun
-			// would stop. The block starts where quotedRun stops (a
-			// whole block, with room for it, follows).
+			// would stop; nor with a delimiter >= 0x80, with which
+			// tryASCII is always false. The block starts where quotedRun
+			// stops (a whole block, with room for it, follows).
 			n += quotedRun(src, st, out[n:])
 			blk, inside = (*[64]byte)(src[st.pos:st.pos+64]), st.inq != 0
 		}
@@ -143,14 +146,15 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 }
 
 // quotedRun indexes src from st.pos, which is inside a quoted region, a
-// word at a time, for as long as the region's text is ASCII with no
-// control byte below CR: its offsets are then those of its quotes and
-// backslashes alone, found with one test a word, where a block costs
-// indexBlocksGeneric five masks packed at a multiply a word. (Long quoted
-// texts, such as messages and descriptions, are mostly such words, with
-// an escape or two among them.) It stops after the closing quote, before
-// the first word with another byte of interest (or a tab, or another
-// control byte), or where fewer than 64 bytes of src or 64 places of out
+// word at a time, for as long as the region's text is ASCII with no byte
+// at or below CR: its offsets are then those of its quotes and
+// backslashes alone, found with one test a word, where a block inside a
+// region costs indexBlocksGeneric three masks packed at a multiply a word
+// (asciiRegionMasks). Long quoted texts, such as messages and
+// descriptions, are mostly such words, with an escape or two among them.
+// It stops after the closing quote, before the first word with a byte
+// >= 0x80 or at or below CR (a tab, an LF, a CR and the control bytes
+// below them), or where fewer than 64 bytes of src or 64 places of out
 // would be left after it, so that the kernel's next block is whole and
 // has room; it updates st and returns the number of offsets stored into
 // out.

@@ -240,39 +240,22 @@ func TestIndexRowsPlainBlocks(t *testing.T) {
 // TestIndexRowsQuotedTexts covers long quoted cells, which the portable
 // kernel indexes a word at a time (quotedRun): texts of words with escapes
 // now and then, among them escaped quotes and backslash runs at every
-// place of a word and of a block, and, here and there, a byte that ends
-// the word-at-a-time run (a byte >= 0x80, a raw LF or CR), a cell that
-// never closes, and outputs with little room, which grow while the text
-// is indexed.
+// place of a word and of a block; here and there a byte that ends the
+// word-at-a-time run (a byte >= 0x80, among them ones whose low seven bits
+// are a quote or a backslash, or a byte <= CR) or one just past what ends
+// it (0x0e, 0x7f); cells that never close; and outputs with little room,
+// which grow while the text is indexed.
 func TestIndexRowsQuotedTexts(t *testing.T) {
-	words := []string{"lorem", "ipsum", "a", "tool,", "x:y", "|", `\t`, " ", `\n\n`, `\"ok\"`, `\\`, `\\\\`, `\\\"`}
-	rare := []string{"é", "€", "\n", "\r", `""`, "\t"}
 	rng := rand.New(rand.NewSource(12))
 	for i := 0; i < longtest.Size(t, 300, 3000); i++ {
-		var b []byte
-		for cells := 1 + rng.Intn(4); cells > 0; cells-- {
-			b = append(b, "id,"[:1+rng.Intn(3)]...)
-			b = append(b, '"')
-			for end := len(b) + rng.Intn(700); len(b) < end; {
-				if rng.Intn(40) == 0 {
-					b = append(b, rare[rng.Intn(len(rare))]...)
-				} else {
-					b = append(b, words[rng.Intn(len(words))]...)
-				}
-			}
-			if rng.Intn(8) != 0 {
-				b = append(b, '"')
-			}
-			b = append(b, ",7\n"...)
-		}
-		src := placed(b, rng.Intn(64))
+		src := placed(quotedTexts(rng), rng.Intn(64))
 		want := indexBlocksRef(src, ',')
 		for _, d := range []byte{',', '|'} {
 			checkIndex(t, src, d)
 		}
 		for _, mode := range kernelModes() {
 			restore := useKernels(mode)
-			for _, room := range []int{0, 1, 64, 65, 100, 130} {
+			for _, room := range []int{100, 130, 200, 300} {
 				if got := indexRows(src, ',', make([]uint32, 0, room)); !slices.Equal(got, want) {
 					restore()
 					t.Fatalf("%s, output of capacity %d: input %q:\n got %v\nwant %v", mode, room, src, got, want)
@@ -281,6 +264,30 @@ func TestIndexRowsQuotedTexts(t *testing.T) {
 			restore()
 		}
 	}
+}
+
+// quotedTexts returns a few rows of long quoted cells for
+// TestIndexRowsQuotedTexts, at most 3,200 bytes.
+func quotedTexts(rng *rand.Rand) []byte {
+	words := []string{"lorem", "ipsum", "a", "tool,", "x:y", "|", `\t`, " ", `\n\n`, `\"ok\"`, `\\`, `\\\\`, `\\\"`}
+	rare := []string{"é", "€", "¢", "\xdc\x90", "\n", "\r", "\t", "\x00", "\x0c", "\x0e", "\x7f", `""`}
+	var b []byte
+	for cells := 1 + rng.Intn(4); cells > 0; cells-- {
+		b = append(b, "id,"[:1+rng.Intn(3)]...)
+		b = append(b, '"')
+		for end := len(b) + rng.Intn(700); len(b) < end; {
+			if rng.Intn(40) == 0 {
+				b = append(b, rare[rng.Intn(len(rare))]...)
+			} else {
+				b = append(b, words[rng.Intn(len(words))]...)
+			}
+		}
+		if rng.Intn(8) != 0 {
+			b = append(b, '"')
+		}
+		b = append(b, ",7\n"...)
+	}
+	return b
 }
 
 func TestIndexRowsAllocs(t *testing.T) {

@@ -9,7 +9,9 @@ import "os"
 // is no assembly), set once at start-up by setKernels from the CPU's
 // features and the TOON_KERNELS environment variable. The code that calls
 // a kernel tests its boolean and otherwise runs the kernel's Go twin, which
-// is always compiled and is the kernel's specification:
+// is always compiled and is the kernel's specification (the index twin
+// may stop short of a block where the kernels do not; through indexRows
+// their results are the same):
 //
 //	kernel (amd64)                 boolean              Go twin
 //	scanAVX512, scanAVX2           useScanAVX512/2      scanLineGeneric (scanline_generic.go)
