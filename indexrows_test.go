@@ -304,7 +304,8 @@ func TestIndexRowsAllocs(t *testing.T) {
 }
 
 func FuzzIndexRows(f *testing.F) {
-	for _, s := range []string{"", "a,b\n", `"a,b":c` + "\n\r\\", "é€😀,x", strings.Repeat(`"`, 65)} {
+	for _, s := range []string{"", "a,b\n", `"a,b":c` + "\n\r\\", "é€😀,x", strings.Repeat(`"`, 65),
+		`1,"` + strings.Repeat(`lorem, \"ipsum\"\n`, 12) + `",2` + "\n"} {
 		f.Add([]byte(s), byte(','))
 	}
 	f.Fuzz(func(t *testing.T, src []byte, delim byte) {
