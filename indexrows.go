@@ -75,14 +75,14 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 // bytes are left, and returns the number stored, n. Only the portable
 // kernel leaves any: it may advance by less than a block. The assembly
 // kernels advance by whole blocks from 0, so st.pos and len(src) stay
-// multiples of 64 for them, as they require. The places from
-// out[n] to out[n+indexSlack-1] (within out) may be written too, with
-// garbage: the AVX2 and portable kernels store a block's offsets eight at
-// a time (see putOffsets).
+// multiples of 64 for them, as they require. The places from out[n] to
+// out[n+indexSlack-1] (within out) may be written too, with garbage: the
+// AVX2 and portable kernels store a block's offsets eight at a time (see
+// putOffsets).
 // It runs the best index kernel the CPU allows (see kernels.go), else
-// indexBlocksGeneric, whose block masks are the specification of theirs. The kernels are called directly
-// rather than through a function value, which would make st and the
-// caller's padding block escape to the heap.
+// indexBlocksGeneric, whose block masks are the specification of theirs.
+// The kernels are called directly rather than through a function value,
+// which would make st and the caller's padding block escape to the heap.
 func indexBlocks(src []byte, delim byte, st *idxState, out []uint32) int {
 	switch {
 	case useIndexAVX512:

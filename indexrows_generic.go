@@ -165,7 +165,7 @@ func quotedRun(src []byte, st *idxState, out []uint32) int {
 	if st.esc != 0 {
 		esc = st.pos
 	}
-	sp := mem.BytesData(src)
+	sp := mem.BytesData(src) // every load below ends at or before lim, 64 bytes before src ends
 	n, p := 0, st.pos
 	if p+16 > lim {
 		return 0
