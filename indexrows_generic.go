@@ -194,8 +194,8 @@ func quotedRun(src []byte, st *idxState, out []uint32) int {
 			case i == esc:
 			case src[i] == '\\':
 				esc = i + 1
-			default: // the closing quote
-				st.pos, st.inq, st.esc, st.high, st.dirty = i+1, 0, 0, 0, 1
+			default: // the closing quote (st.dirty is set by the block that follows)
+				st.pos, st.inq, st.esc, st.high = i+1, 0, 0, 0
 				return n
 			}
 		}
