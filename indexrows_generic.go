@@ -63,20 +63,23 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // lo is not c, and the bytes that match none of a set of them are those
 // whose sums, and-ed together, have the high bit set. That is two
 // operations a byte of interest, where an exact equality test is five.
-// Every byte of interest is below 0x80, so the bytes >= 0x80 that match by
-// their low bits are cleared once a block, with the block's mask of high
-// bytes, from which the first byte of each run of them also comes.
+// Every byte of interest is below 0x80, so a byte >= 0x80 that matches by
+// its low bits is no match: highMasks ORs each word into its sums, which
+// sets their high bits at such bytes, and regionMasks's masks are cleared
+// once a block with the block's mask of high bytes.
 //
-// Only delimiters and colons depend on the quoted regions, so the other
-// bytes of interest that are not quotes or backslashes (line ends and the
-// first byte of each run of high bytes) share one mask: four masks a
-// block (blockMasks), each packed from the words' high bits at one
-// multiply a word (packWord), and the high bytes' fifth; three and the
-// fifth for a block inside a quoted region (regionMasks), and the fourth
-// (delimMasks) only when it leaves it. A block of ASCII bytes alone,
-// common in most tables, needs no mask of high bytes (asciiMasks); one
-// that also has no quote or backslash and starts outside quoted regions
-// needs a single mask for all its offsets (plainMasks).
+// A block of ASCII bytes alone, common in most tables, needs no mask of
+// high bytes. One that also has no quote or backslash and starts outside
+// quoted regions needs a single mask for all its offsets (plainMasks),
+// packed from the words' high bits at one multiply a word (packWord).
+// Otherwise only delimiters and colons depend on the quoted regions, and
+// the block's quotes, backslashes and line ends are told apart from them:
+// four masks (asciiMasks), or three for a block that starts inside a
+// region (asciiRegionMasks), and the fourth (delimMasks) only when it
+// leaves it. A block with bytes >= 0x80 takes two masks (highMasks): its
+// bytes of interest all in one, and its high bytes, from which the first
+// byte of each run of them comes; its quotes, backslashes and line ends
+// are told apart (regionMasks) only when a quoted region may touch it.
 //
 // Where a block would start inside a long quoted region, quotedRun takes
 // the region's text a word at a time, up to its end or to a byte that only
@@ -117,30 +120,43 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 			n += quotedRun(src, st, out[n:])
 			blk, inside = (*[64]byte)(src[st.pos:st.pos+64]), st.inq != 0
 		}
-		var q, bs, dc, o, hm uint64 // hm: the block's bytes >= 0x80
-		switch {
-		case tryASCII && asciiBlock(blk):
+		if tryASCII && asciiBlock(blk) {
+			var q, bs, dc, o uint64
 			if inside {
 				q, bs, o = asciiRegionMasks(blk)
 			} else {
 				q, bs, dc, o = asciiMasks(blk, delimW)
 			}
-		case inside:
-			q, bs, o, hm = regionMasks(blk, st.high)
-		default:
-			q, bs, dc, o, hm = blockMasks(blk, delimW, st.high)
+			st.dirty, st.high = q|bs, 0
+			region := st.inq
+			if q|bs|st.esc != 0 {
+				region = quoteRegions(q, bs, st)
+			}
+			if inside && region != ^uint64(0) {
+				dc = delimMasks(blk, delimW)
+			}
+			n = putOffsets(out, n, dc&^region|q|bs|o, st.pos)
+			continue
 		}
+		// A block with bytes >= 0x80, or one after such a block. Its
+		// offsets but the runs' first bytes are in one mask (e); only
+		// where a quoted region may touch it are its quotes, backslashes
+		// and line ends told apart from its delimiters and colons.
+		e, hm, qb := highMasks(blk, delimW)
+		runs := hm &^ (hm<<1 | st.high)
 		tryASCII = hm == 0 && asciiDelim
-		st.dirty = q | bs | hm
+		st.dirty = qb | hm
 		st.high = hm >> 63
-		region := st.inq
-		if q|bs|st.esc != 0 {
-			region = quoteRegions(q, bs, st)
+		if qb|st.inq|st.esc != 0 {
+			q, bs, o := regionMasks(blk)
+			q, bs, o = q&^hm, bs&^hm, o&^hm
+			region := st.inq
+			if q|bs|st.esc != 0 {
+				region = quoteRegions(q, bs, st)
+			}
+			e &^= region &^ (q | bs | o)
 		}
-		if inside && region != ^uint64(0) {
-			dc = delimMasks(blk, delimW, hm)
-		}
-		n = putOffsets(out, n, dc&^region|q|bs|o, st.pos)
+		n = putOffsets(out, n, e|runs, st.pos)
 	}
 	return n
 }
@@ -251,7 +267,7 @@ func putOffsets(out []uint32, n int, e uint64, pos int) int {
 // pending (the caller's to know), is outside them throughout, and its
 // offsets are those of its delimiters (delimW, a word of an ASCII
 // delimiter), colons and line ends alone. So one mask holds them, packed
-// at one multiply a word where blockMasks packs five; most blocks of a
+// at one multiply a word where asciiMasks packs four; most blocks of a
 // table of numbers, dates and names are plain. It gives up at the first
 // word with a quote, a backslash or a byte >= 0x80 (whose sums may carry
 // into the next byte's), reporting false.
@@ -315,62 +331,56 @@ func wordDelims(w, lo, delimW uint64, ascii bool) uint64 {
 	return ^((x&swar7f + swar7f | x) & ((lo ^ colonIdxW) + swar7f | w)) & swarHi
 }
 
-// blockMasks returns the bit masks of a block's quotes, backslashes,
-// delimiters and colons, and other bytes of interest (line ends and the
-// first byte of each run of bytes >= 0x80), for the delimiter delimW (a
-// word of it) and prev, 1 when the byte before the block is >= 0x80,
-// else 0; and hm, the mask of its bytes >= 0x80. It is a function of its
-// own so that its loop has the registers to itself. Each word's masks
-// enter at the top (packWord); after the eighth, word k's are in bits 8k
-// to 8k+7.
-//
-// The comparisons look at the bytes' low seven bits alone, so a byte
-// >= 0x80 may match one of them: such bytes are cleared once a block with
-// hm, which also gives the runs' first bytes, a bit of hm whose bit
-// before is clear.
-func blockMasks(blk *[64]byte, delimW, prev uint64) (q, bs, dc, o, hm uint64) {
+// highMasks returns the masks of a block that may hold bytes >= 0x80,
+// for the delimiter delimW (a word of it): e, its quotes, backslashes,
+// delimiters, colons and line ends, all in one; hm, its bytes >= 0x80;
+// and qb, nonzero when it holds a quote or a backslash. The tests are on
+// the bytes' low seven bits, as elsewhere, but each word's ORed in before
+// its mask is taken, so that a byte >= 0x80 matches none of them; with a
+// delimiter >= 0x80 (never one of a document's), the delimiters are found
+// exactly (wordDelims). Two masks are packed a word, where telling the
+// quotes, backslashes, line ends and delimiters apart takes four.
+func highMasks(blk *[64]byte, delimW uint64) (e, hm, qb uint64) {
 	ascii := delimW < 0x80*swarLo
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
 		lo := w & swar7f
-		wq, wbs, wo := wordMasks(lo)
+		t := ((lo ^ quoteIdxW) + swar7f) & ((lo ^ bslashIdxW) + swar7f)
+		qb |= ^(t | w)
+		t &= ((lo ^ lfIdxW) + swar7f) & ((lo ^ crIdxW) + swar7f)
+		var m uint64
+		if ascii {
+			m = ^(t&((lo^delimW)+swar7f)&((lo^colonIdxW)+swar7f) | w) & swarHi
+		} else {
+			m = ^(t|w)&swarHi | wordDelims(w, lo, delimW, false)
+		}
+		e = e>>8 | packWord(m)
+		hm = hm>>8 | packWord(w&swarHi)
+	}
+	return e, hm, qb & swarHi
+}
+
+// regionMasks returns the masks of a block's quotes, backslashes and line
+// ends, found by the bytes' low seven bits: a byte >= 0x80 may match, for
+// the caller to clear with the block's mask of them. It is the rest of
+// highMasks's work for a block that a quoted region may touch.
+func regionMasks(blk *[64]byte) (q, bs, o uint64) {
+	for k := 0; k < 64; k += 8 {
+		w := binary.LittleEndian.Uint64(blk[k:])
+		wq, wbs, wo := wordMasks(w & swar7f)
 		q = q>>8 | packWord(wq)
 		bs = bs>>8 | packWord(wbs)
 		o = o>>8 | packWord(wo)
-		dc = dc>>8 | packWord(wordDelims(w, lo, delimW, ascii))
-		hm = hm>>8 | packWord(w&swarHi)
 	}
-	if ascii {
-		dc &^= hm
-	}
-	return q &^ hm, bs &^ hm, dc, o&^hm | hm&^(hm<<1|prev), hm
+	return q, bs, o
 }
 
-// regionMasks is blockMasks without the delimiters and colons, for a block
-// that starts inside a quoted region.
-func regionMasks(blk *[64]byte, prev uint64) (q, bs, o, hm uint64) {
+// delimMasks is the mask of asciiMasks's delimiters and colons alone, for
+// a block of ASCII bytes that starts inside a quoted region and leaves it.
+func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		lo := w & swar7f
-		wq, wbs, wo := wordMasks(lo)
-		q = q>>8 | packWord(wq)
-		bs = bs>>8 | packWord(wbs)
-		o = o>>8 | packWord(wo)
-		hm = hm>>8 | packWord(w&swarHi)
-	}
-	return q &^ hm, bs &^ hm, o&^hm | hm&^(hm<<1|prev), hm
-}
-
-// delimMasks is the mask of blockMasks's delimiters and colons alone, for
-// a block whose mask of high bytes is hm.
-func delimMasks(blk *[64]byte, delimW, hm uint64) (dc uint64) {
-	ascii := delimW < 0x80*swarLo
-	for k := 0; k < 64; k += 8 {
-		w := binary.LittleEndian.Uint64(blk[k:])
-		dc = dc>>8 | packWord(wordDelims(w, w&swar7f, delimW, ascii))
-	}
-	if ascii {
-		dc &^= hm
+		dc = dc>>8 | packWord(wordDelims(w, w, delimW, true))
 	}
 	return dc
 }
@@ -385,10 +395,10 @@ func asciiBlock(blk *[64]byte) bool {
 	return or&swarHi == 0
 }
 
-// asciiMasks is blockMasks for a block of ASCII bytes (asciiBlock) and an
-// ASCII delimiter: with no high bits, each byte is its own low seven
-// bits, no comparison needs them masked out, and no run of high bytes
-// starts (the block's last byte is not one either).
+// asciiMasks returns the masks of the quotes, backslashes, delimiters and
+// colons, and line ends of a block of ASCII bytes (asciiBlock), for an
+// ASCII delimiter (delimW, a word of it): with no high bits, each byte is
+// its own low seven bits, and no comparison needs them masked out.
 func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
@@ -401,8 +411,8 @@ func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
 	return q, bs, dc, o
 }
 
-// asciiRegionMasks is asciiMasks without the delimiters and colons, as
-// regionMasks is blockMasks without them.
+// asciiRegionMasks is asciiMasks without the delimiters and colons, for a
+// block that starts inside a quoted region.
 func asciiRegionMasks(blk *[64]byte) (q, bs, o uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
