@@ -310,6 +310,35 @@ func TestShortNumber(t *testing.T) {
 	}
 }
 
+// TestShortTextLong checks shortText on cells of 9 to 24 bytes, read by
+// their first eight (lenMask[8]): never for a number, and always when the
+// first non-digit byte among those eight is none a number may have there.
+func TestShortTextLong(t *testing.T) {
+	const alpha = "0123456789.eE+-:/ x"
+	rng := rand.New(rand.NewSource(5))
+	for i := 0; i < 300000; i++ {
+		b := make([]byte, 9+rng.Intn(16))
+		b[0] = alpha[rng.Intn(10)]
+		for j := 1; j < len(b); j++ {
+			// Mostly digits, so that numbers of every form come up.
+			if rng.Intn(3) == 0 {
+				b[j] = alpha[rng.Intn(len(alpha))]
+			} else {
+				b[j] = alpha[rng.Intn(10)]
+			}
+		}
+		text := shortText(binary.LittleEndian.Uint64(b), lenMask[8])
+		k := 0
+		for k < 8 && b[k] >= '0' && b[k] <= '9' {
+			k++
+		}
+		must := k < 8 && b[k] != '.' && b[k] != 'e' && b[k] != 'E'
+		if want := isNumber(b); text && want || must && !text {
+			t.Fatalf("%q: shortText %v, isNumber %v", b, text, want)
+		}
+	}
+}
+
 // TestLongInteger checks longInteger against isNumber on random cells of
 // 9 to 16 bytes, mostly digits: where longInteger says yes, isNumber must
 // agree, and for every integer without a sign it must say yes.

@@ -404,8 +404,8 @@ func bulkLine(src []byte, idx []uint32, k, cs int, delim byte, cellAt []int32, r
 				if n := e - s; n <= 8 && s+8 <= len(src) && shortNumber(sp.Load64(s), lenMask[n&15]) ||
 					n > 8 && n <= 16 && s+16 <= len(src) && longInteger(sp.Add(s), lenMask[(n-8)&15]) {
 					kind = KindNumber
-				} else if n <= 8 && s+8 <= len(src) && shortText(sp.Load64(s), lenMask[n&15]) {
-					// a string ("15s", "512Mi"), told without numberAt
+				} else if s+8 <= len(src) && shortText(sp.Load64(s), lenMask[min(n, 8)&15]) {
+					// a string ("15s", "512Mi", "2025-05-09"), told without numberAt
 				} else if n <= 24 && s+(n+7)&^7 <= len(src) {
 					if numberAt(sp.Add(s), n) {
 						kind = KindNumber
@@ -466,8 +466,8 @@ func plainCell(p mem.Ptr, n, room int) Token {
 		if n <= 8 && room >= 8 && shortNumber(p.Load64(0), lenMask[n&15]) ||
 			n > 8 && n <= 16 && room >= 16 && longInteger(p, lenMask[(n-8)&15]) {
 			kind = KindNumber
-		} else if n <= 8 && room >= 8 && shortText(p.Load64(0), lenMask[n&15]) {
-			// a string ("15s", "512Mi"), told without numberAt
+		} else if room >= 8 && shortText(p.Load64(0), lenMask[min(n, 8)&15]) {
+			// a string ("15s", "512Mi", "2025-05-09"), told without numberAt
 		} else if e := plainNumber24(p, n, room); e == n {
 			kind = KindNumber // most longer numbers (fractions)
 		} else if e >= 0 && e < n && p.Byte(e)|0x20 != 'e' {
@@ -564,14 +564,16 @@ func shortNumber(w, valid uint64) bool {
 		(byte(w) != '0' || byte(w>>8) == '.' || valid == 0x80)
 }
 
-// shortText reports whether the bytes of w that valid selects (as for
-// shortNumber) cannot be a number by §4's grammar, for a cell whose first
-// byte is a digit: a number that starts with a digit goes on with digits
-// up to a '.', an 'e' or an 'E', or its end, so a cell whose first
-// non-digit byte is any other (the unit of "15s", "512Mi", "25%", the
-// letter of a code) is a string. It reports false when it cannot tell so
-// at once: for a cell of digits alone, one whose first non-digit byte is
-// one of those three, or one that does not start with a digit ('-').
+// shortText reports whether the bytes of w that valid selects cannot be a
+// number by §4's grammar, for a cell whose first byte is a digit (w its
+// first bytes, little endian; valid is lenMask[min(n, 8)] for a cell of n
+// bytes): a number that starts with a digit goes on with digits up to a
+// '.', an 'e' or an 'E', or its end, so a cell whose first non-digit byte
+// is any other (the unit of "15s", "512Mi", "25%", the letter of a code,
+// the '-' of a date) is a string, whatever follows it. It reports false
+// when it cannot tell so from those bytes: for digits alone, a first
+// non-digit byte that is one of those three, or a first byte that is no
+// digit ('-').
 func shortText(w, valid uint64) bool {
 	nd := nonDigits(w) & valid
 	c := byte(w >> (bits.TrailingZeros64(nd|1<<63) - 7))

@@ -599,7 +599,11 @@ func (d *Decoder) runFields(buf []byte, pos, num int, win *lineWindow) (_, _, e 
 				case primPlain:
 				case primDigit:
 					if n > 8 {
-						t = runValue(buf, buf[j:end])
+						// a date or a longer number: its first word tells most
+						// dates and codes from numbers
+						if !shortText(w, lenMask[8]) {
+							t = runValue(buf, buf[j:end])
+						}
 					} else if shortNumber(w, lenMask[n&15]) {
 						t.h = uint64(KindNumber)
 					} else if !shortText(w, lenMask[n&15]) {
@@ -1340,7 +1344,7 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		if e <= 8 {
 			number = shortNumber(w0, lenMask[e]) || !shortText(w0, lenMask[e]) && numberAt(c, e)
 		} else {
-			number = numberAt(c, e)
+			number = !shortText(w0, lenMask[8]) && numberAt(c, e)
 		}
 		k := KindNumber
 		if !number {
