@@ -472,7 +472,7 @@ func plainCell(p mem.Ptr, n, room int) Token {
 			kind = KindNumber // most longer numbers (fractions)
 		} else if e >= 0 && e < n && p.Byte(e)|0x20 != 'e' {
 			// a string: its first bytes are a number's, the byte after
-			// them one that no number has there ("2025-05-09")
+			// them one that no number has there ("10.0.0.12")
 		} else if n <= 24 && room >= (n+7)&^7 {
 			if numberAt(p, n) {
 				kind = KindNumber

@@ -80,7 +80,7 @@ func indexRows(src []byte, delim byte, out []uint32) []uint32 {
 // AVX2 and portable kernels store a block's offsets eight at a time (see
 // putOffsets).
 // It runs the best index kernel the CPU allows (see kernels.go), else
-// indexBlocksGeneric, whose block masks are the specification of theirs.
+// indexBlocksGeneric, whose results are the specification of theirs.
 // The kernels are called directly rather than through a function value,
 // which would make st and the caller's padding block escape to the heap.
 func indexBlocks(src []byte, delim byte, st *idxState, out []uint32) int {

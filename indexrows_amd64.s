@@ -5,10 +5,10 @@
 #include "blocks_amd64.h"
 
 // The kernels behind indexRows on amd64 (see indexBlocks in indexrows.go).
-// indexBlocksGeneric (indexrows_generic.go) is their specification: a
-// block's masks are its masks, and through indexRows every input must give
-// exactly what it gives (the tests in indexrows_test.go check this against
-// a byte-at-a-time reference); it alone may stop short of a block. The
+// indexBlocksGeneric (indexrows_generic.go) is their specification:
+// through indexRows every input must give exactly what it gives (the tests
+// in indexrows_test.go check this against a byte-at-a-time reference); it
+// alone may stop short of a block. The
 // state carried from block to block is an idxState (indexrows.go), whose
 // offsets come from go_asm.h.
 
@@ -76,7 +76,7 @@ ix_regions:
 // func indexAVX2(src []byte, delim byte, st *idxState, out []uint32) int
 //
 // Requires AVX2, BMI1, BMI2 and PCLMULQDQ. The index kernel (see indexRows
-// in indexrows.go; indexBlocksGeneric's masks are its specification).
+// in indexrows.go; indexBlocksGeneric is its specification).
 // len(src) must be a multiple of 64: every block is read whole and nothing
 // past src is read. Indexes from st.pos until the end of src or until out has fewer
 // than 64 free places; writes out[0:ret], and garbage in up to indexSlack

@@ -7,10 +7,11 @@ import (
 	"github.com/toonstream/toon/internal/mem"
 )
 
-// This file is the portable index kernel, indexBlocksGeneric. Its masks
-// of a block are the specification of the masks of indexrows_amd64.s; its
-// results, through indexRows, must match theirs byte for byte (per call
-// they may differ: this kernel can stop short of a block, see quotedRun).
+// This file is the portable index kernel, indexBlocksGeneric, the
+// specification of the kernels of indexrows_amd64.s: their results,
+// through indexRows, must match its byte for byte (per call they may
+// differ: this kernel can stop short of a block, see quotedRun). The masks
+// it builds on the way need not be theirs.
 
 // prefixXor returns the word whose bit i is the parity of bits 0..i of x:
 // the quoted regions of a block from the mask of its quotes.
@@ -90,11 +91,12 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 	// After a block of ASCII bytes, the next is tested for being one too,
 	// to take it with asciiMasks (a text of several scripts has few, and
 	// is spared the test after every other block). After one with no
-	// quote or backslash either (st.dirty, its masks of them and of bytes
-	// >= 0x80, is 0), the next is tried as a plain block (plainMasks) when
-	// it starts outside quoted regions; never with a delimiter >= 0x80,
-	// with which no block is tried as ASCII. (No escape is then pending:
-	// it would come from a backslash, which makes st.dirty nonzero.)
+	// quote or backslash either (st.dirty, nonzero after a block with a
+	// quote, a backslash or a byte >= 0x80, is 0), the next is tried as a
+	// plain block (plainMasks) when it starts outside quoted regions;
+	// never with a delimiter >= 0x80, with which no block is tried as
+	// ASCII. (No escape is then pending: it would come from a backslash,
+	// which makes st.dirty nonzero.)
 	asciiDelim := delim < 0x80
 	tryASCII := asciiDelim
 	n := 0
@@ -320,9 +322,9 @@ func wordMasks(lo uint64) (q, bs, o uint64) {
 // wordDelims returns the SWAR mask (0x80 in each byte that is one, else
 // 0) of a word w's delimiters (delimW, a word of the delimiter; ascii
 // reports whether it is < 0x80) and colons, from lo, its low seven bits.
-// With an ASCII delimiter, a byte >= 0x80 whose low bits match is
-// reported too, for the caller to clear with the block's mask of high
-// bytes; with another, the test is exact.
+// With an ASCII delimiter, a byte >= 0x80 whose low bits match would be
+// reported too: its callers pass it words of ASCII bytes alone. With
+// another, the test is exact.
 func wordDelims(w, lo, delimW uint64, ascii bool) uint64 {
 	if ascii {
 		return ^(((lo ^ delimW) + swar7f) & ((lo ^ colonIdxW) + swar7f)) & swarHi

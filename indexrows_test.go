@@ -203,6 +203,38 @@ func TestIndexRowsASCIIBlocks(t *testing.T) {
 	}
 }
 
+// TestIndexRowsLookalikes indexes texts of the bytes >= 0x80 whose low
+// seven bits are a byte of interest (0xa2 and a quote, 0xdc and a
+// backslash, 0x8a and LF, 0x8d and CR, 0xba and ':', 0xac and ',', 0x89
+// and a tab, 0xfc and '|') among the bytes they look like, in and out of
+// quoted regions, with each of them as the delimiter too: the kernels
+// compare bytes by their low bits, and must take neither for the other.
+// Half the texts have few quotes, so that their regions span blocks.
+func TestIndexRowsLookalikes(t *testing.T) {
+	look := []byte{0xa2, 0xdc, 0x8a, 0x8d, 0xba, 0xac, 0x89, 0xfc}
+	alpha := []string{"\\", "\n", "\r", ":", ",", "\t", "|", "a", "é"}
+	for _, c := range look {
+		alpha = append(alpha, string([]byte{c}))
+	}
+	delims := append([]byte{',', '\t', '|'}, look...)
+	rng := rand.New(rand.NewSource(12))
+	for i := 0; i < longtest.Size(t, 300, 3000); i++ {
+		quotes := 4 + rng.Intn(2)*60 // a quote for one symbol in 4, or in 64
+		var b []byte
+		for n := 1 + rng.Intn(300); len(b) < n; {
+			if rng.Intn(quotes) == 0 {
+				b = append(b, '"')
+			} else {
+				b = append(b, alpha[rng.Intn(len(alpha))]...)
+			}
+		}
+		src := placed(b, rng.Intn(64))
+		for _, d := range delims {
+			checkIndex(t, src, d)
+		}
+	}
+}
+
 // TestIndexRowsPlainBlocks puts one byte the index reports, or one that
 // ends a plain block's fast path (a quote, a backslash, a byte >= 0x80),
 // at every offset of a block that follows a block of ASCII bytes without
