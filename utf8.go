@@ -1,10 +1,6 @@
 package toon
 
-import (
-	"encoding/binary"
-
-	"github.com/toonstream/toon/internal/mem"
-)
+import "github.com/toonstream/toon/internal/mem"
 
 // utf8Valid reports whether b is well-formed UTF-8, as utf8.Valid does
 // (no surrogates, no overlong forms, nothing above U+10FFFF), at about
@@ -49,12 +45,12 @@ func utf8Valid(b []byte) bool {
 	}
 	var st uint64
 	i := 0
+	p := mem.BytesData(b) // read below len(b) alone
 	for ; i+8 <= len(b); i += 8 {
-		if binary.LittleEndian.Uint64(b[i:])&swarHi == 0 && st&63 == u8Accept {
+		if p.Load64(i)&swarHi == 0 && st&63 == u8Accept {
 			continue
 		}
-		c := b[i : i+8 : i+8]
-		st = utf8Half(utf8Half(st, c[:4]), c[4:])
+		st = utf8Half(utf8Half(st, p.Add(i)), p.Add(i+4))
 		if st&63 == u8Error {
 			return false
 		}
@@ -76,18 +72,15 @@ func utf8Valid(b []byte) bool {
 func utf8Halves(x, y []byte) bool {
 	var sx, sy uint64
 	n := min(len(x), len(y)) &^ 7
+	px, py := mem.BytesData(x), mem.BytesData(y) // read below n alone
 	for i := 0; i < n; i += 8 {
-		wx := binary.LittleEndian.Uint64(x[i:])
-		wy := binary.LittleEndian.Uint64(y[i:])
-		if (wx|wy)&swarHi == 0 && (sx|sy)&63 == u8Accept {
+		if (px.Load64(i)|py.Load64(i))&swarHi == 0 && (sx|sy)&63 == u8Accept {
 			continue
 		}
-		c := x[i : i+8 : i+8]
-		d := y[i : i+8 : i+8]
-		sx = utf8Half(sx, c[:4])
-		sy = utf8Half(sy, d[:4])
-		sx = utf8Half(sx, c[4:])
-		sy = utf8Half(sy, d[4:])
+		sx = utf8Half(sx, px.Add(i))
+		sy = utf8Half(sy, py.Add(i))
+		sx = utf8Half(sx, px.Add(i+4))
+		sy = utf8Half(sy, py.Add(i+4))
 		if sx&63 == u8Error || sy&63 == u8Error {
 			return false
 		}
@@ -101,15 +94,17 @@ func utf8Halves(x, y []byte) bool {
 	return sx&63 == u8Accept && sy&63 == u8Accept
 }
 
-// utf8Half runs utf8Valid's automaton from state st over the 4 bytes of
-// c and returns the state it ends in. (A function of a word's eight steps
-// would be over the inlining budget.)
-func utf8Half(st uint64, c []byte) uint64 {
-	c = c[:4]
-	st = utf8Step[c[0]] >> (st & 63)
-	st = utf8Step[c[1]] >> (st & 63)
-	st = utf8Step[c[2]] >> (st & 63)
-	return utf8Step[c[3]] >> (st & 63)
+// utf8Half runs utf8Valid's automaton from state st over the 4 bytes at
+// p and returns the state it ends in. Its callers read the bytes through
+// p without bounds checks (a word's checks and slicing were a quarter of
+// utf8Halves's instructions), at offsets they hold below the length of
+// their slice. (A function of a word's eight steps would be over the
+// inlining budget.)
+func utf8Half(st uint64, p mem.Ptr) uint64 {
+	st = utf8Step[p.Byte(0)] >> (st & 63)
+	st = utf8Step[p.Byte(1)] >> (st & 63)
+	st = utf8Step[p.Byte(2)] >> (st & 63)
+	return utf8Step[p.Byte(3)] >> (st & 63)
 }
 
 // The states of utf8Valid's automaton, each a shift count: utf8Step[c]
