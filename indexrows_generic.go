@@ -140,10 +140,11 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 			n = putOffsets(out, n, dc&^region|q|bs|o, st.pos)
 			continue
 		}
-		// A block with bytes >= 0x80, or one after such a block. Its
-		// offsets but the runs' first bytes are in one mask (e); only
-		// where a quoted region may touch it are its quotes, backslashes
-		// and line ends told apart from its delimiters and colons.
+		// A block with bytes >= 0x80, one after such a block, or any
+		// block with a delimiter >= 0x80. Its offsets but the runs' first
+		// bytes are in one mask (e); only where a quoted region may touch
+		// it are its quotes, backslashes and line ends told apart from its
+		// delimiters and colons.
 		e, hm, qb := highMasks(blk, delimW)
 		runs := hm &^ (hm<<1 | st.high)
 		tryASCII = hm == 0 && asciiDelim
