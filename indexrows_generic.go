@@ -76,7 +76,7 @@ func quoteRegions(q, bs uint64, st *idxState) uint64 {
 // Otherwise only delimiters and colons depend on the quoted regions, and
 // the block's quotes, backslashes and line ends are told apart from them:
 // four masks (asciiMasks), or three for a block that starts inside a
-// region (asciiRegionMasks), and the fourth (delimMasks) only when it
+// region (regionMasks), and the fourth (delimMasks) only when it
 // leaves it. A block with bytes >= 0x80 takes two masks (highMasks): its
 // bytes of interest all in one, and its high bytes, from which the first
 // byte of each run of them comes; its quotes, backslashes and line ends
@@ -125,7 +125,7 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 		if tryASCII && asciiBlock(blk) {
 			var q, bs, dc, o uint64
 			if inside {
-				q, bs, o = asciiRegionMasks(blk)
+				q, bs, o = regionMasks(blk) // exact: no byte is >= 0x80
 			} else {
 				q, bs, dc, o = asciiMasks(blk, delimW)
 			}
@@ -169,7 +169,7 @@ func indexBlocksGeneric(src []byte, delim byte, st *idxState, out []uint32) int 
 // at or below CR: its offsets are then those of its quotes and
 // backslashes alone, found with one test a word, where a block inside a
 // region costs indexBlocksGeneric three masks packed at a multiply a word
-// (asciiRegionMasks). Long quoted texts, such as messages and
+// (regionMasks). Long quoted texts, such as messages and
 // descriptions, are mostly such words, with an escape or two among them.
 // It stops after the closing quote, before the first word with a byte
 // >= 0x80 or at or below CR (a tab, an LF, a CR and the control bytes
@@ -365,8 +365,10 @@ func highMasks(blk *[64]byte, delimW uint64) (e, hm, qb uint64) {
 
 // regionMasks returns the masks of a block's quotes, backslashes and line
 // ends, found by the bytes' low seven bits: a byte >= 0x80 may match, for
-// the caller to clear with the block's mask of them. It is the rest of
-// highMasks's work for a block that a quoted region may touch.
+// the caller to clear with the block's mask of them (none in a block of
+// ASCII bytes). It is the rest of highMasks's work for a block that a
+// quoted region may touch, and all the work of a block of ASCII bytes
+// that starts inside one.
 func regionMasks(blk *[64]byte) (q, bs, o uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
@@ -412,17 +414,4 @@ func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
 		dc = dc>>8 | packWord(wordDelims(w, w, delimW, true))
 	}
 	return q, bs, dc, o
-}
-
-// asciiRegionMasks is asciiMasks without the delimiters and colons, for a
-// block that starts inside a quoted region.
-func asciiRegionMasks(blk *[64]byte) (q, bs, o uint64) {
-	for k := 0; k < 64; k += 8 {
-		w := binary.LittleEndian.Uint64(blk[k:])
-		wq, wbs, wo := wordMasks(w)
-		q = q>>8 | packWord(wq)
-		bs = bs>>8 | packWord(wbs)
-		o = o>>8 | packWord(wo)
-	}
-	return q, bs, o
 }

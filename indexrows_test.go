@@ -147,7 +147,7 @@ func TestIndexRowsLong(t *testing.T) {
 }
 
 // TestIndexRowsASCIIBlocks covers the portable kernel's masks for blocks
-// of ASCII bytes alone (asciiMasks, asciiRegionMasks, and plainMasks for
+// of ASCII bytes alone (asciiMasks, regionMasks, and plainMasks for
 // those without quotes and backslashes) and their changes to and from
 // blocks with high bytes: inputs made of 64-byte stretches, each all
 // ASCII, or ASCII with no quote or backslash, or neither, placed at every
