@@ -1340,12 +1340,10 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		if e >= 24 {
 			break
 		}
-		var number bool
-		if e <= 8 {
-			number = shortNumber(w0, lenMask[e]) || !shortText(w0, lenMask[e]) && numberAt(c, e)
-		} else {
-			number = !shortText(w0, lenMask[8]) && numberAt(c, e)
-		}
+		// plainNumber took every plain number: the cell is a number
+		// only in another form of §4 (an exponent), which numberAt
+		// tells and its first word may rule out (shortText).
+		number := !shortText(w0, lenMask[min(e, 8)]) && numberAt(c, e)
 		k := KindNumber
 		if !number {
 			// Text, unless it ends in a space (trimmed by spanCell) or
