@@ -8,9 +8,8 @@
 // indexBlocksGeneric (indexrows_generic.go) is their specification:
 // through indexRows every input must give exactly what it gives (the tests
 // in indexrows_test.go check this against a byte-at-a-time reference); it
-// alone may stop short of a block. The
-// state carried from block to block is an idxState (indexrows.go), whose
-// offsets come from go_asm.h.
+// alone may stop short of a block. The state carried from block to block
+// is an idxState (indexrows.go), whose offsets come from go_asm.h.
 
 // IX_ROOM jumps to done unless a whole block is left in src and out has
 // room for 64 more offsets.

@@ -320,18 +320,11 @@ func wordMasks(lo uint64) (q, bs, o uint64) {
 	return q, bs, o
 }
 
-// wordDelims returns the SWAR mask (0x80 in each byte that is one, else
-// 0) of a word w's delimiters (delimW, a word of the delimiter; ascii
-// reports whether it is < 0x80) and colons, from lo, its low seven bits.
-// With an ASCII delimiter, a byte >= 0x80 whose low bits match would be
-// reported too: its callers pass it words of ASCII bytes alone. With
-// another, the test is exact.
-func wordDelims(w, lo, delimW uint64, ascii bool) uint64 {
-	if ascii {
-		return ^(((lo ^ delimW) + swar7f) & ((lo ^ colonIdxW) + swar7f)) & swarHi
-	}
-	x := w ^ delimW
-	return ^((x&swar7f + swar7f | x) & ((lo ^ colonIdxW) + swar7f | w)) & swarHi
+// asciiDelims returns the SWAR mask (0x80 in each byte that is one, else
+// 0) of the delimiters (delimW, a word of an ASCII delimiter) and colons
+// of a word of ASCII bytes, each its own low seven bits.
+func asciiDelims(w, delimW uint64) uint64 {
+	return ^(((w ^ delimW) + swar7f) & ((w ^ colonIdxW) + swar7f)) & swarHi
 }
 
 // highMasks returns the masks of a block that may hold bytes >= 0x80,
@@ -341,7 +334,7 @@ func wordDelims(w, lo, delimW uint64, ascii bool) uint64 {
 // the bytes' low seven bits, as elsewhere, but each word's ORed in before
 // its mask is taken, so that a byte >= 0x80 matches none of them; with a
 // delimiter >= 0x80 (never one of a document's), the delimiters are found
-// exactly (wordDelims). Two masks are packed a word, where telling the
+// exactly, by all eight bits. Two masks are packed a word, where telling the
 // quotes, backslashes, line ends and delimiters apart takes four.
 func highMasks(blk *[64]byte, delimW uint64) (e, hm, qb uint64) {
 	ascii := delimW < 0x80*swarLo
@@ -355,7 +348,10 @@ func highMasks(blk *[64]byte, delimW uint64) (e, hm, qb uint64) {
 		if ascii {
 			m = ^(t&((lo^delimW)+swar7f)&((lo^colonIdxW)+swar7f) | w) & swarHi
 		} else {
-			m = ^(t|w)&swarHi | wordDelims(w, lo, delimW, false)
+			// x's bytes are 0 at the delimiters alone; a colon is
+			// found by its low bits, in a byte with no high bit.
+			x := w ^ delimW
+			m = ^(t|w)&swarHi | ^((x&swar7f+swar7f|x)&((lo^colonIdxW)+swar7f|w))&swarHi
 		}
 		e = e>>8 | packWord(m)
 		hm = hm>>8 | packWord(w&swarHi)
@@ -385,7 +381,7 @@ func regionMasks(blk *[64]byte) (q, bs, o uint64) {
 func delimMasks(blk *[64]byte, delimW uint64) (dc uint64) {
 	for k := 0; k < 64; k += 8 {
 		w := binary.LittleEndian.Uint64(blk[k:])
-		dc = dc>>8 | packWord(wordDelims(w, w, delimW, true))
+		dc = dc>>8 | packWord(asciiDelims(w, delimW))
 	}
 	return dc
 }
@@ -411,7 +407,7 @@ func asciiMasks(blk *[64]byte, delimW uint64) (q, bs, dc, o uint64) {
 		q = q>>8 | packWord(wq)
 		bs = bs>>8 | packWord(wbs)
 		o = o>>8 | packWord(wo)
-		dc = dc>>8 | packWord(wordDelims(w, w, delimW, true))
+		dc = dc>>8 | packWord(asciiDelims(w, delimW))
 	}
 	return q, bs, dc, o
 }

@@ -1343,7 +1343,7 @@ func digitCells(p mem.Ptr, s, n, room int, delimW uint64, vals []Token) ([]Token
 		// plainNumber took every plain number: the cell is a number
 		// only in another form of §4 (an exponent), which numberAt
 		// tells and its first word may rule out (shortText).
-		number := !shortText(w0, lenMask[min(e, 8)]) && numberAt(c, e)
+		number := !shortText(w0, lenMask[min(e, 8)&15]) && numberAt(c, e)
 		k := KindNumber
 		if !number {
 			// Text, unless it ends in a space (trimmed by spanCell) or
