@@ -1349,7 +1349,9 @@ func TestPlainCanonical(t *testing.T) {
 // FuzzAppendNumber holds appendNumber, with its shortcut for numbers
 // already canonical, to the digits' rule alone on any text.
 func FuzzAppendNumber(f *testing.F) {
-	for _, s := range []string{"0", "-0", "12", "1.50", "0.0000001", "0.000001", "1234567890123456789012", "1e5", "-0.25", "007", "1."} {
+	for _, s := range []string{"0", "-0", "12", "1.50", "0.0000001", "0.000001", "1234567890123456789012", "1e5", "-0.25", "007", "1.",
+		// plainCanonical's words: 4 to 7 bytes, 8 to 16, 17 to 24
+		"59.12", "-404.8", "0.0050", "16.924774", "-0.013044195", "0.00000012", "-0.12345678901234567", "123456789012345678901.5"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, s []byte) {
