@@ -860,8 +860,8 @@ func putPointed(p mem.Ptr, d0, d1, d2 uint64, i int) {
 func plainCanonical(s []byte) bool {
 	n := len(s)
 	var nd uint64 // bit i is set where byte i of s is no digit
-	// The words, or halves, overlap where n is not a multiple of their
-	// size, on the same bytes.
+	// Where the words, or halves, overlap, they read the same bytes, which
+	// set the same bits.
 	switch p := mem.BytesData(s); {
 	case n >= 8 && n <= 24:
 		nd = packBits(nonDigits(p.Load64(0))) | packBits(nonDigits(p.Load64(n-8)))<<(uint(n-8)&31)

@@ -1339,9 +1339,26 @@ func TestPlainCanonical(t *testing.T) {
 			t.Fatalf("plainCanonical(%q) is false for a canonical plain number", b)
 		}
 	}
-	for _, s := range []string{"0", "7", "-3", "42", "1.5", "-0.25", "0.000001", "19.99"} {
+	for _, s := range []string{"0", "7", "-3", "42", "1.5", "-0.25", "0.000001", "19.99",
+		"0.0000012", "-0.000001234", "16.924774", "-0.12345678901234567"} {
 		if !plainCanonical([]byte(s)) {
 			t.Errorf("plainCanonical(%q) = false", s)
+		}
+	}
+	// The words' reading of 4 to 24 bytes against the loop's, on texts
+	// of the bytes where the rule parts (and some no number has), of
+	// every length around those.
+	const alphabet = "0000123456789-.eE+\xb0\xff"
+	for round := 0; round < 200000; round++ {
+		b := make([]byte, rng.Intn(31))
+		for i := range b {
+			b[i] = alphabet[rng.Intn(len(alphabet))]
+		}
+		if rng.Intn(2) == 0 && len(b) > 2 {
+			copy(b, "0.")
+		}
+		if got, want := plainCanonical(b), plainCanonicalBytes(b); got != want {
+			t.Fatalf("plainCanonical(%q) = %v, byte by byte %v", b, got, want)
 		}
 	}
 }
