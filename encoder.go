@@ -87,11 +87,13 @@ type Encoder struct {
 	head  [40]byte // the first bytes of that line, for checkLines's error
 	headN int      // ... how many of them head holds
 
-	stack []wframe // open containers of the token writer
-	tkeys *keySets // the keys of each open object of the token writer, by stack index
-	prog  []progOp // row program of the open tabular array or keyed object
-	arena []byte   // field names of prog
-	tbl   table    // the open streaming table
+	stack []wframe  // open containers of the token writer
+	tkeys *keySets  // the keys of each open object of the token writer, by stack index
+	prog  []progOp  // row program of the open tabular array or keyed object
+	arena []byte    // field names of prog
+	seg   []byte    // the fields segment of prog's header (tableHeader), or empty
+	segD  Delimiter // seg's delimiter
+	tbl   table     // the open streaming table
 
 	// Encode and Marshal (encode.go):
 	sc       *encScratch      // scratch stacks, while a value is written

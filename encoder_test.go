@@ -586,6 +586,82 @@ func TestWriteTokenForms(t *testing.T) {
 	}
 }
 
+// TestWriteTokenHeaderReuse writes two tables in a row, of every pair of
+// field lists that differ in a name, in a name's quoting, in the order,
+// in a group, by a field more or less, in the delimiter or not at all, or
+// that repeat a name: the second table's header and rows must be what
+// they are when it is written alone, as if no list had been compiled
+// before it (compile keeps the last list's program, and tableHeader its
+// fields segment).
+func TestWriteTokenHeaderReuse(t *testing.T) {
+	f := func(names ...string) []Field {
+		var fs []Field
+		for _, n := range names {
+			fs = append(fs, Field{Name: []byte(n)})
+		}
+		return fs
+	}
+	type list struct {
+		fs    []Field
+		delim Delimiter
+	}
+	lists := []list{
+		{f("a", "b"), 0}, {f("a", "b"), 0}, {f("a", "b", "c"), 0}, {f("a"), 0}, {f("b", "a"), 0},
+		{f("a", "b c"), 0}, {f("a", "b"), Pipe},
+		{[]Field{{Name: []byte("a"), Fields: f("b")}}, 0},
+		{[]Field{{Name: []byte("a"), Fields: f("b", "c")}}, 0},
+		{[]Field{{Name: []byte("a"), Fields: f("b")}, {Name: []byte("c")}}, 0},
+		{[]Field{{Name: []byte("a")}, {Name: []byte("b"), Fields: f("c")}}, 0},
+		{f("a", "a"), 0},
+	}
+	os, oe := ObjectStartToken(), ObjectEndToken()
+	var row func(fs []Field, n int) []Token
+	row = func(fs []Field, n int) []Token {
+		toks := []Token{os}
+		for _, fd := range fs {
+			toks = append(toks, KeyToken(fd.Name))
+			if fd.Fields != nil {
+				toks = append(toks, row(fd.Fields, n)...)
+			} else {
+				toks = append(toks, NumberToken([]byte(strconv.Itoa(n))))
+			}
+		}
+		return append(toks, oe)
+	}
+	table := func(key string, l list) []Token {
+		toks := []Token{KeyToken([]byte(key)), ArrayStartToken(2, FormTabular, l.delim, l.fs)}
+		toks = append(toks, row(l.fs, 1)...)
+		toks = append(toks, row(l.fs, 2)...)
+		return append(toks, ArrayEndToken())
+	}
+	doc := func(tables ...[]Token) []Token {
+		toks := []Token{os}
+		for _, tb := range tables {
+			toks = append(toks, tb...)
+		}
+		return append(toks, oe)
+	}
+	for i, x := range lists {
+		wantX, errX := writeTokens(doc(table("x", x)))
+		for j, y := range lists {
+			wantY, errY := writeTokens(doc(table("y", y)))
+			got, err := writeTokens(doc(table("x", x), table("y", y)))
+			switch {
+			case errX != nil:
+				if !errors.Is(err, ErrDuplicateKey) {
+					t.Errorf("lists %d, %d: error %v, want the first list's, %v", i, j, err, errX)
+				}
+			case errY != nil:
+				if !errors.Is(err, ErrDuplicateKey) {
+					t.Errorf("lists %d, %d: error %v, want the second list's, %v", i, j, err, errY)
+				}
+			case err != nil || string(got) != string(wantX)+"\n"+string(wantY):
+				t.Errorf("lists %d, %d:\n got: %q, %v\nwant: %q", i, j, got, err, string(wantX)+"\n"+string(wantY))
+			}
+		}
+	}
+}
+
 func TestWriteTokenErrors(t *testing.T) {
 	k := func(s string) Token { return KeyToken([]byte(s)) }
 	num := func(s string) Token { return NumberToken([]byte(s)) }

@@ -4,6 +4,7 @@ package toon
 // forms its start tokens declare, checking that the tokens fit them.
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/toonstream/toon/internal/mem"
@@ -370,10 +371,19 @@ func (e *Encoder) tokenDelim(t Token) (Delimiter, error) {
 }
 
 // compile compiles a header's field list into the row program and checks
-// it: every group non-empty, no name repeated within a group.
+// it: every group non-empty, no name repeated within a group. A list the
+// same as the one compiled last (the same names, in the same groups), as
+// the table of each record of a list often has, keeps its program, which
+// was checked then, and its header's fields segment (tableHeader).
 func (e *Encoder) compile(fs []Field) error {
+	if e.compiled(fs) {
+		return nil
+	}
 	e.prog = e.prog[:0]
 	e.arena = e.arena[:0]
+	e.seg = e.seg[:0]
+	// An error leaves part of a program, which no list is compared with:
+	// the error is sticky.
 	if err := e.checkGroup(fs, 0); err != nil {
 		return err
 	}
@@ -397,6 +407,40 @@ func (e *Encoder) compile(fs []Field) error {
 	}
 	e.prog = append(e.prog, progOp{op: stepGroupEnd})
 	return nil
+}
+
+// compiled reports whether e.prog is the program of fs: walking fs takes
+// the steps of e.prog, with the same names, up to its last (the end of
+// the outermost group).
+func (e *Encoder) compiled(fs []Field) bool {
+	if len(e.prog) == 0 {
+		return false
+	}
+	i := 0
+	err := walkFields(fs, 0, func(s fieldStep, f *Field, _ int) error {
+		if i >= len(e.prog)-1 || e.prog[i].op != s ||
+			s == stepKey && string(e.arena[e.prog[i].lo:e.prog[i].hi]) != string(f.Name) {
+			return errNotCompiled
+		}
+		i++
+		return nil
+	})
+	return err == nil && i == len(e.prog)-1
+}
+
+// errNotCompiled stops compiled's walk at the first step that differs.
+var errNotCompiled = errors.New("not the compiled field list")
+
+// tableHeader appends the header of a table (keyed false) or keyed object
+// of n rows or entries whose field list, fs, e.prog was compiled from, as
+// appendTableHeader does; its fields segment is made once for each list
+// compile compiles and each delimiter d, and kept in e.seg.
+func (e *Encoder) tableHeader(n int, keyed bool, fs []Field, d Delimiter) {
+	if len(e.seg) == 0 || e.segD != d {
+		e.seg = appendFieldSeg(e.seg[:0], tokenFields(fs), d)
+		e.segD = d
+	}
+	e.b = append(append(appendBracket(e.b, n, keyed, d), e.seg...), ':')
 }
 
 // checkGroup checks one group of a header's field list, at nesting level
@@ -460,7 +504,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 				return err
 			}
 			child := e.arrayLead(p, d)
-			e.b = appendTableHeader(e.b, t.Len(), true, tokenFields(t.Fields()), delim)
+			e.tableHeader(t.Len(), true, t.Fields(), delim)
 			return e.push(wframe{kind: wKeyed, delim: delim, mask: quoteMask(delim), depth: child, n: t.Len(), pc: -1})
 		}
 		return encodeErr(ErrInvalidToken, "ObjectStart token of form "+t.Form().String())
@@ -507,7 +551,7 @@ func (e *Encoder) tokenValue(t Token, p place, d int, mask uint8) error {
 			e.b = append(e.b, ':')
 			f.kind = wList
 		case FormTabular:
-			e.b = appendTableHeader(e.b, n, false, tokenFields(t.Fields()), delim)
+			e.tableHeader(n, false, t.Fields(), delim)
 			f.kind = wTabular
 		}
 		return e.push(f)
