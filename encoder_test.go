@@ -544,14 +544,17 @@ func TestWriteTokenRandom(t *testing.T) {
 	}
 }
 
-func TestWriteTokenForms(t *testing.T) {
-	f := func(names ...string) []Field {
-		var fs []Field
-		for _, n := range names {
-			fs = append(fs, Field{Name: []byte(n)})
-		}
-		return fs
+// flatFields is a header's field list of the names given, with no group.
+func flatFields(names ...string) []Field {
+	var fs []Field
+	for _, n := range names {
+		fs = append(fs, Field{Name: []byte(n)})
 	}
+	return fs
+}
+
+func TestWriteTokenForms(t *testing.T) {
+	f := flatFields
 	k := func(s string) Token { return KeyToken([]byte(s)) }
 	s := func(s string) Token { return StringToken([]byte(s)) }
 	num := func(s string) Token { return NumberToken([]byte(s)) }
@@ -594,13 +597,7 @@ func TestWriteTokenForms(t *testing.T) {
 // before it (compile keeps the last list's program, and tableHeader its
 // fields segment).
 func TestWriteTokenHeaderReuse(t *testing.T) {
-	f := func(names ...string) []Field {
-		var fs []Field
-		for _, n := range names {
-			fs = append(fs, Field{Name: []byte(n)})
-		}
-		return fs
-	}
+	f := flatFields
 	type list struct {
 		fs    []Field
 		delim Delimiter
